@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bench_engine.c - engine throughput (idle entries per second) and peak memory.
+ *
+ *   bench_engine [--entries N] [--governor G] [--machine M] [--cpus C]
+ *                [--source memory|generator|file] [--file PATH]
+ *
+ * Replays an irq-poisson workload (mean gap 200 us, a 4 ms background timer, 10 us of
+ * work per wakeup) sized to give about N idle entries through one governor. Sources:
+ *   memory     (default) the first 2^20 records of the workload, generated once, replayed
+ *              over and over with their times shifted: measures the engine and the replay
+ *              driver alone, with memory fixed whatever N is;
+ *   generator  the generator feeds the engine directly (adds its cost);
+ *   file       the workload is written to PATH as a text trace, then read back (adds
+ *              parsing).
+ * Prints one line: entries, seconds, entries/s, peak RSS.
+ *
+ * Peak RSS is the process maximum (getrusage), so compare it across separate runs of
+ * different lengths (bench/run.sh does): it must not grow with the trace length.
+ */
+#include "governors/governor.h"
+#include "sim/gen.h"
+#include "sim/machine.h"
+#include "sim/replay.h"
+#include "sim/stats.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A fixed block of records replayed cyclically, each lap shifted by the block's span. */
+#define BLOCK_RECORDS (1u << 20)
+
+struct mem_rec {
+	int64_t start_ns, length_ns, next_timer_ns;
+	int32_t cpu;
+	int32_t cause;
+};
+
+struct mem_source {
+	struct trace_header hdr;
+	struct mem_rec *recs;
+	uint32_t n, i;
+	int64_t span_ns, shift_ns, end_ns;
+	long index;
+};
+
+static int mem_next(void *ctx, struct trace_record *rec, struct sim_error *err)
+{
+	struct mem_source *m = ctx;
+	const struct mem_rec *r;
+
+	(void)err;
+	if (m->i == m->n) {
+		m->i = 0;
+		m->shift_ns += m->span_ns;
+	}
+	r = &m->recs[m->i++];
+	if (r->start_ns + m->shift_ns >= m->end_ns)
+		return 0;
+	rec->kind = TRACE_IDLE;
+	rec->cpu = r->cpu;
+	rec->time_ns = r->start_ns + m->shift_ns;
+	rec->length_ns = r->length_ns;
+	rec->next_timer_ns = r->next_timer_ns;
+	rec->cause = (enum wake_cause)r->cause;
+	rec->iowait = 0;
+	rec->load = 0;
+	rec->index = m->index++;
+	return 1;
+}
+
+static int mem_error(void *ctx, const struct trace_record *rec, struct sim_error *err, const char *msg)
+{
+	(void)ctx;
+	return sim_error_set(err, SIM_ERR_INTERNAL, "<memory>", 0, 0, "record %ld: %s", rec->index, msg);
+}
+
+/*
+ * Fill the block from the generator. Laps must not overlap: the span is the end of the
+ * latest period in the block, and each CPU's first period in the next lap starts after it.
+ */
+static int mem_open(struct mem_source *m, const struct gen_config *gc, struct sim_error *err)
+{
+	struct gen_stream *g = gen_open(gc, err);
+	struct trace_record rec;
+
+	if (!g)
+		return -1;
+	memset(m, 0, sizeof(*m));
+	m->recs = malloc(BLOCK_RECORDS * sizeof(*m->recs));
+	if (!m->recs)
+		return -1;
+	while (m->n < BLOCK_RECORDS && gen_next(g, &rec)) {
+		struct mem_rec *r = &m->recs[m->n++];
+
+		r->start_ns = rec.time_ns;
+		r->length_ns = rec.length_ns;
+		r->next_timer_ns = rec.next_timer_ns;
+		r->cpu = rec.cpu;
+		r->cause = (int32_t)rec.cause;
+		if (rec.time_ns + rec.length_ns > m->span_ns)
+			m->span_ns = rec.time_ns + rec.length_ns;
+	}
+	m->span_ns += 1;
+	m->hdr = *gen_header(g);
+	m->end_ns = m->hdr.end_ns;
+	gen_close(g);
+	return 0;
+}
+
+static int die(const struct sim_error *err)
+{
+	sim_error_print(stderr, err);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	long long entries = 10000000;
+	const char *gov_name = "oracle", *mach_name = "skl", *file = NULL, *source = "memory";
+	int cpus = 8, i;
+	struct sim_error err = { 0 };
+	struct gen_config gc;
+	struct machine m;
+	struct sim_config cfg = { 0 };
+	struct record_source src;
+	struct run_stats rs;
+	struct rusage ru;
+	double t0, t1;
+	int rc;
+
+	for (i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--entries"))
+			entries = atoll(argv[i + 1]);
+		else if (!strcmp(argv[i], "--governor"))
+			gov_name = argv[i + 1];
+		else if (!strcmp(argv[i], "--machine"))
+			mach_name = argv[i + 1];
+		else if (!strcmp(argv[i], "--cpus"))
+			cpus = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--file"))
+			file = source = argv[i + 1];
+		else if (!strcmp(argv[i], "--source"))
+			source = argv[i + 1];
+		else
+			break;
+	}
+	if (i < argc || entries <= 0 || cpus <= 0) {
+		fprintf(stderr, "usage: bench_engine [--entries N] [--governor G] [--machine M] "
+				"[--cpus C] [--source memory|generator] [--file PATH]\n");
+		return 2;
+	}
+	if (machine_load(mach_name, &m, &err))
+		return die(&err);
+	gen_config_defaults(&gc, GEN_IRQ_POISSON);
+	gc.cpus = cpus;
+	gc.mean_ns = 200000;
+	gc.timer_period_ns = 4000000;
+	gc.busy_ns = 10000;
+	/* About 1 / (200 us + 10 us) wakeups per CPU-second, plus ticks: size by wakeups. */
+	gc.duration_ns = (long long)((double)entries / cpus * 210e-6 * 1e9);
+	snprintf(gc.source, sizeof(gc.source), "bench_engine --entries %lld", entries);
+
+	cfg.machine = &m;
+	cfg.gov = gov_find(gov_name);
+	cfg.hz = 250;
+	cfg.latency_req_ns = -1;
+	if (!cfg.gov) {
+		fprintf(stderr, "bench_engine: unknown governor %s\n", gov_name);
+		return 2;
+	}
+	for (i = 0; i < m.state_count; i++)
+		if (m.states[i].default_off)
+			cfg.disabled |= 1u << i;
+
+	if (file) {
+		FILE *f = fopen(file, "w");
+		struct trace_reader *tr;
+
+		if (!f || gen_write(&gc, f, &err) || fclose(f))
+			return err.code ? die(&err) : 1;
+		tr = trace_open(file, &err);
+		if (!tr)
+			return die(&err);
+		record_source_from_trace(&src, tr);
+		t0 = now_s();
+		rc = replay_run(&src, &cfg, &rs, &err);
+		t1 = now_s();
+		trace_close(tr);
+	} else if (!strcmp(source, "memory")) {
+		struct mem_source ms;
+
+		if (mem_open(&ms, &gc, &err))
+			return err.code ? die(&err) : 1;
+		src.hdr = &ms.hdr;
+		src.next = mem_next;
+		src.error_at = mem_error;
+		src.ctx = &ms;
+		t0 = now_s();
+		rc = replay_run(&src, &cfg, &rs, &err);
+		t1 = now_s();
+		free(ms.recs);
+	} else {
+		struct gen_stream *g = gen_open(&gc, &err);
+
+		if (!g)
+			return die(&err);
+		record_source_from_gen(&src, g);
+		t0 = now_s();
+		rc = replay_run(&src, &cfg, &rs, &err);
+		t1 = now_s();
+		gen_close(g);
+	}
+	if (rc)
+		return die(&err);
+	{
+		struct stats_summary s;
+
+		stats_summarize(&rs, &rs.total, rs.nr_cpus, &s);
+		getrusage(RUSAGE_SELF, &ru);
+		printf("governor=%s machine=%s cpus=%d source=%s entries=%llu seconds=%.3f "
+		       "entries_per_s=%.0f peak_rss_kb=%ld\n",
+		       cfg.gov->name, m.name, cpus, file ? "file" : source,
+		       (unsigned long long)s.idle_entries, t1 - t0,
+		       (double)s.idle_entries / (t1 - t0), ru.ru_maxrss);
+	}
+	run_stats_release(&rs);
+	return 0;
+}

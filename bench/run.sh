@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Engine benchmarks: idle entries per second on one core, and peak memory at 1 M and 10 M
+# entries (it must not grow with the trace length). Builds first, like the README commands.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/setup.sh"
+idlesim_install_deps
+idlesim_build
+B="$IDLESIM_BUILD/bench_engine"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "# $(date -u +%Y-%m-%d) $(uname -m), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+for gov in $("$IDLESIM_BUILD/idlesim" governors | awk 'NR>1 && $1!="" && $1!~/^--/ {print $1}'); do
+	taskset -c 0 "$B" --entries 10000000 --governor "$gov"
+done
+taskset -c 0 "$B" --entries 1000000 --governor oracle
+taskset -c 0 "$B" --entries 10000000 --governor oracle --file "$tmp/bench.trace"

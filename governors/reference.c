@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * reference.c - reference policies: oracle, shallowest, deepest.
+ *
+ * These are not kernel governors. They bound what any governor can do on a given input, so
+ * a real governor's numbers can be read against them.
+ *
+ * oracle
+ *	Knows the true time until the CPU's next real wakeup (a timer or not), which no kernel
+ *	governor can know. It picks the deepest enabled state whose target residency fits that
+ *	time and whose exit latency meets the PM QoS limit; when no state qualifies, the
+ *	shallowest enabled one. It stops the tick exactly when the wakeup comes after the next
+ *	tick, so ticks never split its idle periods. Consequences (tested): on any input
+ *	without a latency limit it has zero `above` (the chosen residency fits the idle time
+ *	and the measured residency adds the exit latency) and zero `below` (the next enabled
+ *	deeper state does not fit). The engine's lookahead covers every target residency and
+ *	one tick; beyond it the oracle sees KTIME_MAX, which leads to the same choice.
+ *	Its energy is the baseline for "regret": with the default energy parameters each
+ *	target residency is the break-even time of its state, so for every idle period the
+ *	oracle's choice minimises the core energy (package effects aside).
+ *
+ * shallowest
+ *	Always the shallowest enabled state, with the tick kept running, as the kernel does
+ *	whenever it picks a polling or shallow state.
+ *
+ * deepest
+ *	Always the deepest enabled state whose exit latency meets the PM QoS limit (the
+ *	shallowest enabled state if none does), with the tick stopped.
+ */
+#include "governors/governor.h"
+
+static bool state_enabled(const struct cpuidle_device *dev, int i)
+{
+	return !dev->states_usage[i].disable;
+}
+
+static int first_enabled(const struct cpuidle_driver *drv, const struct cpuidle_device *dev)
+{
+	int i;
+
+	for (i = 0; i < drv->state_count; i++)
+		if (state_enabled(dev, i))
+			return i;
+	return 0; /* all disabled: state 0, as the kernel's governors do */
+}
+
+static int oracle_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
+{
+	s64 idle_ns = cpuidle_oracle_idle_ns(dev);
+	s64 latency_req = cpuidle_governor_latency_req(dev);
+	int idx = -1, i;
+
+	/* States are ordered by depth (machine_validate()), so the first one that does not
+	 * fit ends the search. */
+	for (i = 0; i < drv->state_count; i++) {
+		const struct cpuidle_state *s = &drv->states[i];
+
+		if (s->target_residency_ns > idle_ns || s->exit_latency_ns > latency_req)
+			break;
+		if (state_enabled(dev, i))
+			idx = i;
+	}
+	if (idx < 0)
+		idx = first_enabled(drv, dev);
+
+	/* Stop the tick exactly when the idle period outlasts the next tick. */
+	*stop_tick = dev->env.oracle_wake_ns > dev->env.next_tick_ns;
+
+	gov_explain(dev, "idle_ns", idle_ns == KTIME_MAX ? -1 : idle_ns);
+	gov_explain(dev, "latency_req_ns", latency_req);
+	gov_explain_str(dev, "rule", idx == first_enabled(drv, dev) ? "shallowest-fits" : "deepest-fit");
+	return idx;
+}
+
+static int shallowest_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
+{
+	*stop_tick = false;
+	return first_enabled(drv, dev);
+}
+
+static int deepest_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
+{
+	s64 latency_req = cpuidle_governor_latency_req(dev);
+	int idx = -1, i;
+
+	for (i = 0; i < drv->state_count; i++)
+		if (state_enabled(dev, i) && drv->states[i].exit_latency_ns <= latency_req)
+			idx = i;
+	if (idx < 0)
+		idx = first_enabled(drv, dev);
+	*stop_tick = true;
+	return idx;
+}
+
+const struct cpuidle_governor gov_oracle = {
+	.name = "oracle",
+	.rating = 0,
+	.summary = "knows the real idle time: deepest state that fits, tick stopped iff it must",
+	.select = oracle_select,
+};
+
+const struct cpuidle_governor gov_shallowest = {
+	.name = "shallowest",
+	.rating = 0,
+	.summary = "always the shallowest enabled state, tick kept",
+	.select = shallowest_select,
+};
+
+const struct cpuidle_governor gov_deepest = {
+	.name = "deepest",
+	.rating = 0,
+	.summary = "always the deepest enabled state within the latency limit, tick stopped",
+	.select = deepest_select,
+};

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared by demo.sh and test.sh (sourced, not run): install what a fresh Debian 12 lacks,
+# then configure and build idlesim in build/ (Release, warnings as errors).
+set -euo pipefail
+
+IDLESIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+IDLESIM_BUILD="$IDLESIM_ROOT/build"
+IDLESIM_PACKAGES=(build-essential cmake pkg-config libjansson-dev libcmocka-dev)
+
+idlesim_missing_deps() {
+	local missing=()
+	command -v cc >/dev/null 2>&1 || missing+=(build-essential)
+	command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+	command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+	if command -v pkg-config >/dev/null 2>&1; then
+		pkg-config --exists jansson || missing+=(libjansson-dev)
+		pkg-config --exists cmocka || missing+=(libcmocka-dev)
+	else
+		missing+=(libjansson-dev libcmocka-dev)
+	fi
+	echo "${missing[@]:-}"
+}
+
+idlesim_install_deps() {
+	local missing
+	missing=$(idlesim_missing_deps)
+	[ -z "$missing" ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "idlesim: missing build dependencies: $missing" >&2
+		echo "idlesim: run this script as root, or: sudo apt-get install ${IDLESIM_PACKAGES[*]}" >&2
+		exit 2
+	fi
+	echo "idlesim: installing $missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq $missing >/dev/null
+}
+
+idlesim_build() {
+	cmake -S "$IDLESIM_ROOT" -B "$IDLESIM_BUILD" -DCMAKE_BUILD_TYPE=Release \
+		-DIDLESIM_WERROR=ON >/dev/null
+	cmake --build "$IDLESIM_BUILD" --parallel "$(nproc 2>/dev/null || echo 2)" >/dev/null
+}

@@ -1,0 +1,585 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cli.c - subcommands, option parsing, exit statuses.
+ *
+ * Subcommands come from one table, as in perf and cpupower. Each parses its own options
+ * with a small re-entrant parser (--name VALUE, --name=VALUE, -o VALUE, flags), so tests
+ * can call idlesim_main() many times in one process. The CLI only parses and calls
+ * functions that tests call too (run_grid, report_write, gen_write, machine_*).
+ */
+#include "sim/cli.h"
+#include "sim/common.h"
+#include "sim/gen.h"
+#include "sim/machine.h"
+#include "sim/outfile.h"
+#include "sim/report.h"
+#include "sim/run.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define IDLESIM_VERSION "0.1.0"
+
+/* ---- argument scanning ---- */
+
+struct args {
+	int argc;
+	char **argv;
+	int i;
+	const char *cmd;
+	struct sim_error *err;
+};
+
+/*
+ * If argv[i] is option `name` (with its short form `sname`, may be NULL), take it: for
+ * options with a value, *val receives "--name=VALUE" or the next argument.
+ */
+static bool opt(struct args *a, const char *name, const char *sname, const char **val)
+{
+	const char *s = a->argv[a->i];
+	size_t n = strlen(name);
+
+	if (sname && !strcmp(s, sname)) {
+		s = name;
+	} else if (strncmp(s, name, n) || (s[n] && s[n] != '=')) {
+		return false;
+	}
+	if (!val) {
+		if (s[n] == '=')
+			return false;
+		a->i++;
+		return true;
+	}
+	if (s[n] == '=') {
+		*val = s + n + 1;
+		a->i++;
+		return true;
+	}
+	if (a->i + 1 >= a->argc) {
+		sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0, "%s %s needs a value", a->cmd, name);
+		*val = NULL;
+		a->i = a->argc;
+		return true;
+	}
+	*val = a->argv[a->i + 1];
+	a->i += 2;
+	return true;
+}
+
+static int bad_option(struct args *a)
+{
+	return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
+			     "%s: unknown option or argument '%s' (see idlesim help %s)", a->cmd,
+			     a->argv[a->i], a->cmd);
+}
+
+/* A non-negative decimal with up to `decimals` fraction digits, scaled by 10^decimals. */
+static int parse_fixed(const char *s, int decimals, int64_t max, int64_t *out)
+{
+	int64_t v = 0;
+	int d = -1;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s == '.' && d < 0) {
+			d = 0;
+			continue;
+		}
+		if (*s < '0' || *s > '9' || (d >= 0 && d == decimals))
+			return -1;
+		if (v > (max - (*s - '0')) / 10)
+			return -1;
+		v = v * 10 + (*s - '0');
+		if (d >= 0)
+			d++;
+	}
+	for (d = d < 0 ? 0 : d; d < decimals; d++) {
+		if (v > max / 10)
+			return -1;
+		v *= 10;
+	}
+	*out = v;
+	return 0;
+}
+
+static int num_arg(struct args *a, const char *name, const char *val, int decimals, int64_t lo,
+		   int64_t hi, int64_t *out)
+{
+	if (!val)
+		return -1;
+	if (parse_fixed(val, decimals, INT64_MAX / 1000, out) || *out < lo || *out > hi)
+		return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
+				     "%s %s: '%s' is not a valid value (expected %s%s)", a->cmd, name,
+				     val, decimals ? "a decimal number" : "an integer",
+				     lo > 0 ? " greater than zero" : " that is not negative");
+	return 0;
+}
+
+static int list_add(struct args *a, const char **list, int *n, const char *val, const char *name)
+{
+	char *p;
+
+	if (!val)
+		return -1;
+	/* Comma-separated lists are split in place; argv strings are writable. */
+	for (p = (char *)val;;) {
+		char *comma = strchr(p, ',');
+
+		if (*n >= RUN_MAX_ITEMS)
+			return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0, "%s: too many %s values",
+					     a->cmd, name);
+		if (comma)
+			*comma = '\0';
+		if (!*p)
+			return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0, "%s %s: empty value",
+					     a->cmd, name);
+		list[(*n)++] = p;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+static int finish(struct sim_error *err)
+{
+	if (err->code == SIM_OK)
+		return SIM_EXIT_OK;
+	sim_error_print(stderr, err);
+	return sim_error_exit_status(err);
+}
+
+/* ---- run ---- */
+
+static int parse_set(struct args *a, struct run_request *req, const char *val)
+{
+	struct run_set *s;
+	const char *dot, *eq;
+	int64_t v;
+	bool neg;
+
+	if (!val)
+		return -1;
+	dot = strchr(val, '.');
+	eq = strchr(val, '=');
+	if (!dot || !eq || dot > eq || dot == val || eq == dot + 1 ||
+	    (size_t)(dot - val) >= sizeof(s->family) || (size_t)(eq - dot - 1) >= sizeof(s->name))
+		return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
+				     "--set '%s': expected FAMILY.NAME=VALUE, e.g. menu.decay=8", val);
+	if (req->nr_sets >= RUN_MAX_SETS)
+		return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0, "too many --set options");
+	neg = eq[1] == '-';
+	if (parse_fixed(eq + 1 + neg, 0, INT64_MAX / 1000, &v))
+		return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
+				     "--set '%s': the value must be an integer", val);
+	s = &req->sets[req->nr_sets++];
+	memcpy(s->family, val, (size_t)(dot - val));
+	s->family[dot - val] = '\0';
+	memcpy(s->name, dot + 1, (size_t)(eq - dot - 1));
+	s->name[eq - dot - 1] = '\0';
+	s->value = neg ? -v : v;
+	return 0;
+}
+
+static int parse_topology(struct args *a, struct run_request *req, const char *val)
+{
+	int p, c, t;
+	char tail;
+
+	if (!val)
+		return -1;
+	if (sscanf(val, "%dx%dx%d%c", &p, &c, &t, &tail) != 3 || p < 1 || c < 1 || t < 1 ||
+	    (long)p * c * t > MACHINE_MAX_CPUS)
+		return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
+				     "--topology '%s': expected PACKAGESxCORESxTHREADS, e.g. 1x4x2",
+				     val);
+	req->topology[0] = p;
+	req->topology[1] = c;
+	req->topology[2] = t;
+	return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct sim_error err = { 0 };
+	struct args a = { argc, argv, 1, "run", &err };
+	struct report_opts ro = { REPORT_TEXT, false };
+	struct run_request req;
+	struct run_results res;
+	struct outfile out;
+	const char *v, *output = NULL;
+	int64_t n;
+
+	run_request_defaults(&req);
+	while (a.i < argc && err.code == SIM_OK) {
+		if (opt(&a, "--trace", "-t", &v))
+			list_add(&a, req.traces, &req.nr_traces, v, "--trace");
+		else if (opt(&a, "--machine", "-m", &v))
+			list_add(&a, req.machines, &req.nr_machines, v, "--machine");
+		else if (opt(&a, "--governor", "-g", &v))
+			list_add(&a, req.governors, &req.nr_governors, v, "--governor");
+		else if (opt(&a, "--hz", NULL, &v)) {
+			if (!num_arg(&a, "--hz", v, 0, 1, 10000, &n))
+				req.hz = (int)n;
+		} else if (opt(&a, "--latency-limit-us", NULL, &v)) {
+			if (!num_arg(&a, "--latency-limit-us", v, 0, 0, 2000000000, &n))
+				req.latency_req_ns = n * SIM_NS_PER_US;
+		} else if (opt(&a, "--disable", NULL, &v))
+			list_add(&a, req.disable, &req.nr_disable, v, "--disable");
+		else if (opt(&a, "--enable", NULL, &v))
+			list_add(&a, req.enable, &req.nr_enable, v, "--enable");
+		else if (opt(&a, "--topology", NULL, &v))
+			parse_topology(&a, &req, v);
+		else if (opt(&a, "--set", NULL, &v))
+			parse_set(&a, &req, v);
+		else if (opt(&a, "--format", "-f", &v)) {
+			if (v && report_format_parse(v, &ro.format))
+				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+					      "run --format: '%s' is not one of text, json, csv", v);
+		} else if (opt(&a, "--output", "-o", &v))
+			output = v;
+		else if (opt(&a, "--per-cpu", NULL, NULL))
+			ro.per_cpu = true;
+		else if (opt(&a, "--explain", NULL, NULL)) {
+			req.explain_limit = -1;
+			if (a.i < argc && argv[a.i][0] >= '0' && argv[a.i][0] <= '9') {
+				if (!num_arg(&a, "--explain", argv[a.i], 0, 1, INT64_MAX / 1000, &n))
+					req.explain_limit = (long)n;
+				a.i++;
+			}
+		} else if (opt(&a, "--explain", NULL, &v)) {
+			if (!num_arg(&a, "--explain", v, 0, 1, INT64_MAX / 1000, &n))
+				req.explain_limit = (long)n;
+		} else if (opt(&a, "--queue", NULL, &v)) {
+			if (v && !strcmp(v, "naive"))
+				req.queue = EVENTQ_NAIVE;
+			else if (v && strcmp(v, "heap"))
+				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+					      "run --queue: '%s' is not heap or naive", v);
+		} else
+			bad_option(&a);
+	}
+	if (err.code != SIM_OK)
+		return finish(&err);
+	if (run_grid(&req, &res, &err))
+		return finish(&err);
+	if (!outfile_open(&out, output, &err)) {
+		if (report_write(out.f, &res, &ro)) {
+			sim_error_set(&err, SIM_ERR_IO, output ? output : "<stdout>", 0, 0,
+				      "write error");
+			outfile_abort(&out);
+		} else {
+			outfile_commit(&out, &err);
+		}
+	}
+	run_results_free(&res);
+	return finish(&err);
+}
+
+/* ---- gen ---- */
+
+static void command_line(char *buf, size_t n, int argc, char **argv)
+{
+	size_t used = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < argc && used < n; i++) {
+		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+			i++;
+			continue;
+		}
+		if (!strncmp(argv[i], "--output=", 9))
+			continue;
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? " " : "idlesim ", argv[i]);
+	}
+}
+
+static int cmd_gen(int argc, char **argv)
+{
+	struct sim_error err = { 0 };
+	struct args a = { argc, argv, 1, "gen", &err };
+	struct gen_config c;
+	struct outfile out;
+	const char *v, *output = NULL, *workload = NULL;
+	int64_t n;
+	int i;
+
+	/* The workload sets the defaults, so find it first. */
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--workload") && i + 1 < argc)
+			workload = argv[i + 1];
+		else if (!strncmp(argv[i], "--workload=", 11))
+			workload = argv[i] + 11;
+	}
+	if (!workload) {
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "gen: --workload is required (periodic, irq-fixed, irq-poisson, mixed)");
+		return finish(&err);
+	}
+	if (gen_workload_parse(workload, &c.workload)) {
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "gen: unknown workload '%s' (periodic, irq-fixed, irq-poisson, mixed)",
+			      workload);
+		return finish(&err);
+	}
+	gen_config_defaults(&c, c.workload);
+	command_line(c.source, sizeof(c.source), argc, argv);
+	while (a.i < argc && err.code == SIM_OK) {
+		if (opt(&a, "--workload", NULL, &v))
+			continue;
+		else if (opt(&a, "--cpus", NULL, &v)) {
+			if (!num_arg(&a, "--cpus", v, 0, 1, TRACE_MAX_CPUS, &n))
+				c.cpus = (int)n;
+		} else if (opt(&a, "--duration-s", NULL, &v))
+			num_arg(&a, "--duration-s", v, 9, 1, INT64_MAX / 1000, &c.duration_ns);
+		else if (opt(&a, "--seed", NULL, &v)) {
+			if (!num_arg(&a, "--seed", v, 0, 0, INT64_MAX / 1000, &n))
+				c.seed = (uint64_t)n;
+		} else if (opt(&a, "--period-us", NULL, &v))
+			num_arg(&a, "--period-us", v, 3, 1, INT64_MAX / 1000, &c.period_ns);
+		else if (opt(&a, "--interval-us", NULL, &v))
+			num_arg(&a, "--interval-us", v, 3, 1, INT64_MAX / 1000, &c.interval_ns);
+		else if (opt(&a, "--mean-us", NULL, &v))
+			num_arg(&a, "--mean-us", v, 3, 1, INT64_MAX / 1000, &c.mean_ns);
+		else if (opt(&a, "--timer-period-us", NULL, &v))
+			num_arg(&a, "--timer-period-us", v, 3, 1, INT64_MAX / 1000, &c.timer_period_ns);
+		else if (opt(&a, "--busy-us", NULL, &v))
+			num_arg(&a, "--busy-us", v, 3, 0, INT64_MAX / 1000, &c.busy_ns);
+		else if (opt(&a, "--iowait", NULL, &v)) {
+			if (!num_arg(&a, "--iowait", v, 0, 0, 65535, &n))
+				c.iowait = (unsigned int)n;
+		} else if (opt(&a, "--hz", NULL, &v)) {
+			if (!num_arg(&a, "--hz", v, 0, 1, 10000, &n))
+				c.hz = (int)n;
+		} else if (opt(&a, "--output", "-o", &v))
+			output = v;
+		else
+			bad_option(&a);
+	}
+	if (err.code != SIM_OK || gen_validate(&c, &err))
+		return finish(&err);
+	if (!outfile_open(&out, output, &err)) {
+		if (gen_write(&c, out.f, &err))
+			outfile_abort(&out);
+		else
+			outfile_commit(&out, &err);
+	}
+	return finish(&err);
+}
+
+/* ---- machines, governors ---- */
+
+static void list_machines(void)
+{
+	unsigned int i;
+	int k;
+
+	printf("%-6s %5s  %-9s  %-40s %s\n", "name", "CPUs", "topology", "idle states", "description");
+	for (i = 0; i < machine_builtin_count(); i++) {
+		struct machine m;
+		struct sim_error err = { 0 };
+		char states[128] = "";
+		char topo[32];
+		size_t used = 0;
+
+		if (machine_load(machine_builtin(i)->name, &m, &err))
+			continue;
+		for (k = 0; k < m.state_count && used < sizeof(states); k++)
+			used += (size_t)snprintf(states + used, sizeof(states) - used, "%s%s%s",
+						 k ? " " : "", m.states[k].name,
+						 m.states[k].default_off ? "(off)" : "");
+		snprintf(topo, sizeof(topo), "%dx%dx%d", m.packages, m.cores, m.threads);
+		printf("%-6s %5d  %-9s  %-40s %s\n", m.name, machine_nr_cpus(&m), topo, states, m.desc);
+	}
+}
+
+static int cmd_machines(int argc, char **argv)
+{
+	struct sim_error err = { 0 };
+	struct args a = { argc, argv, 1, "machines", &err };
+	const char *name = NULL;
+	bool json = false;
+	struct machine m;
+
+	while (a.i < argc && err.code == SIM_OK) {
+		if (opt(&a, "--json", NULL, NULL))
+			json = true;
+		else if (argv[a.i][0] != '-' && !name)
+			name = argv[a.i++];
+		else
+			bad_option(&a);
+	}
+	if (err.code != SIM_OK)
+		return finish(&err);
+	if (!name) {
+		if (json) {
+			sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+				      "machines --json needs a machine name, e.g. idlesim machines skl --json");
+			return finish(&err);
+		}
+		list_machines();
+		return 0;
+	}
+	if (machine_load(name, &m, &err))
+		return finish(&err);
+	if (json)
+		machine_write_json(stdout, &m);
+	else
+		machine_print_idle_info(stdout, &m);
+	if (fflush(stdout))
+		sim_error_set(&err, SIM_ERR_IO, "<stdout>", 0, 0, "write error");
+	return finish(&err);
+}
+
+static int cmd_governors(int argc, char **argv)
+{
+	unsigned int i, k;
+
+	if (argc > 1) {
+		fprintf(stderr, "idlesim: governors takes no arguments\n");
+		return SIM_EXIT_INPUT;
+	}
+	(void)argv;
+	printf("%-12s %6s  %s\n", "name", "rating", "summary");
+	for (i = 0; i < gov_count(); i++) {
+		const struct cpuidle_governor *g = gov_get(i);
+
+		printf("%-12s %6u  %s\n", g->name, g->rating, g->summary);
+		for (k = 0; k < g->nr_params; k++)
+			printf("%-12s %6s    --set %.*s.%s=%lld  (%s)\n", "", "",
+			       (int)gov_family_len(g->name), g->name, g->params[k].name,
+			       g->params[k].def, g->params[k].help);
+	}
+	return 0;
+}
+
+/* ---- help ---- */
+
+static const char *const help_run =
+	"usage: idlesim run [--trace FILE]... [--machine M]... [--governor G]... [knobs]\n"
+	"                   [--format text|json|csv] [-o FILE] [--per-cpu] [--explain [N]]\n"
+	"\n"
+	"Replays every trace on every machine through every governor.\n"
+	"  --trace FILE          native trace (text or JSON); default: traces/demo.trace\n"
+	"  --machine M           built-in name or JSON file; default: hsx, bdx, skl\n"
+	"  --governor G          e.g. oracle, deepest, menu@4.18; default: all registered\n"
+	"  --hz N                tick rate (default: the trace's, else 250)\n"
+	"  --latency-limit-us N  PM QoS CPU latency limit (default: none)\n"
+	"  --disable STATE       disable an idle state by name or index (repeatable)\n"
+	"  --enable STATE        enable a state that is off by default (e.g. C3 on hsx)\n"
+	"  --topology PxCxT      override the machine's packages x cores x threads\n"
+	"  --set FAMILY.NAME=V   set a governor tunable (see idlesim governors)\n"
+	"  --format F            text (default), json or csv\n"
+	"  -o, --output FILE     write the report to FILE (atomically) instead of stdout\n"
+	"  --per-cpu             text: one row per CPU in the state tables\n"
+	"  --explain [N]         log the first N decisions of each run (all without N)\n"
+	"Lists may also be given comma-separated: --machine hsx,skl.\n";
+
+static const char *const help_gen =
+	"usage: idlesim gen --workload W [--cpus N] [--duration-s S] [--seed N] [options] [-o FILE]\n"
+	"\n"
+	"Writes a synthetic workload as a native trace (deterministic for a seed).\n"
+	"  --workload W          periodic, irq-fixed, irq-poisson or mixed\n"
+	"  --cpus N              CPUs (default 1)\n"
+	"  --duration-s S        length in seconds, decimals allowed (default 1)\n"
+	"  --seed N              random seed (default 1)\n"
+	"  --period-us P         periodic: timer period (default 1000); mixed: (default 10000)\n"
+	"  --interval-us I       irq-fixed: interrupt interval (default 300)\n"
+	"  --mean-us M           irq-poisson: mean gap (default 500); mixed: irq gap (default 2000)\n"
+	"  --timer-period-us P   add a background periodic timer on every CPU\n"
+	"  --busy-us B           work brought by each wakeup (default 0)\n"
+	"  --iowait N            mark every idle period with N iowait tasks\n"
+	"  --hz N                tick rate written to the header\n";
+
+static const char *const help_machines =
+	"usage: idlesim machines [NAME|FILE.json] [--json]\n"
+	"\n"
+	"Without a name, lists the built-in machines. With one, prints its idle-state table\n"
+	"as cpupower idle-info does, or with --json the JSON a user can edit and load back\n"
+	"with --machine FILE.json.\n";
+
+static const char *const help_governors =
+	"usage: idlesim governors\n\nLists the governors, their ratings and tunables.\n";
+
+static void usage(FILE *f)
+{
+	fputs("usage: idlesim <command> [options]\n"
+	      "\n"
+	      "commands:\n"
+	      "  run        replay traces through governors on machines, and score them\n"
+	      "  gen        write a synthetic workload trace\n"
+	      "  machines   list machines, or print one's idle-state table\n"
+	      "  governors  list governors and their tunables\n"
+	      "  help CMD   help for a command\n"
+	      "\n"
+	      "idlesim " IDLESIM_VERSION ", a simulator of the Linux cpuidle governors. "
+	      "Trace format: traces/FORMAT.md.\n",
+	      f);
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const char *c = argc > 1 ? argv[1] : NULL;
+
+	if (!c)
+		usage(stdout);
+	else if (!strcmp(c, "run"))
+		fputs(help_run, stdout);
+	else if (!strcmp(c, "gen"))
+		fputs(help_gen, stdout);
+	else if (!strcmp(c, "machines"))
+		fputs(help_machines, stdout);
+	else if (!strcmp(c, "governors"))
+		fputs(help_governors, stdout);
+	else {
+		fprintf(stderr, "idlesim: no help for '%s'\n", c);
+		return SIM_EXIT_INPUT;
+	}
+	return 0;
+}
+
+struct command {
+	const char *name;
+	int (*main)(int argc, char **argv);
+};
+
+static const struct command commands[] = {
+	{ "run", cmd_run },
+	{ "gen", cmd_gen },
+	{ "machines", cmd_machines },
+	{ "governors", cmd_governors },
+	{ "help", cmd_help },
+};
+
+int idlesim_main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return SIM_EXIT_INPUT;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("idlesim %s\n", IDLESIM_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	for (i = 0; i < SIM_ARRAY_SIZE(commands); i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+			char *h[2] = { argv[0], argv[1] };
+
+			return cmd_help(2, h);
+		}
+		return commands[i].main(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "idlesim: unknown command '%s' (see idlesim help)\n", argv[1]);
+	return SIM_EXIT_INPUT;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * common.h - time units and small helpers shared by every module of sim/.
+ *
+ * Time is int64_t nanoseconds everywhere; a name carries its unit (exit_latency_ns).
+ * SIM_TIME_NEVER stands for "no such event" (the kernel's KTIME_MAX).
+ */
+#ifndef IDLESIM_COMMON_H
+#define IDLESIM_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIM_TIME_NEVER INT64_MAX
+#define SIM_NS_PER_US 1000LL
+#define SIM_NS_PER_MS 1000000LL
+#define SIM_NS_PER_S 1000000000LL
+
+#define SIM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* a + b for non-negative b, saturating at SIM_TIME_NEVER. */
+static inline int64_t sim_time_add(int64_t a, int64_t b)
+{
+	return a > SIM_TIME_NEVER - b ? SIM_TIME_NEVER : a + b;
+}
+
+static inline int64_t sim_min64(int64_t a, int64_t b)
+{
+	return a < b ? a : b;
+}
+
+static inline int64_t sim_max64(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* Exit statuses of the command line tool. */
+enum {
+	SIM_EXIT_OK = 0,
+	SIM_EXIT_INTERNAL = 1, /* a bug, or the machine ran out of memory */
+	SIM_EXIT_INPUT = 2,    /* bad usage or bad input: the user can fix it */
+};
+
+#endif

@@ -1,0 +1,871 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * engine.c - the kernel's idle loop, for every CPU of a machine, as a discrete-event
+ * simulation in int64 nanoseconds.
+ *
+ * Each CPU is a small state machine, and has at most one event in the queue: the next
+ * thing that happens to it.
+ *
+ *   BUSY      runs work (or finishes waking up) until ready_ns; when its next idle period
+ *             is known, EV_ENTER fires at max(period start, ready_ns).
+ *   IDLE      sits in `state` since entry_ns; EV_WAKEUP fires at the earliest of the
+ *             period's real wakeup, the next tick (if the tick runs and the state is not
+ *             POLL) and the POLL time limit (in a polling state).
+ *   EXITING   leaves a state after a wakeup that brought no work (tick, POLL limit);
+ *             EV_REENTER fires when the exit latency has passed and the governor is asked
+ *             again, as the kernel's do_idle() loop does.
+ *
+ * The kernel code this follows: kernel/sched/idle.c cpuidle_idle_call() (select with
+ * stop_tick preset to true; stop the tick if asked or already stopped, else retain it),
+ * drivers/cpuidle/cpuidle.c cpuidle_enter_state() (residency, usage, time, above, below,
+ * reflect only after a completed entry), cpuidle_poll_time() (>= v5.11),
+ * drivers/cpuidle/poll_state.c (poll_time_limit), kernel/time/tick-sched.c
+ * (tick_nohz_next_event() keeps the tick when a timer is due within the next tick period;
+ * got_idle_tick). Known simplifications, all documented in traces/FORMAT.md: no driver
+ * rejections (rejected stays 0), no TIMER_STOP broadcast fallback, no entry overhead, the
+ * POLL limit is checked exactly rather than every 200 cpu_relax() iterations, ticks of all
+ * CPUs are aligned (skew_tick=0).
+ *
+ * Energy: every change of a CPU's state updates its core (the shallowest of its threads)
+ * and its package (the shallowest of its cores), which are charged power x time since
+ * their last change; each entry costs the state's entry+exit energy (sim/machine.h).
+ */
+#include "sim/engine.h"
+#include "sim/alloc.h"
+#include "sim/common.h"
+
+#include <string.h>
+
+enum cpu_phase { CPU_BUSY, CPU_IDLE, CPU_EXITING };
+
+/* Event kinds double as priorities at equal times: wakeups first, entries last. */
+enum ev_kind { EV_NONE = -1, EV_WAKEUP = 0, EV_REENTER = 1, EV_ENTER = 2 };
+
+/* An idle period of the workload, as fed by sim_idle()/sim_wake(). */
+struct opp {
+	int64_t start_ns;
+	int64_t wake_ns; /* SIM_TIME_NEVER until sim_wake() */
+	int64_t next_timer_ns;
+	unsigned long load;
+	unsigned int iowait;
+	enum wake_cause cause;
+};
+
+struct sim_cpu {
+	struct cpuidle_device dev; /* the kernel's view, statistics included */
+	int id;
+	enum cpu_phase phase;
+	enum ev_kind ev;
+	bool scheduled;		  /* an event was (re)scheduled while handling one */
+	int state;		  /* entered state while IDLE */
+	int64_t entry_ns;	  /* when `state` was entered */
+	int64_t first_tick_ns;	  /* first tick after entry_ns; NEVER with the tick stopped */
+	int64_t poll_deadline_ns; /* POLL time limit of this entry */
+	int64_t ready_ns;	  /* when the CPU runs again after its last real wakeup */
+	int64_t busy_from_ns;	  /* start of the current busy stretch */
+	int64_t last_start_ns;	  /* start of the last period fed, for order checks */
+	struct opp *ring;	  /* fed periods, head = current; bounded by the lookahead */
+	uint32_t head, count, cap;
+	struct cpu_stats st;	  /* counters not kept in dev.states_usage */
+	uint64_t exit_lat_count[CPUIDLE_STATE_MAX]; /* irq/ipi wakeups that paid a full exit */
+	struct sim_decision dec;  /* pending decision, with the log on */
+	struct cpuidle_explain ex;
+};
+
+struct core_acct {
+	int level; /* 0 = active, k + 1 = state k */
+	int64_t since_ns;
+	double energy_j, idle_energy_j;
+};
+
+struct pkg_acct {
+	int level;
+	int64_t since_ns;
+	double energy_j, idle_energy_j;
+	uint32_t count[CPUIDLE_STATE_MAX + 1]; /* cores per level */
+	uint32_t nonempty;		       /* bit l set: count[l] > 0 */
+};
+
+struct sim {
+	struct sim_config cfg;
+	struct cpuidle_driver drv;
+	const struct cpuidle_governor *gov;
+	long long *params; /* owned copy of the tunables */
+	int64_t tick_nsec;
+	int64_t lookahead_ns;
+	int64_t latency_req_ns;
+	int64_t start_ns;
+	int64_t now_ns;
+	struct eventq *q;
+	struct sim_cpu *cpus;
+	unsigned char *gov_data;
+	int nr_threads;		/* all CPUs of the machine, online or not */
+	int nr_cores;		/* packages * cores */
+	int *thread_level;	/* per machine CPU */
+	int *core_of_cpu;	/* per machine CPU */
+	int *pkg_of_core;	/* package of each core */
+	struct core_acct *cores;
+	struct pkg_acct *pkgs;
+	double core_power_w[CPUIDLE_STATE_MAX + 1]; /* by level */
+	double pkg_power_w[CPUIDLE_STATE_MAX + 1];
+	double entry_exit_j[CPUIDLE_STATE_MAX];
+	double transition_energy_j;
+	long explained;
+	struct sim_error *err; /* the error sink of the current call */
+};
+
+static bool is_polling(const struct sim *S, int idx)
+{
+	return S->drv.states[idx].flags & CPUIDLE_FLAG_POLLING;
+}
+
+/* The first tick boundary strictly after t: ticks fire at multiples of TICK_NSEC. */
+static int64_t next_tick_after(const struct sim *S, int64_t t)
+{
+	return (t / S->tick_nsec + 1) * S->tick_nsec;
+}
+
+/* drivers/cpuidle/cpuidle.c, >= v5.11 ("Select polling interval based on a c-state with a
+ * longer target residency"): CPUIDLE_POLL_MIN 10 us, CPUIDLE_POLL_MAX TICK_NSEC / 16. */
+u64 cpuidle_poll_time(struct cpuidle_driver *drv, struct cpuidle_device *dev)
+{
+	const u64 poll_min = 10000, poll_max = (u64)TICK_NSEC / 16;
+	u64 limit_ns = poll_max;
+	int i;
+
+	if (dev->poll_limit_ns)
+		return dev->poll_limit_ns;
+	for (i = 1; i < drv->state_count; i++) {
+		u64 state_limit;
+
+		if (dev->states_usage[i].disable)
+			continue;
+		state_limit = (u64)drv->states[i].target_residency_ns;
+		if (state_limit < poll_min)
+			continue;
+		limit_ns = min_t(u64, state_limit, poll_max);
+		break;
+	}
+	dev->poll_limit_ns = limit_ns;
+	return dev->poll_limit_ns;
+}
+
+/* ---- energy ---- */
+
+static void charge(double *energy, double *idle_energy, int level, int64_t dt_ns,
+		   const double *power_w)
+{
+	double e = (double)dt_ns * 1e-9 * power_w[level];
+
+	*energy += e;
+	if (level > 0)
+		*idle_energy += e;
+}
+
+/* CPU `cpu` (a machine CPU) moves to `level` at time t. */
+static void set_thread_level(struct sim *S, int cpu, int level, int64_t t)
+{
+	int g, k, lvl;
+	struct core_acct *core;
+	struct pkg_acct *pkg;
+
+	if (S->thread_level[cpu] == level)
+		return;
+	S->thread_level[cpu] = level;
+	/* CPU n's siblings are n +/- multiples of nr_cores (sim/machine.h numbering). */
+	g = S->core_of_cpu[cpu];
+	core = &S->cores[g];
+	lvl = level;
+	for (k = g; k < S->nr_threads; k += S->nr_cores)
+		if (S->thread_level[k] < lvl)
+			lvl = S->thread_level[k];
+	if (lvl == core->level)
+		return;
+	charge(&core->energy_j, &core->idle_energy_j, core->level, t - core->since_ns,
+	       S->core_power_w);
+	core->since_ns = t;
+	pkg = &S->pkgs[S->pkg_of_core[g]];
+	if (!--pkg->count[core->level])
+		pkg->nonempty &= ~(1u << core->level);
+	if (!pkg->count[lvl]++)
+		pkg->nonempty |= 1u << lvl;
+	core->level = lvl;
+	lvl = __builtin_ctz(pkg->nonempty); /* the package is as deep as its shallowest core */
+	if (lvl == pkg->level)
+		return;
+	charge(&pkg->energy_j, &pkg->idle_energy_j, pkg->level, t - pkg->since_ns, S->pkg_power_w);
+	pkg->since_ns = t;
+	pkg->level = lvl;
+}
+
+/* ---- per-CPU queue of fed idle periods ---- */
+
+static struct opp *ring_head(struct sim_cpu *c)
+{
+	return &c->ring[c->head];
+}
+
+static struct opp *ring_tail(struct sim_cpu *c)
+{
+	return &c->ring[(c->head + c->count - 1) & (c->cap - 1)];
+}
+
+static int ring_push(struct sim_cpu *c, const struct opp *o)
+{
+	if (c->count == c->cap) {
+		uint32_t ncap = c->cap ? 2 * c->cap : 4, i;
+		struct opp *n = sim_malloc(ncap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		for (i = 0; i < c->count; i++)
+			n[i] = c->ring[(c->head + i) & (c->cap - 1)];
+		sim_free(c->ring);
+		c->ring = n;
+		c->cap = ncap;
+		c->head = 0;
+	}
+	c->ring[(c->head + c->count) & (c->cap - 1)] = *o;
+	c->count++;
+	return 0;
+}
+
+static void ring_pop(struct sim_cpu *c)
+{
+	c->head = (c->head + 1) & (c->cap - 1);
+	c->count--;
+}
+
+/* ---- scheduling ---- */
+
+static int cpu_id(const struct sim *S, const struct sim_cpu *c)
+{
+	(void)S;
+	return c->id;
+}
+
+static void schedule(struct sim *S, struct sim_cpu *c, enum ev_kind ev, int64_t t)
+{
+	c->scheduled = true;
+	if (t == SIM_TIME_NEVER) {
+		eventq_remove(S->q, (uint32_t)cpu_id(S, c));
+		c->ev = EV_NONE;
+		return;
+	}
+	c->ev = ev;
+	eventq_set(S->q, (uint32_t)cpu_id(S, c), t, ev);
+}
+
+/* A BUSY CPU enters its next idle period, if one is known, once it is ready. */
+static void plan_enter(struct sim *S, struct sim_cpu *c)
+{
+	if (!c->count) {
+		schedule(S, c, EV_NONE, SIM_TIME_NEVER);
+		return;
+	}
+	schedule(S, c, EV_ENTER, sim_max64(ring_head(c)->start_ns, c->ready_ns));
+}
+
+/* An IDLE CPU leaves its state at the earliest of: real wakeup, tick, POLL limit. */
+static void plan_wakeup(struct sim *S, struct sim_cpu *c)
+{
+	int64_t w = ring_head(c)->wake_ns;
+
+	if (is_polling(S, c->state))
+		w = sim_min64(w, c->poll_deadline_ns);
+	else
+		w = sim_min64(w, c->first_tick_ns);
+	schedule(S, c, EV_WAKEUP, w);
+}
+
+/* ---- the idle loop ---- */
+
+static int internal_error(struct sim *S, const char *what, int cpu, int64_t t)
+{
+	return sim_error_set(S->err, SIM_ERR_INTERNAL, "", 0, 0, "%s (CPU %d at %lld ns)", what,
+			     cpu, (long long)t);
+}
+
+static void enter_state(struct sim *S, struct sim_cpu *c, int idx, int64_t t)
+{
+	struct cpuidle_device *dev = &c->dev;
+
+	c->phase = CPU_IDLE;
+	c->state = idx;
+	c->entry_ns = t;
+	/* do_select() just computed the next tick boundary after t. */
+	c->first_tick_ns = dev->env.tick_stopped ? SIM_TIME_NEVER : dev->env.next_tick_ns;
+	if (is_polling(S, idx)) {
+		dev->poll_time_limit = false;
+		c->poll_deadline_ns = t + (int64_t)cpuidle_poll_time(&S->drv, dev);
+	}
+	set_thread_level(S, cpu_id(S, c), idx + 1, t);
+	S->transition_energy_j += S->entry_exit_j[idx];
+	plan_wakeup(S, c);
+}
+
+static void explain_begin(struct sim *S, struct sim_cpu *c, int64_t t)
+{
+	struct cpuidle_device *dev = &c->dev;
+	struct sim_decision *d = &c->dec;
+	ktime_t delta_tick;
+
+	memset(d, 0, sizeof(*d));
+	d->time_ns = t;
+	d->cpu = cpu_id(S, c);
+	d->sleep_length_ns = tick_nohz_get_sleep_length(dev, &delta_tick);
+	d->delta_tick_ns = delta_tick;
+	d->latency_req_ns = dev->env.latency_req_ns;
+	d->oracle_idle_ns = cpuidle_oracle_idle_ns(dev);
+	d->tick_stopped_before = dev->env.tick_stopped;
+	d->got_tick = dev->env.got_tick;
+	d->nr_iowait = dev->env.nr_iowait;
+	d->state = -1;
+	c->ex.nr = 0;
+	d->gov = &c->ex;
+}
+
+/* cpuidle_idle_call(): ask the governor, stop or retain the tick, enter the state. */
+static int do_select(struct sim *S, struct sim_cpu *c, int64_t t)
+{
+	struct cpuidle_device *dev = &c->dev;
+	struct cpuidle_env *env = &dev->env;
+	struct opp *o = ring_head(c);
+	bool stop_tick = true;
+	int idx;
+
+	env->now_ns = t;
+	env->next_timer_ns = o->next_timer_ns;
+	env->next_tick_ns = next_tick_after(S, t);
+	env->oracle_wake_ns = o->wake_ns;
+	env->nr_iowait = o->iowait;
+	env->load = o->load;
+	if (dev->explain)
+		explain_begin(S, c, t);
+
+	idx = S->gov->select(&S->drv, dev, &stop_tick);
+	if (idx < 0 || idx >= S->drv.state_count)
+		return internal_error(S, "governor returned a state index out of range", cpu_id(S, c), t);
+
+	/* tick_nohz_idle_stop_tick(): the tick keeps running if a timer is due within the
+	 * next tick period (tick_nohz_next_event()); once stopped it stays stopped. */
+	if (stop_tick && !env->tick_stopped && o->next_timer_ns > env->next_tick_ns)
+		env->tick_stopped = true;
+
+	if (dev->explain) {
+		c->dec.state = idx;
+		c->dec.stop_tick = stop_tick;
+		c->dec.tick_stopped_after = env->tick_stopped;
+	}
+	enter_state(S, c, idx, t);
+	return 0;
+}
+
+/* cpuidle_enter_state() accounting; returns the verdict (0 hit, 1 above, 2 below). */
+static int account(struct sim *S, struct sim_cpu *c, int idx, int64_t diff)
+{
+	struct cpuidle_state_usage *su = c->dev.states_usage;
+	const struct cpuidle_state *st = S->drv.states;
+	int64_t delay = st[idx].exit_latency_ns;
+	int i;
+
+	su[idx].usage++;
+	su[idx].time_ns += (u64)diff;
+	if (diff < st[idx].target_residency_ns) {
+		for (i = idx - 1; i >= 0; i--) {
+			if (su[i].disable)
+				continue;
+			su[idx].above++;
+			return 1;
+		}
+	} else if (diff > delay) {
+		for (i = idx + 1; i < S->drv.state_count; i++) {
+			if (su[i].disable)
+				continue;
+			if (diff - delay >= st[i].target_residency_ns) {
+				su[idx].below++;
+				return 2;
+			}
+			break;
+		}
+	}
+	return 0;
+}
+
+static int add_latency(struct sim *S, struct sim_cpu *c, enum wake_cause cause, int64_t lat)
+{
+	if (cause == WAKE_IRQ || cause == WAKE_IPI) {
+		if (lat_hist_add(&c->st.wake_latency, lat, 1))
+			return sim_error_nomem(S->err, "");
+	}
+	return 0;
+}
+
+/* A real wakeup ends the idle period: the CPU runs work from `ready` on, tick restarted. */
+static void end_period(struct sim *S, struct sim_cpu *c, int64_t ready)
+{
+	ring_pop(c);
+	c->phase = CPU_BUSY;
+	c->ready_ns = ready;
+	c->busy_from_ns = ready;
+	c->dev.env.tick_stopped = false;
+	plan_enter(S, c);
+}
+
+static void explain_end(struct sim *S, struct sim_cpu *c, int64_t t, enum wake_cause cause,
+			int64_t diff, int verdict)
+{
+	struct sim_decision *d = &c->dec;
+	int i;
+
+	if (d->state < 0)
+		return;
+	d->wake_ns = t;
+	d->cause = cause;
+	d->residency_ns = diff;
+	d->verdict = verdict;
+	S->cfg.explain(S->cfg.explain_ud, d);
+	d->state = -1;
+	if (S->cfg.explain_limit >= 0 && ++S->explained >= S->cfg.explain_limit)
+		for (i = 0; i < S->cfg.nr_cpus; i++)
+			S->cpus[i].dev.explain = NULL;
+}
+
+static int do_wakeup(struct sim *S, struct sim_cpu *c, int64_t t)
+{
+	struct cpuidle_device *dev = &c->dev;
+	struct opp *o = ring_head(c);
+	int idx = c->state;
+	int64_t lat = S->drv.states[idx].exit_latency_ns;
+	int64_t diff = t - c->entry_ns + lat;
+	enum wake_cause cause;
+	int verdict;
+
+	if (t == o->wake_ns)
+		cause = o->cause;
+	else if (is_polling(S, idx) && t == c->poll_deadline_ns)
+		cause = WAKE_POLL;
+	else
+		cause = WAKE_TICK;
+	if (c->first_tick_ns <= t)
+		dev->env.got_tick = true; /* the tick handler ran while idle */
+	if (cause == WAKE_POLL)
+		dev->poll_time_limit = true;
+
+	verdict = account(S, c, idx, diff);
+	dev->last_residency_ns = diff;
+	dev->last_state_idx = idx;
+	c->st.wakeups[cause]++;
+	set_thread_level(S, cpu_id(S, c), 0, t);
+	if (dev->explain)
+		explain_end(S, c, t, cause, diff, verdict);
+
+	dev->env.now_ns = t + lat;
+	if (S->gov->reflect)
+		S->gov->reflect(dev, idx);
+
+	if (cause == WAKE_TIMER || cause == WAKE_IRQ || cause == WAKE_IPI) {
+		end_period(S, c, t + lat);
+		/* The common case, counted per state and folded into the histogram at the end. */
+		if (cause != WAKE_TIMER)
+			c->exit_lat_count[idx]++;
+		return 0;
+	}
+	/* No work: the real wakeup may still arrive while the CPU is exiting. */
+	if (o->wake_ns <= t + lat) {
+		enum wake_cause real = o->cause;
+		int64_t late = t + lat - o->wake_ns;
+
+		c->st.absorbed++;
+		end_period(S, c, t + lat);
+		return add_latency(S, c, real, late);
+	}
+	if (lat == 0)
+		return do_select(S, c, t);
+	c->phase = CPU_EXITING;
+	schedule(S, c, EV_REENTER, t + lat);
+	return 0;
+}
+
+static int do_enter(struct sim *S, struct sim_cpu *c, int64_t t)
+{
+	struct opp *o = ring_head(c);
+
+	if (o->wake_ns <= t) {
+		/* Woken before it could idle: need_resched() is already set. */
+		enum wake_cause cause = o->cause;
+		int64_t late = sim_max64(0, c->ready_ns - o->wake_ns);
+
+		c->st.absorbed++;
+		ring_pop(c);
+		plan_enter(S, c);
+		return add_latency(S, c, cause, late);
+	}
+	c->st.idle_periods++;
+	c->st.busy_ns += sim_max64(0, t - c->busy_from_ns);
+	c->dev.env.tick_stopped = false; /* it ran while the CPU was busy */
+	return do_select(S, c, t);
+}
+
+int sim_run_until(struct sim *S, int64_t until_ns, struct sim_error *err)
+{
+	uint32_t cpu;
+	int64_t t;
+
+	S->err = err;
+	while (eventq_peek(S->q, &cpu, &t) && t <= until_ns) {
+		struct sim_cpu *c = &S->cpus[cpu];
+		enum ev_kind ev = c->ev;
+		int rc;
+
+		/* The CPU's entry stays queued: the handler moves it (one sift instead of a
+		 * removal and an insertion), or it is removed below. */
+		c->ev = EV_NONE;
+		c->scheduled = false;
+		S->now_ns = t;
+		switch (ev) {
+		case EV_ENTER:
+			rc = do_enter(S, c, t);
+			break;
+		case EV_WAKEUP:
+			rc = do_wakeup(S, c, t);
+			break;
+		case EV_REENTER:
+			rc = do_select(S, c, t);
+			break;
+		default:
+			rc = internal_error(S, "event without a kind", (int)cpu, t);
+			break;
+		}
+		if (!c->scheduled)
+			eventq_remove(S->q, cpu);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- feeding ---- */
+
+int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, unsigned int iowait,
+	     unsigned long load, struct sim_error *err)
+{
+	struct opp o = { start_ns, SIM_TIME_NEVER, next_timer_ns, load, iowait, WAKE_TIMER };
+	struct sim_cpu *c;
+
+	if (cpu < 0 || cpu >= S->cfg.nr_cpus)
+		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0, "idle period for CPU %d", cpu);
+	c = &S->cpus[cpu];
+	if ((c->count && ring_tail(c)->wake_ns == SIM_TIME_NEVER) || start_ns < c->last_start_ns ||
+	    start_ns < S->now_ns)
+		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+				     "idle period of CPU %d at %lld ns fed out of order", cpu,
+				     (long long)start_ns);
+	if (ring_push(c, &o))
+		return sim_error_nomem(err, "");
+	c->last_start_ns = start_ns;
+	if (c->phase == CPU_BUSY && c->count == 1)
+		plan_enter(S, c);
+	return 0;
+}
+
+int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, enum wake_cause cause,
+	       int64_t next_timer_ns, unsigned int iowait, unsigned long load, struct sim_error *err)
+{
+	struct opp o = { start_ns, wake_ns, next_timer_ns, load, iowait, cause };
+	struct sim_cpu *c;
+
+	if (cpu < 0 || cpu >= S->cfg.nr_cpus)
+		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0, "idle period for CPU %d", cpu);
+	c = &S->cpus[cpu];
+	if ((c->count && ring_tail(c)->wake_ns == SIM_TIME_NEVER) || start_ns < c->last_start_ns ||
+	    start_ns < S->now_ns || wake_ns < start_ns || cause > WAKE_IPI)
+		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+				     "idle period of CPU %d at %lld ns fed out of order", cpu,
+				     (long long)start_ns);
+	if (ring_push(c, &o))
+		return sim_error_nomem(err, "");
+	c->last_start_ns = start_ns;
+	if (c->phase == CPU_BUSY && c->count == 1)
+		plan_enter(S, c);
+	return 0;
+}
+
+int sim_wake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause, struct sim_error *err)
+{
+	struct sim_cpu *c;
+	struct opp *o;
+
+	if (cpu < 0 || cpu >= S->cfg.nr_cpus)
+		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0, "wakeup for CPU %d", cpu);
+	c = &S->cpus[cpu];
+	if (!c->count || (o = ring_tail(c))->wake_ns != SIM_TIME_NEVER || wake_ns < o->start_ns ||
+	    wake_ns == SIM_TIME_NEVER || cause > WAKE_IPI)
+		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+				     "wakeup of CPU %d at %lld ns without an open idle period", cpu,
+				     (long long)wake_ns);
+	o->wake_ns = wake_ns;
+	o->cause = cause;
+	if (c->phase == CPU_IDLE && c->count == 1)
+		plan_wakeup(S, c);
+	return 0;
+}
+
+/* ---- setup and teardown ---- */
+
+static int init_energy(struct sim *S)
+{
+	const struct machine *m = S->cfg.machine;
+	int i, deep = m->state_count; /* level of the deepest state */
+
+	S->nr_threads = machine_nr_cpus(m);
+	S->nr_cores = m->packages * m->cores;
+	S->thread_level = sim_calloc((size_t)S->nr_threads, sizeof(*S->thread_level));
+	S->cores = sim_calloc((size_t)S->nr_cores, sizeof(*S->cores));
+	S->pkgs = sim_calloc((size_t)m->packages, sizeof(*S->pkgs));
+	S->pkg_of_core = sim_calloc((size_t)S->nr_cores, sizeof(*S->pkg_of_core));
+	S->core_of_cpu = sim_calloc((size_t)S->nr_threads, sizeof(*S->core_of_cpu));
+	if (!S->thread_level || !S->cores || !S->pkgs || !S->pkg_of_core || !S->core_of_cpu)
+		return -1;
+	for (i = 0; i < S->nr_threads; i++)
+		S->core_of_cpu[i] = i % S->nr_cores;
+	for (i = 0; i < S->nr_cores; i++)
+		S->pkg_of_core[i] = i / m->cores;
+	S->core_power_w[0] = m->active_core_power_w;
+	S->pkg_power_w[0] = m->active_package_power_w;
+	for (i = 0; i < m->state_count; i++) {
+		S->core_power_w[i + 1] = m->states[i].core_power_w;
+		S->pkg_power_w[i + 1] = m->states[i].package_power_w;
+		S->entry_exit_j[i] = m->states[i].entry_exit_energy_j;
+	}
+	/* Online CPUs start running work; offline ones sit in the deepest state. */
+	for (i = 0; i < S->nr_threads; i++)
+		S->thread_level[i] = i < S->cfg.nr_cpus ? 0 : deep;
+	for (i = 0; i < S->nr_cores; i++) {
+		int k, lvl = deep;
+
+		for (k = i; k < S->nr_threads; k += S->nr_cores)
+			if (S->thread_level[k] < lvl)
+				lvl = S->thread_level[k];
+		S->cores[i].level = lvl;
+		S->cores[i].since_ns = S->start_ns;
+		S->pkgs[i / m->cores].count[lvl]++;
+	}
+	for (i = 0; i < m->packages; i++) {
+		int lvl;
+
+		for (lvl = 0; lvl <= CPUIDLE_STATE_MAX; lvl++)
+			if (S->pkgs[i].count[lvl])
+				S->pkgs[i].nonempty |= 1u << lvl;
+		lvl = __builtin_ctz(S->pkgs[i].nonempty);
+		S->pkgs[i].level = lvl;
+		S->pkgs[i].since_ns = S->start_ns;
+	}
+	return 0;
+}
+
+static int init_cpus(struct sim *S, struct sim_error *err)
+{
+	const struct machine *m = S->cfg.machine;
+	size_t priv = (S->gov->priv_size + 15) & ~(size_t)15;
+	int i, k;
+
+	S->cpus = sim_calloc((size_t)S->cfg.nr_cpus, sizeof(*S->cpus));
+	if (priv)
+		S->gov_data = sim_calloc((size_t)S->cfg.nr_cpus, priv);
+	if (!S->cpus || (priv && !S->gov_data))
+		return sim_error_nomem(err, "");
+	for (i = 0; i < S->cfg.nr_cpus; i++) {
+		struct sim_cpu *c = &S->cpus[i];
+		struct cpuidle_device *dev = &c->dev;
+
+		c->id = i;
+		c->phase = CPU_BUSY;
+		c->ev = EV_NONE;
+		c->ready_ns = c->busy_from_ns = c->last_start_ns = S->start_ns;
+		c->dec.state = -1;
+		machine_cpu_topology(m, i, &c->st.package, &c->st.core, &c->st.thread);
+		c->st.cpu = i;
+		lat_hist_init(&c->st.wake_latency);
+		for (k = 0; k < S->drv.state_count; k++)
+			lat_hist_reserve(&c->st.wake_latency, S->drv.states[k].exit_latency_ns);
+		dev->cpu = (unsigned int)i;
+		dev->last_state_idx = -1;
+		for (k = 0; k < S->drv.state_count; k++)
+			if (S->cfg.disabled & (1u << k))
+				dev->states_usage[k].disable = CPUIDLE_STATE_DISABLED_BY_USER;
+		dev->governor_data = priv ? S->gov_data + (size_t)i * priv : NULL;
+		dev->gov_params = S->params;
+		dev->env.tick_nsec = S->tick_nsec;
+		dev->env.latency_req_ns = S->latency_req_ns;
+		dev->env.next_timer_ns = KTIME_MAX;
+		dev->env.oracle_wake_ns = KTIME_MAX;
+		dev->env.now_ns = S->start_ns;
+		dev->explain = S->cfg.explain && S->cfg.explain_limit != 0 ? &c->ex : NULL;
+		if (S->gov->enable && S->gov->enable(&S->drv, dev))
+			return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+					     "governor %s failed to enable CPU %d", S->gov->name, i);
+	}
+	return 0;
+}
+
+struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct sim_error *err)
+{
+	const struct machine *m = cfg->machine;
+	struct sim *S;
+	unsigned int i;
+	int k;
+
+	if (cfg->nr_cpus < 1 || cfg->nr_cpus > machine_nr_cpus(m)) {
+		sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+			      "the trace has %d CPUs but machine %s has %d; pick a larger machine",
+			      cfg->nr_cpus, m->name, machine_nr_cpus(m));
+		return NULL;
+	}
+	if (cfg->hz < 1 || cfg->hz > 10000) {
+		sim_error_set(err, SIM_ERR_INPUT, "", 0, 0, "tick rate %d Hz out of range (1..10000)",
+			      cfg->hz);
+		return NULL;
+	}
+	S = sim_calloc(1, sizeof(*S));
+	if (!S) {
+		sim_error_nomem(err, "");
+		return NULL;
+	}
+	S->cfg = *cfg;
+	S->gov = cfg->gov;
+	S->start_ns = S->now_ns = start_ns;
+	machine_to_driver(m, &S->drv);
+	S->tick_nsec = (SIM_NS_PER_S + cfg->hz / 2) / cfg->hz;
+	S->latency_req_ns = cfg->latency_req_ns < 0
+				    ? (int64_t)PM_QOS_CPU_LATENCY_DEFAULT_VALUE * NSEC_PER_USEC
+				    : cfg->latency_req_ns;
+	S->lookahead_ns = S->tick_nsec;
+	for (k = 0; k < m->state_count; k++) {
+		S->lookahead_ns = sim_max64(S->lookahead_ns, m->states[k].target_residency_ns);
+		S->lookahead_ns = sim_max64(S->lookahead_ns, m->states[k].exit_latency_ns);
+	}
+	S->lookahead_ns += 1;
+	if (S->gov->nr_params) {
+		S->params = sim_calloc(S->gov->nr_params, sizeof(*S->params));
+		if (!S->params)
+			goto nomem;
+		for (i = 0; i < S->gov->nr_params; i++)
+			S->params[i] = cfg->gov_params ? cfg->gov_params[i] : S->gov->params[i].def;
+	}
+	S->q = eventq_new(cfg->queue, (uint32_t)cfg->nr_cpus);
+	if (!S->q || init_energy(S))
+		goto nomem;
+	if (init_cpus(S, err)) {
+		sim_destroy(S);
+		return NULL;
+	}
+	return S;
+nomem:
+	sim_destroy(S);
+	sim_error_nomem(err, "");
+	return NULL;
+}
+
+void sim_destroy(struct sim *S)
+{
+	int i;
+
+	if (!S)
+		return;
+	if (S->cpus) {
+		for (i = 0; i < S->cfg.nr_cpus; i++) {
+			if (S->gov->disable)
+				S->gov->disable(&S->drv, &S->cpus[i].dev);
+			sim_free(S->cpus[i].ring);
+			lat_hist_release(&S->cpus[i].st.wake_latency);
+		}
+	}
+	sim_free(S->cpus);
+	sim_free(S->gov_data);
+	sim_free(S->params);
+	eventq_free(S->q);
+	sim_free(S->thread_level);
+	sim_free(S->cores);
+	sim_free(S->pkgs);
+	sim_free(S->pkg_of_core);
+	sim_free(S->core_of_cpu);
+	sim_free(S);
+}
+
+int64_t sim_lookahead_ns(const struct sim *S)
+{
+	return S->lookahead_ns;
+}
+
+int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_error *err)
+{
+	const struct machine *m = S->cfg.machine;
+	int i, k;
+
+	memset(out, 0, sizeof(*out));
+	if (end_ns < S->start_ns)
+		end_ns = S->start_ns;
+	if (sim_run_until(S, end_ns, err))
+		return -1;
+	out->cpus = sim_calloc((size_t)S->cfg.nr_cpus, sizeof(*out->cpus));
+	if (!out->cpus)
+		return sim_error_nomem(err, "");
+	out->nr_cpus = S->cfg.nr_cpus;
+	out->state_count = S->drv.state_count;
+	out->start_ns = S->start_ns;
+	out->end_ns = end_ns;
+	for (i = 0; i < S->drv.state_count; i++)
+		memcpy(out->state_names[i], S->drv.states[i].name, CPUIDLE_NAME_LEN);
+	for (i = 0; i < S->cfg.nr_cpus; i++) {
+		struct sim_cpu *c = &S->cpus[i];
+
+		/* Wakeups that arrived before the end while the CPU was still busy or exiting
+		 * (so it never entered their periods) are absorbed, their latency counted. */
+		while (c->phase == CPU_BUSY && c->count && ring_head(c)->wake_ns <= end_ns) {
+			c->st.absorbed++;
+			if (add_latency(S, c, ring_head(c)->cause,
+					sim_max64(0, c->ready_ns - ring_head(c)->wake_ns)))
+				return -1;
+			ring_pop(c);
+		}
+		for (k = 0; k < S->drv.state_count; k++)
+			if (lat_hist_add(&c->st.wake_latency, S->drv.states[k].exit_latency_ns,
+					 c->exit_lat_count[k]))
+				return sim_error_nomem(err, "");
+		if (c->phase == CPU_IDLE)
+			c->st.truncated_ns += end_ns - c->entry_ns;
+		else if (c->phase == CPU_BUSY)
+			c->st.busy_ns += sim_max64(0, end_ns - c->busy_from_ns);
+		memcpy(c->st.states, c->dev.states_usage, sizeof(c->st.states));
+		out->cpus[i] = c->st;
+		/* The histogram's buckets now belong to out. */
+		c->st.wake_latency.buckets = NULL;
+	}
+	for (i = 0; i < S->nr_cores; i++) {
+		struct core_acct *core = &S->cores[i];
+
+		charge(&core->energy_j, &core->idle_energy_j, core->level, end_ns - core->since_ns,
+		       S->core_power_w);
+		core->since_ns = end_ns;
+		out->energy_j += core->energy_j;
+		out->idle_energy_j += core->idle_energy_j;
+	}
+	for (i = 0; i < m->packages; i++) {
+		struct pkg_acct *pkg = &S->pkgs[i];
+
+		charge(&pkg->energy_j, &pkg->idle_energy_j, pkg->level, end_ns - pkg->since_ns,
+		       S->pkg_power_w);
+		pkg->since_ns = end_ns;
+		out->energy_j += pkg->energy_j;
+		out->idle_energy_j += pkg->idle_energy_j;
+	}
+	out->transition_energy_j = S->transition_energy_j;
+	out->energy_j += S->transition_energy_j;
+	out->idle_energy_j += S->transition_energy_j;
+	if (run_stats_sum(out)) {
+		run_stats_release(out);
+		return sim_error_nomem(err, "");
+	}
+	return 0;
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * engine.h - the discrete-event engine: the kernel's idle loop on every CPU of a machine.
+ *
+ * The engine consumes two primitives per idle period of the workload, fed in the order of
+ * the trace (see sim/replay.c, which derives them from trace records):
+ *
+ *	sim_idle(S, cpu, start, next_timer, iowait, load)  the CPU runs out of work at start
+ *	sim_wake(S, cpu, wake, cause)                       and is woken at wake by cause
+ *
+ * and emulates cpuidle_idle_call() / cpuidle_enter_state() for each CPU: governor select
+ * with stop_tick, tick stop or retain, enter, wakeup at the earliest of the real wakeup,
+ * the tick and the POLL time limit, the kernel's usage/time/above/below accounting, reflect,
+ * and re-entry after wakeups that bring no work. traces/FORMAT.md states the rules.
+ *
+ * Lookahead. The oracle needs to know each CPU's real wakeup in advance. The feeder must
+ * therefore deliver every primitive whose time is at most t + sim_lookahead_ns() before
+ * calling sim_run_until(S, t); the lookahead exceeds every target residency, exit latency
+ * and the tick period, so the oracle's choices never depend on what lies beyond it. Memory
+ * is bounded by the number of idle periods inside that window.
+ *
+ * All state hangs off struct sim: many simulations can run at once in one process.
+ */
+#ifndef IDLESIM_ENGINE_H
+#define IDLESIM_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "governors/governor.h"
+#include "sim/error.h"
+#include "sim/eventq.h"
+#include "sim/machine.h"
+#include "sim/stats.h"
+#include "sim/trace.h"
+
+/* One completed decision, for --explain: what the governor saw, chose, and what happened. */
+struct sim_decision {
+	int64_t time_ns; /* select time */
+	int cpu;
+	int64_t sleep_length_ns; /* tick_nohz_get_sleep_length(), KTIME_MAX if no timer */
+	int64_t delta_tick_ns;
+	int64_t latency_req_ns;
+	int64_t oracle_idle_ns; /* true time to the wakeup, KTIME_MAX beyond lookahead */
+	bool tick_stopped_before;
+	bool got_tick;		/* tick_nohz_idle_got_tick() would have returned */
+	unsigned long nr_iowait;
+	int state;		/* returned by select() */
+	bool stop_tick;		/* what the governor asked */
+	bool tick_stopped_after; /* what the idle loop did */
+	/* outcome */
+	int64_t wake_ns;
+	enum wake_cause cause;
+	int64_t residency_ns; /* measured, as cpuidle_enter_state() computes it */
+	int verdict;	      /* 0 hit, 1 above (too deep), 2 below (too shallow) */
+	const struct cpuidle_explain *gov; /* the governor's own variables */
+};
+
+typedef void sim_explain_fn(void *ud, const struct sim_decision *d);
+
+struct sim_config {
+	const struct machine *machine;
+	const struct cpuidle_governor *gov;
+	const long long *gov_params; /* gov->nr_params values; NULL = the governor's defaults */
+	int nr_cpus;		     /* CPUs replayed: 1..machine_nr_cpus(machine) */
+	int hz;			     /* tick rate, 1..10000 */
+	int64_t latency_req_ns;	     /* PM QoS limit; < 0 = no request (2e12 ns) */
+	uint32_t disabled;	     /* bit i set: state i disabled on every CPU */
+	enum eventq_impl queue;
+	sim_explain_fn *explain;     /* NULL = no decision log */
+	void *explain_ud;
+	long explain_limit;	     /* decisions to report; < 0 = all */
+};
+
+struct sim;
+
+struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct sim_error *err);
+void sim_destroy(struct sim *S);
+
+int64_t sim_lookahead_ns(const struct sim *S);
+
+/*
+ * Feed the idle period of `cpu` starting at start_ns (the CPU's periods must not overlap and
+ * come in order). next_timer_ns is the absolute expiry of the earliest pending timer,
+ * SIM_TIME_NEVER if none. Then its wakeup, with sim_wake(). Return 0, or -1 with err set.
+ */
+int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, unsigned int iowait,
+	     unsigned long load, struct sim_error *err);
+int sim_wake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause, struct sim_error *err);
+
+/* Both at once, for a period whose wakeup is already known (idle-interval records). */
+int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, enum wake_cause cause,
+	       int64_t next_timer_ns, unsigned int iowait, unsigned long load, struct sim_error *err);
+
+/* Process every event due at or before until_ns. Returns 0 or -1 with err set. */
+int sim_run_until(struct sim *S, int64_t until_ns, struct sim_error *err);
+
+/*
+ * Process what is left up to end_ns, close the accounting at end_ns and fill *out (the
+ * caller releases it with run_stats_release). Energy is integrated over [start, end].
+ */
+int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_error *err);
+
+#endif

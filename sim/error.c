@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * error.c - first-error-wins error records with source positions.
+ */
+#include "sim/error.h"
+#include "sim/common.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void sim_error_clear(struct sim_error *err)
+{
+	if (err)
+		memset(err, 0, sizeof(*err));
+}
+
+int sim_error_set(struct sim_error *err, enum sim_error_code code, const char *source, int line,
+		  int column, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || err->code != SIM_OK)
+		return -1;
+	err->code = code;
+	snprintf(err->source, sizeof(err->source), "%s", source ? source : "");
+	err->line = line;
+	err->column = column;
+	va_start(ap, fmt);
+	vsnprintf(err->text, sizeof(err->text), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int sim_error_nomem(struct sim_error *err, const char *source)
+{
+	return sim_error_set(err, SIM_ERR_NOMEM, source, 0, 0, "out of memory");
+}
+
+void sim_error_print(FILE *f, const struct sim_error *err)
+{
+	fputs("idlesim: ", f);
+	if (err->source[0]) {
+		fputs(err->source, f);
+		if (err->line > 0) {
+			fprintf(f, ":%d", err->line);
+			if (err->column > 0)
+				fprintf(f, ":%d", err->column);
+		}
+		fputs(": ", f);
+	}
+	fprintf(f, "%s\n", err->text[0] ? err->text : "unknown error");
+}
+
+int sim_error_exit_status(const struct sim_error *err)
+{
+	switch (err->code) {
+	case SIM_OK:
+		return SIM_EXIT_OK;
+	case SIM_ERR_INPUT:
+	case SIM_ERR_IO:
+		return SIM_EXIT_INPUT;
+	default:
+		return SIM_EXIT_INTERNAL;
+	}
+}

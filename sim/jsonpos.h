@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * jsonpos.h - find where a value sits in JSON text.
+ *
+ * jansson reports positions for syntax errors only; once a document is parsed, values no
+ * longer know where they came from. To point a semantic error ("states[3].exit_latency_ns
+ * is negative") at its line and column, jsonpos walks the original text along a path and
+ * returns the position of the value it names. It assumes the text has already been parsed
+ * successfully by jansson; it does not validate.
+ *
+ * Path syntax: members separated by '.', array elements as [N], e.g. "states[3].name" or
+ * "records[12].start". An empty path names the whole document. When the path cannot be
+ * followed to the end, the position of the deepest value reached is returned.
+ */
+#ifndef IDLESIM_JSONPOS_H
+#define IDLESIM_JSONPOS_H
+
+/* Sets *line and *column (1-based). Returns 0 if the whole path was found, -1 otherwise. */
+int jsonpos_find(const char *text, const char *path, int *line, int *column);
+
+#endif

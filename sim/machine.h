@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * machine.h - a machine: CPU topology plus the cpuidle driver's state table and the
+ * energy parameters of each state.
+ *
+ * State 0 of the built-in Intel machines is the cpuidle core's POLL state (0/0 us,
+ * CPUIDLE_FLAG_POLLING); the intel_idle table follows from index 1, exactly as
+ * intel_idle_cpuidle_driver_init() builds it. A machine loaded from JSON may have any table
+ * that passes machine_validate().
+ *
+ * CPU numbering follows Linux on Intel: logical CPU n has thread n / (packages * cores),
+ * and within a thread rank, package (n % (packages * cores)) / cores and core n % cores.
+ * So on a 2x12x2 Haswell-EP, CPUs 0-11 are the first threads of package 0, 12-23 of
+ * package 1, and 24-47 their SMT siblings.
+ *
+ * Energy model (all values are documented assumptions; see sim/cstates_intel.c):
+ *  - a core draws core_power_w of the state of its shallowest thread (active_core_power_w
+ *    when any thread runs work, or is waking up);
+ *  - a package draws package_power_w of the state of its shallowest core
+ *    (active_package_power_w when any core is active): a package reaches its deep state
+ *    only while every core in it sits in that state or deeper;
+ *  - each entry into a state costs entry_exit_energy_j once (the entry plus the exit).
+ */
+#ifndef IDLESIM_MACHINE_H
+#define IDLESIM_MACHINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "governors/governor.h"
+#include "sim/error.h"
+
+#define MACHINE_NAME_LEN 32
+#define MACHINE_DESC_LEN 128
+#define MACHINE_MAX_CPUS 4096
+
+struct machine_state {
+	char name[CPUIDLE_NAME_LEN];
+	char desc[CPUIDLE_DESC_LEN];
+	unsigned int flags; /* CPUIDLE_FLAG_* */
+	int64_t exit_latency_ns;
+	int64_t target_residency_ns;
+	bool default_off;	    /* disabled by default (CPUIDLE_FLAG_OFF, sysfs default_status) */
+	double core_power_w;	    /* power of a core whose shallowest thread is in this state */
+	double entry_exit_energy_j; /* energy of one entry plus exit by one CPU */
+	double package_power_w;	    /* power of a package whose shallowest core is in this state */
+};
+
+struct machine {
+	char name[MACHINE_NAME_LEN];
+	char desc[MACHINE_DESC_LEN];
+	char driver[32]; /* cpuidle driver name: "intel_idle" for the built-ins */
+	int packages;
+	int cores;   /* per package */
+	int threads; /* per core */
+	double active_core_power_w;
+	double active_package_power_w;
+	int state_count;
+	struct machine_state states[CPUIDLE_STATE_MAX];
+};
+
+/*
+ * Built-in machines (sim/cstates_intel.c), in a fixed order. These return the raw const
+ * tables, whose per-state power fields (core_power_w, package_power_w, entry_exit_energy_j)
+ * are all 0: the default energy rule interpolates in log10 and cannot be evaluated at compile
+ * time, and a table filled at first use would be mutable global state. machine_load() copies
+ * a built-in into the caller's struct and then calls
+ * machine_default_energy(m, MACHINE_DEFAULT_ALL); use it whenever the energy fields matter.
+ */
+unsigned int machine_builtin_count(void);
+const struct machine *machine_builtin(unsigned int i);
+const struct machine *machine_find_builtin(const char *name); /* case-insensitive */
+
+/*
+ * Load a machine: a built-in name, or a path to a JSON file (anything containing '/' or
+ * ending in ".json"). Returns 0, or -1 with err set (file:line:column for JSON errors).
+ */
+int machine_load(const char *name_or_path, struct machine *m, struct sim_error *err);
+int machine_load_json_file(const char *path, struct machine *m, struct sim_error *err);
+/* Parse JSON text; `source` names it in error messages. */
+int machine_load_json_string(const char *text, const char *source, struct machine *m,
+			     struct sim_error *err);
+
+/*
+ * Check a machine: topology within limits, 1..CPUIDLE_STATE_MAX states, unique non-empty
+ * names, POLLING only on state 0, exit latency and target residency non-negative and
+ * non-decreasing with depth, finite non-negative power values. Returns 0 or -1.
+ */
+int machine_validate(const struct machine *m, const char *source, struct sim_error *err);
+
+/* Write the JSON form that machine_load_json_* reads back to an equal machine. */
+int machine_write_json(FILE *f, const struct machine *m);
+
+/* Print the table the way `cpupower idle-info` does. */
+void machine_print_idle_info(FILE *f, const struct machine *m);
+
+static inline int machine_nr_cpus(const struct machine *m)
+{
+	return m->packages * m->cores * m->threads;
+}
+
+void machine_cpu_topology(const struct machine *m, int cpu, int *package, int *core, int *thread);
+
+/* State index from a name (case-insensitive) or a decimal index; -1 if none. */
+int machine_state_lookup(const struct machine *m, const char *name_or_index);
+
+/* Flag names as printed and read in JSON ("POLLING", "TLB_FLUSHED", ...). */
+const char *machine_flag_name(unsigned int bit);
+
+/*
+ * The default energy model (one documented rule for every machine): fill each state's
+ * core_power_w and package_power_w from the machine's active powers and the state's target
+ * residency, and entry_exit_energy_j so that each target residency is the break-even time
+ * against the previous state. `which` selects the fields to fill (MACHINE_DEFAULT_*), so a
+ * JSON machine can override some values and default the rest.
+ */
+#define MACHINE_DEFAULT_CORE_POWER 1u
+#define MACHINE_DEFAULT_PACKAGE_POWER 2u
+#define MACHINE_DEFAULT_ENTRY_EXIT 4u
+#define MACHINE_DEFAULT_ALL 7u
+void machine_default_energy(struct machine *m, unsigned int which);
+
+/* Fill a kernel-view driver from the machine table. */
+void machine_to_driver(const struct machine *m, struct cpuidle_driver *drv);
+
+#endif

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * outfile.h - output files that appear whole or not at all.
+ *
+ * outfile_open() creates a temporary file next to the destination ("PATH.tmp.XXXXXX");
+ * outfile_commit() flushes it and renames it over the destination; outfile_abort() removes
+ * it. A run that fails half-way therefore never leaves a half-written file behind. The
+ * path "-" (or NULL) means standard output, which is used directly.
+ */
+#ifndef IDLESIM_OUTFILE_H
+#define IDLESIM_OUTFILE_H
+
+#include <stdio.h>
+
+#include "sim/error.h"
+
+struct outfile {
+	FILE *f;
+	char *path; /* destination, NULL for stdout */
+	char *tmp;  /* temporary, NULL for stdout */
+};
+
+int outfile_open(struct outfile *o, const char *path, struct sim_error *err);
+int outfile_commit(struct outfile *o, struct sim_error *err);
+void outfile_abort(struct outfile *o);
+
+#endif

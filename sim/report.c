@@ -1,0 +1,653 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * report.c - text, JSON and CSV reports of run results.
+ *
+ * Text follows the field's habits: a summary table of the grid, then per run the
+ * turbostat column names (Busy%, C6% residency, C6 usage, C6+ below, C6- above) with a
+ * summary row "-" and, with --per-cpu, one row per CPU. JSON is built with jansson in a
+ * fixed key order; floating-point values are printed with 12 significant digits so the
+ * output is byte-identical for identical results. CSV is one row per (run, cpu, state).
+ */
+#include "sim/report.h"
+#include "sim/alloc.h"
+#include "sim/common.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+int report_format_parse(const char *s, enum report_format *f)
+{
+	if (!strcmp(s, "text"))
+		*f = REPORT_TEXT;
+	else if (!strcmp(s, "json"))
+		*f = REPORT_JSON;
+	else if (!strcmp(s, "csv"))
+		*f = REPORT_CSV;
+	else
+		return -1;
+	return 0;
+}
+
+static const char *state_name(const struct run_result *r, int i)
+{
+	return r->stats.state_names[i];
+}
+
+static const char *verdict_name(int v)
+{
+	return v == 1 ? "above" : v == 2 ? "below" : "hit";
+}
+
+/* ---- text tables ---- */
+
+#define TBL_MAX_COLS 48
+#define TBL_CELL 48
+
+struct table {
+	int nr_cols, nr_rows, cap_rows;
+	char (*cells)[TBL_MAX_COLS][TBL_CELL];
+	int left; /* the first `left` columns are left-aligned */
+};
+
+static int tbl_row(struct table *t)
+{
+	if (t->nr_rows == t->cap_rows) {
+		int ncap = t->cap_rows ? 2 * t->cap_rows : 16;
+		void *n = sim_realloc(t->cells, (size_t)ncap * sizeof(*t->cells));
+
+		if (!n)
+			return -1;
+		t->cells = n;
+		t->cap_rows = ncap;
+	}
+	memset(t->cells[t->nr_rows], 0, sizeof(*t->cells));
+	return t->nr_rows++;
+}
+
+static void tbl_set(struct table *t, int row, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void tbl_set(struct table *t, int row, int col, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (col >= TBL_MAX_COLS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(t->cells[row][col], TBL_CELL, fmt, ap);
+	va_end(ap);
+	if (col + 1 > t->nr_cols)
+		t->nr_cols = col + 1;
+}
+
+static void tbl_print(FILE *f, const struct table *t)
+{
+	int w[TBL_MAX_COLS] = { 0 }, r, c;
+
+	for (r = 0; r < t->nr_rows; r++)
+		for (c = 0; c < t->nr_cols; c++) {
+			int n = (int)strlen(t->cells[r][c]);
+
+			if (n > w[c])
+				w[c] = n;
+		}
+	for (r = 0; r < t->nr_rows; r++) {
+		for (c = 0; c < t->nr_cols; c++) {
+			const char *sep = c ? "  " : "";
+
+			if (c < t->left && c == t->nr_cols - 1)
+				fprintf(f, "%s%s", sep, t->cells[r][c]);
+			else if (c < t->left)
+				fprintf(f, "%s%-*s", sep, w[c], t->cells[r][c]);
+			else
+				fprintf(f, "%s%*s", sep, w[c], t->cells[r][c]);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void tbl_free(struct table *t)
+{
+	sim_free(t->cells);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- text ---- */
+
+static void fmt_limit(char *buf, size_t n, int64_t lat)
+{
+	if (lat < 0)
+		snprintf(buf, n, "none");
+	else
+		snprintf(buf, n, "%lld us", (long long)(lat / 1000));
+}
+
+static int text_summary(FILE *f, const struct run_results *res)
+{
+	static const char *const head[] = { "trace",	  "machine",	"governor",    "HZ",
+					    "entries",	  "above%",	"below%",      "hits%",
+					    "energy_J",	  "avg_W",	"idle_W",      "wlat_mean_us",
+					    "wlat_p99_us", "regret_J",	"regret_E%",   "regret_us" };
+	struct table t = { .left = 3 };
+	int i, c, row;
+
+	if ((row = tbl_row(&t)) < 0)
+		return -1;
+	for (c = 0; c < (int)SIM_ARRAY_SIZE(head); c++)
+		tbl_set(&t, row, c, "%s", head[c]);
+	for (i = 0; i < res->n; i++) {
+		const struct run_result *r = &res->r[i];
+		const struct run_stats *rs = &r->stats;
+		struct stats_summary s;
+		double dur = run_duration_s(rs);
+
+		stats_summarize(rs, &rs->total, rs->nr_cpus, &s);
+		if ((row = tbl_row(&t)) < 0) {
+			tbl_free(&t);
+			return -1;
+		}
+		tbl_set(&t, row, 0, "%s", r->trace);
+		tbl_set(&t, row, 1, "%s", r->machine);
+		tbl_set(&t, row, 2, "%s", r->governor);
+		tbl_set(&t, row, 3, "%d", r->hz);
+		tbl_set(&t, row, 4, "%llu", (unsigned long long)s.idle_entries);
+		tbl_set(&t, row, 5, "%.2f", s.above_pct);
+		tbl_set(&t, row, 6, "%.2f", s.below_pct);
+		tbl_set(&t, row, 7, "%.2f", s.hits_pct);
+		tbl_set(&t, row, 8, "%.6f", rs->energy_j);
+		tbl_set(&t, row, 9, "%.3f", dur > 0 ? rs->energy_j / dur : 0.0);
+		tbl_set(&t, row, 10, "%.3f", dur > 0 ? rs->idle_energy_j / dur : 0.0);
+		tbl_set(&t, row, 11, "%.3f", s.lat_mean_ns / 1000.0);
+		tbl_set(&t, row, 12, "%.3f", (double)s.lat_p99_ns / 1000.0);
+		tbl_set(&t, row, 13, "%+.6f", r->regret_energy_j);
+		tbl_set(&t, row, 14, "%+.2f", r->regret_energy_pct);
+		tbl_set(&t, row, 15, "%+.3f", r->regret_lat_mean_ns / 1000.0);
+	}
+	tbl_print(f, &t);
+	tbl_free(&t);
+	return 0;
+}
+
+/* One of the three turbostat-style blocks: 0 residency, 1 usage, 2 above/below. */
+static int text_block(FILE *f, const struct run_result *r, int kind, bool per_cpu)
+{
+	const struct run_stats *rs = &r->stats;
+	struct table t = { .left = 1 };
+	int row, c, i, n = per_cpu ? rs->nr_cpus : 0;
+
+	if ((row = tbl_row(&t)) < 0)
+		return -1;
+	tbl_set(&t, row, 0, "CPU");
+	c = 1;
+	if (kind == 0)
+		tbl_set(&t, row, c++, "Busy%%");
+	else if (kind == 1)
+		tbl_set(&t, row, c++, "Entries");
+	else {
+		tbl_set(&t, row, c++, "Above%%");
+		tbl_set(&t, row, c++, "Below%%");
+	}
+	for (i = 0; i < rs->state_count; i++) {
+		const char *nm = state_name(r, i);
+
+		if (kind == 0)
+			tbl_set(&t, row, c++, "%s%%", nm);
+		else if (kind == 1)
+			tbl_set(&t, row, c++, "%s", nm);
+		else {
+			tbl_set(&t, row, c++, "%s+", nm);
+			tbl_set(&t, row, c++, "%s-", nm);
+		}
+	}
+	for (i = -1; i < n; i++) {
+		const struct cpu_stats *cs = i < 0 ? &rs->total : &rs->cpus[i];
+		struct stats_summary s;
+		int k;
+
+		stats_summarize(rs, cs, i < 0 ? rs->nr_cpus : 1, &s);
+		if ((row = tbl_row(&t)) < 0) {
+			tbl_free(&t);
+			return -1;
+		}
+		if (i < 0)
+			tbl_set(&t, row, 0, "-");
+		else
+			tbl_set(&t, row, 0, "%d", i);
+		c = 1;
+		if (kind == 0)
+			tbl_set(&t, row, c++, "%.2f", s.busy_pct);
+		else if (kind == 1)
+			tbl_set(&t, row, c++, "%llu", (unsigned long long)s.idle_entries);
+		else {
+			tbl_set(&t, row, c++, "%.2f", s.above_pct);
+			tbl_set(&t, row, c++, "%.2f", s.below_pct);
+		}
+		for (k = 0; k < rs->state_count; k++) {
+			const struct cpuidle_state_usage *su = &cs->states[k];
+
+			if (kind == 0)
+				tbl_set(&t, row, c++, "%.2f", s.residency_pct[k]);
+			else if (kind == 1)
+				tbl_set(&t, row, c++, "%llu", su->usage);
+			else {
+				tbl_set(&t, row, c++, "%llu", su->below);
+				tbl_set(&t, row, c++, "%llu", su->above);
+			}
+		}
+	}
+	tbl_print(f, &t);
+	tbl_free(&t);
+	return 0;
+}
+
+static void text_decision(FILE *f, const struct run_result *r, const struct run_decision *rd)
+{
+	const struct sim_decision *d = &rd->d;
+	int i;
+
+	fprintf(f, "t=%lld cpu=%d sleep_length=", (long long)d->time_ns, d->cpu);
+	if (d->sleep_length_ns == KTIME_MAX)
+		fputs("none", f);
+	else
+		fprintf(f, "%lld", (long long)d->sleep_length_ns);
+	fputs(" delta_tick=", f);
+	if (d->delta_tick_ns == KTIME_MAX)
+		fputs("none", f);
+	else
+		fprintf(f, "%lld", (long long)d->delta_tick_ns);
+	fprintf(f, " tick=%s got_tick=%d iowait=%lu", d->tick_stopped_before ? "stopped" : "running",
+		d->got_tick, d->nr_iowait);
+	for (i = 0; i < rd->ex.nr; i++) {
+		const struct cpuidle_explain_item *it = &rd->ex.items[i];
+
+		if (it->str)
+			fprintf(f, " %s=%s", it->key, it->str);
+		else
+			fprintf(f, " %s=%lld", it->key, it->val);
+	}
+	fprintf(f, " -> %s stop_tick=%d tick=%s | woke t=%lld by %s residency=%lld %s\n",
+		state_name(r, d->state), d->stop_tick, d->tick_stopped_after ? "stopped" : "running",
+		(long long)d->wake_ns, wake_cause_name(d->cause), (long long)d->residency_ns,
+		verdict_name(d->verdict));
+}
+
+static int text_run(FILE *f, const struct run_result *r, bool per_cpu)
+{
+	const struct run_stats *rs = &r->stats;
+	const struct cpu_stats *t = &rs->total;
+	struct stats_summary s;
+	double dur = run_duration_s(rs);
+	char lim[32];
+	int i, first = 1;
+	size_t k;
+
+	stats_summarize(rs, t, rs->nr_cpus, &s);
+	fmt_limit(lim, sizeof(lim), r->latency_req_ns);
+	fprintf(f, "\n== %s | %s | %s | HZ %d | latency limit %s | disabled:", r->trace, r->machine,
+		r->governor, r->hz, lim);
+	for (i = 0; i < rs->state_count; i++) {
+		if (r->disabled & (1u << i)) {
+			fprintf(f, "%s%s", first ? " " : ",", state_name(r, i));
+			first = 0;
+		}
+	}
+	fprintf(f, "%s ==\n", first ? " none" : "");
+	fprintf(f, "replayed %d of %d CPUs over %.6f s; idle periods %llu (absorbed %llu), "
+		   "truncated at end %.6f s\n",
+		rs->nr_cpus, r->machine_cpus, dur, (unsigned long long)t->idle_periods,
+		(unsigned long long)t->absorbed, (double)t->truncated_ns / 1e9);
+	fprintf(f, "entries %llu: above %llu (%.2f%%), below %llu (%.2f%%), hits %llu (%.2f%%)\n",
+		(unsigned long long)s.idle_entries, (unsigned long long)s.above, s.above_pct,
+		(unsigned long long)s.below, s.below_pct, (unsigned long long)s.hits, s.hits_pct);
+	fprintf(f, "entries ended by: timer %llu, irq %llu, ipi %llu, tick %llu, poll limit %llu\n",
+		(unsigned long long)t->wakeups[WAKE_TIMER], (unsigned long long)t->wakeups[WAKE_IRQ],
+		(unsigned long long)t->wakeups[WAKE_IPI], (unsigned long long)t->wakeups[WAKE_TICK],
+		(unsigned long long)t->wakeups[WAKE_POLL]);
+	fprintf(f, "energy %.6f J (idle %.6f J, transitions %.6f J); avg power %.3f W, "
+		   "idle power %.3f W\n",
+		rs->energy_j, rs->idle_energy_j, rs->transition_energy_j,
+		dur > 0 ? rs->energy_j / dur : 0.0, dur > 0 ? rs->idle_energy_j / dur : 0.0);
+	fprintf(f, "wake latency (irq+ipi, %llu samples): mean %.3f us, p50 %.3f us, p99 %.3f us, "
+		   "max %.3f us\n",
+		(unsigned long long)s.lat_samples, s.lat_mean_ns / 1000.0, (double)s.lat_p50_ns / 1000.0,
+		(double)s.lat_p99_ns / 1000.0, (double)s.lat_max_ns / 1000.0);
+	fprintf(f, "regret vs oracle: energy %+.6f J (%+.2f%%), wake latency mean %+.3f us\n\n",
+		r->regret_energy_j, r->regret_energy_pct, r->regret_lat_mean_ns / 1000.0);
+	for (i = 0; i < 3; i++) {
+		if (i)
+			fputc('\n', f);
+		if (text_block(f, r, i, per_cpu))
+			return -1;
+	}
+	if (r->nr_decisions) {
+		fprintf(f, "\ndecisions (%zu, in order of completion):\n", r->nr_decisions);
+		for (k = 0; k < r->nr_decisions; k++)
+			text_decision(f, r, &r->decisions[k]);
+	}
+	return 0;
+}
+
+static int report_text(FILE *f, const struct run_results *res, const struct report_opts *o)
+{
+	int i;
+
+	fprintf(f, "idlesim run: %d run(s); energy and latency are model estimates "
+		   "(README, \"Energy model\")\n\n",
+		res->n);
+	if (text_summary(f, res))
+		return -1;
+	for (i = 0; i < res->n; i++)
+		if (text_run(f, &res->r[i], o->per_cpu))
+			return -1;
+	return 0;
+}
+
+/* ---- JSON ---- */
+
+static json_t *jint(long long v)
+{
+	return json_integer(v);
+}
+
+static json_t *jreal(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *latency_json(const struct lat_hist *h)
+{
+	return json_pack("{s:I, s:o, s:I, s:I, s:I}", "samples", (json_int_t)h->n, "mean",
+			 jreal(lat_hist_mean(h)), "p50", (json_int_t)lat_hist_percentile(h, 50),
+			 "p99", (json_int_t)lat_hist_percentile(h, 99), "max", (json_int_t)h->max_ns);
+}
+
+static json_t *wakeups_json(const struct cpu_stats *cs)
+{
+	json_t *o = json_object();
+	int i;
+
+	for (i = 0; i < WAKE_NR_CAUSES; i++)
+		json_object_set_new(o, wake_cause_name((enum wake_cause)i), jint((long long)cs->wakeups[i]));
+	return o;
+}
+
+static json_t *states_json(const struct run_result *r, const struct cpu_stats *cs, int nr_cpus)
+{
+	const struct run_stats *rs = &r->stats;
+	struct stats_summary s;
+	json_t *a = json_array();
+	int i;
+
+	stats_summarize(rs, cs, nr_cpus, &s);
+	for (i = 0; i < rs->state_count; i++) {
+		const struct cpuidle_state_usage *su = &cs->states[i];
+
+		json_array_append_new(a, json_pack("{s:i, s:s, s:b, s:I, s:I, s:I, s:I, s:o}", "index", i,
+						   "name", state_name(r, i), "disabled",
+						   (r->disabled >> i) & 1, "usage", (json_int_t)su->usage,
+						   "time_ns", (json_int_t)su->time_ns, "above",
+						   (json_int_t)su->above, "below", (json_int_t)su->below,
+						   "residency_pct", jreal(s.residency_pct[i])));
+	}
+	return a;
+}
+
+static json_t *totals_json(const struct run_result *r)
+{
+	const struct run_stats *rs = &r->stats;
+	const struct cpu_stats *t = &rs->total;
+	double dur = run_duration_s(rs);
+	struct stats_summary s;
+	json_t *o;
+
+	stats_summarize(rs, t, rs->nr_cpus, &s);
+	o = json_object();
+	json_object_set_new(o, "idle_entries", jint((long long)s.idle_entries));
+	json_object_set_new(o, "above", jint((long long)s.above));
+	json_object_set_new(o, "below", jint((long long)s.below));
+	json_object_set_new(o, "hits", jint((long long)s.hits));
+	json_object_set_new(o, "above_pct", jreal(s.above_pct));
+	json_object_set_new(o, "below_pct", jreal(s.below_pct));
+	json_object_set_new(o, "hits_pct", jreal(s.hits_pct));
+	json_object_set_new(o, "busy_pct", jreal(s.busy_pct));
+	json_object_set_new(o, "idle_periods", jint((long long)t->idle_periods));
+	json_object_set_new(o, "absorbed", jint((long long)t->absorbed));
+	json_object_set_new(o, "truncated_ns", jint(t->truncated_ns));
+	json_object_set_new(o, "wakeups", wakeups_json(t));
+	json_object_set_new(o, "energy_j", jreal(rs->energy_j));
+	json_object_set_new(o, "idle_energy_j", jreal(rs->idle_energy_j));
+	json_object_set_new(o, "transition_energy_j", jreal(rs->transition_energy_j));
+	json_object_set_new(o, "avg_power_w", jreal(dur > 0 ? rs->energy_j / dur : 0.0));
+	json_object_set_new(o, "idle_power_w", jreal(dur > 0 ? rs->idle_energy_j / dur : 0.0));
+	json_object_set_new(o, "wake_latency_ns", latency_json(&t->wake_latency));
+	return o;
+}
+
+static json_t *cpus_json(const struct run_result *r)
+{
+	const struct run_stats *rs = &r->stats;
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < rs->nr_cpus; i++) {
+		const struct cpu_stats *cs = &rs->cpus[i];
+		struct stats_summary s;
+		json_t *o = json_object();
+
+		stats_summarize(rs, cs, 1, &s);
+		json_object_set_new(o, "cpu", jint(cs->cpu));
+		json_object_set_new(o, "package", jint(cs->package));
+		json_object_set_new(o, "core", jint(cs->core));
+		json_object_set_new(o, "thread", jint(cs->thread));
+		json_object_set_new(o, "idle_entries", jint((long long)s.idle_entries));
+		json_object_set_new(o, "above", jint((long long)s.above));
+		json_object_set_new(o, "below", jint((long long)s.below));
+		json_object_set_new(o, "hits", jint((long long)s.hits));
+		json_object_set_new(o, "busy_ns", jint(cs->busy_ns));
+		json_object_set_new(o, "idle_periods", jint((long long)cs->idle_periods));
+		json_object_set_new(o, "absorbed", jint((long long)cs->absorbed));
+		json_object_set_new(o, "wakeups", wakeups_json(cs));
+		json_object_set_new(o, "wake_latency_ns", latency_json(&cs->wake_latency));
+		json_object_set_new(o, "states", states_json(r, cs, 1));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *decisions_json(const struct run_result *r)
+{
+	json_t *a = json_array();
+	size_t k;
+	int i;
+
+	for (k = 0; k < r->nr_decisions; k++) {
+		const struct run_decision *rd = &r->decisions[k];
+		const struct sim_decision *d = &rd->d;
+		json_t *o = json_object(), *g = json_object();
+
+		json_object_set_new(o, "time_ns", jint(d->time_ns));
+		json_object_set_new(o, "cpu", jint(d->cpu));
+		json_object_set_new(o, "sleep_length_ns",
+				    d->sleep_length_ns == KTIME_MAX ? json_null() : jint(d->sleep_length_ns));
+		json_object_set_new(o, "delta_tick_ns",
+				    d->delta_tick_ns == KTIME_MAX ? json_null() : jint(d->delta_tick_ns));
+		json_object_set_new(o, "latency_req_ns", jint(d->latency_req_ns));
+		json_object_set_new(o, "tick_stopped_before", json_boolean(d->tick_stopped_before));
+		json_object_set_new(o, "got_tick", json_boolean(d->got_tick));
+		json_object_set_new(o, "nr_iowait", jint((long long)d->nr_iowait));
+		json_object_set_new(o, "state", jint(d->state));
+		json_object_set_new(o, "state_name", json_string(state_name(r, d->state)));
+		json_object_set_new(o, "stop_tick", json_boolean(d->stop_tick));
+		json_object_set_new(o, "tick_stopped_after", json_boolean(d->tick_stopped_after));
+		json_object_set_new(o, "wake_ns", jint(d->wake_ns));
+		json_object_set_new(o, "cause", json_string(wake_cause_name(d->cause)));
+		json_object_set_new(o, "residency_ns", jint(d->residency_ns));
+		json_object_set_new(o, "verdict", json_string(verdict_name(d->verdict)));
+		for (i = 0; i < rd->ex.nr; i++) {
+			const struct cpuidle_explain_item *it = &rd->ex.items[i];
+
+			json_object_set_new(g, it->key, it->str ? json_string(it->str) : jint(it->val));
+		}
+		json_object_set_new(o, "governor", g);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *run_json(const struct run_result *r)
+{
+	const struct run_stats *rs = &r->stats;
+	json_t *o = json_object(), *dis = json_array();
+	int i;
+
+	for (i = 0; i < rs->state_count; i++)
+		if (r->disabled & (1u << i))
+			json_array_append_new(dis, json_string(state_name(r, i)));
+	json_object_set_new(o, "trace", json_string(r->trace));
+	json_object_set_new(o, "machine", json_string(r->machine));
+	json_object_set_new(o, "governor", json_string(r->governor));
+	json_object_set_new(o, "hz", jint(r->hz));
+	json_object_set_new(o, "latency_limit_ns", r->latency_req_ns < 0 ? json_null() : jint(r->latency_req_ns));
+	json_object_set_new(o, "disabled", dis);
+	json_object_set_new(o, "cpus_replayed", jint(rs->nr_cpus));
+	json_object_set_new(o, "machine_cpus", jint(r->machine_cpus));
+	json_object_set_new(o, "start_ns", jint(rs->start_ns));
+	json_object_set_new(o, "end_ns", jint(rs->end_ns));
+	json_object_set_new(o, "duration_ns", jint(rs->end_ns - rs->start_ns));
+	json_object_set_new(o, "totals", totals_json(r));
+	json_object_set_new(o, "regret", json_pack("{s:o, s:o, s:o}", "energy_j", jreal(r->regret_energy_j),
+						   "energy_pct", jreal(r->regret_energy_pct),
+						   "wake_latency_mean_ns", jreal(r->regret_lat_mean_ns)));
+	json_object_set_new(o, "states", states_json(r, &rs->total, rs->nr_cpus));
+	json_object_set_new(o, "cpus", cpus_json(r));
+	if (r->nr_decisions)
+		json_object_set_new(o, "decisions", decisions_json(r));
+	return o;
+}
+
+static int report_json(FILE *f, const struct run_results *res)
+{
+	json_t *root = json_object(), *runs = json_array();
+	int i, rc;
+
+	if (!root || !runs) {
+		json_decref(root);
+		json_decref(runs);
+		return -1;
+	}
+	json_object_set_new(root, "schema", json_string(REPORT_JSON_SCHEMA));
+	for (i = 0; i < res->n; i++)
+		json_array_append_new(runs, run_json(&res->r[i]));
+	json_object_set_new(root, "runs", runs);
+	rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	if (!rc)
+		fputc('\n', f);
+	json_decref(root);
+	return rc ? -1 : 0;
+}
+
+/* ---- CSV ---- */
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_prefix(FILE *f, const struct run_result *r, const char *cpu)
+{
+	csv_field(f, r->trace);
+	fprintf(f, ",%s,%s,%d,%s,", r->machine, r->governor, r->hz, cpu);
+}
+
+static void csv_rows(FILE *f, const struct run_result *r, const struct cpu_stats *cs, int nr_cpus,
+		     const char *cpu, bool totals)
+{
+	const struct run_stats *rs = &r->stats;
+	struct stats_summary s;
+	double dur = run_duration_s(rs);
+	int i;
+
+	stats_summarize(rs, cs, nr_cpus, &s);
+	for (i = 0; i < rs->state_count; i++) {
+		const struct cpuidle_state_usage *su = &cs->states[i];
+
+		csv_prefix(f, r, cpu);
+		fprintf(f, "%s,%llu,%llu,%llu,%llu,%.6f,,,,,,,,,,\n", state_name(r, i), su->usage,
+			(unsigned long long)su->time_ns, su->above, su->below, s.residency_pct[i]);
+	}
+	csv_prefix(f, r, cpu);
+	fprintf(f, "total,%llu,", (unsigned long long)s.idle_entries);
+	{
+		uint64_t time = 0;
+		double res = 0;
+
+		for (i = 0; i < rs->state_count; i++) {
+			time += cs->states[i].time_ns;
+			res += s.residency_pct[i];
+		}
+		fprintf(f, "%llu,%llu,%llu,%.6f,", (unsigned long long)time,
+			(unsigned long long)s.above, (unsigned long long)s.below, res);
+	}
+	if (totals)
+		fprintf(f, "%.9f,%.6f,%.6f,", rs->energy_j, dur > 0 ? rs->energy_j / dur : 0.0,
+			dur > 0 ? rs->idle_energy_j / dur : 0.0);
+	else
+		fputs(",,,", f);
+	fprintf(f, "%llu,%.3f,%lld,%lld,%lld,", (unsigned long long)s.lat_samples, s.lat_mean_ns,
+		(long long)s.lat_p50_ns, (long long)s.lat_p99_ns, (long long)s.lat_max_ns);
+	if (totals)
+		fprintf(f, "%.9f,%.3f\n", r->regret_energy_j, r->regret_lat_mean_ns);
+	else
+		fputs(",\n", f);
+}
+
+static int report_csv(FILE *f, const struct run_results *res)
+{
+	int i, c;
+	char cpu[16];
+
+	fputs("trace,machine,governor,hz,cpu,state,usage,time_ns,above,below,residency_pct,"
+	      "energy_j,avg_power_w,idle_power_w,wake_latency_samples,wake_latency_mean_ns,"
+	      "wake_latency_p50_ns,wake_latency_p99_ns,wake_latency_max_ns,regret_energy_j,"
+	      "regret_wake_latency_mean_ns\n",
+	      f);
+	for (i = 0; i < res->n; i++) {
+		const struct run_result *r = &res->r[i];
+
+		csv_rows(f, r, &r->stats.total, r->stats.nr_cpus, "all", true);
+		for (c = 0; c < r->stats.nr_cpus; c++) {
+			snprintf(cpu, sizeof(cpu), "%d", c);
+			csv_rows(f, r, &r->stats.cpus[c], 1, cpu, false);
+		}
+	}
+	return 0;
+}
+
+int report_write(FILE *f, const struct run_results *res, const struct report_opts *o)
+{
+	int rc;
+
+	switch (o->format) {
+	case REPORT_JSON:
+		rc = report_json(f, res);
+		break;
+	case REPORT_CSV:
+		rc = report_csv(f, res);
+		break;
+	default:
+		rc = report_text(f, res, o);
+		break;
+	}
+	return rc || ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * report.h - run results as text (turbostat/cpupower names), JSON (schema idlesim-run/1,
+ * documented in README) or CSV. Reports only format numbers; they never run anything.
+ * Output is a pure function of the results: the same input gives byte-identical output.
+ */
+#ifndef IDLESIM_REPORT_H
+#define IDLESIM_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "sim/run.h"
+
+enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
+
+#define REPORT_JSON_SCHEMA "idlesim-run/1"
+
+struct report_opts {
+	enum report_format format;
+	bool per_cpu; /* text: per-CPU rows (JSON and CSV always have them) */
+};
+
+int report_format_parse(const char *s, enum report_format *f);
+/* Returns 0, or -1 if writing failed. */
+int report_write(FILE *f, const struct run_results *res, const struct report_opts *o);
+
+#endif

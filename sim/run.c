@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * run.c - replay every trace on every machine through every governor.
+ *
+ * For each (trace, machine) the oracle runs first on the same input and knobs; each
+ * governor's regret is its energy and mean wakeup latency minus the oracle's. Traces are
+ * re-read for every run (streaming), so memory does not depend on their length.
+ */
+#include "sim/run.h"
+#include "sim/alloc.h"
+#include "sim/common.h"
+#include "sim/replay.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#ifndef IDLESIM_TRACES_DIR
+#define IDLESIM_TRACES_DIR "traces"
+#endif
+
+/*
+ * The demo trace, found next to the sources this binary was built from, or under the
+ * current directory when the tree has moved.
+ */
+const char *run_default_trace(void)
+{
+	static const char *const built = IDLESIM_TRACES_DIR "/demo.trace";
+
+	return access(built, R_OK) == 0 ? built : "traces/demo.trace";
+}
+
+/* How a trace is named in reports: the demo trace by its short name. */
+static const char *trace_display_name(const char *path)
+{
+	return strcmp(path, run_default_trace()) ? path : "traces/demo.trace";
+}
+
+void run_request_defaults(struct run_request *req)
+{
+	memset(req, 0, sizeof(*req));
+	req->latency_req_ns = -1;
+	req->queue = EVENTQ_HEAP;
+}
+
+int run_load_machine(const struct run_request *req, const char *name, struct machine *m,
+		     struct sim_error *err)
+{
+	if (machine_load(name, m, err))
+		return -1;
+	if (req->topology[0]) {
+		m->packages = req->topology[0];
+		m->cores = req->topology[1];
+		m->threads = req->topology[2];
+	}
+	return machine_validate(m, name, err);
+}
+
+static int state_arg(const struct machine *m, const char *arg, struct sim_error *err)
+{
+	int i = machine_state_lookup(m, arg);
+
+	if (i < 0)
+		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+				     "machine %s has no idle state '%s' (see idlesim machines %s)",
+				     m->name, arg, m->name);
+	return i;
+}
+
+int run_disabled_mask(const struct run_request *req, const struct machine *m, uint32_t *mask,
+		      struct sim_error *err)
+{
+	int i, k;
+
+	*mask = 0;
+	for (i = 0; i < m->state_count; i++)
+		if (m->states[i].default_off)
+			*mask |= 1u << i;
+	for (i = 0; i < req->nr_enable; i++) {
+		if ((k = state_arg(m, req->enable[i], err)) < 0)
+			return -1;
+		*mask &= ~(1u << k);
+	}
+	for (i = 0; i < req->nr_disable; i++) {
+		if ((k = state_arg(m, req->disable[i], err)) < 0)
+			return -1;
+		*mask |= 1u << k;
+	}
+	return 0;
+}
+
+/* The tunables of g after --set; *params is NULL when g has none. */
+static int resolve_params(const struct run_request *req, const struct cpuidle_governor *g,
+			  long long **params, struct sim_error *err)
+{
+	size_t flen = gov_family_len(g->name);
+	int i, k;
+
+	*params = NULL;
+	if (!g->nr_params)
+		return 0;
+	*params = sim_calloc(g->nr_params, sizeof(**params));
+	if (!*params)
+		return sim_error_nomem(err, "");
+	for (i = 0; i < (int)g->nr_params; i++)
+		(*params)[i] = g->params[i].def;
+	for (i = 0; i < req->nr_sets; i++) {
+		const struct run_set *s = &req->sets[i];
+
+		if (strlen(s->family) != flen || strncasecmp(s->family, g->name, flen))
+			continue;
+		k = gov_param_index(g, s->name);
+		if (k < 0)
+			continue; /* checked against the family in run_check_sets() */
+		if (s->value < g->params[k].min || s->value > g->params[k].max) {
+			sim_free(*params);
+			*params = NULL;
+			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+					     "--set %s.%s=%lld: out of range for %s (%lld..%lld)",
+					     s->family, s->name, s->value, g->name, g->params[k].min,
+					     g->params[k].max);
+		}
+		(*params)[k] = s->value;
+	}
+	return 0;
+}
+
+/* Every --set must name a tunable of some version of its governor family. */
+static int run_check_sets(const struct run_request *req, struct sim_error *err)
+{
+	int i;
+	unsigned int k;
+
+	for (i = 0; i < req->nr_sets; i++) {
+		const struct run_set *s = &req->sets[i];
+		bool family = false, found = false;
+
+		for (k = 0; k < gov_count(); k++) {
+			const struct cpuidle_governor *g = gov_get(k);
+			size_t flen = gov_family_len(g->name);
+
+			if (strlen(s->family) != flen || strncasecmp(s->family, g->name, flen))
+				continue;
+			family = true;
+			if (gov_param_index(g, s->name) >= 0)
+				found = true;
+		}
+		if (!family)
+			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+					     "--set %s.%s: no governor family '%s' (see idlesim governors)",
+					     s->family, s->name, s->family);
+		if (!found)
+			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+					     "--set %s.%s: %s has no tunable '%s' (see idlesim governors)",
+					     s->family, s->name, s->family, s->name);
+	}
+	return 0;
+}
+
+static void keep_decision(void *ud, const struct sim_decision *d)
+{
+	struct run_result *r = ud;
+	struct run_decision *rd;
+
+	if (sim_grow((void **)&r->decisions, &r->cap_decisions, r->nr_decisions + 1,
+		     sizeof(*r->decisions)))
+		return; /* out of memory: the log is incomplete, the run is not */
+	rd = &r->decisions[r->nr_decisions++];
+	rd->d = *d;
+	rd->ex = *d->gov;
+	rd->d.gov = NULL;
+}
+
+static int replay_file(const char *path, const struct sim_config *cfg, struct run_result *r,
+		       struct sim_error *err)
+{
+	struct trace_reader *tr = trace_open(path, err);
+	struct record_source src;
+	struct sim_config c = *cfg;
+	int rc;
+
+	if (!tr)
+		return -1;
+	if (!c.hz)
+		c.hz = trace_header(tr)->hz ? trace_header(tr)->hz : 250;
+	r->hz = c.hz;
+	if (c.explain)
+		c.explain_ud = r;
+	record_source_from_trace(&src, tr);
+	rc = replay_run(&src, &c, &r->stats, err);
+	trace_close(tr);
+	return rc;
+}
+
+static int add_result(struct run_results *res, struct run_result **r, struct sim_error *err)
+{
+	struct run_result *n = sim_realloc(res->r, (size_t)(res->n + 1) * sizeof(*n));
+
+	if (!n)
+		return sim_error_nomem(err, "");
+	res->r = n;
+	*r = &n[res->n++];
+	memset(*r, 0, sizeof(**r));
+	return 0;
+}
+
+static void set_regret(struct run_result *r, const struct run_stats *oracle)
+{
+	double lat = lat_hist_mean(&r->stats.total.wake_latency);
+	double olat = lat_hist_mean(&oracle->total.wake_latency);
+
+	r->has_regret = true;
+	r->regret_energy_j = r->stats.energy_j - oracle->energy_j;
+	r->regret_energy_pct = oracle->energy_j > 0 ? 100.0 * r->regret_energy_j / oracle->energy_j : 0;
+	r->regret_lat_mean_ns = lat - olat;
+}
+
+static int run_cell(const struct run_request *req, const char *trace, const struct machine *m,
+		    uint32_t mask, struct run_results *res, struct sim_error *err)
+{
+	struct sim_config cfg = { 0 };
+	struct run_stats oracle = { 0 };
+	struct run_result scratch;
+	int i;
+
+	cfg.machine = m;
+	cfg.hz = req->hz;
+	cfg.latency_req_ns = req->latency_req_ns;
+	cfg.disabled = mask;
+	cfg.queue = req->queue;
+
+	/* The oracle's run on the same input, for regret. */
+	memset(&scratch, 0, sizeof(scratch));
+	cfg.gov = gov_find("oracle");
+	if (replay_file(trace, &cfg, &scratch, err))
+		return -1;
+	oracle = scratch.stats;
+
+	for (i = 0; i < req->nr_governors; i++) {
+		const struct cpuidle_governor *g = gov_find(req->governors[i]);
+		long long *params;
+		struct run_result *r;
+		int rc;
+
+		if (resolve_params(req, g, &params, err))
+			goto fail;
+		if (add_result(res, &r, err)) {
+			sim_free(params);
+			goto fail;
+		}
+		snprintf(r->trace, sizeof(r->trace), "%s", trace_display_name(trace));
+		snprintf(r->machine, sizeof(r->machine), "%s", m->name);
+		snprintf(r->governor, sizeof(r->governor), "%s", g->name);
+		r->latency_req_ns = req->latency_req_ns;
+		r->disabled = mask;
+		r->machine_cpus = machine_nr_cpus(m);
+		r->mach = *m;
+		cfg.gov = g;
+		cfg.gov_params = params;
+		cfg.explain = req->explain_limit ? keep_decision : NULL;
+		cfg.explain_limit = req->explain_limit;
+		rc = replay_file(trace, &cfg, r, err);
+		sim_free(params);
+		if (rc)
+			goto fail;
+		set_regret(r, &oracle);
+	}
+	run_stats_release(&oracle);
+	return 0;
+fail:
+	run_stats_release(&oracle);
+	return -1;
+}
+
+int run_grid(const struct run_request *req, struct run_results *out, struct sim_error *err)
+{
+	struct run_request q = *req;
+	struct machine m;
+	int t, k, i;
+
+	memset(out, 0, sizeof(*out));
+	if (!q.nr_traces) {
+		q.traces[0] = run_default_trace();
+		q.nr_traces = 1;
+	}
+	if (!q.nr_machines) {
+		q.machines[0] = "hsx";
+		q.machines[1] = "bdx";
+		q.machines[2] = "skl";
+		q.nr_machines = 3;
+	}
+	if (!q.nr_governors) {
+		for (i = 0; i < (int)gov_count() && i < RUN_MAX_ITEMS; i++)
+			q.governors[i] = gov_get((unsigned int)i)->name;
+		q.nr_governors = i;
+	}
+	for (i = 0; i < q.nr_governors; i++)
+		if (!gov_find(q.governors[i]))
+			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+					     "unknown governor '%s' (see idlesim governors)",
+					     q.governors[i]);
+	if (run_check_sets(&q, err))
+		return -1;
+	for (t = 0; t < q.nr_traces; t++) {
+		for (k = 0; k < q.nr_machines; k++) {
+			uint32_t mask;
+
+			if (run_load_machine(&q, q.machines[k], &m, err) ||
+			    run_disabled_mask(&q, &m, &mask, err) ||
+			    run_cell(&q, q.traces[t], &m, mask, out, err)) {
+				run_results_free(out);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+void run_results_free(struct run_results *res)
+{
+	int i;
+
+	for (i = 0; i < res->n; i++) {
+		run_stats_release(&res->r[i].stats);
+		sim_free(res->r[i].decisions);
+	}
+	sim_free(res->r);
+	memset(res, 0, sizeof(*res));
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * run.h - the grid behind `idlesim run`: every trace x machine x governor, each replayed
+ * with the same knobs, plus the oracle on the same input for regret.
+ */
+#ifndef IDLESIM_RUN_H
+#define IDLESIM_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "governors/governor.h"
+#include "sim/engine.h"
+#include "sim/machine.h"
+#include "sim/stats.h"
+
+#define RUN_MAX_ITEMS 64
+#define RUN_MAX_SETS 32
+
+/* --set FAMILY.NAME=VALUE */
+struct run_set {
+	char family[32];
+	char name[64];
+	long long value;
+};
+
+struct run_request {
+	const char *traces[RUN_MAX_ITEMS];
+	int nr_traces;
+	const char *machines[RUN_MAX_ITEMS];
+	int nr_machines;
+	const char *governors[RUN_MAX_ITEMS];
+	int nr_governors;
+	int hz;			/* 0: the trace's hz, else 250 */
+	int64_t latency_req_ns; /* < 0: no PM QoS request */
+	const char *disable[RUN_MAX_ITEMS];
+	int nr_disable;
+	const char *enable[RUN_MAX_ITEMS];
+	int nr_enable;
+	int topology[3];	/* packages, cores, threads; 0 = the machine's */
+	struct run_set sets[RUN_MAX_SETS];
+	int nr_sets;
+	long explain_limit;	/* decisions to keep per run: 0 = none, < 0 = all */
+	enum eventq_impl queue;
+};
+
+/* A kept decision (--explain). */
+struct run_decision {
+	struct sim_decision d;
+	struct cpuidle_explain ex;
+};
+
+struct run_result {
+	char trace[512];
+	char machine[MACHINE_NAME_LEN];
+	char governor[64];
+	int hz;
+	int64_t latency_req_ns; /* < 0: none */
+	uint32_t disabled;
+	int machine_cpus;
+	struct machine mach;
+	struct run_stats stats;
+	bool has_regret;
+	double regret_energy_j, regret_energy_pct;
+	double regret_lat_mean_ns;
+	struct run_decision *decisions;
+	size_t nr_decisions, cap_decisions;
+};
+
+struct run_results {
+	struct run_result *r;
+	int n;
+};
+
+/* Fill the defaults: the demo trace, hsx/bdx/skl, every governor, no limit. */
+void run_request_defaults(struct run_request *req);
+
+/* The default demo trace shipped in traces/. */
+const char *run_default_trace(void);
+
+/* Run the grid. Returns 0 with *out filled (free with run_results_free), or -1. */
+int run_grid(const struct run_request *req, struct run_results *out, struct sim_error *err);
+void run_results_free(struct run_results *res);
+
+/* Resolve a machine for a request: load, apply --topology, validate. */
+int run_load_machine(const struct run_request *req, const char *name, struct machine *m,
+		     struct sim_error *err);
+/* The disabled-state mask for a machine: its defaults, then --enable, then --disable. */
+int run_disabled_mask(const struct run_request *req, const struct machine *m, uint32_t *mask,
+		      struct sim_error *err);
+
+#endif

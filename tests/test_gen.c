@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_gen.c - the workload generator: exact periods for deterministic workloads,
+ * determinism for a seed, option validation, and a written trace that reads back.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/gen.h"
+
+/*
+ * periodic, 1 CPU, period 1000 us, busy 20 us: after the first expiry at phase p, every
+ * idle period starts 20 us after an expiry and ends at the next one: length 980 us, cause
+ * timer, next_timer = length.
+ */
+static void test_periodic_exact(void **state)
+{
+	struct sim_error err = { 0 };
+	struct gen_config c;
+	struct gen_stream *g;
+	struct trace_record r, prev;
+	int n = 0;
+
+	(void)state;
+	gen_config_defaults(&c, GEN_PERIODIC);
+	c.duration_ns = 10000000;
+	c.busy_ns = 20000;
+	g = gen_open(&c, &err);
+	assert_non_null(g);
+	assert_int_equal(gen_next(g, &prev), 1);
+	assert_int_equal(prev.time_ns, 0); /* the CPU starts idle at 0 */
+	assert_int_equal(prev.cause, WAKE_TIMER);
+	while (gen_next(g, &r)) {
+		assert_int_equal(r.kind, TRACE_IDLE);
+		assert_int_equal(r.cause, WAKE_TIMER);
+		assert_int_equal(r.length_ns, 980000);
+		assert_int_equal(r.next_timer_ns, r.length_ns);
+		assert_int_equal(r.time_ns, prev.time_ns + prev.length_ns + 20000);
+		prev = r;
+		n++;
+	}
+	/* Ten expiries in 10 ms; the last period may start before the end and run past it. */
+	assert_true(n >= 9 && n <= 10);
+	gen_close(g);
+}
+
+/* irq-fixed with a background timer: interrupts every 300 us, next_timer from the timer. */
+static void test_irq_fixed_with_timer(void **state)
+{
+	struct sim_error err = { 0 };
+	struct gen_config c;
+	struct gen_stream *g;
+	struct trace_record r;
+	int irqs = 0, timers = 0;
+	enum wake_cause prev = WAKE_TIMER;
+
+	(void)state;
+	gen_config_defaults(&c, GEN_IRQ_FIXED);
+	c.duration_ns = 100000000;
+	c.timer_period_ns = 100000000; /* one expiry in the run at most */
+	c.iowait = 2;
+	g = gen_open(&c, &err);
+	assert_non_null(g);
+	while (gen_next(g, &r)) {
+		if (r.cause == WAKE_IRQ) {
+			irqs++;
+			assert_true(r.next_timer_ns >= r.length_ns);
+			/* Between two interrupts (no work): exactly the interval. After the
+			 * timer's expiry, the rest of the interval. */
+			if (r.time_ns > 0 && prev == WAKE_IRQ)
+				assert_int_equal(r.length_ns, 300000);
+		} else {
+			timers++;
+		}
+		assert_true(r.has_iowait);
+		assert_int_equal(r.iowait, 2);
+		prev = r.cause;
+	}
+	assert_true(irqs >= 330 && irqs <= 334);
+	assert_true(timers <= 1);
+	gen_close(g);
+}
+
+/* Same seed, same records; another seed, other records; CPUs in time order. */
+static void test_deterministic_and_ordered(void **state)
+{
+	struct sim_error err = { 0 };
+	struct gen_config c;
+	struct gen_stream *a, *b, *d;
+	struct trace_record ra, rb, rd;
+	int64_t last = 0;
+	int same = 1, differs = 0;
+
+	(void)state;
+	gen_config_defaults(&c, GEN_MIXED);
+	c.cpus = 4;
+	c.duration_ns = 200000000;
+	c.busy_ns = 10000;
+	a = gen_open(&c, &err);
+	b = gen_open(&c, &err);
+	c.seed = 2;
+	d = gen_open(&c, &err);
+	while (gen_next(a, &ra)) {
+		assert_int_equal(gen_next(b, &rb), 1);
+		same &= !memcmp(&ra, &rb, sizeof(ra));
+		if (gen_next(d, &rd))
+			differs |= ra.time_ns != rd.time_ns || ra.cpu != rd.cpu;
+		assert_true(ra.time_ns >= last);
+		last = ra.time_ns;
+	}
+	assert_true(same);
+	assert_true(differs);
+	gen_close(a);
+	gen_close(b);
+	gen_close(d);
+}
+
+static void test_validation(void **state)
+{
+	struct sim_error err;
+	struct gen_config c;
+
+	(void)state;
+	gen_config_defaults(&c, GEN_PERIODIC);
+	c.period_ns = 0;
+	sim_error_clear(&err);
+	assert_int_equal(gen_validate(&c, &err), -1);
+	assert_int_equal(err.code, SIM_ERR_INPUT);
+	assert_non_null(strstr(err.text, "--period-us"));
+
+	gen_config_defaults(&c, GEN_IRQ_FIXED);
+	c.interval_ns = -5;
+	sim_error_clear(&err);
+	assert_int_equal(gen_validate(&c, &err), -1);
+
+	gen_config_defaults(&c, GEN_IRQ_POISSON);
+	c.busy_ns = -1;
+	sim_error_clear(&err);
+	assert_int_equal(gen_validate(&c, &err), -1);
+	assert_non_null(strstr(err.text, "--busy-us"));
+
+	gen_config_defaults(&c, GEN_MIXED);
+	c.cpus = 0;
+	sim_error_clear(&err);
+	assert_int_equal(gen_validate(&c, &err), -1);
+
+	/* A busy time longer than the interval: the CPU never idles; still terminates. */
+	gen_config_defaults(&c, GEN_IRQ_FIXED);
+	c.busy_ns = 400000;
+	sim_error_clear(&err);
+	assert_int_equal(gen_validate(&c, &err), 0);
+	{
+		struct gen_stream *g = gen_open(&c, &err);
+		struct trace_record r;
+		int n = 0;
+
+		while (gen_next(g, &r))
+			n++;
+		assert_true(n <= 1);
+		gen_close(g);
+	}
+}
+
+/* What gen_write writes, the reader reads back as the same records. */
+static void test_written_trace_reads_back(void **state)
+{
+	struct sim_error err = { 0 };
+	struct gen_config c;
+	struct gen_stream *g;
+	struct trace_reader *tr;
+	struct trace_record a, b;
+	char path[] = "/tmp/idlesim-test-gen-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	(void)state;
+	gen_config_defaults(&c, GEN_MIXED);
+	c.cpus = 3;
+	c.duration_ns = 50000000;
+	c.iowait = 1;
+	c.hz = 1000;
+	snprintf(c.source, sizeof(c.source), "test");
+	assert_int_equal(gen_write(&c, f, &err), 0);
+	fclose(f);
+	tr = trace_open(path, &err);
+	assert_non_null(tr);
+	assert_int_equal(trace_header(tr)->cpus, 3);
+	assert_int_equal(trace_header(tr)->hz, 1000);
+	assert_int_equal(trace_header(tr)->end_ns, 50000000);
+	g = gen_open(&c, &err);
+	while (gen_next(g, &a)) {
+		assert_int_equal(trace_next(tr, &b, &err), 1);
+		assert_int_equal(a.cpu, b.cpu);
+		assert_int_equal(a.time_ns, b.time_ns);
+		assert_int_equal(a.length_ns, b.length_ns);
+		assert_int_equal(a.cause, b.cause);
+		assert_int_equal(a.next_timer_ns, b.next_timer_ns);
+		assert_int_equal(a.iowait, b.iowait);
+	}
+	assert_int_equal(trace_next(tr, &b, &err), 0);
+	gen_close(g);
+	trace_close(tr);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_periodic_exact),
+		cmocka_unit_test(test_irq_fixed_with_timer),
+		cmocka_unit_test(test_deterministic_and_ordered),
+		cmocka_unit_test(test_validation),
+		cmocka_unit_test(test_written_trace_reads_back),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,1067 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_machine.c - the built-in machines against the kernel tables, the default energy rule
+ * against hand computations, and the JSON form: round trips and every class of bad input,
+ * with line:column positions counted by hand on the test's own text.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/alloc.h"
+#include "sim/machine.h"
+
+/* ---- helpers ---- */
+
+static void load_ok(const char *name, struct machine *m)
+{
+	struct sim_error err;
+
+	sim_error_clear(&err);
+	if (machine_load(name, m, &err))
+		fail_msg("machine_load(%s): %s", name, err.text);
+}
+
+static void assert_close(double got, double want, double rel)
+{
+	double tol = fabs(want) * rel;
+
+	if (fabs(got - want) > (tol > 0 ? tol : rel))
+		fail_msg("got %.17g, want %.17g", got, want);
+}
+
+static void assert_state(const struct machine_state *s, const char *name, const char *desc,
+			 unsigned int flags, int64_t lat_ns, int64_t res_ns)
+{
+	assert_string_equal(s->name, name);
+	assert_string_equal(s->desc, desc);
+	assert_int_equal(s->flags, flags);
+	assert_int_equal(s->exit_latency_ns, lat_ns);
+	assert_int_equal(s->target_residency_ns, res_ns);
+}
+
+static void assert_poll(const struct machine_state *s)
+{
+	assert_state(s, "POLL", "CPUIDLE CORE POLL IDLE", CPUIDLE_FLAG_POLLING, 0, 0);
+	assert_false(s->default_off);
+}
+
+static void assert_machines_equal(const struct machine *a, const struct machine *b)
+{
+	int i;
+
+	assert_string_equal(a->name, b->name);
+	assert_string_equal(a->desc, b->desc);
+	assert_string_equal(a->driver, b->driver);
+	assert_int_equal(a->packages, b->packages);
+	assert_int_equal(a->cores, b->cores);
+	assert_int_equal(a->threads, b->threads);
+	assert_true(a->active_core_power_w == b->active_core_power_w);
+	assert_true(a->active_package_power_w == b->active_package_power_w);
+	assert_int_equal(a->state_count, b->state_count);
+	for (i = 0; i < a->state_count; i++) {
+		const struct machine_state *s = &a->states[i], *t = &b->states[i];
+
+		assert_state(t, s->name, s->desc, s->flags, s->exit_latency_ns,
+			     s->target_residency_ns);
+		assert_int_equal(s->default_off, t->default_off);
+		assert_true(s->core_power_w == t->core_power_w);
+		assert_true(s->package_power_w == t->package_power_w);
+		assert_true(s->entry_exit_energy_j == t->entry_exit_energy_j);
+	}
+}
+
+/* Write m as JSON into a malloc'ed string (free() it). */
+static char *to_json(const struct machine *m)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(machine_write_json(f, m), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static char *idle_info(const struct machine *m)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	machine_print_idle_info(f, m);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+#define expect_error(text, line, col, msg) expect_error_at(text, line, col, msg, __LINE__)
+
+/* Loading text fails with SIM_ERR_INPUT at line:col, with msg in the message. */
+static void expect_error_at(const char *text, int line, int col, const char *msg, int src_line)
+{
+	struct machine m;
+	struct sim_error err;
+
+	sim_error_clear(&err);
+	memset(&m, 0x5a, sizeof(m));
+	if (!machine_load_json_string(text, "t.json", &m, &err))
+		fail_msg("line %d: loaded, want error '%s'", src_line, msg);
+	if (err.code != SIM_ERR_INPUT || err.line != line || err.column != col ||
+	    !strstr(err.text, msg))
+		fail_msg("line %d: got code %d at %d:%d '%s'; want %d at %d:%d containing '%s'",
+			 src_line, err.code, err.line, err.column, err.text, SIM_ERR_INPUT, line,
+			 col, msg);
+	assert_string_equal(err.source, "t.json");
+	assert_int_equal(m.packages, 0x5a5a5a5a); /* untouched on error */
+}
+
+static void load_text_ok(const char *text, struct machine *m)
+{
+	struct sim_error err;
+
+	sim_error_clear(&err);
+	if (machine_load_json_string(text, "t.json", m, &err))
+		fail_msg("%d:%d: %s", err.line, err.column, err.text);
+}
+
+static char *temp_file(const char *contents, size_t len)
+{
+	static const char tmpl[] = "/tmp/idlesim_test_machine_XXXXXX";
+	char *path = malloc(sizeof(tmpl));
+	int fd;
+
+	assert_non_null(path);
+	memcpy(path, tmpl, sizeof(tmpl));
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, contents, len), (ssize_t)len);
+	assert_int_equal(close(fd), 0);
+	return path;
+}
+
+/*
+ * A small valid machine, one state per line, so that positions are easy to count. Tests
+ * replace single lines to make it wrong.
+ */
+#define L1 "{\"name\": \"t\",\n"
+#define L2 " \"topology\": {\"packages\": 1, \"cores\": 2, \"threads\": 1},\n"
+#define L3 " \"states\": [\n"
+#define L4                                                                                         \
+	"  {\"name\": \"POLL\", \"flags\": [\"POLLING\"], \"exit_latency_ns\": 0, "                \
+	"\"target_residency_ns\": 0},\n"
+#define L5 "  {\"name\": \"C1\", \"exit_latency_ns\": 2000, \"target_residency_ns\": 2000},\n"
+#define L6 "  {\"name\": \"C6\", \"exit_latency_ns\": 100000, \"target_residency_ns\": 400000}\n"
+#define L7 " ]}\n"
+
+/* ---- built-in tables (drivers/idle/intel_idle.c) ---- */
+
+static void test_builtin_list(void **state)
+{
+	static const char *const names[] = {"hsw", "bdw", "skl", "hsx", "bdx", "skx"};
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(machine_builtin_count(), 6);
+	for (i = 0; i < 6; i++) {
+		assert_string_equal(machine_builtin(i)->name, names[i]);
+		assert_string_equal(machine_builtin(i)->driver, "intel_idle");
+		assert_ptr_equal(machine_find_builtin(names[i]), machine_builtin(i));
+	}
+	assert_null(machine_builtin(6));
+	assert_ptr_equal(machine_find_builtin("SKL"), machine_builtin(2));
+	assert_null(machine_find_builtin("skylake"));
+	assert_null(machine_find_builtin(NULL));
+	assert_string_equal(machine_builtin(2)->desc,
+			    "Skylake client (SKYLAKE, KABYLAKE), intel_idle skl_cstates");
+}
+
+static void test_skl_table(void **state)
+{
+	const struct machine *m = machine_find_builtin("skl");
+	const unsigned int tlb = CPUIDLE_FLAG_TLB_FLUSHED, ibrs = CPUIDLE_FLAG_IBRS;
+	int i;
+
+	(void)state;
+	assert_int_equal(m->state_count, 9);
+	assert_int_equal(machine_nr_cpus(m), 8);
+	assert_poll(&m->states[0]);
+	assert_state(&m->states[1], "C1", "MWAIT 0x00", 0, 2000, 2000);
+	assert_state(&m->states[2], "C1E", "MWAIT 0x01", CPUIDLE_FLAG_ALWAYS_ENABLE, 10000, 20000);
+	assert_state(&m->states[3], "C3", "MWAIT 0x10", tlb, 70000, 100000);
+	assert_state(&m->states[4], "C6", "MWAIT 0x20", tlb | ibrs, 85000, 200000);
+	assert_state(&m->states[5], "C7s", "MWAIT 0x33", tlb | ibrs, 124000, 800000);
+	assert_state(&m->states[6], "C8", "MWAIT 0x40", tlb | ibrs, 200000, 800000);
+	assert_state(&m->states[7], "C9", "MWAIT 0x50", tlb | ibrs, 480000, 5000000);
+	assert_state(&m->states[8], "C10", "MWAIT 0x60", tlb | ibrs, 890000, 5000000);
+	for (i = 0; i < m->state_count; i++) {
+		assert_false(m->states[i].default_off);
+		/* the raw tables carry no energy numbers; machine_load() fills them */
+		assert_true(m->states[i].core_power_w == 0.0);
+		assert_true(m->states[i].entry_exit_energy_j == 0.0);
+	}
+	assert_true(m->active_core_power_w == 4.0);
+	assert_true(m->active_package_power_w == 5.0);
+}
+
+static void test_hsw_bdw_tables(void **state)
+{
+	const struct machine *h = machine_find_builtin("hsw"), *b = machine_find_builtin("bdw");
+	const unsigned int tlb = CPUIDLE_FLAG_TLB_FLUSHED;
+
+	(void)state;
+	assert_int_equal(h->state_count, 9);
+	assert_int_equal(b->state_count, 9);
+	assert_poll(&h->states[0]);
+	assert_state(&h->states[1], "C1", "MWAIT 0x00", 0, 2000, 2000);
+	assert_state(&h->states[2], "C1E", "MWAIT 0x01", CPUIDLE_FLAG_ALWAYS_ENABLE, 10000, 20000);
+	assert_state(&h->states[3], "C3", "MWAIT 0x10", tlb, 33000, 100000);
+	assert_state(&h->states[4], "C6", "MWAIT 0x20", tlb, 133000, 400000);
+	assert_state(&h->states[5], "C7s", "MWAIT 0x32", tlb, 166000, 500000);
+	assert_state(&h->states[6], "C8", "MWAIT 0x40", tlb, 300000, 900000);
+	assert_state(&h->states[7], "C9", "MWAIT 0x50", tlb, 600000, 1800000);
+	assert_state(&h->states[8], "C10", "MWAIT 0x60", tlb, 2600000, 7700000);
+	/* bdw differs from hsw only in the exit latency of C3 */
+	assert_state(&b->states[3], "C3", "MWAIT 0x10", tlb, 40000, 100000);
+	assert_state(&b->states[8], "C10", "MWAIT 0x60", tlb, 2600000, 7700000);
+	assert_int_equal(machine_nr_cpus(h), 8);
+	assert_int_equal(machine_nr_cpus(b), 8);
+}
+
+static void test_server_tables(void **state)
+{
+	const struct machine *hsx = machine_find_builtin("hsx"), *bdx = machine_find_builtin("bdx");
+	const struct machine *skx = machine_find_builtin("skx");
+	const unsigned int tlb = CPUIDLE_FLAG_TLB_FLUSHED;
+
+	(void)state;
+	assert_int_equal(hsx->state_count, 5);
+	assert_int_equal(machine_nr_cpus(hsx), 48);
+	assert_poll(&hsx->states[0]);
+	assert_state(&hsx->states[1], "C1", "MWAIT 0x00", 0, 2000, 2000);
+	assert_state(&hsx->states[2], "C1E", "MWAIT 0x01", CPUIDLE_FLAG_ALWAYS_ENABLE, 10000,
+		     20000);
+	assert_state(&hsx->states[3], "C3", "MWAIT 0x10", tlb | CPUIDLE_FLAG_OFF, 33000, 100000);
+	assert_true(hsx->states[3].default_off);
+	assert_state(&hsx->states[4], "C6", "MWAIT 0x20", tlb, 133000, 400000);
+	assert_false(hsx->states[4].default_off);
+	assert_true(hsx->active_package_power_w == 30.0);
+
+	assert_int_equal(bdx->state_count, 5);
+	assert_int_equal(machine_nr_cpus(bdx), 80);
+	assert_state(&bdx->states[3], "C3", "MWAIT 0x10", tlb | CPUIDLE_FLAG_OFF, 40000, 100000);
+	assert_true(bdx->states[3].default_off);
+	assert_true(bdx->active_package_power_w == 30.0);
+
+	assert_int_equal(skx->state_count, 4);
+	assert_int_equal(machine_nr_cpus(skx), 72);
+	assert_poll(&skx->states[0]);
+	assert_state(&skx->states[1], "C1", "MWAIT 0x00", CPUIDLE_FLAG_IRQ_ENABLE, 2000, 2000);
+	assert_state(&skx->states[2], "C1E", "MWAIT 0x01", CPUIDLE_FLAG_ALWAYS_ENABLE, 10000,
+		     20000);
+	assert_state(&skx->states[3], "C6", "MWAIT 0x20", tlb | CPUIDLE_FLAG_IBRS, 133000, 600000);
+	assert_true(skx->active_package_power_w == 55.0);
+	assert_true(skx->active_core_power_w == 4.0);
+}
+
+static void test_builtins_validate(void **state)
+{
+	struct sim_error err;
+	struct machine m;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < machine_builtin_count(); i++) {
+		sim_error_clear(&err);
+		load_ok(machine_builtin(i)->name, &m);
+		assert_int_equal(machine_validate(&m, "builtin", &err), 0);
+		assert_int_equal(machine_validate(machine_builtin(i), "raw", &err), 0);
+	}
+}
+
+static void test_topology(void **state)
+{
+	const struct machine *hsx = machine_find_builtin("hsx");
+	int p, c, t;
+
+	(void)state;
+	machine_cpu_topology(hsx, 30, &p, &c, &t);
+	assert_int_equal(p, 0);
+	assert_int_equal(c, 6);
+	assert_int_equal(t, 1);
+	machine_cpu_topology(hsx, 0, &p, &c, &t);
+	assert_true(p == 0 && c == 0 && t == 0);
+	machine_cpu_topology(hsx, 12, &p, &c, &t);
+	assert_true(p == 1 && c == 0 && t == 0);
+	machine_cpu_topology(hsx, 47, &p, &c, &t);
+	assert_true(p == 1 && c == 11 && t == 1);
+	machine_cpu_topology(machine_find_builtin("skl"), 5, &p, &c, &t);
+	assert_true(p == 0 && c == 1 && t == 1);
+}
+
+static void test_flag_names(void **state)
+{
+	(void)state;
+	assert_string_equal(machine_flag_name(0), "POLLING");
+	assert_string_equal(machine_flag_name(4), "OFF");
+	assert_string_equal(machine_flag_name(5), "TLB_FLUSHED");
+	assert_string_equal(machine_flag_name(14), "IRQ_ENABLE");
+	assert_string_equal(machine_flag_name(15), "ALWAYS_ENABLE");
+	assert_string_equal(machine_flag_name(16), "IBRS");
+	assert_string_equal(machine_flag_name(18), "PARTIAL_HINT_MATCH");
+	assert_null(machine_flag_name(7));
+	assert_null(machine_flag_name(31));
+	assert_null(machine_flag_name(32));
+	assert_null(machine_flag_name(1000));
+}
+
+static void test_state_lookup(void **state)
+{
+	const struct machine *m = machine_find_builtin("skl");
+
+	(void)state;
+	assert_int_equal(machine_state_lookup(m, "C6"), 4);
+	assert_int_equal(machine_state_lookup(m, "c1e"), 2);
+	assert_int_equal(machine_state_lookup(m, "poll"), 0);
+	assert_int_equal(machine_state_lookup(m, "0"), 0);
+	assert_int_equal(machine_state_lookup(m, "8"), 8);
+	assert_int_equal(machine_state_lookup(m, "9"), -1);
+	assert_int_equal(machine_state_lookup(m, "-1"), -1);
+	assert_int_equal(machine_state_lookup(m, ""), -1);
+	assert_int_equal(machine_state_lookup(m, "1x"), -1);
+	assert_int_equal(machine_state_lookup(m, " 1"), -1);
+	assert_int_equal(machine_state_lookup(m, "C11"), -1);
+	assert_int_equal(machine_state_lookup(m, "99999999999999999999"), -1);
+}
+
+static void test_to_driver(void **state)
+{
+	struct cpuidle_driver drv;
+	struct machine m;
+
+	(void)state;
+	load_ok("skl", &m);
+	machine_to_driver(&m, &drv);
+	assert_ptr_equal(drv.name, m.driver);
+	assert_string_equal(drv.name, "intel_idle");
+	assert_int_equal(drv.state_count, 9);
+	assert_string_equal(drv.states[0].name, "POLL");
+	assert_int_equal(drv.states[0].power_usage, -1);
+	assert_int_equal(drv.states[0].flags, CPUIDLE_FLAG_POLLING);
+	assert_string_equal(drv.states[4].name, "C6");
+	assert_string_equal(drv.states[4].desc, "MWAIT 0x20");
+	assert_int_equal(drv.states[4].exit_latency_ns, 85000);
+	assert_int_equal(drv.states[4].target_residency_ns, 200000);
+	assert_int_equal(drv.states[4].exit_latency, 85);
+	assert_int_equal(drv.states[4].target_residency, 200);
+	assert_int_equal(drv.states[4].power_usage, 0);
+	assert_int_equal(drv.states[4].flags, CPUIDLE_FLAG_TLB_FLUSHED | CPUIDLE_FLAG_IBRS);
+}
+
+/* ---- the default energy rule ---- */
+
+static void test_default_energy_skl(void **state)
+{
+	struct machine m;
+	const struct machine_state *s = m.states;
+
+	(void)state;
+	load_ok("skl", &m);
+	/* POLL: a pause loop, 0.875 of 4 W */
+	assert_true(s[0].core_power_w == 3.5);
+	assert_true(s[0].package_power_w == 5.0);
+	assert_true(s[0].entry_exit_energy_j == 0.0);
+	/* C1 (TR 2 us) and C1E (TR 20 us) sit on interpolation points */
+	assert_true(s[1].core_power_w == 4.0 * 0.34);
+	assert_true(s[2].core_power_w == 0.8);
+	assert_true(s[1].package_power_w == 5.0);
+	assert_true(s[2].package_power_w == 5.0);
+	/* C3, TR 100 us: core 5 %, package 60 % */
+	assert_close(s[3].core_power_w, 0.2, 1e-12);
+	assert_close(s[3].package_power_w, 3.0, 1e-12);
+	/* C6, TR 200 us: half way from 100 to 400 in log10, so the mean of the fractions */
+	assert_close(s[4].core_power_w, 4.0 * (0.05 + 0.006) / 2, 1e-12);
+	assert_close(s[4].package_power_w, 5.0 * (0.6 + 0.15) / 2, 1e-12);
+	/* C9 and C10, TR 5000 us: the last point */
+	assert_close(s[8].core_power_w, 0.004, 1e-12);
+	assert_close(s[8].package_power_w, 0.25, 1e-12);
+	/* entry+exit: break-even with the previous state at the target residency */
+	assert_true(s[1].entry_exit_energy_j == (3.5 - 4.0 * 0.34) * 2e-6);
+	assert_close(s[2].entry_exit_energy_j, (3.5 - 1.36) * 2e-6 + (1.36 - 0.8) * 20e-6, 1e-12);
+	/* C9 -> C10: no power drop, no extra energy */
+	assert_true(s[8].entry_exit_energy_j == s[7].entry_exit_energy_j);
+}
+
+static void test_default_energy_clamps(void **state)
+{
+	struct machine m;
+
+	(void)state;
+	load_ok("hsw", &m);
+	/* C10, TR 7700 us: beyond the last point */
+	assert_close(m.states[8].core_power_w, 4.0 * 0.001, 1e-12);
+	assert_close(m.states[8].package_power_w, 5.0 * 0.05, 1e-12);
+	load_ok("skx", &m);
+	/* C6, TR 600 us: between 400 and 5000 */
+	{
+		double t = log10(600.0 / 400.0) / log10(5000.0 / 400.0);
+
+		assert_close(m.states[3].core_power_w, 4.0 * (0.006 + (0.001 - 0.006) * t), 1e-12);
+		assert_close(m.states[3].package_power_w, 55.0 * (0.15 + (0.05 - 0.15) * t), 1e-12);
+	}
+}
+
+/* E[i] - E[i-1] = (P[i-1] - P[i]) * TR[i]: every target residency is a break-even time. */
+static void test_break_even_property(void **state)
+{
+	struct machine m;
+	unsigned int k;
+	int i;
+
+	(void)state;
+	for (k = 0; k < machine_builtin_count(); k++) {
+		load_ok(machine_builtin(k)->name, &m);
+		for (i = 1; i < m.state_count; i++) {
+			const struct machine_state *p = &m.states[i - 1], *s = &m.states[i];
+			double drop = p->core_power_w - s->core_power_w;
+
+			assert_true(s->core_power_w <= p->core_power_w);
+			assert_true(s->package_power_w <= p->package_power_w);
+			if (drop <= 0)
+				continue;
+			assert_close((s->entry_exit_energy_j - p->entry_exit_energy_j) / drop,
+				     s->target_residency_ns * 1e-9, 1e-12);
+		}
+	}
+}
+
+static void test_default_energy_selects_fields(void **state)
+{
+	struct machine m;
+
+	(void)state;
+	m = *machine_find_builtin("skl");
+	m.states[3].package_power_w = 42.0;
+	m.states[3].entry_exit_energy_j = 7.0;
+	machine_default_energy(&m, MACHINE_DEFAULT_CORE_POWER);
+	assert_true(m.states[2].core_power_w == 0.8);
+	assert_true(m.states[3].package_power_w == 42.0);
+	assert_true(m.states[3].entry_exit_energy_j == 7.0);
+	assert_true(m.states[1].entry_exit_energy_j == 0.0);
+	machine_default_energy(&m, MACHINE_DEFAULT_ENTRY_EXIT);
+	assert_true(m.states[1].entry_exit_energy_j == (3.5 - 4.0 * 0.34) * 2e-6);
+	assert_true(m.states[3].package_power_w == 42.0);
+}
+
+/* ---- machine_validate ---- */
+
+#define expect_invalid(m, msg) expect_invalid_at(m, msg, __LINE__)
+
+static void expect_invalid_at(const struct machine *m, const char *msg, int src_line)
+{
+	struct sim_error err;
+
+	sim_error_clear(&err);
+	if (!machine_validate(m, "src", &err))
+		fail_msg("line %d: valid, want '%s'", src_line, msg);
+	if (err.code != SIM_ERR_INPUT || !strstr(err.text, msg) || err.line || err.column ||
+	    strcmp(err.source, "src"))
+		fail_msg("line %d: got %d %s:%d:%d '%s', want '%s'", src_line, err.code, err.source,
+			 err.line, err.column, err.text, msg);
+}
+
+static void test_validate(void **state)
+{
+	struct machine base, m;
+
+	(void)state;
+	load_ok("skl", &base);
+
+	m = base;
+	m.states[4].target_residency_ns = 50000;
+	expect_invalid(&m, "state 4 (C6): target residency 50000 ns is below that of state 3 (C3), "
+			   "100000 ns; states must be ordered from shallowest to deepest");
+	m = base;
+	m.states[2].exit_latency_ns = 1000;
+	expect_invalid(&m, "state 2 (C1E): exit latency 1000 ns is below that of state 1 (C1)");
+	m = base;
+	m.states[1].exit_latency_ns = -1;
+	expect_invalid(&m, "state 1 (C1): exit latency -1 ns is out of range");
+	m = base;
+	m.states[2].flags |= CPUIDLE_FLAG_POLLING;
+	expect_invalid(&m, "state 2 (C1E): only state 0 may be a POLLING state");
+	m = base;
+	snprintf(m.states[5].name, sizeof(m.states[5].name), "c6");
+	expect_invalid(&m, "state 5 (c6): the name is already used by state 4 (C6)");
+	m = base;
+	m.states[3].name[0] = '\0';
+	expect_invalid(&m, "state 3 has an empty name");
+	m = base;
+	m.states[3].flags |= 1u << 20;
+	expect_invalid(&m, "state 3 (C3): unknown flag bits 0x100000");
+	m = base;
+	m.states[6].core_power_w = -0.5;
+	expect_invalid(&m, "state 6 (C8): core power -0.5 must be finite and >= 0");
+	m = base;
+	m.states[6].package_power_w = NAN;
+	expect_invalid(&m, "state 6 (C8): package power nan must be finite and >= 0");
+	m = base;
+	m.states[7].entry_exit_energy_j = INFINITY;
+	expect_invalid(&m, "state 7 (C9): entry+exit energy inf");
+	m = base;
+	m.active_core_power_w = -4;
+	expect_invalid(&m, "active core power -4 must be finite and >= 0");
+	m = base;
+	m.threads = 0;
+	expect_invalid(&m, "topology.threads must be at least 1, not 0");
+	m = base;
+	m.packages = 2;
+	m.cores = 1025;
+	expect_invalid(&m, "topology has 4100 CPUs (2 x 1025 x 2); at most 4096 are supported");
+	m = base;
+	m.state_count = 0;
+	expect_invalid(&m, "a machine has 1 to 10 states, not 0");
+	m.state_count = 11;
+	expect_invalid(&m, "a machine has 1 to 10 states, not 11");
+	m = base;
+	for (int i = 0; i < m.state_count; i++)
+		m.states[i].default_off = true;
+	expect_invalid(&m, "every state is disabled by default");
+	m = base;
+	m.packages = 2;
+	m.cores = 1024;
+	m.threads = 2;
+	{
+		struct sim_error err;
+
+		sim_error_clear(&err);
+		assert_int_equal(machine_validate(&m, "src", &err), 0); /* exactly 4096 is fine */
+	}
+}
+
+/* ---- JSON ---- */
+
+static void test_json_round_trip_builtins(void **state)
+{
+	struct machine m, back;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < machine_builtin_count(); i++) {
+		char *text, *again;
+
+		load_ok(machine_builtin(i)->name, &m);
+		text = to_json(&m);
+		load_text_ok(text, &back);
+		assert_machines_equal(&m, &back);
+		again = to_json(&back);
+		assert_string_equal(text, again);
+		free(text);
+		free(again);
+	}
+}
+
+static void test_json_write_format(void **state)
+{
+	static const char want[] = "{\n"
+				   "  \"name\": \"tiny\",\n"
+				   "  \"description\": \"A test\",\n"
+				   "  \"driver\": \"json\",\n"
+				   "  \"topology\": {\n"
+				   "    \"packages\": 1,\n"
+				   "    \"cores\": 2,\n"
+				   "    \"threads\": 1\n"
+				   "  },\n"
+				   "  \"power\": {\n"
+				   "    \"active_core_w\": 4.0,\n"
+				   "    \"active_package_w\": 10.0\n"
+				   "  },\n"
+				   "  \"states\": [\n"
+				   "    {\n"
+				   "      \"name\": \"POLL\",\n"
+				   "      \"desc\": \"\",\n"
+				   "      \"flags\": [\n"
+				   "        \"POLLING\"\n"
+				   "      ],\n"
+				   "      \"exit_latency_ns\": 0,\n"
+				   "      \"target_residency_ns\": 0,\n"
+				   "      \"default_status\": \"enabled\",\n"
+				   "      \"core_power_w\": 3.5,\n"
+				   "      \"package_power_w\": 10.0,\n"
+				   "      \"entry_exit_energy_j\": 0.0\n"
+				   "    },\n"
+				   "    {\n"
+				   "      \"name\": \"C1\",\n"
+				   "      \"desc\": \"MWAIT 0x00\",\n"
+				   "      \"flags\": [\n"
+				   "        \"TLB_FLUSHED\",\n"
+				   "        \"IBRS\"\n"
+				   "      ],\n"
+				   "      \"exit_latency_ns\": 1000,\n"
+				   "      \"target_residency_ns\": 2000,\n"
+				   "      \"default_status\": \"disabled\",\n"
+				   "      \"core_power_w\": 0.5,\n"
+				   "      \"package_power_w\": 2.5,\n"
+				   "      \"entry_exit_energy_j\": 0.25\n"
+				   "    }\n"
+				   "  ]\n"
+				   "}\n";
+	struct machine m = {
+		.name = "tiny",
+		.desc = "A test",
+		.driver = "json",
+		.packages = 1,
+		.cores = 2,
+		.threads = 1,
+		.active_core_power_w = 4.0,
+		.active_package_power_w = 10.0,
+		.state_count = 2,
+		.states =
+			{
+				{.name = "POLL",
+				 .flags = CPUIDLE_FLAG_POLLING,
+				 .core_power_w = 3.5,
+				 .package_power_w = 10.0},
+				{.name = "C1",
+				 .desc = "MWAIT 0x00",
+				 .flags = CPUIDLE_FLAG_TLB_FLUSHED | CPUIDLE_FLAG_IBRS,
+				 .exit_latency_ns = 1000,
+				 .target_residency_ns = 2000,
+				 .default_off = true,
+				 .core_power_w = 0.5,
+				 .package_power_w = 2.5,
+				 .entry_exit_energy_j = 0.25},
+			},
+	};
+	struct machine back;
+	char *text = to_json(&m);
+
+	(void)state;
+	assert_string_equal(text, want);
+	load_text_ok(text, &back);
+	assert_machines_equal(&m, &back);
+	free(text);
+}
+
+static void test_json_defaults(void **state)
+{
+	struct machine m;
+	const struct machine_state *s = m.states;
+	double e1 = (3.5 - 4.0 * 0.34) * 2e-6;
+
+	(void)state;
+	load_text_ok(L1 L2 L3 L4 L5 L6 L7, &m);
+	assert_string_equal(m.name, "t");
+	assert_string_equal(m.desc, "");
+	assert_string_equal(m.driver, "json");
+	assert_true(m.active_core_power_w == 4.0);
+	assert_true(m.active_package_power_w == 10.0);
+	assert_int_equal(m.state_count, 3);
+	assert_int_equal(machine_nr_cpus(&m), 2);
+	assert_state(&s[0], "POLL", "", CPUIDLE_FLAG_POLLING, 0, 0);
+	assert_state(&s[2], "C6", "", 0, 100000, 400000);
+	assert_false(s[2].default_off);
+	/* all energy fields missing: the default rule, computed by hand */
+	assert_true(s[0].core_power_w == 3.5);
+	assert_true(s[1].core_power_w == 4.0 * 0.34);
+	assert_close(s[2].core_power_w, 4.0 * 0.006, 1e-12);
+	assert_true(s[0].package_power_w == 10.0);
+	assert_true(s[1].package_power_w == 10.0);
+	assert_close(s[2].package_power_w, 1.5, 1e-12);
+	assert_true(s[1].entry_exit_energy_j == e1);
+	assert_close(s[2].entry_exit_energy_j, e1 + (1.36 - 0.024) * 400e-6, 1e-12);
+}
+
+static void test_json_partial_energy(void **state)
+{
+	static const char text[] =
+		L1 " \"topology\": {\"packages\": 1, \"cores\": 2, \"threads\": 1},\n"
+		   " \"power\": {\"active_core_w\": 2.0},\n" L3 L4
+		   "  {\"name\": \"C1\", \"exit_latency_ns\": 2000, \"target_residency_ns\": 2000, "
+		   "\"core_power_w\": 1},\n"
+		   "  {\"name\": \"C6\", \"exit_latency_ns\": 100000, \"target_residency_ns\": "
+		   "400000, \"entry_exit_energy_j\": 0.001, \"package_power_w\": 0.5}\n" L7;
+	struct machine m;
+	const struct machine_state *s = m.states;
+
+	(void)state;
+	load_text_ok(text, &m);
+	assert_true(m.active_core_power_w == 2.0);
+	assert_true(m.active_package_power_w == 10.0);
+	assert_true(s[0].core_power_w == 1.75);
+	assert_true(s[1].core_power_w == 1.0); /* given, an integer in the JSON */
+	assert_close(s[2].core_power_w, 2.0 * 0.006, 1e-12);
+	assert_true(s[2].package_power_w == 0.5);
+	assert_true(s[1].package_power_w == 10.0);
+	/* defaulted from the given C1 power */
+	assert_true(s[1].entry_exit_energy_j == (1.75 - 1.0) * 2e-6);
+	assert_true(s[2].entry_exit_energy_j == 0.001);
+}
+
+static void test_json_flags_and_status(void **state)
+{
+	static const char text[] = L1 L2 L3 L4
+		"  {\"name\": \"C1\", \"desc\": \"MWAIT 0x00\", \"flags\": [\"irq_enable\"], "
+		"\"exit_latency_ns\": 2000, \"target_residency_ns\": 2000},\n"
+		"  {\"name\": \"C3\", \"flags\": [\"TLB_FLUSHED\", \"OFF\"], \"exit_latency_ns\": "
+		"3000, \"target_residency_ns\": 9000},\n"
+		"  {\"name\": \"C6\", \"default_status\": \"disabled\", \"exit_latency_ns\": "
+		"100000, \"target_residency_ns\": 400000}\n" L7;
+	struct machine m;
+
+	(void)state;
+	load_text_ok(text, &m);
+	assert_string_equal(m.states[1].desc, "MWAIT 0x00");
+	assert_int_equal(m.states[1].flags, CPUIDLE_FLAG_IRQ_ENABLE);
+	assert_false(m.states[1].default_off);
+	assert_int_equal(m.states[2].flags, CPUIDLE_FLAG_TLB_FLUSHED | CPUIDLE_FLAG_OFF);
+	assert_true(m.states[2].default_off);
+	assert_int_equal(m.states[3].flags, 0);
+	assert_true(m.states[3].default_off);
+}
+
+static void test_json_syntax_errors(void **state)
+{
+	(void)state;
+	/* jansson's position: the unexpected ',' in line 5, column 37 */
+	expect_error(
+		L1 L2 L3 L4
+		"  {\"name\": \"C1\", \"exit_latency_ns\": , \"target_residency_ns\": 2000},\n" L6
+			L7,
+		5, 37, "unexpected token");
+	/* a repeated key */
+	expect_error("{\"name\": \"t\",\n \"name\": \"u\"}", 2, 7, "duplicate object key");
+	expect_error("[1]", 1, 1, "a machine must be a JSON object");
+}
+
+static void test_json_unknown_fields(void **state)
+{
+	(void)state;
+	expect_error("{\"name\": \"t\", \"frob\": 1,\n" L2 L3 L4 L5 L6 L7, 1, 23,
+		     "unknown field 'frob' in the machine");
+	expect_error(L1 L2 L3 L4
+		     "  {\"name\": \"C1\", \"exit_latency\": 2000, \"exit_latency_ns\": 2000, "
+		     "\"target_residency_ns\": 2000},\n" L6 L7,
+		     5, 34, "unknown field 'exit_latency' in states[1]");
+	expect_error(
+		L1
+		" \"topology\": {\"packages\": 1, \"cores\": 2, \"thread\": 1},\n" L3 L4 L5 L6 L7,
+		2, 52, "unknown field 'thread' in topology");
+}
+
+static void test_json_wrong_types_and_ranges(void **state)
+{
+	(void)state;
+	expect_error(L1 L2 L3 L4 "  {\"name\": \"C1\", \"exit_latency_ns\": \"2000\", "
+				 "\"target_residency_ns\": 2000},\n" L6 L7,
+		     5, 37, "states[1].exit_latency_ns must be an integer (ns)");
+	expect_error(L1 L2 L3 L4 "  {\"name\": \"C1\", \"exit_latency_ns\": 2000.0, "
+				 "\"target_residency_ns\": 2000},\n" L6 L7,
+		     5, 37, "states[1].exit_latency_ns must be an integer (ns)");
+	expect_error(L1 L2 L3 L4 L5 "  {\"name\": \"C6\", \"exit_latency_ns\": -5, "
+				    "\"target_residency_ns\": 400000}\n" L7,
+		     6, 37, "states[2].exit_latency_ns must be an integer (ns) in 0..");
+	expect_error(L1 L2 L3 L4 "  {\"name\": \"C1\", \"exit_latency_ns\": 2000, "
+				 "\"target_residency_ns\": 2000, \"core_power_w\": -1.5},\n" L6 L7,
+		     5, 88, "states[1].core_power_w must be finite and >= 0 (W), not -1.5");
+	expect_error(L1 L2 L3 L4 "  {\"name\": \"C1\", \"exit_latency_ns\": 2000, "
+				 "\"target_residency_ns\": 2000, \"core_power_w\": \"1\"},\n" L6 L7,
+		     5, 88, "states[1].core_power_w must be a number (W)");
+	expect_error(
+		L1
+		" \"topology\": {\"packages\": 1, \"cores\": 2, \"threads\": 0},\n" L3 L4 L5 L6 L7,
+		2, 53, "topology.threads must be a positive integer");
+	expect_error("{\"name\": 7,\n" L2 L3 L4 L5 L6 L7, 1, 10, "name must be a string");
+	expect_error(L1 " \"topology\": [1, 2, 1],\n" L3 L4 L5 L6 L7, 2, 14,
+		     "topology must be an object");
+	expect_error(L1 L2 " \"states\": []}\n", 3, 12, "states must be a non-empty array");
+	expect_error(L1 L2 L3 L4 "  [\"C1\"],\n" L6 L7, 5, 3, "states[1] must be an object");
+}
+
+static void test_json_names(void **state)
+{
+	(void)state;
+	expect_error(L1 L2 L3 L4 L5 "  {\"name\": \"c1\", \"exit_latency_ns\": 100000, "
+				    "\"target_residency_ns\": 400000}\n" L7,
+		     6, 12, "state 2 (c1): the name is already used by state 1 (C1)");
+	expect_error(L1 L2 L3 L4 L5 "  {\"name\": \"C6-with-a-long-name\", \"exit_latency_ns\": "
+				    "100000, \"target_residency_ns\": 400000}\n" L7,
+		     6, 12, "states[2].name is too long: 19 bytes, at most 15");
+	expect_error("{\"name\": \"a-machine-name-of-32-charactersx\",\n" L2 L3 L4 L5 L6 L7, 1, 10,
+		     "name is too long: 32 bytes, at most 31");
+	expect_error(
+		L1 L2 L3 L4
+		"  {\"name\": \"\", \"exit_latency_ns\": 2000, \"target_residency_ns\": 2000},\n" L6
+			L7,
+		5, 12, "states[1].name must not be empty");
+	expect_error("{\"description\": \"x\",\n" L2 L3 L4 L5 L6 L7, 1, 1,
+		     "missing required field 'name' in the machine");
+	expect_error(L1 L2 L3 L4 "  {\"name\": \"C1\", \"target_residency_ns\": 2000},\n" L6 L7, 5,
+		     3, "missing required field 'exit_latency_ns' in states[1]");
+}
+
+static void test_json_too_many_states(void **state)
+{
+	char text[2048];
+	size_t n;
+	int i;
+
+	(void)state;
+	n = (size_t)snprintf(text, sizeof(text), L1 L2 L3);
+	for (i = 0; i < 11; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "  {\"name\": \"S%d\", \"exit_latency_ns\": 0, "
+				      "\"target_residency_ns\": 0}%s\n",
+				      i, i < 10 ? "," : "");
+	snprintf(text + n, sizeof(text) - n, L7);
+	/* states[10] is on line 4 + 10 */
+	expect_error(text, 14, 3, "too many states: 11, at most 10");
+}
+
+static void test_json_flags_errors(void **state)
+{
+	(void)state;
+	expect_error(L1 L2 L3 L4
+		     "  {\"name\": \"C1\", \"flags\": [\"TLB_FLUSH\"], \"exit_latency_ns\": 2000, "
+		     "\"target_residency_ns\": 2000},\n" L6 L7,
+		     5, 28, "states[1].flags[0]: unknown flag 'TLB_FLUSH'");
+	expect_error(L1 L2 L3 L4 "  {\"name\": \"C1\", \"flags\": \"IBRS\", \"exit_latency_ns\": "
+				 "2000, \"target_residency_ns\": 2000},\n" L6 L7,
+		     5, 27, "states[1].flags must be an array of flag names");
+	expect_error(L1 L2 L3 L4
+		     "  {\"name\": \"C1\", \"flags\": [\"POLLING\"], \"exit_latency_ns\": 2000, "
+		     "\"target_residency_ns\": 2000},\n" L6 L7,
+		     5, 27, "state 1 (C1): only state 0 may be a POLLING state");
+	expect_error(L1 L2 L3 L4
+		     "  {\"name\": \"C1\", \"default_status\": \"off\", \"exit_latency_ns\": 2000, "
+		     "\"target_residency_ns\": 2000},\n" L6 L7,
+		     5, 36, "states[1].default_status must be \"enabled\" or \"disabled\"");
+	expect_error(L1 L2 L3 L4
+		     "  {\"name\": \"C1\", \"flags\": [\"OFF\"], \"default_status\": \"enabled\", "
+		     "\"exit_latency_ns\": 2000, \"target_residency_ns\": 2000},\n" L6 L7,
+		     5, 54, "flag OFF");
+}
+
+static void test_json_semantic_errors(void **state)
+{
+	(void)state;
+	expect_error(L1 " \"topology\": {\"packages\": 2, \"cores\": 64, \"threads\": 64},\n" L3 L4
+			     L5 L6 L7,
+		     2, 14, "topology has 8192 CPUs (2 x 64 x 64); at most 4096 are supported");
+	expect_error(
+		L1 L2 L3 L4 L5 "  {\"name\": \"C6\", \"exit_latency_ns\": 100000, "
+			       "\"target_residency_ns\": 1000}\n" L7,
+		6, 68,
+		"state 2 (C6): target residency 1000 ns is below that of state 1 (C1), 2000 ns; "
+		"states must be ordered from shallowest to deepest");
+	expect_error(L1 L2 L3 "  {\"name\": \"POLL\", \"default_status\": \"disabled\", "
+			      "\"exit_latency_ns\": 0, \"target_residency_ns\": 0}\n" L7,
+		     3, 12, "every state is disabled by default");
+}
+
+/* ---- machine_load and files ---- */
+
+static void test_load_unknown_name(void **state)
+{
+	struct sim_error err;
+	struct machine m;
+
+	(void)state;
+	sim_error_clear(&err);
+	assert_int_equal(machine_load("foo", &m, &err), -1);
+	assert_int_equal(err.code, SIM_ERR_INPUT);
+	assert_string_equal(err.source, "");
+	assert_string_equal(
+		err.text, "unknown machine 'foo'; built-in machines: hsw, bdw, skl, hsx, bdx, skx; "
+			  "or give a path to a JSON file (see idlesim machines NAME --json)");
+}
+
+static void test_load_builtin_case_insensitive(void **state)
+{
+	struct machine m;
+
+	(void)state;
+	load_ok("HSX", &m);
+	assert_string_equal(m.name, "hsx");
+	assert_true(m.states[1].core_power_w == 4.0 * 0.34);
+}
+
+static void test_load_files(void **state)
+{
+	struct sim_error err;
+	struct machine m, back;
+	char *text, *path;
+
+	(void)state;
+	load_ok("bdx", &m);
+	text = to_json(&m);
+	path = temp_file(text, strlen(text));
+	load_ok(path, &back);
+	assert_machines_equal(&m, &back);
+	assert_int_equal(unlink(path), 0);
+	free(path);
+	free(text);
+
+	sim_error_clear(&err);
+	assert_int_equal(machine_load("/nonexistent/m.json", &m, &err), -1);
+	assert_int_equal(err.code, SIM_ERR_IO);
+	assert_string_equal(err.source, "/nonexistent/m.json");
+	assert_non_null(strstr(err.text, strerror(ENOENT)));
+
+	sim_error_clear(&err);
+	assert_int_equal(machine_load("nothere.json", &m, &err), -1);
+	assert_int_equal(err.code, SIM_ERR_IO);
+
+	sim_error_clear(&err);
+	assert_int_equal(machine_load("/tmp/", &m, &err), -1);
+	assert_int_equal(err.code, SIM_ERR_IO);
+
+	/* a JSON error in a file names the file */
+	path = temp_file("{\n  \"name\": 1}", 14);
+	sim_error_clear(&err);
+	assert_int_equal(machine_load_json_file(path, &m, &err), -1);
+	assert_int_equal(err.code, SIM_ERR_INPUT);
+	assert_string_equal(err.source, path);
+	assert_int_equal(err.line, 2);
+	assert_int_equal(err.column, 11);
+	assert_int_equal(unlink(path), 0);
+	free(path);
+}
+
+static void test_load_big_file(void **state)
+{
+	size_t len = 1024 * 1024 + 1;
+	char *big = malloc(len), *path;
+	struct sim_error err;
+	struct machine m;
+
+	(void)state;
+	assert_non_null(big);
+	memset(big, ' ', len);
+	path = temp_file(big, len);
+	sim_error_clear(&err);
+	assert_int_equal(machine_load_json_file(path, &m, &err), -1);
+	assert_int_equal(err.code, SIM_ERR_INPUT);
+	assert_non_null(strstr(err.text, "larger than 1 MiB"));
+	assert_int_equal(unlink(path), 0);
+	free(path);
+	free(big);
+}
+
+static void test_load_out_of_memory(void **state)
+{
+	static const char text[] = L1 L2 L3 L4 L5 L6 L7;
+	char *path = temp_file(text, strlen(text));
+	struct sim_error err;
+	struct machine m;
+
+	(void)state;
+	sim_alloc_fail_after(0);
+	sim_error_clear(&err);
+	assert_int_equal(machine_load_json_file(path, &m, &err), -1);
+	sim_alloc_fail_after(-1);
+	assert_int_equal(err.code, SIM_ERR_NOMEM);
+	sim_error_clear(&err);
+	assert_int_equal(machine_load_json_file(path, &m, &err), 0);
+	assert_int_equal(unlink(path), 0);
+	free(path);
+}
+
+/* ---- cpupower idle-info layout ---- */
+
+static void test_idle_info(void **state)
+{
+	static const char head[] =
+		"Machine: skl - Skylake client (SKYLAKE, KABYLAKE), intel_idle skl_cstates\n"
+		"Topology: 1 package(s) x 4 core(s) x 2 thread(s) = 8 CPUs\n"
+		"Active power: core 4.000 W, package 5.000 W\n"
+		"CPUidle driver: intel_idle\n"
+		"Number of idle states: 9\n"
+		"Available idle states: POLL C1 C1E C3 C6 C7s C8 C9 C10\n"
+		"POLL:\n"
+		"Flags/Description: CPUIDLE CORE POLL IDLE\n"
+		"Latency: 0\n"
+		"Residency: 0\n"
+		"Flags: POLLING\n"
+		"Power: core 3.500 W, package 5.000 W, entry+exit 0.000 uJ\n"
+		"C1:\n"
+		"Flags/Description: MWAIT 0x00\n"
+		"Latency: 2\n"
+		"Residency: 2\n"
+		"Flags: -\n"
+		/* (3.5 - 1.36) W x 2 us = 4.28 uJ */
+		"Power: core 1.360 W, package 5.000 W, entry+exit 4.280 uJ\n"
+		"C1E:\n";
+	static const char c6[] = "C6:\n"
+				 "Flags/Description: MWAIT 0x20\n"
+				 "Latency: 85\n"
+				 "Residency: 200\n"
+				 "Flags: TLB_FLUSHED IBRS\n";
+	struct machine m;
+	char *text;
+
+	(void)state;
+	load_ok("skl", &m);
+	text = idle_info(&m);
+	assert_memory_equal(text, head, strlen(head));
+	assert_non_null(strstr(text, c6));
+	free(text);
+
+	load_ok("hsx", &m);
+	text = idle_info(&m);
+	assert_non_null(strstr(text, "\nC3 (DISABLED) :\nFlags/Description: MWAIT 0x10\n"
+				     "Latency: 33\nResidency: 100\nFlags: OFF TLB_FLUSHED\n"));
+	assert_non_null(
+		strstr(text, "Topology: 2 package(s) x 12 core(s) x 2 thread(s) = 48 CPUs\n"));
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_builtin_list),
+		cmocka_unit_test(test_skl_table),
+		cmocka_unit_test(test_hsw_bdw_tables),
+		cmocka_unit_test(test_server_tables),
+		cmocka_unit_test(test_builtins_validate),
+		cmocka_unit_test(test_topology),
+		cmocka_unit_test(test_flag_names),
+		cmocka_unit_test(test_state_lookup),
+		cmocka_unit_test(test_to_driver),
+		cmocka_unit_test(test_default_energy_skl),
+		cmocka_unit_test(test_default_energy_clamps),
+		cmocka_unit_test(test_break_even_property),
+		cmocka_unit_test(test_default_energy_selects_fields),
+		cmocka_unit_test(test_validate),
+		cmocka_unit_test(test_json_round_trip_builtins),
+		cmocka_unit_test(test_json_write_format),
+		cmocka_unit_test(test_json_defaults),
+		cmocka_unit_test(test_json_partial_energy),
+		cmocka_unit_test(test_json_flags_and_status),
+		cmocka_unit_test(test_json_syntax_errors),
+		cmocka_unit_test(test_json_unknown_fields),
+		cmocka_unit_test(test_json_wrong_types_and_ranges),
+		cmocka_unit_test(test_json_names),
+		cmocka_unit_test(test_json_too_many_states),
+		cmocka_unit_test(test_json_flags_errors),
+		cmocka_unit_test(test_json_semantic_errors),
+		cmocka_unit_test(test_load_unknown_name),
+		cmocka_unit_test(test_load_builtin_case_insensitive),
+		cmocka_unit_test(test_load_files),
+		cmocka_unit_test(test_load_big_file),
+		cmocka_unit_test(test_load_out_of_memory),
+		cmocka_unit_test(test_idle_info),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_replay.c - deriving idle periods from event records, and the engine's invariants
+ * on generated workloads: the oracle never has above or below (without a latency limit),
+ * every nanosecond is accounted for, runs are deterministic, and the heap and the naive
+ * reference queue give identical runs.
+ */
+#include "tests/testutil.h"
+#include "sim/gen.h"
+
+#include <stdlib.h>
+
+#define HDR "idlesim-trace v1\ncpus 1\n"
+
+/*
+ * Events on one CPU (skl, HZ 250; the scripted governor picks C1 with the tick stopped,
+ * exit latency 2 us):
+ *   timer a expires at 300 us (one-shot), a wake (irq) at 500 us, busy 500..600 us,
+ *   a timer b armed at 550 us (while busy) for 900 us, cancelled timer c.
+ * Periods: [0, 300) timer; [300, 500) irq; [600, 900) timer. The governor sees sleep
+ * lengths 300 us, KTIME_MAX (a expired, b not armed yet, c cancelled), 300 us.
+ */
+static void test_event_derivation(void **state)
+{
+	struct run_stats rs;
+	const struct script *s = &test_script;
+
+	(void)state;
+	script_set(C1, true);
+	replay_ok(HDR "end 1000000\n"
+		      "timer 0 0 a 300000\n"
+		      "timer 0 0 c 400000\n"
+		      "cancel 0 100 c\n"
+		      "wake 0 500000 irq iowait=3\n"
+		      "busy 0 500000 100000\n"
+		      "timer 0 550000 b 900000\n",
+		  NULL, &rs);
+	/* The fourth select (at 902 us) starts the period the end cuts. */
+	assert_int_equal(s->calls, 4);
+	assert_int_equal(s->seen[0].now_ns, 0);
+	assert_int_equal(s->seen[0].sleep_length_ns, 300000);
+	assert_int_equal(s->seen[1].now_ns, 302000); /* 300 us + C1's exit latency */
+	assert_int_equal(s->seen[1].sleep_length_ns, KTIME_MAX);
+	assert_int_equal(s->seen[1].oracle_idle_ns, 198000);
+	assert_int_equal(s->seen[2].now_ns, 600000);
+	assert_int_equal(s->seen[2].sleep_length_ns, 300000);
+	assert_int_equal(s->seen[2].nr_iowait, 3); /* sticky from the wake record */
+	assert_int_equal(rs.total.wakeups[WAKE_TIMER], 2);
+	assert_int_equal(rs.total.wakeups[WAKE_IRQ], 1);
+	assert_int_equal(rs.total.states[C1].usage, 3);
+	/* [900 us + 2 us, 1 ms) is the last, truncated, period: not counted. */
+	assert_int_equal(rs.total.truncated_ns, 98000);
+	assert_int_equal(rs.total.busy_ns, 98000); /* 502..600 us */
+	run_stats_release(&rs);
+}
+
+/* A wakeup at the instant the work ends is absorbed; an idle CPU needs a wakeup for work. */
+static void test_event_edge_rules(void **state)
+{
+	struct sim_error err = { 0 };
+	struct run_stats rs;
+
+	(void)state;
+	script_set(C1, true);
+	replay_ok(HDR "end 1000000\ntimer 0 0 t 500000\nbusy 0 0 100000\nwake 0 100000 ipi\n", NULL,
+		  &rs);
+	assert_int_equal(rs.total.wakeups[WAKE_IPI], 0);
+	assert_int_equal(rs.total.wakeups[WAKE_TIMER], 1);
+	run_stats_release(&rs);
+
+	assert_int_equal(replay_string(HDR "busy 0 0 1000\nbusy 0 5000 1000\n", NULL, &rs, &err), -1);
+	assert_int_equal(err.code, SIM_ERR_INPUT);
+	assert_int_equal(err.line, 4);
+	assert_non_null(strstr(err.text, "busy period starts while the CPU is idle"));
+}
+
+/* The same run through the heap and through the naive queue, decision by decision. */
+struct log {
+	struct sim_decision d[4096];
+	int n;
+};
+
+static void log_decision(void *ud, const struct sim_decision *d)
+{
+	struct log *l = ud;
+
+	if (l->n < 4096) {
+		l->d[l->n] = *d;
+		l->d[l->n].gov = NULL;
+		l->n++;
+	}
+}
+
+static void replay_gen(const struct gen_config *gc, const char *machine, const char *gov,
+		       enum eventq_impl q, uint32_t disabled, struct log *log, struct run_stats *rs)
+{
+	struct sim_error err = { 0 };
+	struct gen_stream *g = gen_open(gc, &err);
+	struct record_source src;
+	struct sim_config cfg = { 0 };
+	struct machine m;
+
+	assert_non_null(g);
+	assert_int_equal(machine_load(machine, &m, &err), 0);
+	cfg.machine = &m;
+	cfg.gov = gov_find(gov);
+	cfg.hz = 250;
+	cfg.latency_req_ns = -1;
+	cfg.queue = q;
+	cfg.disabled = disabled;
+	if (log) {
+		log->n = 0;
+		cfg.explain = log_decision;
+		cfg.explain_ud = log;
+		cfg.explain_limit = -1;
+	}
+	record_source_from_gen(&src, g);
+	if (replay_run(&src, &cfg, rs, &err)) {
+		sim_error_print(stderr, &err);
+		fail();
+	}
+	gen_close(g);
+}
+
+static void mixed(struct gen_config *gc, int cpus, int64_t dur_ns, uint64_t seed)
+{
+	gen_config_defaults(gc, GEN_MIXED);
+	gc->cpus = cpus;
+	gc->duration_ns = dur_ns;
+	gc->seed = seed;
+	gc->mean_ns = 300000;
+	gc->period_ns = 2000000;
+	gc->busy_ns = 30000;
+}
+
+static void test_heap_and_naive_identical(void **state)
+{
+	struct log *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	struct run_stats ra, rb;
+	struct gen_config gc;
+	int c;
+
+	(void)state;
+	mixed(&gc, 8, 50000000, 7);
+	replay_gen(&gc, "skl", "oracle", EVENTQ_HEAP, 0, a, &ra);
+	replay_gen(&gc, "skl", "oracle", EVENTQ_NAIVE, 0, b, &rb);
+	assert_true(a->n > 500);
+	assert_int_equal(a->n, b->n);
+	assert_memory_equal(a->d, b->d, sizeof(a->d[0]) * (size_t)a->n);
+	for (c = 0; c < ra.nr_cpus; c++)
+		assert_memory_equal(ra.cpus[c].states, rb.cpus[c].states, sizeof(ra.cpus[c].states));
+	assert_true(ra.energy_j == rb.energy_j);
+	run_stats_release(&ra);
+	run_stats_release(&rb);
+	free(a);
+	free(b);
+}
+
+/* Every CPU's time: entries + busy + truncated = duration + the last exit's overhang. */
+static void check_conservation(const struct run_stats *rs, int64_t max_exit_ns)
+{
+	int c, i;
+
+	for (c = 0; c < rs->nr_cpus; c++) {
+		const struct cpu_stats *cs = &rs->cpus[c];
+		int64_t sum = cs->busy_ns + cs->truncated_ns, span = rs->end_ns - rs->start_ns;
+
+		for (i = 0; i < rs->state_count; i++)
+			sum += (int64_t)cs->states[i].time_ns;
+		assert_true(sum >= span);
+		assert_true(sum <= span + max_exit_ns);
+	}
+}
+
+static void test_oracle_invariants(void **state)
+{
+	static const char *const machines[] = { "skl", "hsx", "bdx", "skx", "hsw" };
+	struct gen_config gc;
+	struct run_stats rs;
+	struct machine m;
+	struct sim_error err = { 0 };
+	unsigned int k;
+	int i;
+
+	(void)state;
+	for (k = 0; k < 5; k++) {
+		/* A few disabled-state combinations, POLL included. */
+		static const uint32_t masks[] = { 0, 1u << 1, 1u << 0, (1u << 2) | (1u << 3) };
+
+		assert_int_equal(machine_load(machines[k], &m, &err), 0);
+		for (i = 0; i < 4; i++) {
+			uint32_t mask = masks[i] & ((1u << m.state_count) - 1);
+			int64_t max_exit = 0;
+			int s;
+			struct stats_summary sum;
+
+			mixed(&gc, 4, 200000000, 100 + k * 4 + (unsigned)i);
+			replay_gen(&gc, machines[k], "oracle", EVENTQ_HEAP, mask, NULL, &rs);
+			stats_summarize(&rs, &rs.total, rs.nr_cpus, &sum);
+			assert_true(sum.idle_entries > 1000);
+			assert_int_equal(sum.above, 0);
+			assert_int_equal(sum.below, 0);
+			assert_int_equal(rs.total.wakeups[WAKE_TICK], 0);
+			for (s = 0; s < m.state_count; s++)
+				max_exit = m.states[s].exit_latency_ns > max_exit ? m.states[s].exit_latency_ns
+										: max_exit;
+			check_conservation(&rs, max_exit);
+			run_stats_release(&rs);
+		}
+	}
+}
+
+static void test_conservation_other_governors(void **state)
+{
+	static const char *const govs[] = { "shallowest", "deepest" };
+	struct gen_config gc;
+	struct run_stats rs;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		mixed(&gc, 4, 100000000, 3);
+		replay_gen(&gc, "skl", govs[i], EVENTQ_HEAP, 0, NULL, &rs);
+		check_conservation(&rs, 890000);
+		run_stats_release(&rs);
+	}
+}
+
+static void test_deterministic(void **state)
+{
+	struct gen_config gc;
+	struct run_stats a, b;
+	int c;
+
+	(void)state;
+	mixed(&gc, 8, 50000000, 11);
+	replay_gen(&gc, "hsx", "oracle", EVENTQ_HEAP, 0, NULL, &a);
+	replay_gen(&gc, "hsx", "oracle", EVENTQ_HEAP, 0, NULL, &b);
+	for (c = 0; c < a.nr_cpus; c++) {
+		assert_memory_equal(a.cpus[c].states, b.cpus[c].states, sizeof(a.cpus[c].states));
+		assert_memory_equal(a.cpus[c].wakeups, b.cpus[c].wakeups, sizeof(a.cpus[c].wakeups));
+	}
+	assert_true(a.energy_j == b.energy_j);
+	run_stats_release(&a);
+	run_stats_release(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_event_derivation),
+		cmocka_unit_test(test_event_edge_rules),
+		cmocka_unit_test(test_heap_and_naive_identical),
+		cmocka_unit_test(test_oracle_invariants),
+		cmocka_unit_test(test_conservation_other_governors),
+		cmocka_unit_test(test_deterministic),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_stats.c - latency percentiles (nearest rank), exact and bucketed values, merging,
+ * and the derived percentages.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "sim/stats.h"
+
+/* Nearest rank: the p-th percentile is the smallest value whose rank >= ceil(p/100 * n). */
+static void test_percentiles_exact(void **state)
+{
+	struct lat_hist h;
+
+	(void)state;
+	lat_hist_init(&h);
+	/* 90 samples of 2,000 and 10 of 133,000: p50 = 2,000; p90 = 2,000 (rank 90);
+	 * p91 = 133,000 (rank 91); p99 = 133,000. Mean = (180,000 + 1,330,000) / 100. */
+	assert_int_equal(lat_hist_add(&h, 133000, 10), 0);
+	assert_int_equal(lat_hist_add(&h, 2000, 90), 0);
+	assert_int_equal(lat_hist_percentile(&h, 50), 2000);
+	assert_int_equal(lat_hist_percentile(&h, 90), 2000);
+	assert_int_equal(lat_hist_percentile(&h, 91), 133000);
+	assert_int_equal(lat_hist_percentile(&h, 99), 133000);
+	assert_int_equal(h.max_ns, 133000);
+	assert_true(lat_hist_mean(&h) == 15100.0);
+	assert_null(h.buckets);
+	lat_hist_release(&h);
+}
+
+/* More distinct values than the exact table holds: the rest is bucketed, reported at the
+ * bucket's upper end (never above the maximum), within 1/32. */
+static void test_buckets(void **state)
+{
+	struct lat_hist h, m;
+	int64_t v, p;
+	int i;
+
+	(void)state;
+	lat_hist_init(&h);
+	lat_hist_reserve(&h, 85000);
+	for (i = 1; i <= 100; i++)
+		assert_int_equal(lat_hist_add(&h, i * 1000, 1), 0);
+	assert_int_equal(lat_hist_add(&h, 85000, 1), 0);
+	assert_non_null(h.buckets);
+	assert_int_equal(h.n, 101);
+	/* Rank 51 is 50,000 (values 1..50 us, then 50 us again is not duplicated: 1,000..50,000
+	 * are ranks 1..50, the reserved 85,000 sits among them in order). */
+	p = lat_hist_percentile(&h, 50);
+	v = 51000;
+	assert_true(p >= v - v / 32 && p <= v + v / 32);
+	assert_int_equal(lat_hist_percentile(&h, 100), 100000);
+	/* The reserved value stays exact. */
+	assert_int_equal(h.exact_val[0], 85000);
+	assert_int_equal(h.exact_cnt[0], 2);
+
+	/* Merging keeps counts, sum and max. */
+	lat_hist_init(&m);
+	assert_int_equal(lat_hist_merge(&m, &h), 0);
+	assert_int_equal(lat_hist_merge(&m, &h), 0);
+	assert_int_equal(m.n, 202);
+	assert_int_equal(m.sum_ns, 2 * h.sum_ns);
+	assert_int_equal(m.max_ns, 100000);
+	assert_int_equal(lat_hist_percentile(&m, 100), 100000);
+	lat_hist_release(&h);
+	lat_hist_release(&m);
+}
+
+static void test_summary(void **state)
+{
+	struct run_stats rs;
+	struct cpu_stats cpus[2];
+	struct stats_summary s;
+
+	(void)state;
+	memset(&rs, 0, sizeof(rs));
+	memset(cpus, 0, sizeof(cpus));
+	rs.nr_cpus = 2;
+	rs.state_count = 2;
+	rs.start_ns = 0;
+	rs.end_ns = 1000000;
+	rs.cpus = cpus;
+	/* CPU 0: 10 entries of state 1 (2 above, 3 below), 400 us in it; busy 100 us.
+	 * CPU 1: 6 entries of state 0, 200 us; busy 300 us. */
+	cpus[0].states[1].usage = 10;
+	cpus[0].states[1].above = 2;
+	cpus[0].states[1].below = 3;
+	cpus[0].states[1].time_ns = 400000;
+	cpus[0].busy_ns = 100000;
+	cpus[1].states[0].usage = 6;
+	cpus[1].states[0].time_ns = 200000;
+	cpus[1].busy_ns = 300000;
+	assert_int_equal(run_stats_sum(&rs), 0);
+	stats_summarize(&rs, &rs.total, 2, &s);
+	assert_int_equal(s.idle_entries, 16);
+	assert_int_equal(s.hits, 11);
+	assert_true(s.above_pct == 12.5);
+	assert_true(s.below_pct == 18.75);
+	/* Residency over 2 CPUs x 1 ms: state 1 20 %, state 0 10 %; busy 20 %. */
+	assert_true(s.residency_pct[1] == 20.0);
+	assert_true(s.residency_pct[0] == 10.0);
+	assert_true(s.busy_pct == 20.0);
+	lat_hist_release(&rs.total.wake_latency);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_percentiles_exact),
+		cmocka_unit_test(test_buckets),
+		cmocka_unit_test(test_summary),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

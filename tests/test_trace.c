@@ -1,0 +1,1186 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_trace.c - the trace reader and writer (sim/trace.c) against traces/FORMAT.md.
+ *
+ * Expected values and positions are written by hand. The error cases of the text format
+ * live in tests/traces/invalid/<case>/{input,expected-error}, one directory each, so that
+ * other tools (the CLI tests) can reuse them; expected-error holds "LINE:COLUMN: message".
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/alloc.h"
+#include "sim/trace.h"
+
+#ifndef IDLESIM_SOURCE_DIR
+#error "IDLESIM_SOURCE_DIR must name the source root"
+#endif
+
+#define HDR "idlesim-trace v1\n"
+
+static struct trace_reader *open_ok(const char *text)
+{
+	struct sim_error err = {0};
+	struct trace_reader *r = trace_open_string("t", text, &err);
+
+	if (!r)
+		fail_msg("unexpected error: %d:%d: %s", err.line, err.column, err.text);
+	return r;
+}
+
+static void next_ok(struct trace_reader *r, struct trace_record *rec)
+{
+	struct sim_error err = {0};
+	int rc = trace_next(r, rec, &err);
+
+	if (rc != 1)
+		fail_msg("trace_next returned %d: %d:%d: %s", rc, err.line, err.column, err.text);
+}
+
+static void at_end(struct trace_reader *r)
+{
+	struct sim_error err = {0};
+	struct trace_record rec;
+
+	assert_int_equal(trace_next(r, &rec, &err), 0);
+	assert_int_equal(err.code, SIM_OK);
+}
+
+/* Open text and read it to the end; the first error must be at line:col with message msg. */
+static void expect_error(const char *text, int line, int col, const char *msg)
+{
+	struct sim_error err = {0};
+	struct trace_reader *r = trace_open_string("t", text, &err);
+	struct trace_record rec;
+	int rc = 0;
+
+	if (r) {
+		while ((rc = trace_next(r, &rec, &err)) > 0)
+			;
+		trace_close(r);
+		if (rc == 0)
+			fail_msg("no error for: %s", text);
+	}
+	assert_int_equal(err.code, SIM_ERR_INPUT);
+	assert_string_equal(err.source, "t");
+	assert_string_equal(err.text, msg);
+	assert_int_equal(err.line, line);
+	assert_int_equal(err.column, col);
+}
+
+static void test_wake_cause_names(void **state)
+{
+	(void)state;
+	assert_string_equal(wake_cause_name(WAKE_TIMER), "timer");
+	assert_string_equal(wake_cause_name(WAKE_IRQ), "irq");
+	assert_string_equal(wake_cause_name(WAKE_IPI), "ipi");
+	assert_string_equal(wake_cause_name(WAKE_TICK), "tick");
+	assert_string_equal(wake_cause_name(WAKE_POLL), "poll");
+}
+
+static void test_idle_records(void **state)
+{
+	struct trace_reader *r =
+		open_ok(HDR "cpus 4\n"
+			    "idle 0 100 500 timer\n"
+			    "idle 3 200 1000 irq next_timer=1500 iowait=7 load=2.5\n"
+			    "idle 1 300 40 ipi load=0.0001 iowait=65535\n"
+			    "idle 2 300 40 irq\n"
+			    "idle 0 600 9 timer next_timer=9 load=999999.9999\n");
+	struct trace_record rec;
+
+	(void)state;
+	next_ok(r, &rec);
+	assert_int_equal(rec.kind, TRACE_IDLE);
+	assert_int_equal(rec.cpu, 0);
+	assert_int_equal(rec.time_ns, 100);
+	assert_int_equal(rec.length_ns, 500);
+	assert_int_equal(rec.cause, WAKE_TIMER);
+	assert_int_equal(rec.next_timer_ns, 500); /* implied by cause timer */
+	assert_false(rec.has_iowait);
+	assert_false(rec.has_load);
+	assert_int_equal(rec.index, 0);
+	assert_int_equal(rec.line, 3);
+	assert_int_equal(rec.column, 8);
+
+	next_ok(r, &rec);
+	assert_int_equal(rec.cpu, 3);
+	assert_int_equal(rec.time_ns, 200);
+	assert_int_equal(rec.length_ns, 1000);
+	assert_int_equal(rec.cause, WAKE_IRQ);
+	assert_int_equal(rec.next_timer_ns, 1500);
+	assert_true(rec.has_iowait);
+	assert_int_equal(rec.iowait, 7);
+	assert_true(rec.has_load);
+	assert_int_equal(rec.load, 5120);
+	assert_int_equal(rec.index, 1);
+	assert_int_equal(rec.line, 4);
+
+	next_ok(r, &rec);
+	assert_int_equal(rec.cpu, 1);
+	assert_int_equal(rec.cause, WAKE_IPI);
+	assert_int_equal(rec.next_timer_ns, -1); /* no timer pending */
+	assert_int_equal(rec.iowait, 65535);
+	assert_int_equal(rec.load, 0); /* 0.2048 rounds to 0 */
+	assert_true(rec.has_load);
+
+	next_ok(r, &rec);
+	assert_int_equal(rec.cpu, 2);
+	assert_int_equal(rec.time_ns, 300); /* equal times are in order */
+	assert_int_equal(rec.next_timer_ns, -1);
+
+	next_ok(r, &rec);
+	assert_int_equal(rec.time_ns, 600);
+	assert_int_equal(rec.next_timer_ns, 9);
+	assert_int_equal(rec.load, 2048000000UL); /* 999999.9999 * 2048 = 2047999999.8 */
+	assert_int_equal(rec.index, 4);
+	at_end(r);
+	trace_close(r);
+}
+
+static void test_event_records(void **state)
+{
+	struct trace_reader *r = open_ok(HDR "cpus 2\n"
+					     "timer 1 0 a.B_9:x-y 1000 period=250\n"
+					     "timer 0 10 t 10\n"
+					     "cancel 1 20 a.B_9:x-y\n"
+					     "wake 0 30 irq iowait=2\n"
+					     "wake 1 30 ipi load=1\n"
+					     "busy 0 30 0\n"
+					     "busy 1 40 500 load=0.75 iowait=0\n");
+	struct trace_record rec;
+
+	(void)state;
+	next_ok(r, &rec);
+	assert_int_equal(rec.kind, TRACE_TIMER);
+	assert_int_equal(rec.cpu, 1);
+	assert_int_equal(rec.time_ns, 0);
+	assert_string_equal(rec.id, "a.B_9:x-y");
+	assert_int_equal(rec.expiry_ns, 1000);
+	assert_int_equal(rec.period_ns, 250);
+	assert_int_equal(rec.column, 9);
+
+	next_ok(r, &rec);
+	assert_int_equal(rec.kind, TRACE_TIMER);
+	assert_string_equal(rec.id, "t");
+	assert_int_equal(rec.expiry_ns, 10); /* expiry == time is allowed */
+	assert_int_equal(rec.period_ns, 0);
+
+	next_ok(r, &rec);
+	assert_int_equal(rec.kind, TRACE_CANCEL);
+	assert_int_equal(rec.cpu, 1);
+	assert_int_equal(rec.time_ns, 20);
+	assert_string_equal(rec.id, "a.B_9:x-y");
+	assert_int_equal(rec.column, 10);
+
+	next_ok(r, &rec);
+	assert_int_equal(rec.kind, TRACE_WAKE);
+	assert_int_equal(rec.cause, WAKE_IRQ);
+	assert_true(rec.has_iowait);
+	assert_int_equal(rec.iowait, 2);
+	assert_false(rec.has_load);
+
+	next_ok(r, &rec);
+	assert_int_equal(rec.kind, TRACE_WAKE);
+	assert_int_equal(rec.cpu, 1);
+	assert_int_equal(rec.cause, WAKE_IPI);
+	assert_false(rec.has_iowait);
+	assert_int_equal(rec.load, 2048);
+
+	next_ok(r, &rec);
+	assert_int_equal(rec.kind, TRACE_BUSY);
+	assert_int_equal(rec.length_ns, 0);
+
+	next_ok(r, &rec);
+	assert_int_equal(rec.kind, TRACE_BUSY);
+	assert_int_equal(rec.cpu, 1);
+	assert_int_equal(rec.time_ns, 40);
+	assert_int_equal(rec.length_ns, 500);
+	assert_int_equal(rec.load, 1536);
+	assert_true(rec.has_iowait);
+	assert_int_equal(rec.iowait, 0);
+	assert_int_equal(rec.index, 6);
+	at_end(r);
+	trace_close(r);
+}
+
+static void test_header_defaults(void **state)
+{
+	struct trace_reader *r = open_ok(HDR "cpus 3\n");
+	const struct trace_header *h = trace_header(r);
+
+	(void)state;
+	assert_int_equal(h->version, 1);
+	assert_int_equal(h->cpus, 3);
+	assert_int_equal(h->hz, 0);
+	assert_string_equal(h->machine, "");
+	assert_false(h->has_start);
+	assert_false(h->has_end);
+	assert_string_equal(h->source, "");
+	assert_string_equal(trace_source_name(r), "t");
+	at_end(r);
+	at_end(r); /* and stays there */
+	trace_close(r);
+}
+
+static void test_header_full(void **state)
+{
+	struct trace_reader *r = open_ok(HDR "source \t idlesim gen --seed 3 # all of it \t \n"
+					     "end 9000\n"
+					     "machine skylake-client # a comment\n"
+					     "hz 10000\n"
+					     "start 1000\n"
+					     "cpus 4096\n"
+					     "busy 4095 1000 5\n"
+					     "wake 0 9000 irq\n");
+	const struct trace_header *h = trace_header(r);
+	struct trace_record rec;
+
+	(void)state;
+	assert_int_equal(h->cpus, 4096);
+	assert_int_equal(h->hz, 10000);
+	assert_string_equal(h->machine, "skylake-client");
+	assert_true(h->has_start);
+	assert_int_equal(h->start_ns, 1000);
+	assert_true(h->has_end);
+	assert_int_equal(h->end_ns, 9000);
+	assert_string_equal(h->source, "idlesim gen --seed 3 # all of it");
+	next_ok(r, &rec); /* at start: allowed */
+	assert_int_equal(rec.cpu, 4095);
+	next_ok(r, &rec); /* at end: allowed */
+	assert_int_equal(rec.time_ns, 9000);
+	at_end(r);
+	trace_close(r);
+}
+
+static void test_crlf_comments_blank(void **state)
+{
+	struct trace_reader *r = open_ok("idlesim-trace v1 # the magic\r\n"
+					 "\r\n"
+					 "# caf\xc3\xa9 \xe2\x80\x94 UTF-8 in a comment\r\n"
+					 "   \t  \r\n"
+					 "cpus\t2\r\n"
+					 "\tidle  1\t5 10 irq   iowait=1# not a comment\r\n");
+	struct sim_error err = {0};
+	struct trace_record rec;
+
+	(void)state;
+	/* '#' inside a token is part of it: iowait=1# is not a number */
+	assert_int_equal(trace_next(r, &rec, &err), -1);
+	assert_int_equal(err.line, 6);
+	assert_int_equal(err.column, 28);
+	assert_string_equal(err.text, "expected a number of tasks (0 to 65535), got '1#'");
+	trace_close(r);
+
+	r = open_ok("idlesim-trace v1\r\n"
+		    "cpus 2 # two\r\n"
+		    "\r\n"
+		    "\tidle  1\t5 10 irq   iowait=1 # comment\r\n"
+		    "# between\r\n"
+		    "idle 0 20 10 timer"); /* no newline at the end: fine */
+	next_ok(r, &rec);
+	assert_int_equal(rec.cpu, 1);
+	assert_int_equal(rec.time_ns, 5);
+	assert_int_equal(rec.length_ns, 10);
+	assert_int_equal(rec.iowait, 1);
+	assert_int_equal(rec.line, 4);
+	assert_int_equal(rec.column, 10);
+	next_ok(r, &rec);
+	assert_int_equal(rec.cpu, 0);
+	assert_int_equal(rec.time_ns, 20);
+	assert_int_equal(rec.cause, WAKE_TIMER);
+	assert_int_equal(rec.line, 6);
+	at_end(r);
+	trace_close(r);
+	expect_error(HDR "cpus 1\r\nidle 0 5 10 timer#\r\n", 3, 13,
+		     "expected a wakeup cause (timer, irq or ipi), got 'timer#'");
+
+	r = open_ok("idlesim-trace v1\r\ncpus 1\r\nidle 0 20 10 timer\r\n\r\n");
+	next_ok(r, &rec);
+	assert_int_equal(rec.cause, WAKE_TIMER);
+	assert_int_equal(rec.line, 3);
+	at_end(r);
+	trace_close(r);
+}
+
+struct load_case {
+	const char *text;
+	unsigned long fixed;
+};
+
+static void test_load_parse(void **state)
+{
+	static const struct load_case cases[] = {
+		{"0", 0},
+		{"0.5", 1024},
+		{"1", 2048},
+		{"1.0", 2048},
+		{"0001.5000", 3072},
+		{"0.00048828125", 1},		/* exactly 1/2048 */
+		{"0.000244140625", 1},		/* exactly half of 1/2048: halves round up */
+		{"0.000244140624999999999", 0}, /* just below the half */
+		{"0.000732421875", 2},		/* 1.5/2048 */
+		{"0.1", 205},			/* 204.8 */
+		{"0.75", 1536},
+		{"3.14159", 6434}, /* 6433.97 */
+		{"999999", 2047997952},
+		{"999999.99951171875", 2047999999}, /* the largest value below the limit */
+		{"999999.9999", 2048000000},
+	};
+	char text[200];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct trace_reader *r;
+		struct trace_record rec;
+
+		snprintf(text, sizeof(text), HDR "cpus 1\nwake 0 0 irq load=%s\n", cases[i].text);
+		r = open_ok(text);
+		next_ok(r, &rec);
+		if (rec.load != cases[i].fixed)
+			fail_msg("load=%s: got %lu, expected %lu", cases[i].text, rec.load,
+				 cases[i].fixed);
+		trace_close(r);
+	}
+}
+
+static char *memfile(FILE **f, char **buf, size_t *len)
+{
+	*f = open_memstream(buf, len);
+	assert_non_null(*f);
+	return *buf;
+}
+
+/* Every fixed-point load 0..4096 (and some large ones) is written so that it reads back. */
+static void test_load_roundtrip(void **state)
+{
+	struct trace_header h = {.cpus = 1};
+	struct trace_record rec = {.kind = TRACE_BUSY, .has_load = true};
+	struct trace_reader *r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	unsigned long v;
+
+	(void)state;
+	memfile(&f, &buf, &len);
+	assert_int_equal(trace_write_header(f, &h), 0);
+	for (v = 0; v <= 4096 + 3; v++) {
+		rec.load = v <= 4096 ? v : v == 4097 ? 2047999999UL : v == 4098 ? 1234567 : 99;
+		rec.time_ns = (int64_t)v;
+		assert_int_equal(trace_write_record(f, &rec), 0);
+	}
+	fclose(f);
+	assert_non_null(strstr(buf, "\nbusy 0 1 0 load=0.00048828125\n"));
+	assert_non_null(strstr(buf, "\nbusy 0 1024 0 load=0.5\n"));
+	assert_non_null(strstr(buf, "\nbusy 0 2048 0 load=1\n"));
+	assert_non_null(strstr(buf, "\nbusy 0 0 0 load=0\n"));
+	r = open_ok(buf);
+	for (v = 0; v <= 4096 + 3; v++) {
+		next_ok(r, &rec);
+		assert_int_equal(rec.load, v <= 4096   ? v
+					   : v == 4097 ? 2047999999UL
+					   : v == 4098 ? 1234567
+						       : 99);
+	}
+	at_end(r);
+	trace_close(r);
+	free(buf);
+}
+
+/* The error cases of tests/traces/invalid, read with trace_open(). */
+static void test_invalid_dir(void **state)
+{
+	const char *dir = IDLESIM_SOURCE_DIR "/tests/traces/invalid";
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int cases = 0;
+
+	(void)state;
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		char path[1024], epath[1024], expected[1024], got[1024];
+		struct sim_error err = {0};
+		struct trace_reader *r;
+		struct trace_record rec;
+		FILE *f;
+		int rc = 0;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/input", dir, de->d_name);
+		snprintf(epath, sizeof(epath), "%s/%s/expected-error", dir, de->d_name);
+		f = fopen(epath, "r");
+		assert_non_null(f);
+		assert_non_null(fgets(expected, sizeof(expected), f));
+		fclose(f);
+		expected[strcspn(expected, "\n")] = '\0';
+
+		r = trace_open(path, &err);
+		if (r) {
+			while ((rc = trace_next(r, &rec, &err)) > 0)
+				;
+			trace_close(r);
+		}
+		if (rc == 0 && r)
+			fail_msg("%s: no error", de->d_name);
+		snprintf(got, sizeof(got), "%d:%d: %s", err.line, err.column, err.text);
+		if (strcmp(got, expected))
+			fail_msg("%s:\n  got      %s\n  expected %s", de->d_name, got, expected);
+		assert_int_equal(err.code, SIM_ERR_INPUT);
+		assert_string_equal(err.source, path);
+		cases++;
+	}
+	closedir(d);
+	assert_true(cases >= 40);
+}
+
+/* The valid traces of tests/traces/valid read to the end without an error. */
+static void test_valid_dir(void **state)
+{
+	const char *dir = IDLESIM_SOURCE_DIR "/tests/traces/valid";
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int cases = 0;
+
+	(void)state;
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		char path[1024];
+		struct sim_error err = {0};
+		struct trace_reader *r;
+		struct trace_record rec;
+		int rc;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/input", dir, de->d_name);
+		r = trace_open(path, &err);
+		if (!r)
+			fail_msg("%s: %d:%d: %s", path, err.line, err.column, err.text);
+		while ((rc = trace_next(r, &rec, &err)) > 0)
+			;
+		if (rc < 0)
+			fail_msg("%s: %d:%d: %s", path, err.line, err.column, err.text);
+		trace_close(r);
+		cases++;
+	}
+	closedir(d);
+	assert_true(cases >= 5);
+}
+
+/* Errors that are easier to build here than as files. */
+static void test_inline_errors(void **state)
+{
+	char *text;
+
+	(void)state;
+	expect_error(HDR "hz 250\n", 2, 0,
+		     "missing 'cpus' directive: the header must say how many CPUs the trace "
+		     "describes");
+	expect_error("idlesim-trace v1 x\n", 1, 18, "unexpected 'x' after the format version");
+	expect_error("idlesim-trace 1\n", 1, 15,
+		     "expected the format version 'v1' after 'idlesim-trace', got '1'");
+	expect_error(" idlesim-trace v1\n", 1, 1,
+		     "not an idlesim trace: the first line must be 'idlesim-trace v1' (kernel "
+		     "traces: see idlesim import)");
+	expect_error(" \n\t\r\n", 1, 1, "empty file: expected 'idlesim-trace v1'");
+	expect_error(
+		HDR "cpus 1\ncancel 0 5\n", 3, 11,
+		"expected a timer ID (1 to 63 letters, digits, '_', '.', ':' or '-') at end of "
+		"line");
+	expect_error(HDR "cpus 1\nbusy 0 5 # done\n", 3, 10,
+		     "expected a duration (ns) at end of line");
+	expect_error(HDR "cpus 1\nmachine\n", 3, 8, "expected a name after 'machine'");
+	expect_error(HDR "cpus 1\nstart -5\n", 3, 7, "expected a time (ns), got '-5'");
+	expect_error(HDR "cpus 1\nidle 0 +5 1 timer\n", 3, 8,
+		     "expected a start time (ns), got '+5'");
+	expect_error(HDR "cpus 1\nidle 0 0x10 1 timer\n", 3, 8,
+		     "expected a start time (ns), got '0x10'");
+	expect_error(HDR "cpus 1\nwake 0 5 irq load=1e3\n", 3, 19,
+		     "expected a load (a decimal number such as 0.75), got '1e3'");
+	expect_error(HDR "cpus 1\nidle 0 0 1 irq\nidle 0 1 1 irq next_timer=1 next_timer=2\n", 4,
+		     29, "duplicate key 'next_timer'");
+	expect_error(HDR "cpus 1\nwake 0 0 irq next_timer=5\n", 3, 14,
+		     "unknown key 'next_timer' for wake records (expected iowait or load)");
+	expect_error(HDR "cpus 1\nbusy 0 0 5 \x01\n", 3, 12,
+		     "binary data in a text trace (byte 0x01)");
+	expect_error(HDR "cpus 1\nidle 0 0 5 irq\nidle 0 5 5 irq\nbusy 0 10 5\n", 5, 1,
+		     "this trace uses idle-interval records (line 3); event records cannot be "
+		     "mixed in");
+	/* 2^63 - 1 is the largest time */
+	expect_error(HDR "cpus 1\nwake 0 9223372036854775807 irq\nwake 0 1 irq\n", 4, 8,
+		     "records must be in time order: 1 is before 9223372036854775807 (line 3)");
+	expect_error(HDR "cpus 1\nbusy 0 9223372036854775807 1\n", 3, 28,
+		     "time + duration is beyond 2^63 ns");
+
+	/* a line of exactly 4096 bytes is fine, 4097 is not; in the middle of a stream too */
+	text = malloc(3 * 5000);
+	assert_non_null(text);
+	snprintf(text, 3 * 5000, HDR "cpus 1\n#%4095s\nwake 0 0 irq\n#%4096s\n", "", "");
+	expect_error(text, 5, 4097, "line is longer than 4096 bytes");
+	snprintf(text, 3 * 5000, HDR "cpus 1\n#%4095s\r\nwake 0 0 irq\n#%4096s", "", "");
+	expect_error(text, 5, 4097, "line is longer than 4096 bytes");
+	free(text);
+}
+
+/* After an error, trace_next() keeps failing with the same message. */
+static void test_error_sticks(void **state)
+{
+	struct trace_reader *r = open_ok(HDR "cpus 1\nidle 0 0 x timer\nidle 0 100 1 timer\n");
+	struct sim_error err = {0}, err2 = {0};
+	struct trace_record rec;
+
+	(void)state;
+	assert_int_equal(trace_next(r, &rec, &err), -1);
+	assert_int_equal(trace_next(r, &rec, &err2), -1);
+	assert_int_equal(err2.code, SIM_ERR_INPUT);
+	assert_string_equal(err2.text, err.text);
+	assert_int_equal(err2.line, 3);
+	assert_int_equal(err2.column, 10);
+	assert_int_equal(trace_next(r, &rec, NULL), -1);
+	trace_close(r);
+}
+
+static void test_missing_file(void **state)
+{
+	struct sim_error err = {0};
+	const char *path = "/nonexistent/dir/no.trace";
+
+	(void)state;
+	assert_null(trace_open(path, &err));
+	assert_int_equal(err.code, SIM_ERR_IO);
+	assert_string_equal(err.source, path);
+	assert_non_null(strstr(err.text, "No such file"));
+
+	sim_error_clear(&err);
+	assert_null(trace_open("/", &err)); /* a directory: open works, read does not */
+	assert_int_equal(err.code, SIM_ERR_IO);
+	assert_string_equal(err.source, "/");
+}
+
+/* A temporary file for generated traces; the caller unlinks it. */
+static FILE *temp_file(char *path, size_t size)
+{
+	int fd;
+	FILE *f;
+
+	snprintf(path, size, "/tmp/test_trace.XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	return f;
+}
+
+static void idle_record(struct trace_record *rec, long i)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->kind = TRACE_IDLE;
+	rec->cpu = (int)(i % 4);
+	rec->time_ns = 1000 * i;
+	rec->length_ns = 3000 + i % 1000;
+	rec->cause = (enum wake_cause)(i % 3);
+	rec->next_timer_ns = rec->cause == WAKE_TIMER ? rec->length_ns
+			     : i % 2		      ? rec->length_ns + i
+						      : -1;
+	rec->has_iowait = i % 5 == 0;
+	rec->iowait = rec->has_iowait ? (unsigned int)(i % 7) : 0;
+	rec->has_load = i % 3 == 1;
+	rec->load = rec->has_load ? (unsigned long)(i * 37 % 100000) : 0;
+}
+
+/* 200k records read with a constant number of allocations: the reader streams. */
+static void test_streaming(void **state)
+{
+	struct trace_header h = {.cpus = 4};
+	struct sim_error err = {0};
+	struct trace_reader *r;
+	struct trace_record rec, want;
+	char path[64];
+	FILE *f = temp_file(path, sizeof(path));
+	long i, n = 200000;
+
+	(void)state;
+	assert_int_equal(trace_write_header(f, &h), 0);
+	for (i = 0; i < n; i++) {
+		idle_record(&rec, i);
+		assert_int_equal(trace_write_record(f, &rec), 0);
+	}
+	assert_int_equal(fclose(f), 0);
+
+	r = trace_open(path, &err);
+	assert_non_null(r);
+	for (i = 0; i < 1000; i++)
+		next_ok(r, &rec);
+	sim_alloc_fail_after(-1); /* count from here */
+	for (; i < n; i++) {
+		next_ok(r, &rec);
+		idle_record(&want, i);
+		if (rec.time_ns != want.time_ns || rec.load != want.load ||
+		    rec.next_timer_ns != want.next_timer_ns)
+			fail_msg("record %ld differs", i);
+		assert_int_equal(rec.index, i);
+		assert_int_equal(rec.line, i + 3);
+	}
+	at_end(r);
+	assert_int_equal(sim_alloc_fail_after(-1), 0);
+	trace_close(r);
+	unlink(path);
+}
+
+/* A long line that straddles a refill of the 64 KiB buffer is still caught, at its line. */
+static void test_long_line_stream(void **state)
+{
+	struct trace_header h = {.cpus = 1};
+	struct sim_error err = {0};
+	struct trace_reader *r;
+	struct trace_record rec;
+	char path[64];
+	FILE *f = temp_file(path, sizeof(path));
+	long i, n = 3000; /* about 70 KiB of records */
+	int rc;
+
+	(void)state;
+	assert_int_equal(trace_write_header(f, &h), 0);
+	for (i = 0; i < n; i++) {
+		idle_record(&rec, i);
+		rec.cpu = 0;
+		rec.time_ns = 10000 * i;
+		assert_int_equal(trace_write_record(f, &rec), 0);
+	}
+	fputc('#', f);
+	for (i = 0; i < 10000; i++)
+		fputc('x', f);
+	fputs("\nidle 0 999999999 1 timer\n", f);
+	assert_int_equal(fclose(f), 0);
+
+	r = trace_open(path, &err);
+	assert_non_null(r);
+	for (i = 0; (rc = trace_next(r, &rec, &err)) > 0; i++)
+		;
+	assert_int_equal(rc, -1);
+	assert_int_equal(i, n);
+	assert_int_equal(err.line, n + 3);
+	assert_int_equal(err.column, 4097);
+	assert_string_equal(err.text, "line is longer than 4096 bytes");
+	trace_close(r);
+	unlink(path);
+}
+
+static void assert_same_record(const struct trace_record *a, const struct trace_record *b)
+{
+	assert_int_equal(a->kind, b->kind);
+	assert_int_equal(a->cpu, b->cpu);
+	assert_int_equal(a->time_ns, b->time_ns);
+	assert_int_equal(a->length_ns, b->length_ns);
+	assert_int_equal(a->next_timer_ns, b->next_timer_ns);
+	assert_int_equal(a->expiry_ns, b->expiry_ns);
+	assert_int_equal(a->period_ns, b->period_ns);
+	assert_int_equal(a->cause, b->cause);
+	assert_int_equal(a->has_iowait, b->has_iowait);
+	assert_int_equal(a->has_load, b->has_load);
+	assert_int_equal(a->iowait, b->iowait);
+	assert_int_equal(a->load, b->load);
+	assert_string_equal(a->id, b->id);
+	assert_int_equal(a->index, b->index);
+}
+
+static void assert_same_header(const struct trace_header *a, const struct trace_header *b)
+{
+	assert_int_equal(a->cpus, b->cpus);
+	assert_int_equal(a->hz, b->hz);
+	assert_string_equal(a->machine, b->machine);
+	assert_int_equal(a->has_start, b->has_start);
+	assert_int_equal(a->has_end, b->has_end);
+	if (a->has_start)
+		assert_int_equal(a->start_ns, b->start_ns);
+	if (a->has_end)
+		assert_int_equal(a->end_ns, b->end_ns);
+	assert_string_equal(a->source, b->source);
+}
+
+/* Read text back, check that it gives recs[0..n), then write it out again identically. */
+static void roundtrip(const char *text, const struct trace_header *h,
+		      const struct trace_record *recs, long n)
+{
+	struct trace_reader *r = open_ok(text);
+	struct trace_record rec;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	long i;
+
+	memfile(&f, &buf, &len);
+	assert_same_header(trace_header(r), h);
+	assert_int_equal(trace_write_header(f, trace_header(r)), 0);
+	for (i = 0; i < n; i++) {
+		next_ok(r, &rec);
+		assert_same_record(&rec, &recs[i]);
+		assert_int_equal(trace_write_record(f, &rec), 0);
+	}
+	at_end(r);
+	trace_close(r);
+	fclose(f);
+	assert_string_equal(buf, text); /* canonical form is a fixed point */
+	free(buf);
+}
+
+static void test_writer_roundtrip(void **state)
+{
+	enum { N = 3000 };
+	struct trace_header h = {.cpus = 4,
+				 .hz = 300,
+				 .machine = "m-1",
+				 .has_start = true,
+				 .start_ns = 0,
+				 .has_end = true,
+				 .end_ns = 1000000000,
+				 .source = "idlesim gen --x \xc3\xa9"};
+	struct trace_record *recs = calloc(N, sizeof(*recs));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	long i;
+
+	(void)state;
+	assert_non_null(recs);
+	/* idle intervals */
+	memfile(&f, &buf, &len);
+	assert_int_equal(trace_write_header(f, &h), 0);
+	for (i = 0; i < N; i++) {
+		idle_record(&recs[i], i);
+		recs[i].index = i;
+		assert_int_equal(trace_write_record(f, &recs[i]), 0);
+	}
+	fclose(f);
+	roundtrip(buf, &h, recs, N);
+	free(buf);
+
+	/* events */
+	h.has_start = false;
+	h.hz = 0;
+	h.machine[0] = '\0';
+	memfile(&f, &buf, &len);
+	assert_int_equal(trace_write_header(f, &h), 0);
+	for (i = 0; i < N; i++) {
+		struct trace_record *rec = &recs[i];
+
+		memset(rec, 0, sizeof(*rec));
+		rec->kind = (enum trace_kind)(1 + i % 4);
+		rec->cpu = (int)(i % 4);
+		rec->time_ns = 100 * i;
+		rec->next_timer_ns = -1;
+		rec->index = i;
+		switch (rec->kind) {
+		case TRACE_TIMER:
+			snprintf(rec->id, sizeof(rec->id), "t%ld.%s", i % 17,
+				 i % 8 ? "x:y-z_W"
+				       : "abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstu"
+					 "vw");
+			rec->expiry_ns = rec->time_ns + i * 3;
+			rec->period_ns = i % 3 ? 0 : 1000 + i;
+			break;
+		case TRACE_CANCEL:
+			snprintf(rec->id, sizeof(rec->id), "t%ld", i % 17);
+			break;
+		case TRACE_WAKE:
+			rec->cause = i % 8 == 2 ? WAKE_IRQ : WAKE_IPI;
+			/* fall through */
+		case TRACE_BUSY:
+			rec->length_ns = rec->kind == TRACE_BUSY ? i * 11 : 0;
+			rec->has_iowait = i % 3 == 0;
+			rec->iowait = rec->has_iowait ? (unsigned int)(i * 13 % 65536) : 0;
+			rec->has_load = i % 5 != 0;
+			rec->load = rec->has_load ? (unsigned long)(i * 7919 % 2048000000) : 0;
+			break;
+		default:
+			break;
+		}
+		assert_int_equal(trace_write_record(f, rec), 0);
+	}
+	fclose(f);
+	assert_int_equal(strlen(recs[16].id), 63); /* the longest ID */
+	assert_string_equal(recs[4].id, "t4.x:y-z_W");
+	roundtrip(buf, &h, recs, N);
+	free(buf);
+	free(recs);
+}
+
+/* Canonical form, written by hand. */
+static void test_writer_format(void **state)
+{
+	struct trace_header h = {.cpus = 2,
+				 .hz = 250,
+				 .machine = "skl",
+				 .has_end = true,
+				 .end_ns = 5000,
+				 .source = "a\nb"};
+	struct trace_record idle = {.kind = TRACE_IDLE,
+				    .cpu = 1,
+				    .time_ns = 10,
+				    .length_ns = 20,
+				    .cause = WAKE_TIMER,
+				    .next_timer_ns = 20,
+				    .has_load = true,
+				    .load = 3072};
+	struct trace_record irq = {.kind = TRACE_IDLE,
+				   .time_ns = 30,
+				   .length_ns = 5,
+				   .cause = WAKE_IRQ,
+				   .next_timer_ns = 7,
+				   .has_iowait = true,
+				   .iowait = 2};
+	struct trace_record ipi = {.kind = TRACE_IDLE,
+				   .time_ns = 30,
+				   .length_ns = 5,
+				   .cause = WAKE_IPI,
+				   .next_timer_ns = -1};
+	struct trace_record timer = {
+		.kind = TRACE_TIMER, .time_ns = 40, .id = "tick", .expiry_ns = 50, .period_ns = 4};
+	struct trace_record cancel = {.kind = TRACE_CANCEL, .cpu = 1, .time_ns = 41, .id = "x"};
+	struct trace_record wake = {.kind = TRACE_WAKE,
+				    .time_ns = 42,
+				    .cause = WAKE_IPI,
+				    .has_iowait = true,
+				    .has_load = true,
+				    .load = 1};
+	struct trace_record busy = {
+		.kind = TRACE_BUSY, .time_ns = 9223372036854775807LL, .length_ns = 0};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	memfile(&f, &buf, &len);
+	assert_int_equal(trace_write_header(f, &h), 0);
+	assert_int_equal(trace_write_record(f, &idle), 0);
+	assert_int_equal(trace_write_record(f, &irq), 0);
+	assert_int_equal(trace_write_record(f, &ipi), 0);
+	assert_int_equal(trace_write_record(f, &timer), 0);
+	assert_int_equal(trace_write_record(f, &cancel), 0);
+	assert_int_equal(trace_write_record(f, &wake), 0);
+	assert_int_equal(trace_write_record(f, &busy), 0);
+	fclose(f);
+	assert_string_equal(buf, "idlesim-trace v1\n"
+				 "cpus 2\n"
+				 "hz 250\n"
+				 "machine skl\n"
+				 "end 5000\n"
+				 "source a b\n"
+				 "idle 1 10 20 timer load=1.5\n"
+				 "idle 0 30 5 irq next_timer=7 iowait=2\n"
+				 "idle 0 30 5 ipi\n"
+				 "timer 0 40 tick 50 period=4\n"
+				 "cancel 1 41 x\n"
+				 "wake 0 42 ipi iowait=0 load=0.00048828125\n"
+				 "busy 0 9223372036854775807 0\n");
+	free(buf);
+}
+
+#define JSON_IDLE                                                                                  \
+	"{\n"                                                                                      \
+	"  \"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 2, \"hz\": 1000,\n"            \
+	"  \"machine\": \"test-box\", \"start\": 0, \"end\": 10000000,\n"                          \
+	"  \"source\": \"hand written\",\n"                                                        \
+	"  \"records\": [\n"                                                                       \
+	"    {\"type\": \"idle\", \"cpu\": 0, \"start\": 0, \"length\": 500000, \"cause\": "       \
+	"\"timer\"},\n"                                                                            \
+	"    {\"cpu\": 1, \"type\": \"idle\", \"start\": 100, \"length\": 50000, \"cause\": "      \
+	"\"irq\",\n"                                                                               \
+	"     \"next_timer\": 900000, \"iowait\": 3, \"load\": 0.25},\n"                           \
+	"    {\"type\": \"idle\", \"cpu\": 0, \"start\": 600000, \"length\": 50000, "              \
+	"\"cause\": \"ipi\", \"load\": 1.5},\n"                                                    \
+	"    {\"type\": \"idle\", \"cpu\": 1, \"start\": 700000, \"length\": 1000, "               \
+	"\"cause\": \"timer\", \"iowait\": 0, \"load\": 2}\n"                                      \
+	"  ]\n"                                                                                    \
+	"}\n"
+
+#define TEXT_IDLE                                                                                  \
+	HDR "cpus 2\nhz 1000\nmachine test-box\nstart 0\nend 10000000\nsource hand written\n"      \
+	    "idle 0 0 500000 timer\n"                                                              \
+	    "idle 1 100 50000 irq next_timer=900000 iowait=3 load=0.25\n"                          \
+	    "idle 0 600000 50000 ipi load=1.5\n"                                                   \
+	    "idle 1 700000 1000 timer iowait=0 load=2\n"
+
+#define JSON_EVENTS                                                                                \
+	"{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 2, \"end\": 4000000,\n"         \
+	" \"records\": [\n"                                                                        \
+	"  {\"type\": \"timer\", \"cpu\": 0, \"time\": 0, \"id\": \"tick.0\", \"expiry\": "        \
+	"1000000, \"period\": 1000000},\n"                                                         \
+	"  {\"type\": \"timer\", \"cpu\": 1, \"time\": 0, \"id\": \"net:rx-1\", \"expiry\": "      \
+	"2500000},\n"                                                                              \
+	"  {\"type\": \"busy\", \"cpu\": 0, \"time\": 0, \"duration\": 20000, \"iowait\": 1, "     \
+	"\"load\": 0.75},\n"                                                                       \
+	"  {\"type\": \"wake\", \"cpu\": 1, \"time\": 1200000, \"cause\": \"ipi\"},\n"             \
+	"  {\"type\": \"cancel\", \"cpu\": 1, \"time\": 1300000, \"id\": \"net:rx-1\"},\n"         \
+	"  {\"type\": \"wake\", \"cpu\": 0, \"time\": 3999999, \"cause\": \"irq\", \"load\": 0}\n" \
+	" ]}\n"
+
+#define TEXT_EVENTS                                                                                \
+	HDR "cpus 2\nend 4000000\n"                                                                \
+	    "timer 0 0 tick.0 1000000 period=1000000\n"                                            \
+	    "timer 1 0 net:rx-1 2500000\n"                                                         \
+	    "busy 0 0 20000 iowait=1 load=0.75\n"                                                  \
+	    "wake 1 1200000 ipi\n"                                                                 \
+	    "cancel 1 1300000 net:rx-1\n"                                                          \
+	    "wake 0 3999999 irq load=0\n"
+
+static void compare_json_text(const char *json, const char *text, int records)
+{
+	struct trace_reader *rj = open_ok(json), *rt = open_ok(text);
+	struct sim_error err = {0};
+	struct trace_record a, b;
+	int n = 0;
+
+	assert_same_header(trace_header(rj), trace_header(rt));
+	for (;;) {
+		int ra = trace_next(rj, &a, &err), rb = trace_next(rt, &b, &err);
+
+		assert_int_equal(err.code, SIM_OK);
+		assert_int_equal(ra, rb);
+		if (ra == 0)
+			break;
+		assert_same_record(&a, &b);
+		assert_int_equal(a.line, 0);
+		assert_int_equal(a.column, 0);
+		n++;
+	}
+	assert_int_equal(n, records);
+	trace_close(rj);
+	trace_close(rt);
+}
+
+static void test_json_equivalent(void **state)
+{
+	(void)state;
+	compare_json_text(JSON_IDLE, TEXT_IDLE, 4);
+	compare_json_text(JSON_EVENTS, TEXT_EVENTS, 6);
+	compare_json_text("  \n{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 1}",
+			  HDR "cpus 1\n", 0);
+}
+
+/* A scenario whose fourth line holds the record under test, starting at column 3. */
+#define JREC(rec)                                                                                  \
+	"{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 2,\n"                           \
+	" \"records\": [\n"                                                                        \
+	"  {\"type\": \"idle\", \"cpu\": 0, \"start\": 100, \"length\": 50, "                      \
+	"\"cause\": \"timer\"},\n"                                                                 \
+	"  " rec "\n"                                                                              \
+	" ]}\n"
+
+static void test_json_errors(void **state)
+{
+	(void)state;
+	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 0, \"start\": -1, \"length\": 50, "
+			  "\"cause\": \"timer\"}"),
+		     4, 39, "start must be a non-negative integer (ns)");
+	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 0, \"start\": 1.5, \"length\": 50, "
+			  "\"cause\": \"timer\"}"),
+		     4, 39, "start must be a non-negative integer (ns)");
+	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 0, \"start\": 200, \"length\": 50, "
+			  "\"cause\": \"timer\", \"foo\": 1}"),
+		     4, 83,
+		     "unknown field 'foo' for idle records (expected type, cpu, start, length, "
+		     "cause, next_timer, iowait or load)");
+	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 5, \"start\": 200, \"length\": 50, "
+			  "\"cause\": \"timer\"}"),
+		     4, 27, "CPU 5 is out of range: the header says cpus 2");
+	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 1, \"start\": 50, \"length\": 50, "
+			  "\"cause\": \"timer\"}"),
+		     4, 39, "records must be in time order: 50 is before 100 (records[0])");
+	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 0, \"start\": 120, \"length\": 50, "
+			  "\"cause\": \"timer\"}"),
+		     4, 39,
+		     "time goes backwards on CPU 0: idle period starts at 120, before the previous "
+		     "one on this CPU ended at 150 (records[0])");
+	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 0, \"start\": 200, \"cause\": \"timer\"}"),
+		     4, 3, "missing field 'length' in idle record");
+	expect_error(JREC("{\"type\": \"idel\", \"cpu\": 0, \"start\": 200}"), 4, 12,
+		     "unknown record 'idel' (expected idle, timer, cancel, wake or busy)");
+	expect_error(JREC("{\"type\": \"wake\", \"cpu\": 0, \"time\": 200, \"cause\": \"irq\"}"), 4,
+		     12,
+		     "this trace uses idle-interval records (records[0]); event records cannot be "
+		     "mixed in");
+	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 1, \"start\": 200, \"length\": 50, "
+			  "\"cause\": \"irq\", \"next_timer\": 10}"),
+		     4, 88,
+		     "next_timer (10) is shorter than the idle length (50) but the idle period was "
+		     "ended by irq");
+	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 1, \"start\": 200, \"length\": 50, "
+			  "\"cause\": \"timer\", \"load\": 1e6}"),
+		     4, 84, "load 1e+06 is out of range (0 <= load < 1000000)");
+	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 1, \"start\": 200, \"length\": 50, "
+			  "\"cause\": \"timer\", \"load\": \"1\"}"),
+		     4, 84, "load must be a number");
+	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 1, \"start\": 200, \"length\": 50, "
+			  "\"cause\": \"tick\"}"),
+		     4, 67, "expected a wakeup cause (timer, irq or ipi), got 'tick'");
+	expect_error(JREC("5"), 4, 3, "a record must be an object");
+
+	expect_error("{\"format\": \"foo\", \"version\": 1, \"cpus\": 1}", 1, 12,
+		     "not an idlesim scenario: format must be \"idlesim-trace\"");
+	expect_error("{\"format\": \"idlesim-trace\", \"version\": 2, \"cpus\": 1}", 1, 40,
+		     "unsupported trace format version 2 (this idlesim reads v1)");
+	expect_error("{\"format\": \"idlesim-trace\", \"version\": 1}", 1, 1,
+		     "missing field 'cpus' (the number of CPUs, 1 to 4096)");
+	expect_error(
+		"{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 1, \"bogus\": true}", 1,
+		63,
+		"unknown field 'bogus' (expected format, version, cpus, hz, machine, start, "
+		"end, source or records)");
+	expect_error("{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 1, \"hz\": 0}", 1,
+		     60, "hz 0 is out of range (1 to 10000)");
+	expect_error("{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 1, \"start\": -5}",
+		     1, 63, "start must be a non-negative integer (ns)");
+	expect_error("{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 1, \"machine\": "
+		     "\"a b\"}",
+		     1, 65, "the machine must be one word"); /* the text form could not say it */
+	expect_error("{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 1, \"records\": 3}",
+		     1, 65, "records must be an array");
+	expect_error("{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 1,\n"
+		     " \"start\": 9, \"end\": 8}",
+		     2, 21, "end (8) is before start (9)");
+}
+
+/* Syntax errors come from jansson, with its line and column. */
+static void test_json_syntax(void **state)
+{
+	struct sim_error err = {0};
+
+	(void)state;
+	assert_null(
+		trace_open_string("j", "{\"format\": \"idlesim-trace\",\n \"cpus\": 1,,\n}", &err));
+	assert_int_equal(err.code, SIM_ERR_INPUT);
+	assert_string_equal(err.source, "j");
+	assert_int_equal(err.line, 2);
+	assert_int_equal(err.column, 12);
+
+	sim_error_clear(&err);
+	assert_null(trace_open_string("j", "{\"cpus\": 1, \"cpus\": 2}", &err));
+	assert_int_equal(err.code, SIM_ERR_INPUT);
+	assert_non_null(strstr(err.text, "duplicate"));
+	assert_int_equal(err.line, 1);
+}
+
+static void test_record_error(void **state)
+{
+	struct trace_reader *r = open_ok(HDR "cpus 1\n\nwake 0 5 irq\n  busy 0 7 1\n");
+	struct sim_error err = {0};
+	struct trace_record rec;
+
+	(void)state;
+	next_ok(r, &rec);
+	next_ok(r, &rec);
+	assert_int_equal(trace_record_error(r, &rec, &err, "bad %s", "busy"), -1);
+	assert_int_equal(err.code, SIM_ERR_INPUT);
+	assert_string_equal(err.source, "t");
+	assert_int_equal(err.line, 5);
+	assert_int_equal(err.column, 10);
+	assert_string_equal(err.text, "bad busy");
+	trace_close(r);
+
+	sim_error_clear(&err);
+	r = open_ok(JSON_EVENTS);
+	next_ok(r, &rec);
+	next_ok(r, &rec);
+	assert_int_equal(trace_record_error(r, &rec, &err, "second"), -1);
+	assert_int_equal(err.line, 4);
+	assert_int_equal(err.column, 3);
+	trace_close(r);
+}
+
+/* "-" reads standard input, for text and JSON alike. */
+static void test_stdin(void **state)
+{
+	static const char *const inputs[] = {TEXT_EVENTS, JSON_EVENTS};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		struct sim_error err = {0};
+		struct trace_reader *r;
+		struct trace_record rec;
+		char path[64];
+		FILE *f = temp_file(path, sizeof(path));
+		int saved = dup(STDIN_FILENO), n = 0;
+
+		fputs(inputs[i], f);
+		fclose(f);
+		assert_non_null(freopen(path, "r", stdin));
+		r = trace_open("-", &err);
+		assert_non_null(r);
+		assert_string_equal(trace_source_name(r), "<stdin>");
+		while (trace_next(r, &rec, &err) > 0)
+			n++;
+		assert_int_equal(err.code, SIM_OK);
+		assert_int_equal(n, 6);
+		trace_close(r);
+		dup2(saved, STDIN_FILENO);
+		close(saved);
+		unlink(path);
+	}
+}
+
+/* Every allocation may fail: the reader reports it and leaks nothing (see valgrind). */
+static void test_alloc_failures(void **state)
+{
+	static const char *const inputs[] = {TEXT_IDLE, JSON_IDLE};
+	size_t i;
+	long n;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		for (n = 0;; n++) {
+			struct sim_error err = {0};
+			struct trace_reader *r;
+			struct trace_record rec;
+			int rc = 0;
+
+			sim_alloc_fail_after(n);
+			r = trace_open_string("t", inputs[i], &err);
+			if (r) {
+				while ((rc = trace_next(r, &rec, &err)) > 0)
+					;
+				trace_close(r);
+			}
+			sim_alloc_fail_after(-1);
+			if (r && rc == 0)
+				break;
+			assert_int_equal(err.code, SIM_ERR_NOMEM);
+			assert_true(n < 10);
+		}
+		assert_true(n >= 2); /* the reader and its buffer, at least */
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wake_cause_names), cmocka_unit_test(test_idle_records),
+		cmocka_unit_test(test_event_records),	 cmocka_unit_test(test_header_defaults),
+		cmocka_unit_test(test_header_full),	 cmocka_unit_test(test_crlf_comments_blank),
+		cmocka_unit_test(test_load_parse),	 cmocka_unit_test(test_load_roundtrip),
+		cmocka_unit_test(test_invalid_dir),	 cmocka_unit_test(test_valid_dir),
+		cmocka_unit_test(test_inline_errors),	 cmocka_unit_test(test_error_sticks),
+		cmocka_unit_test(test_missing_file),	 cmocka_unit_test(test_streaming),
+		cmocka_unit_test(test_long_line_stream), cmocka_unit_test(test_writer_roundtrip),
+		cmocka_unit_test(test_writer_format),	 cmocka_unit_test(test_json_equivalent),
+		cmocka_unit_test(test_json_errors),	 cmocka_unit_test(test_json_syntax),
+		cmocka_unit_test(test_record_error),	 cmocka_unit_test(test_stdin),
+		cmocka_unit_test(test_alloc_failures),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
