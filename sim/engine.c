@@ -482,6 +482,9 @@ static int do_wakeup(struct sim *S, struct sim_cpu *c, int64_t t)
 	}
 	if (lat == 0)
 		return do_select(S, c, t);
+	/* A tick due while the CPU leaves the state runs in the idle loop too. */
+	if (!dev->env.tick_stopped && next_tick_after(S, t) <= t + lat)
+		dev->env.got_tick = true;
 	c->phase = CPU_EXITING;
 	schedule(S, c, EV_REENTER, t + lat);
 	return 0;

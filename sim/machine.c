@@ -1,15 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * machine.c - machines: loading, checking, writing and printing them, and the default
- * energy rule.
+ * machine.c - machines: finding and loading them, checking and printing them, and the
+ * default energy rule. Their JSON form is read and written in sim/machine_json.c.
  *
  * A machine is a topology plus the state table a cpuidle driver registers, with three energy
  * numbers per state. It comes from a built-in (sim/cstates_intel.c) or from a JSON file, so a
- * user can describe a CPU the simulator does not know. JSON is checked strictly: an unknown
- * field is an error, because a mistyped optional field would otherwise be silently replaced
- * by its default. Every error names the field and points at its line and column; jansson
- * gives the position of syntax errors, and jsonpos finds the position of a value that parsed
- * but makes no sense.
+ * user can describe a CPU the simulator does not know.
  *
  * The default energy rule
  * -----------------------
@@ -37,38 +33,24 @@
  *    Default-off states are included, so enabling one does not change the others.
  */
 #include "sim/machine.h"
-#include "sim/alloc.h"
+#include "sim/machine_int.h"
 #include "sim/common.h"
 #include "sim/jsonpos.h"
 
-#include <errno.h>
-#include <jansson.h>
-#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#define FLAG_BITS 32
-#define OBJ_PATH_LEN 32 /* "states[N]": a path to an object that holds fields */
-#define PATH_LEN 96	/* an object path plus a field name and an index */
-#define MACHINE_FILE_MAX (1024 * 1024)
-/* The kernel keeps exit_latency and target_residency in us as unsigned int as well. */
-#define STATE_MAX_NS ((int64_t)UINT_MAX * SIM_NS_PER_US)
-
-#define JSON_DEFAULT_DRIVER "json"
-#define JSON_DEFAULT_CORE_W 4.0
-#define JSON_DEFAULT_PACKAGE_W 10.0
-
 /* ---- flag names ---- */
 
 _Static_assert(CPUIDLE_FLAG_POLLING == BIT(0) && CPUIDLE_FLAG_RCU_IDLE == BIT(6) &&
 		       CPUIDLE_FLAG_IRQ_ENABLE == BIT(14) &&
 		       CPUIDLE_FLAG_PARTIAL_HINT_MATCH == BIT(18),
-	       "flag_names[] is indexed by the bit numbers of governor.h");
+	       "machine_flag_names[] is indexed by the bit numbers of governor.h");
 
-static const char *const flag_names[FLAG_BITS] = {
+const char *const machine_flag_names[FLAG_BITS] = {
 	[0] = "POLLING",  [1] = "COUPLED",	[2] = "TIMER_STOP",
 	[3] = "UNUSABLE", [4] = "OFF",		[5] = "TLB_FLUSHED",
 	[6] = "RCU_IDLE", [14] = "IRQ_ENABLE",	[15] = "ALWAYS_ENABLE",
@@ -77,17 +59,7 @@ static const char *const flag_names[FLAG_BITS] = {
 
 const char *machine_flag_name(unsigned int bit)
 {
-	return bit < FLAG_BITS ? flag_names[bit] : NULL;
-}
-
-static int flag_bit(const char *name)
-{
-	int bit;
-
-	for (bit = 0; bit < FLAG_BITS; bit++)
-		if (flag_names[bit] && !strcasecmp(flag_names[bit], name))
-			return bit;
-	return -1;
+	return bit < FLAG_BITS ? machine_flag_names[bit] : NULL;
 }
 
 static unsigned int known_flags(void)
@@ -96,7 +68,7 @@ static unsigned int known_flags(void)
 	int bit;
 
 	for (bit = 0; bit < FLAG_BITS; bit++)
-		if (flag_names[bit])
+		if (machine_flag_names[bit])
 			mask |= 1u << bit;
 	return mask;
 }
@@ -161,7 +133,7 @@ static double break_even_energy(const struct machine_state *prev, const struct m
  * Fill the fields selected by `which`, except those marked in given[i] (NULL: none). The
  * powers come first, so the energies see the final powers, given or defaulted.
  */
-static void fill_energy(struct machine *m, const unsigned int *given, unsigned int which)
+void machine_fill_energy(struct machine *m, const unsigned int *given, unsigned int which)
 {
 	int n = min(max(m->state_count, 0), CPUIDLE_STATE_MAX), i;
 
@@ -192,23 +164,13 @@ static void fill_energy(struct machine *m, const unsigned int *given, unsigned i
  */
 void machine_default_energy(struct machine *m, unsigned int which)
 {
-	fill_energy(m, NULL, which);
+	machine_fill_energy(m, NULL, which);
 }
 
 /* ---- error reports with positions ---- */
 
-/* Where a check runs: text is the JSON source for positions, or NULL for a plain struct. */
-struct where {
-	const char *source;
-	const char *text;
-	struct sim_error *err;
-};
-
-static int fail(const struct where *w, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 /* Record an input error; `path` (a jsonpos path) places it in the JSON text, if any. */
-static int fail(const struct where *w, const char *path, const char *fmt, ...)
+int machine_fail(const struct where *w, const char *path, const char *fmt, ...)
 {
 	char msg[sizeof(w->err->text)];
 	int line = 0, column = 0;
@@ -235,7 +197,7 @@ static int check_count(const struct where *w, const char *field, int value)
 
 	snprintf(path, sizeof(path), "topology.%s", field);
 	if (value < 1)
-		return fail(w, path, "%s must be at least 1, not %d", path, value);
+		return machine_fail(w, path, "%s must be at least 1, not %d", path, value);
 	return 0;
 }
 
@@ -248,16 +210,17 @@ static int validate_topology(const struct machine *m, const struct where *w)
 		return -1;
 	cpus = (long long)m->packages * m->cores * m->threads;
 	if (cpus > MACHINE_MAX_CPUS)
-		return fail(w, "topology",
-			    "topology has %lld CPUs (%d x %d x %d); at most %d are supported", cpus,
-			    m->packages, m->cores, m->threads, MACHINE_MAX_CPUS);
+		return machine_fail(
+			w, "topology",
+			"topology has %lld CPUs (%d x %d x %d); at most %d are supported", cpus,
+			m->packages, m->cores, m->threads, MACHINE_MAX_CPUS);
 	return 0;
 }
 
 static int check_power(const struct where *w, const char *path, const char *what, double v)
 {
 	if (!isfinite(v) || v < 0)
-		return fail(w, path, "%s %g must be finite and >= 0", what, v);
+		return machine_fail(w, path, "%s %g must be finite and >= 0", what, v);
 	return 0;
 }
 
@@ -265,7 +228,8 @@ static int validate_machine_fields(const struct machine *m, const struct where *
 {
 	if (!terminated(m->name, sizeof(m->name)) || !terminated(m->desc, sizeof(m->desc)) ||
 	    !terminated(m->driver, sizeof(m->driver)))
-		return fail(w, NULL, "machine name, description or driver is not NUL-terminated");
+		return machine_fail(w, NULL,
+				    "machine name, description or driver is not NUL-terminated");
 	if (validate_topology(m, w))
 		return -1;
 	if (check_power(w, "power.active_core_w", "active core power", m->active_core_power_w) ||
@@ -273,8 +237,8 @@ static int validate_machine_fields(const struct machine *m, const struct where *
 			m->active_package_power_w))
 		return -1;
 	if (m->state_count < 1 || m->state_count > CPUIDLE_STATE_MAX)
-		return fail(w, "states", "a machine has 1 to %d states, not %d", CPUIDLE_STATE_MAX,
-			    m->state_count);
+		return machine_fail(w, "states", "a machine has 1 to %d states, not %d",
+				    CPUIDLE_STATE_MAX, m->state_count);
 	return 0;
 }
 
@@ -284,15 +248,16 @@ static int validate_name(const struct machine *m, int i, const struct where *w, 
 	int j;
 
 	if (!terminated(s->name, sizeof(s->name)) || !terminated(s->desc, sizeof(s->desc)))
-		return fail(w, path, "state %d: name or desc is not NUL-terminated", i);
+		return machine_fail(w, path, "state %d: name or desc is not NUL-terminated", i);
 	if (!s->name[0])
-		return fail(w, path, "state %d has an empty name", i);
+		return machine_fail(w, path, "state %d has an empty name", i);
 	for (j = 0; j < i; j++)
 		if (!strcasecmp(m->states[j].name, s->name))
-			return fail(w, path,
-				    "state %d (%s): the name is already used by state %d (%s); "
-				    "state names must be unique (case-insensitive)",
-				    i, s->name, j, m->states[j].name);
+			return machine_fail(
+				w, path,
+				"state %d (%s): the name is already used by state %d (%s); "
+				"state names must be unique (case-insensitive)",
+				i, s->name, j, m->states[j].name);
 	return 0;
 }
 
@@ -302,12 +267,14 @@ static int validate_flags(const struct machine *m, int i, const struct where *w,
 	unsigned int unknown = s->flags & ~known_flags();
 
 	if (unknown)
-		return fail(w, path, "state %d (%s): unknown flag bits 0x%x", i, s->name, unknown);
+		return machine_fail(w, path, "state %d (%s): unknown flag bits 0x%x", i, s->name,
+				    unknown);
 	if (i > 0 && (s->flags & CPUIDLE_FLAG_POLLING))
-		return fail(w, path,
-			    "state %d (%s): only state 0 may be a POLLING state (the kernel's POLL "
-			    "is always first)",
-			    i, s->name);
+		return machine_fail(
+			w, path,
+			"state %d (%s): only state 0 may be a POLLING state (the kernel's POLL "
+			"is always first)",
+			i, s->name);
 	return 0;
 }
 
@@ -320,13 +287,14 @@ static int validate_time(const struct machine *m, int i, const struct where *w, 
 
 	snprintf(path, sizeof(path), "states[%d].%s", i, field);
 	if (v < 0 || v > STATE_MAX_NS)
-		return fail(w, path, "state %d (%s): %s %lld ns is out of range 0..%lld ns", i,
-			    s->name, what, (long long)v, (long long)STATE_MAX_NS);
+		return machine_fail(w, path, "state %d (%s): %s %lld ns is out of range 0..%lld ns",
+				    i, s->name, what, (long long)v, (long long)STATE_MAX_NS);
 	if (i > 0 && v < prev)
-		return fail(w, path,
-			    "state %d (%s): %s %lld ns is below that of state %d (%s), %lld ns; "
-			    "states must be ordered from shallowest to deepest",
-			    i, s->name, what, (long long)v, i - 1, s[-1].name, (long long)prev);
+		return machine_fail(
+			w, path,
+			"state %d (%s): %s %lld ns is below that of state %d (%s), %lld ns; "
+			"states must be ordered from shallowest to deepest",
+			i, s->name, what, (long long)v, i - 1, s[-1].name, (long long)prev);
 	return 0;
 }
 
@@ -367,7 +335,7 @@ static int validate_state(const struct machine *m, int i, const struct where *w)
 	return validate_powers(m, i, w);
 }
 
-static int validate(const struct machine *m, const struct where *w)
+int machine_validate_at(const struct machine *m, const struct where *w)
 {
 	bool any_on = false;
 	int i;
@@ -380,8 +348,9 @@ static int validate(const struct machine *m, const struct where *w)
 		any_on |= !m->states[i].default_off;
 	}
 	if (!any_on)
-		return fail(w, "states",
-			    "every state is disabled by default; at least one must be enabled");
+		return machine_fail(
+			w, "states",
+			"every state is disabled by default; at least one must be enabled");
 	return 0;
 }
 
@@ -389,409 +358,7 @@ int machine_validate(const struct machine *m, const char *source, struct sim_err
 {
 	const struct where w = {source, NULL, err};
 
-	return validate(m, &w);
-}
-
-/* ---- reading JSON ---- */
-
-static const char *const machine_keys[] = {
-	"name", "description", "driver", "topology", "power", "states", NULL,
-};
-static const char *const topology_keys[] = {"packages", "cores", "threads", NULL};
-static const char *const power_keys[] = {"active_core_w", "active_package_w", NULL};
-static const char *const state_keys[] = {
-	"name",
-	"desc",
-	"flags",
-	"exit_latency_ns",
-	"target_residency_ns",
-	"default_status",
-	"core_power_w",
-	"package_power_w",
-	"entry_exit_energy_j",
-	NULL,
-};
-
-/* "path.key", or "key" at the top level. */
-static const char *subpath(char *buf, size_t cap, const char *path, const char *key)
-{
-	snprintf(buf, cap, "%s%s%s", path, path[0] ? "." : "", key);
-	return buf;
-}
-
-static bool in_list(const char *const *list, const char *key)
-{
-	for (; *list; list++)
-		if (!strcmp(*list, key))
-			return true;
-	return false;
-}
-
-/* Append s to the comma-separated list in buf. */
-static void list_append(char *buf, size_t cap, const char *s)
-{
-	size_t n = strlen(buf);
-
-	snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", s);
-}
-
-/* Unknown fields are errors: a mistyped optional field would silently take its default. */
-static int check_keys(const struct where *w, json_t *obj, const char *path,
-		      const char *const *known)
-{
-	char p[PATH_LEN], list[200] = "";
-	const char *key = NULL;
-	void *it;
-
-	for (it = json_object_iter(obj); it; it = json_object_iter_next(obj, it)) {
-		key = json_object_iter_key(it);
-		if (!in_list(known, key))
-			break;
-	}
-	if (!it)
-		return 0;
-	for (; *known; known++)
-		list_append(list, sizeof(list), *known);
-	return fail(w, subpath(p, sizeof(p), path, key), "unknown field '%s' in %s (known: %s)",
-		    key, path[0] ? path : "the machine", list);
-}
-
-/* A member that must be there; the error points at the object that lacks it. */
-static json_t *need(const struct where *w, json_t *obj, const char *path, const char *key)
-{
-	json_t *v = json_object_get(obj, key);
-
-	if (!v)
-		fail(w, path, "missing required field '%s' in %s", key,
-		     path[0] ? path : "the machine");
-	return v;
-}
-
-/* Copy a string member into buf; absent leaves buf alone unless it is required. */
-static int get_string(const struct where *w, json_t *obj, const char *path, const char *key,
-		      bool required, char *buf, size_t cap)
-{
-	json_t *v = required ? need(w, obj, path, key) : json_object_get(obj, key);
-	char p[PATH_LEN];
-	size_t len;
-
-	if (!v)
-		return required ? -1 : 0;
-	subpath(p, sizeof(p), path, key);
-	if (!json_is_string(v))
-		return fail(w, p, "%s must be a string", p);
-	len = json_string_length(v);
-	if (required && !len)
-		return fail(w, p, "%s must not be empty", p);
-	if (len >= cap)
-		return fail(w, p, "%s is too long: %zu bytes, at most %zu", p, len, cap - 1);
-	memcpy(buf, json_string_value(v), len + 1);
-	return 0;
-}
-
-/* A required integer member in [lo, hi]; `what` says what it must be, for the message. */
-static int get_int(const struct where *w, json_t *obj, const char *path, const char *key,
-		   const char *what, long long lo, long long hi, long long *out)
-{
-	json_t *v = need(w, obj, path, key);
-	char p[PATH_LEN];
-	long long x;
-
-	if (!v)
-		return -1;
-	subpath(p, sizeof(p), path, key);
-	if (!json_is_integer(v))
-		return fail(w, p, "%s must be %s", p, what);
-	x = json_integer_value(v);
-	if (x < lo || x > hi)
-		return fail(w, p, "%s must be %s in %lld..%lld, not %lld", p, what, lo, hi, x);
-	*out = x;
-	return 0;
-}
-
-/* An optional number member (power or energy); *present says whether it was there. */
-static int get_power(const struct where *w, json_t *obj, const char *path, const char *key,
-		     const char *unit, double *out, bool *present)
-{
-	json_t *v = json_object_get(obj, key);
-	char p[PATH_LEN];
-	double x;
-
-	*present = v != NULL;
-	if (!v)
-		return 0;
-	subpath(p, sizeof(p), path, key);
-	if (!json_is_number(v))
-		return fail(w, p, "%s must be a number (%s)", p, unit);
-	x = json_number_value(v);
-	if (!isfinite(x) || x < 0)
-		return fail(w, p, "%s must be finite and >= 0 (%s), not %g", p, unit, x);
-	*out = x;
-	return 0;
-}
-
-static int get_object(const struct where *w, json_t *obj, const char *key, bool required,
-		      json_t **out)
-{
-	json_t *v = required ? need(w, obj, "", key) : json_object_get(obj, key);
-
-	*out = v;
-	if (!v)
-		return required ? -1 : 0;
-	if (!json_is_object(v))
-		return fail(w, key, "%s must be an object", key);
-	return 0;
-}
-
-static int load_topology(const struct where *w, json_t *root, struct machine *m)
-{
-	const char *what = "a positive integer";
-	long long p, c, t;
-	json_t *obj;
-
-	if (get_object(w, root, "topology", true, &obj) ||
-	    check_keys(w, obj, "topology", topology_keys))
-		return -1;
-	if (get_int(w, obj, "topology", "packages", what, 1, MACHINE_MAX_CPUS, &p) ||
-	    get_int(w, obj, "topology", "cores", what, 1, MACHINE_MAX_CPUS, &c) ||
-	    get_int(w, obj, "topology", "threads", what, 1, MACHINE_MAX_CPUS, &t))
-		return -1;
-	m->packages = (int)p;
-	m->cores = (int)c;
-	m->threads = (int)t;
-	return 0;
-}
-
-static int load_power(const struct where *w, json_t *root, struct machine *m)
-{
-	bool present;
-	json_t *obj;
-
-	m->active_core_power_w = JSON_DEFAULT_CORE_W;
-	m->active_package_power_w = JSON_DEFAULT_PACKAGE_W;
-	if (get_object(w, root, "power", false, &obj))
-		return -1;
-	if (!obj)
-		return 0;
-	if (check_keys(w, obj, "power", power_keys) ||
-	    get_power(w, obj, "power", "active_core_w", "W", &m->active_core_power_w, &present) ||
-	    get_power(w, obj, "power", "active_package_w", "W", &m->active_package_power_w,
-		      &present))
-		return -1;
-	return 0;
-}
-
-static int unknown_flag(const struct where *w, const char *path, const char *name)
-{
-	char list[240] = "";
-	int bit;
-
-	for (bit = 0; bit < FLAG_BITS; bit++)
-		if (flag_names[bit])
-			list_append(list, sizeof(list), flag_names[bit]);
-	return fail(w, path, "%s: unknown flag '%s' (known: %s)", path, name, list);
-}
-
-static int load_flags(const struct where *w, json_t *st, const char *path, unsigned int *flags)
-{
-	json_t *arr = json_object_get(st, "flags");
-	char p[PATH_LEN];
-	size_t k;
-
-	*flags = 0;
-	if (!arr)
-		return 0;
-	if (!json_is_array(arr))
-		return fail(w, subpath(p, sizeof(p), path, "flags"),
-			    "%s.flags must be an array of flag names", path);
-	for (k = 0; k < json_array_size(arr); k++) {
-		json_t *v = json_array_get(arr, k);
-		int bit = json_is_string(v) ? flag_bit(json_string_value(v)) : -1;
-
-		snprintf(p, sizeof(p), "%s.flags[%zu]", path, k);
-		if (!json_is_string(v))
-			return fail(w, p, "%s must be a flag name (a string)", p);
-		if (bit < 0)
-			return unknown_flag(w, p, json_string_value(v));
-		*flags |= 1u << bit;
-	}
-	return 0;
-}
-
-/* default_status, and CPUIDLE_FLAG_OFF, which the kernel turns into "disabled" at boot. */
-static int load_status(const struct where *w, json_t *st, const char *path, struct machine_state *s)
-{
-	json_t *v = json_object_get(st, "default_status");
-	const char *status = json_is_string(v) ? json_string_value(v) : "";
-	char p[PATH_LEN];
-
-	subpath(p, sizeof(p), path, "default_status");
-	if (v && strcmp(status, "enabled") && strcmp(status, "disabled"))
-		return fail(w, p, "%s must be \"enabled\" or \"disabled\"", p);
-	if ((s->flags & CPUIDLE_FLAG_OFF) && !strcmp(status, "enabled"))
-		return fail(w, p,
-			    "%s is \"enabled\" but the state has flag OFF, which disables it by "
-			    "default",
-			    p);
-	s->default_off = !strcmp(status, "disabled") || (s->flags & CPUIDLE_FLAG_OFF);
-	return 0;
-}
-
-/* Read the energy fields that are there; mark them in *given so the rest get defaulted. */
-static int load_state_energy(const struct where *w, json_t *st, const char *path,
-			     struct machine_state *s, unsigned int *given)
-{
-	bool core, pkg, ee;
-
-	if (get_power(w, st, path, "core_power_w", "W", &s->core_power_w, &core) ||
-	    get_power(w, st, path, "package_power_w", "W", &s->package_power_w, &pkg) ||
-	    get_power(w, st, path, "entry_exit_energy_j", "J", &s->entry_exit_energy_j, &ee))
-		return -1;
-	*given = (core ? MACHINE_DEFAULT_CORE_POWER : 0) |
-		 (pkg ? MACHINE_DEFAULT_PACKAGE_POWER : 0) | (ee ? MACHINE_DEFAULT_ENTRY_EXIT : 0);
-	return 0;
-}
-
-static int load_state(const struct where *w, json_t *st, int i, struct machine_state *s,
-		      unsigned int *given)
-{
-	const char *ns = "an integer (ns)";
-	char path[OBJ_PATH_LEN];
-	long long lat, res;
-
-	snprintf(path, sizeof(path), "states[%d]", i);
-	if (!json_is_object(st))
-		return fail(w, path, "%s must be an object", path);
-	if (check_keys(w, st, path, state_keys) ||
-	    get_string(w, st, path, "name", true, s->name, sizeof(s->name)) ||
-	    get_string(w, st, path, "desc", false, s->desc, sizeof(s->desc)) ||
-	    load_flags(w, st, path, &s->flags) || load_status(w, st, path, s))
-		return -1;
-	if (get_int(w, st, path, "exit_latency_ns", ns, 0, STATE_MAX_NS, &lat) ||
-	    get_int(w, st, path, "target_residency_ns", ns, 0, STATE_MAX_NS, &res))
-		return -1;
-	s->exit_latency_ns = lat;
-	s->target_residency_ns = res;
-	return load_state_energy(w, st, path, s, given);
-}
-
-static int load_states(const struct where *w, json_t *root, struct machine *m, unsigned int *given)
-{
-	json_t *arr = need(w, root, "", "states");
-	size_t i;
-
-	if (!arr)
-		return -1;
-	if (!json_is_array(arr) || !json_array_size(arr))
-		return fail(w, "states", "states must be a non-empty array of state objects");
-	if (json_array_size(arr) > CPUIDLE_STATE_MAX) {
-		char p[PATH_LEN];
-
-		snprintf(p, sizeof(p), "states[%d]", CPUIDLE_STATE_MAX);
-		return fail(w, p, "too many states: %zu, at most %d (CPUIDLE_STATE_MAX)",
-			    json_array_size(arr), CPUIDLE_STATE_MAX);
-	}
-	for (i = 0; i < json_array_size(arr); i++)
-		if (load_state(w, json_array_get(arr, i), (int)i, &m->states[i], &given[i]))
-			return -1;
-	m->state_count = (int)json_array_size(arr);
-	return 0;
-}
-
-/*
- * Each energy value missing from the JSON is defaulted on its own; given values are kept.
- * Powers come first, so defaulted entry+exit energies follow from the final powers and keep
- * the break-even property against a given neighbour.
- */
-static int load_root(const struct where *w, json_t *root, struct machine *m)
-{
-	unsigned int given[CPUIDLE_STATE_MAX] = {0};
-
-	if (!json_is_object(root))
-		return fail(w, "", "a machine must be a JSON object");
-	memset(m, 0, sizeof(*m));
-	snprintf(m->driver, sizeof(m->driver), "%s", JSON_DEFAULT_DRIVER);
-	if (check_keys(w, root, "", machine_keys) ||
-	    get_string(w, root, "", "name", true, m->name, sizeof(m->name)) ||
-	    get_string(w, root, "", "description", false, m->desc, sizeof(m->desc)) ||
-	    get_string(w, root, "", "driver", false, m->driver, sizeof(m->driver)) ||
-	    load_topology(w, root, m) || load_power(w, root, m) || load_states(w, root, m, given))
-		return -1;
-	fill_energy(m, given, MACHINE_DEFAULT_ALL);
-	return validate(m, w);
-}
-
-int machine_load_json_string(const char *text, const char *source, struct machine *m,
-			     struct sim_error *err)
-{
-	const struct where w = {source ? source : "<string>", text, err};
-	struct machine tmp;
-	json_error_t jerr;
-	json_t *root;
-	int rc;
-
-	if (!text)
-		return sim_error_set(err, SIM_ERR_INTERNAL, w.source, 0, 0, "no JSON text");
-	root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root)
-		return sim_error_set(err, SIM_ERR_INPUT, w.source, max(jerr.line, 0),
-				     max(jerr.column, 0), "%s", jerr.text);
-	rc = load_root(&w, root, &tmp);
-	json_decref(root);
-	if (!rc)
-		*m = tmp;
-	return rc;
-}
-
-/* Read a whole (small) file into a NUL-terminated buffer. */
-static int read_small_file(const char *path, char **text, struct sim_error *err)
-{
-	FILE *f = fopen(path, "r");
-	size_t cap = 0, len = 0, n;
-	void *buf = NULL;
-	int rc = 0;
-
-	if (!f)
-		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot open machine file: %s",
-				     strerror(errno));
-	do {
-		if (sim_grow(&buf, &cap, len + 4096, 1)) {
-			rc = sim_error_nomem(err, path);
-			break;
-		}
-		n = fread((char *)buf + len, 1, cap - len - 1, f);
-		len += n;
-		if (len > MACHINE_FILE_MAX)
-			rc = sim_error_set(
-				err, SIM_ERR_INPUT, path, 0, 0,
-				"machine file is larger than 1 MiB; is this a machine file?");
-		else if (!n && ferror(f))
-			rc = sim_error_set(err, SIM_ERR_IO, path, 0, 0,
-					   "cannot read machine file: %s", strerror(errno));
-	} while (!rc && n);
-	fclose(f);
-	if (!rc && memchr(buf, '\0', len))
-		rc = sim_error_set(err, SIM_ERR_INPUT, path, 0, 0,
-				   "machine file contains a NUL byte");
-	if (rc) {
-		sim_free(buf);
-		return rc;
-	}
-	((char *)buf)[len] = '\0';
-	*text = buf;
-	return 0;
-}
-
-int machine_load_json_file(const char *path, struct machine *m, struct sim_error *err)
-{
-	char *text = NULL;
-	int rc;
-
-	if (read_small_file(path, &text, err))
-		return -1;
-	rc = machine_load_json_string(text, path, m, err);
-	sim_free(text);
-	return rc;
+	return machine_validate_at(m, &w);
 }
 
 static bool looks_like_path(const char *s)
@@ -821,95 +388,6 @@ int machine_load(const char *name_or_path, struct machine *m, struct sim_error *
 			     "unknown machine '%s'; built-in machines: %s; or give a path to a "
 			     "JSON file (see idlesim machines NAME --json)",
 			     name_or_path, list);
-}
-
-/* ---- writing JSON ---- */
-
-static json_t *flags_to_json(unsigned int flags)
-{
-	json_t *arr = json_array();
-	int bit, rc = 0;
-
-	for (bit = 0; arr && bit < FLAG_BITS; bit++)
-		if ((flags & (1u << bit)) && flag_names[bit])
-			rc |= json_array_append_new(arr, json_string(flag_names[bit]));
-	if (rc) {
-		json_decref(arr);
-		return NULL;
-	}
-	return arr;
-}
-
-/* json_object_set_new() takes the value even when it fails, so nothing leaks on error. */
-static json_t *state_to_json(const struct machine_state *s)
-{
-	json_t *o = json_object();
-	int rc = 0;
-
-	if (!o)
-		return NULL;
-	rc |= json_object_set_new(o, "name", json_string(s->name));
-	rc |= json_object_set_new(o, "desc", json_string(s->desc));
-	rc |= json_object_set_new(o, "flags", flags_to_json(s->flags));
-	rc |= json_object_set_new(o, "exit_latency_ns", json_integer(s->exit_latency_ns));
-	rc |= json_object_set_new(o, "target_residency_ns", json_integer(s->target_residency_ns));
-	rc |= json_object_set_new(o, "default_status",
-				  json_string(s->default_off ? "disabled" : "enabled"));
-	rc |= json_object_set_new(o, "core_power_w", json_real(s->core_power_w));
-	rc |= json_object_set_new(o, "package_power_w", json_real(s->package_power_w));
-	rc |= json_object_set_new(o, "entry_exit_energy_j", json_real(s->entry_exit_energy_j));
-	if (rc) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
-}
-
-static json_t *topology_to_json(const struct machine *m)
-{
-	return json_pack("{s:i, s:i, s:i}", "packages", m->packages, "cores", m->cores, "threads",
-			 m->threads);
-}
-
-static json_t *machine_to_json(const struct machine *m)
-{
-	json_t *o = json_object(), *states = json_array();
-	int i, rc = 0;
-
-	if (!o || !states) {
-		json_decref(o);
-		json_decref(states);
-		return NULL;
-	}
-	for (i = 0; i < m->state_count && i < CPUIDLE_STATE_MAX; i++)
-		rc |= json_array_append_new(states, state_to_json(&m->states[i]));
-	rc |= json_object_set_new(o, "name", json_string(m->name));
-	rc |= json_object_set_new(o, "description", json_string(m->desc));
-	rc |= json_object_set_new(o, "driver", json_string(m->driver));
-	rc |= json_object_set_new(o, "topology", topology_to_json(m));
-	rc |= json_object_set_new(o, "power",
-				  json_pack("{s:f, s:f}", "active_core_w", m->active_core_power_w,
-					    "active_package_w", m->active_package_power_w));
-	rc |= json_object_set_new(o, "states", states);
-	if (rc) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
-}
-
-int machine_write_json(FILE *f, const struct machine *m)
-{
-	json_t *root = machine_to_json(m);
-	int rc;
-
-	if (!root)
-		return -1;
-	rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-	json_decref(root);
-	if (rc || fputc('\n', f) == EOF || ferror(f))
-		return -1;
-	return 0;
 }
 
 /* ---- topology, lookup, kernel view, printing ---- */
@@ -982,8 +460,8 @@ static void print_flags(FILE *f, unsigned int flags)
 	for (bit = 0; bit < FLAG_BITS; bit++) {
 		if (!(flags & (1u << bit)))
 			continue;
-		if (flag_names[bit])
-			fprintf(f, " %s", flag_names[bit]);
+		if (machine_flag_names[bit])
+			fprintf(f, " %s", machine_flag_names[bit]);
 		else
 			fprintf(f, " 0x%x", 1u << bit);
 	}

@@ -65,6 +65,48 @@ static void test_tick_retained_splits_period(void **state)
 	release(&rs);
 }
 
+/*
+ * The tick fires inside the polling loop without ending it (IRQs are enabled in POLL and
+ * the tick sets no need_resched): POLL entered at 3,990,000 ends by its 20 us limit at
+ * 4,010,000, and the tick at 4,000,000 shows in tick_nohz_idle_got_tick() at the next select.
+ */
+static void test_tick_inside_polling(void **state)
+{
+	struct run_stats rs;
+
+	(void)state;
+	script_set(POLL, false);
+	replay_ok(HDR "idle 0 3990000 30000 irq\n", NULL, &rs);
+	assert_int_equal(test_script.seen[1].now_ns, 4010000);
+	assert_false(test_script.seen[0].got_tick);
+	assert_true(test_script.seen[1].got_tick);
+	assert_int_equal(rs.total.wakeups[WAKE_TICK], 0);
+	run_stats_release(&rs);
+}
+
+/*
+ * A tick that fires while the CPU leaves a state after a wakeup that brought no work also
+ * runs in the idle loop. HZ 2000 (TICK_NSEC 500,000); C10 (exit 890,000) with the tick kept,
+ * from 100,000: the tick wakes it at 500,000; the governor reads the flag in reflect() (as
+ * menu does), clearing it; the exit lasts until 1,390,000 and contains the tick at
+ * 1,000,000, so the next select sees the flag set again.
+ */
+static void test_tick_during_exit(void **state)
+{
+	struct replay_opts o = { 0 };
+	struct run_stats rs;
+
+	(void)state;
+	script_set(C10, false);
+	test_script.reflect_reads_tick = true;
+	o.hz = 2000;
+	replay_ok(HDR "idle 0 100000 3000000 irq\n", &o, &rs);
+	assert_true(test_script.reflect_got_tick[0]);
+	assert_int_equal(test_script.seen[1].now_ns, 1390000);
+	assert_true(test_script.seen[1].got_tick);
+	run_stats_release(&rs);
+}
+
 /* The same period with the tick stopped: one entry, diff = 10,000,000 + 10,000. */
 static void test_tick_stopped_one_entry(void **state)
 {
@@ -405,6 +447,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tick_retained_splits_period),
 		cmocka_unit_test(test_tick_stopped_one_entry),
+		cmocka_unit_test(test_tick_inside_polling),
+		cmocka_unit_test(test_tick_during_exit),
 		cmocka_unit_test(test_tick_kept_when_timer_before_next_tick),
 		cmocka_unit_test(test_poll_time_limit),
 		cmocka_unit_test(test_poll_limit_follows_enabled_states),

@@ -47,6 +47,8 @@ struct script {
 	struct seen seen[SCRIPT_MAX];
 	int reflects;
 	int reflected[SCRIPT_MAX];
+	bool reflect_reads_tick; /* reflect() calls tick_nohz_idle_got_tick(), as menu does */
+	bool reflect_got_tick[SCRIPT_MAX];
 };
 
 /* One script per test process: the tests are single-threaded. */
@@ -81,10 +83,14 @@ static int scripted_select(struct cpuidle_driver *drv, struct cpuidle_device *de
 
 static void scripted_reflect(struct cpuidle_device *dev, int index)
 {
-	(void)dev;
-	if (test_script.reflects < SCRIPT_MAX)
-		test_script.reflected[test_script.reflects] = index;
-	test_script.reflects++;
+	struct script *s = &test_script;
+
+	if (s->reflects < SCRIPT_MAX) {
+		s->reflected[s->reflects] = index;
+		if (s->reflect_reads_tick)
+			s->reflect_got_tick[s->reflects] = tick_nohz_idle_got_tick(dev);
+	}
+	s->reflects++;
 }
 
 static const struct cpuidle_governor gov_scripted = {

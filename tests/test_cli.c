@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_cli.c - the idlesim binary as a user runs it: exit statuses, output files that
+ * appear whole or not at all, reports whose numbers are computed here by hand, byte-
+ * identical output for identical input, and the bad-input corpus (tests/traces/invalid).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sim/machine.h"
+
+#define BIN IDLESIM_BINARY_DIR "/idlesim"
+#define SRC IDLESIM_SOURCE_DIR
+
+static char tmpdir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/idlesim-cli-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd);
+}
+
+/* Run `idlesim ARGS` with stdout and stderr to files in tmpdir; return the exit status. */
+static int run(const char *args)
+{
+	char cmd[4096];
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "cd %s && %s %s >%s/out 2>%s/err", SRC, BIN, args, tmpdir, tmpdir);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
+		n = 0;
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static char *tmpfile_text(const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	return slurp(path);
+}
+
+static bool exists(const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	return access(path, F_OK) == 0;
+}
+
+/* No temporary output file may be left in tmpdir. */
+static void assert_no_tmp_files(void)
+{
+	DIR *d = opendir(tmpdir);
+	struct dirent *e;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		assert_null(strstr(e->d_name, ".tmp."));
+	closedir(d);
+}
+
+static void write_file(const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * One 500 us idle period ended by its timer on skl: the oracle picks C6 (the deepest state
+ * whose target residency, 200 us, fits; C7s needs 800 us). Measured residency = 500,000 +
+ * 85,000 (C6 exit latency) = 585,000 ns: no above (>= 200,000), no below (585,000 - 85,000
+ * < 800,000). Regret against itself: 0.
+ */
+static void test_json_report_by_hand(void **state)
+{
+	char args[512];
+	json_error_t je;
+	json_t *root, *run0, *st;
+	char *text;
+
+	(void)state;
+	write_file("one.trace", "idlesim-trace v1\ncpus 1\nidle 0 0 500000 timer\n");
+	snprintf(args, sizeof(args),
+		 "run --trace %s/one.trace --machine skl --governor oracle --format json -o %s/r.json",
+		 tmpdir, tmpdir);
+	assert_int_equal(run(args), 0);
+	text = tmpfile_text("r.json");
+	assert_non_null(text);
+	root = json_loads(text, 0, &je);
+	assert_non_null(root);
+	assert_string_equal(json_string_value(json_object_get(root, "schema")), "idlesim-run/1");
+	assert_int_equal(json_array_size(json_object_get(root, "runs")), 1);
+	run0 = json_array_get(json_object_get(root, "runs"), 0);
+	assert_string_equal(json_string_value(json_object_get(run0, "governor")), "oracle");
+	assert_string_equal(json_string_value(json_object_get(run0, "machine")), "skl");
+	assert_int_equal(json_integer_value(json_object_get(run0, "hz")), 250);
+	st = json_object_get(run0, "totals");
+	assert_int_equal(json_integer_value(json_object_get(st, "idle_entries")), 1);
+	assert_int_equal(json_integer_value(json_object_get(st, "above")), 0);
+	assert_int_equal(json_integer_value(json_object_get(st, "below")), 0);
+	assert_int_equal(json_integer_value(json_object_get(st, "hits")), 1);
+	assert_non_null(json_object_get(st, "energy_j"));
+	assert_non_null(json_object_get(json_object_get(st, "wake_latency_ns"), "p99"));
+	st = json_array_get(json_object_get(run0, "states"), 4);
+	assert_string_equal(json_string_value(json_object_get(st, "name")), "C6");
+	assert_int_equal(json_integer_value(json_object_get(st, "usage")), 1);
+	assert_int_equal(json_integer_value(json_object_get(st, "time_ns")), 585000);
+	assert_int_equal(json_array_size(json_object_get(run0, "cpus")), 1);
+	assert_true(json_real_value(json_object_get(json_object_get(run0, "regret"), "energy_j")) == 0.0);
+	json_decref(root);
+	free(text);
+}
+
+/* Text uses turbostat names; CSV has the hand-computed row. */
+static void test_text_and_csv(void **state)
+{
+	char args[512];
+	char *text;
+
+	(void)state;
+	write_file("one.trace", "idlesim-trace v1\ncpus 1\nidle 0 0 500000 timer\n");
+	snprintf(args, sizeof(args), "run --trace %s/one.trace --machine skl --governor oracle",
+		 tmpdir);
+	assert_int_equal(run(args), 0);
+	text = tmpfile_text("out");
+	assert_non_null(strstr(text, "C6%"));
+	assert_non_null(strstr(text, "C6+"));
+	assert_non_null(strstr(text, "C6-"));
+	assert_non_null(strstr(text, "Busy%"));
+	free(text);
+	snprintf(args, sizeof(args),
+		 "run --trace %s/one.trace --machine skl --governor oracle --format csv", tmpdir);
+	assert_int_equal(run(args), 0);
+	text = tmpfile_text("out");
+	assert_non_null(strstr(text, "trace,machine,governor,hz,cpu,state,usage,time_ns,above,below"));
+	assert_non_null(strstr(text, ",skl,oracle,250,all,C6,1,585000,0,0,"));
+	assert_non_null(strstr(text, ",skl,oracle,250,0,C6,1,585000,0,0,"));
+	free(text);
+}
+
+/* The same input gives byte-identical output, whatever the event queue. */
+static void test_deterministic_output(void **state)
+{
+	char *a, *b, *c;
+
+	(void)state;
+	assert_int_equal(run("run --machine skl,hsx --format json --explain 50"), 0);
+	a = tmpfile_text("out");
+	assert_int_equal(run("run --machine skl,hsx --format json --explain 50"), 0);
+	b = tmpfile_text("out");
+	assert_int_equal(run("run --machine skl,hsx --format json --explain 50 --queue naive"), 0);
+	c = tmpfile_text("out");
+	assert_true(strlen(a) > 1000);
+	assert_string_equal(a, b);
+	assert_string_equal(a, c);
+	free(a);
+	free(b);
+	free(c);
+}
+
+/* --explain N keeps N decisions per run, with the governor's variables. */
+static void test_explain(void **state)
+{
+	json_error_t je;
+	json_t *root, *runs, *d;
+	char *text;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(run("run --machine skl --governor oracle,deepest --format json --explain 3"), 0);
+	text = tmpfile_text("out");
+	root = json_loads(text, 0, &je);
+	assert_non_null(root);
+	runs = json_object_get(root, "runs");
+	assert_int_equal(json_array_size(runs), 2);
+	for (i = 0; i < 2; i++)
+		assert_int_equal(json_array_size(json_object_get(json_array_get(runs, i), "decisions")), 3);
+	d = json_array_get(json_object_get(json_array_get(runs, 0), "decisions"), 0);
+	assert_non_null(json_object_get(d, "sleep_length_ns"));
+	assert_non_null(json_object_get(d, "verdict"));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(d, "governor"), "rule")),
+			    json_string_value(json_object_get(json_object_get(d, "governor"), "rule")));
+	json_decref(root);
+	free(text);
+	/* Text: one line per decision. */
+	assert_int_equal(run("run --machine skl --governor oracle --explain 2"), 0);
+	text = tmpfile_text("out");
+	assert_non_null(strstr(text, "decisions (2,"));
+	assert_non_null(strstr(text, "sleep_length="));
+	free(text);
+}
+
+/* Knobs change what they should. */
+static void test_knobs(void **state)
+{
+	char args[512];
+	char *text;
+
+	(void)state;
+	write_file("one.trace", "idlesim-trace v1\ncpus 1\nidle 0 0 500000 timer\n");
+	/* C6 disabled by name: the oracle falls back to C3 (100 us). */
+	snprintf(args, sizeof(args),
+		 "run --trace %s/one.trace --machine skl --governor oracle --disable C6 --format csv",
+		 tmpdir);
+	assert_int_equal(run(args), 0);
+	text = tmpfile_text("out");
+	assert_non_null(strstr(text, ",all,C3,1,570000,"));
+	free(text);
+	/* Latency limit 50 us: C1E (10 us exit) at most. */
+	snprintf(args, sizeof(args),
+		 "run --trace %s/one.trace --machine skl --governor oracle --latency-limit-us 50 "
+		 "--format csv",
+		 tmpdir);
+	assert_int_equal(run(args), 0);
+	text = tmpfile_text("out");
+	assert_non_null(strstr(text, ",all,C1E,1,510000,"));
+	free(text);
+	/* --enable C3 on hsx (off by default there). */
+	assert_int_equal(run("run --machine hsx --governor oracle --enable C3 --format json"), 0);
+	text = tmpfile_text("out");
+	assert_null(strstr(text, "\"disabled\": [\n        \"C3\""));
+	free(text);
+	/* HZ is reported. */
+	assert_int_equal(run("run --machine skl --governor oracle --hz 1000 --format csv"), 0);
+	text = tmpfile_text("out");
+	assert_non_null(strstr(text, ",skl,oracle,1000,all,"));
+	free(text);
+}
+
+static void expect_usage_error(const char *args, const char *msg)
+{
+	char *err;
+
+	assert_int_equal(run(args), 2);
+	err = tmpfile_text("err");
+	if (!strstr(err, msg)) {
+		fprintf(stderr, "expected '%s' in: %s", msg, err);
+		fail();
+	}
+	free(err);
+}
+
+static void test_usage_errors(void **state)
+{
+	(void)state;
+	expect_usage_error("run --governor nosuch", "unknown governor 'nosuch'");
+	expect_usage_error("run --machine nosuch", "unknown machine 'nosuch'");
+	expect_usage_error("run --machine skl --disable C42", "no idle state 'C42'");
+	expect_usage_error("run --hz 0", "--hz");
+	expect_usage_error("run --hz abc", "--hz");
+	expect_usage_error("run --latency-limit-us -5", "--latency-limit-us");
+	expect_usage_error("run --format xml", "--format");
+	expect_usage_error("run --bogus", "unknown option");
+	expect_usage_error("run --set menu.decay", "FAMILY.NAME=VALUE");
+	expect_usage_error("run --set nosuch.x=1", "no governor family 'nosuch'");
+	expect_usage_error("run --set oracle.x=1", "has no tunable 'x'");
+	expect_usage_error("run --trace /nonexistent/x.trace", "/nonexistent/x.trace");
+	expect_usage_error("gen --workload periodic --period-us 0", "--period-us");
+	expect_usage_error("gen --workload periodic --period-us -3", "--period-us");
+	expect_usage_error("gen --workload nosuch", "unknown workload");
+	expect_usage_error("gen --cpus 4", "--workload is required");
+	expect_usage_error("nosuch", "unknown command");
+	expect_usage_error("machines nosuch", "unknown machine");
+	/* A trace with more CPUs than the machine. */
+	write_file("big.trace", "idlesim-trace v1\ncpus 16\nidle 15 0 1000 irq\n");
+	{
+		char args[256];
+
+		snprintf(args, sizeof(args), "run --trace %s/big.trace --machine skl", tmpdir);
+		expect_usage_error(args, "16 CPUs but machine skl has 8");
+	}
+}
+
+/*
+ * Every case of the bad-input corpus through `run -o FILE`: exit status 2, the message of
+ * expected-error at FILE:LINE:COLUMN on stderr, and no output file, temporary or final.
+ */
+static void test_bad_input_corpus(void **state)
+{
+	const char *dir = SRC "/tests/traces/invalid";
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	(void)state;
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		char path[512], args[1024], want[1024];
+		char *expected, *err, *nl;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/expected-error", dir, e->d_name);
+		expected = slurp(path);
+		assert_non_null(expected);
+		nl = strchr(expected, '\n');
+		if (nl)
+			*nl = '\0';
+		snprintf(args, sizeof(args),
+			 "run --trace %s/%s/input --machine skl --governor oracle -o %s/report.txt", dir,
+			 e->d_name, tmpdir);
+		if (run(args) != 2) {
+			fprintf(stderr, "case %s: exit status is not 2\n", e->d_name);
+			fail();
+		}
+		snprintf(want, sizeof(want), "%s/%s/input:%s", dir, e->d_name, expected);
+		err = tmpfile_text("err");
+		if (!strstr(err, want)) {
+			fprintf(stderr, "case %s:\n want: %s\n got:  %s", e->d_name, want, err);
+			fail();
+		}
+		assert_false(exists("report.txt"));
+		assert_no_tmp_files();
+		free(err);
+		free(expected);
+		n++;
+	}
+	closedir(d);
+	assert_true(n >= 40);
+}
+
+/* An output file that cannot be written: exit 2, nothing left behind. */
+static void test_unwritable_output(void **state)
+{
+	(void)state;
+	expect_usage_error("run --machine skl --governor oracle -o /nonexistent-dir/out.txt",
+			   "/nonexistent-dir/out.txt");
+}
+
+/* gen writes a trace that run accepts; machines --json loads back. */
+static void test_gen_and_machines(void **state)
+{
+	char args[512], *text;
+	struct machine a, b;
+	struct sim_error err = { 0 };
+
+	(void)state;
+	snprintf(args, sizeof(args),
+		 "gen --workload irq-fixed --cpus 2 --duration-s 0.01 --timer-period-us 100000 "
+		 "-o %s/g.trace",
+		 tmpdir);
+	assert_int_equal(run(args), 0);
+	text = tmpfile_text("g.trace");
+	assert_non_null(strstr(text, "idlesim-trace v1\ncpus 2\n"));
+	assert_non_null(strstr(text, "source idlesim gen --workload irq-fixed"));
+	free(text);
+	snprintf(args, sizeof(args), "run --trace %s/g.trace --machine skl --governor oracle", tmpdir);
+	assert_int_equal(run(args), 0);
+
+	assert_int_equal(run("machines skx --json"), 0);
+	text = tmpfile_text("out");
+	assert_int_equal(machine_load_json_string(text, "<out>", &a, &err), 0);
+	assert_int_equal(machine_load("skx", &b, &err), 0);
+	assert_memory_equal(&a, &b, sizeof(a));
+	free(text);
+	assert_int_equal(run("machines"), 0);
+	text = tmpfile_text("out");
+	assert_non_null(strstr(text, "bdx"));
+	free(text);
+	assert_int_equal(run("machines hsx"), 0);
+	text = tmpfile_text("out");
+	assert_non_null(strstr(text, "C3 (DISABLED) :"));
+	free(text);
+	assert_int_equal(run("governors"), 0);
+	assert_int_equal(run("help run"), 0);
+	assert_int_equal(run("--version"), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_report_by_hand),
+		cmocka_unit_test(test_text_and_csv),
+		cmocka_unit_test(test_deterministic_output),
+		cmocka_unit_test(test_explain),
+		cmocka_unit_test(test_knobs),
+		cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_bad_input_corpus),
+		cmocka_unit_test(test_unwritable_output),
+		cmocka_unit_test(test_gen_and_machines),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
