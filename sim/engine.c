@@ -106,7 +106,7 @@ struct sim {
 	int *pkg_of_core;	/* package of each core */
 	struct core_acct *cores;
 	struct pkg_acct *pkgs;
-	double core_power_w[CPUIDLE_STATE_MAX + 1]; /* by level */
+	double core_power_w[CPUIDLE_STATE_MAX + 1]; /* by level, in W/ns (J per ns) */
 	double pkg_power_w[CPUIDLE_STATE_MAX + 1];
 	double entry_exit_j[CPUIDLE_STATE_MAX];
 	double transition_energy_j;
@@ -153,9 +153,9 @@ u64 cpuidle_poll_time(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 /* ---- energy ---- */
 
 static void charge(double *energy, double *idle_energy, int level, int64_t dt_ns,
-		   const double *power_w)
+		   const double *power_w_per_ns)
 {
-	double e = (double)dt_ns * 1e-9 * power_w[level];
+	double e = (double)dt_ns * power_w_per_ns[level];
 
 	*energy += e;
 	if (level > 0)
@@ -165,22 +165,30 @@ static void charge(double *energy, double *idle_energy, int level, int64_t dt_ns
 /* CPU `cpu` (a machine CPU) moves to `level` at time t. */
 static void set_thread_level(struct sim *S, int cpu, int level, int64_t t)
 {
-	int g, k, lvl;
+	int old = S->thread_level[cpu], g, k, lvl;
 	struct core_acct *core;
 	struct pkg_acct *pkg;
 
-	if (S->thread_level[cpu] == level)
+	if (old == level)
 		return;
 	S->thread_level[cpu] = level;
-	/* CPU n's siblings are n +/- multiples of nr_cores (sim/machine.h numbering). */
 	g = S->core_of_cpu[cpu];
 	core = &S->cores[g];
-	lvl = level;
-	for (k = g; k < S->nr_threads; k += S->nr_cores)
-		if (S->thread_level[k] < lvl)
-			lvl = S->thread_level[k];
-	if (lvl == core->level)
+	/* A core is as deep as its shallowest thread: it follows a thread that becomes
+	 * shallower, and only a thread that was the shallowest can make it deeper. */
+	if (level < core->level) {
+		lvl = level;
+	} else if (old > core->level) {
 		return;
+	} else {
+		/* CPU n's siblings are n +/- multiples of nr_cores (sim/machine.h numbering). */
+		lvl = level;
+		for (k = g; k < S->nr_threads; k += S->nr_cores)
+			if (S->thread_level[k] < lvl)
+				lvl = S->thread_level[k];
+		if (lvl == core->level)
+			return;
+	}
 	charge(&core->energy_j, &core->idle_energy_j, core->level, t - core->since_ns,
 	       S->core_power_w);
 	core->since_ns = t;
@@ -634,11 +642,11 @@ static int init_energy(struct sim *S)
 		S->core_of_cpu[i] = i % S->nr_cores;
 	for (i = 0; i < S->nr_cores; i++)
 		S->pkg_of_core[i] = i / m->cores;
-	S->core_power_w[0] = m->active_core_power_w;
-	S->pkg_power_w[0] = m->active_package_power_w;
+	S->core_power_w[0] = m->active_core_power_w * 1e-9;
+	S->pkg_power_w[0] = m->active_package_power_w * 1e-9;
 	for (i = 0; i < m->state_count; i++) {
-		S->core_power_w[i + 1] = m->states[i].core_power_w;
-		S->pkg_power_w[i + 1] = m->states[i].package_power_w;
+		S->core_power_w[i + 1] = m->states[i].core_power_w * 1e-9;
+		S->pkg_power_w[i + 1] = m->states[i].package_power_w * 1e-9;
 		S->entry_exit_j[i] = m->states[i].entry_exit_energy_j;
 	}
 	/* Online CPUs start running work; offline ones sit in the deepest state. */

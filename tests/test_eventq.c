@@ -68,16 +68,14 @@ static uint64_t rnd(uint64_t *s)
 }
 
 /* Drive both queues with the same random operations; every answer must agree. */
-static void test_heap_matches_naive(void **state)
+static void heap_matches_naive(uint32_t n)
 {
-	const uint32_t n = 97;
 	struct eventq *h = eventq_new(EVENTQ_HEAP, n), *r = eventq_new(EVENTQ_NAIVE, n);
-	uint64_t s = 88172645463325252ull;
+	uint64_t s = 88172645463325252ull + n;
 	int64_t now = 0;
 	long pops = 0;
 	int i;
 
-	(void)state;
 	for (i = 0; i < 200000; i++) {
 		uint64_t x = rnd(&s);
 		uint32_t item = (uint32_t)(x % n);
@@ -112,6 +110,17 @@ static void test_heap_matches_naive(void **state)
 	assert_true(pops > 10000);
 	eventq_free(h);
 	eventq_free(r);
+}
+
+/* Small queues use the cached-first scan, larger ones the tournament tree: test both. */
+static void test_heap_matches_naive(void **state)
+{
+	(void)state;
+	heap_matches_naive(1);
+	heap_matches_naive(5);
+	heap_matches_naive(16);
+	heap_matches_naive(17);
+	heap_matches_naive(97);
 }
 
 int main(void)
