@@ -17,11 +17,24 @@
 extern const struct cpuidle_governor gov_oracle;
 extern const struct cpuidle_governor gov_shallowest;
 extern const struct cpuidle_governor gov_deepest;
+extern const struct cpuidle_governor gov_menu_4_18;
+extern const struct cpuidle_governor gov_menu_6_6;
+extern const struct cpuidle_governor gov_menu_6_19;
+extern const struct cpuidle_governor gov_teo_5_1;
+extern const struct cpuidle_governor gov_teo_5_14;
+extern const struct cpuidle_governor gov_teo_6_19;
 
+/* Reference policies first, then each kernel family in version order. */
 static const struct cpuidle_governor *const governors[] = {
 	&gov_oracle,
 	&gov_shallowest,
 	&gov_deepest,
+	&gov_menu_4_18,
+	&gov_menu_6_6,
+	&gov_menu_6_19,
+	&gov_teo_5_1,
+	&gov_teo_5_14,
+	&gov_teo_6_19,
 };
 
 unsigned int gov_count(void)

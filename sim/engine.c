@@ -33,6 +33,7 @@
 #include "sim/engine.h"
 #include "sim/alloc.h"
 #include "sim/common.h"
+#include "sim/cpuidle_rules.h"
 
 #include <string.h>
 
@@ -369,35 +370,11 @@ static int do_select(struct sim *S, struct sim_cpu *c, int64_t t)
 	return 0;
 }
 
-/* cpuidle_enter_state() accounting; returns the verdict (0 hit, 1 above, 2 below). */
+/* cpuidle_enter_state() accounting (sim/cpuidle_rules.c); returns the verdict (0 hit, 1 above,
+ * 2 below). */
 static int account(struct sim *S, struct sim_cpu *c, int idx, int64_t diff)
 {
-	struct cpuidle_state_usage *su = c->dev.states_usage;
-	const struct cpuidle_state *st = S->drv.states;
-	int64_t delay = st[idx].exit_latency_ns;
-	int i;
-
-	su[idx].usage++;
-	su[idx].time_ns += (u64)diff;
-	if (diff < st[idx].target_residency_ns) {
-		for (i = idx - 1; i >= 0; i--) {
-			if (su[i].disable)
-				continue;
-			su[idx].above++;
-			return 1;
-		}
-	} else if (diff > delay) {
-		for (i = idx + 1; i < S->drv.state_count; i++) {
-			if (su[i].disable)
-				continue;
-			if (diff - delay >= st[i].target_residency_ns) {
-				su[idx].below++;
-				return 2;
-			}
-			break;
-		}
-	}
-	return 0;
+	return (int)cpuidle_account(&S->drv, c->dev.states_usage, idx, diff);
 }
 
 static int add_latency(struct sim *S, struct sim_cpu *c, enum wake_cause cause, int64_t lat)
