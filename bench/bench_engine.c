@@ -168,8 +168,9 @@ int main(int argc, char **argv)
 	gc.mean_ns = 200000;
 	gc.timer_period_ns = 4000000;
 	gc.busy_ns = 10000;
-	/* About 1 / (200 us + 10 us) wakeups per CPU-second, plus ticks: size by wakeups. */
-	gc.duration_ns = (long long)((double)entries / cpus * 210e-6 * 1e9);
+	/* About one idle period per 210 us per CPU, some absorbed by exit latencies: size for
+	 * one entry per 250 us, so that at least the requested number is replayed. */
+	gc.duration_ns = (long long)((double)entries / cpus * 250e-6 * 1e9);
 	snprintf(gc.source, sizeof(gc.source), "bench_engine --entries %lld", entries);
 
 	cfg.machine = &m;

@@ -9,9 +9,14 @@ idlesim_build
 B="$IDLESIM_BUILD/bench_engine"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "# $(date -u +%Y-%m-%d) $(uname -m), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "# $(date -u +%Y-%m-%d) $(uname -m), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), one core (taskset -c 0)"
+# Engine throughput per governor: 8-CPU skl, the workload replayed from memory.
 for gov in $("$IDLESIM_BUILD/idlesim" governors | awk 'NR>1 && $1!="" && $1!~/^--/ {print $1}'); do
 	taskset -c 0 "$B" --entries 10000000 --governor "$gov"
 done
-taskset -c 0 "$B" --entries 1000000 --governor oracle
+# One CPU (no cross-CPU queue work), the generator as source, and a text file as source.
+taskset -c 0 "$B" --entries 10000000 --governor oracle --cpus 1
+taskset -c 0 "$B" --entries 10000000 --governor oracle --source generator
 taskset -c 0 "$B" --entries 10000000 --governor oracle --file "$tmp/bench.trace"
+# Peak memory must not grow with length: 1 M against 10 M entries (generator source).
+taskset -c 0 "$B" --entries 1000000 --governor oracle --source generator
