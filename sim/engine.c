@@ -50,6 +50,7 @@ struct opp {
 	unsigned long load;
 	unsigned int iowait;
 	enum wake_cause cause;
+	bool no_resched; /* the wakeup wakes no task: the idle loop goes on */
 };
 
 struct sim_cpu {
@@ -386,10 +387,12 @@ static int add_latency(struct sim *S, struct sim_cpu *c, enum wake_cause cause, 
 	return 0;
 }
 
-/* A real wakeup ends the idle period: the CPU runs work from `ready` on, tick restarted. */
-static void end_period(struct sim *S, struct sim_cpu *c, int64_t ready)
+/*
+ * The idle loop ends (a wakeup woke a task): the CPU runs work from `ready` on and the tick
+ * runs again. The caller has taken the period off the queue.
+ */
+static void leave_idle(struct sim *S, struct sim_cpu *c, int64_t ready)
 {
-	ring_pop(c);
 	c->phase = CPU_BUSY;
 	c->ready_ns = ready;
 	c->busy_from_ns = ready;
@@ -414,6 +417,46 @@ static void explain_end(struct sim *S, struct sim_cpu *c, int64_t t, enum wake_c
 	if (S->cfg.explain_limit >= 0 && ++S->explained >= S->cfg.explain_limit)
 		for (i = 0; i < S->cfg.nr_cpus; i++)
 			S->cpus[i].dev.explain = NULL;
+}
+
+/*
+ * A wakeup brought no work (the tick, the POLL limit, or a wakeup with resched=0): the CPU
+ * stays in the idle loop, the tick as it was, and asks the governor again once it has left
+ * the state at t + lat. Periods whose own wakeup arrives before then end during the exit.
+ */
+static int continue_idle(struct sim *S, struct sim_cpu *c, int64_t t, int64_t lat)
+{
+	struct cpuidle_device *dev = &c->dev;
+	int64_t ready = t + lat;
+	struct opp *o;
+
+	while (c->count && (o = ring_head(c))->wake_ns <= ready) {
+		enum wake_cause cause = o->cause;
+		bool resched = !o->no_resched;
+		int64_t late = ready - o->wake_ns;
+
+		c->st.absorbed++;
+		ring_pop(c);
+		if (add_latency(S, c, cause, late))
+			return -1;
+		if (resched) {
+			leave_idle(S, c, ready);
+			return 0;
+		}
+	}
+	/* Nothing to stay idle for (the trace ends here, or work comes first). */
+	if (!c->count || ring_head(c)->start_ns > ready) {
+		leave_idle(S, c, ready);
+		return 0;
+	}
+	if (lat == 0)
+		return do_select(S, c, t);
+	/* A tick due while the CPU leaves the state runs in the idle loop too. */
+	if (!dev->env.tick_stopped && next_tick_after(S, t) <= ready)
+		dev->env.got_tick = true;
+	c->phase = CPU_EXITING;
+	schedule(S, c, EV_REENTER, ready);
+	return 0;
 }
 
 static int do_wakeup(struct sim *S, struct sim_cpu *c, int64_t t)
@@ -450,29 +493,20 @@ static int do_wakeup(struct sim *S, struct sim_cpu *c, int64_t t)
 		S->gov->reflect(dev, idx);
 
 	if (cause == WAKE_TIMER || cause == WAKE_IRQ || cause == WAKE_IPI) {
-		end_period(S, c, t + lat);
+		bool resched = !o->no_resched;
+
+		ring_pop(c);
 		/* The common case, counted per state and folded into the histogram at the end. */
 		if (cause != WAKE_TIMER)
 			c->exit_lat_count[idx]++;
-		return 0;
+		if (resched) {
+			leave_idle(S, c, t + lat);
+			return 0;
+		}
+		/* The handler woke no task (resched=0): the idle loop goes on with the next
+		 * period, which starts at this wakeup. */
 	}
-	/* No work: the real wakeup may still arrive while the CPU is exiting. */
-	if (o->wake_ns <= t + lat) {
-		enum wake_cause real = o->cause;
-		int64_t late = t + lat - o->wake_ns;
-
-		c->st.absorbed++;
-		end_period(S, c, t + lat);
-		return add_latency(S, c, real, late);
-	}
-	if (lat == 0)
-		return do_select(S, c, t);
-	/* A tick due while the CPU leaves the state runs in the idle loop too. */
-	if (!dev->env.tick_stopped && next_tick_after(S, t) <= t + lat)
-		dev->env.got_tick = true;
-	c->phase = CPU_EXITING;
-	schedule(S, c, EV_REENTER, t + lat);
-	return 0;
+	return continue_idle(S, c, t, lat);
 }
 
 static int do_enter(struct sim *S, struct sim_cpu *c, int64_t t)
@@ -538,7 +572,7 @@ int sim_run_until(struct sim *S, int64_t until_ns, struct sim_error *err)
 int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, unsigned int iowait,
 	     unsigned long load, struct sim_error *err)
 {
-	struct opp o = { start_ns, SIM_TIME_NEVER, next_timer_ns, load, iowait, WAKE_TIMER };
+	struct opp o = { start_ns, SIM_TIME_NEVER, next_timer_ns, load, iowait, WAKE_TIMER, false };
 	struct sim_cpu *c;
 
 	if (cpu < 0 || cpu >= S->cfg.nr_cpus)
@@ -558,9 +592,10 @@ int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, un
 }
 
 int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, enum wake_cause cause,
-	       int64_t next_timer_ns, unsigned int iowait, unsigned long load, struct sim_error *err)
+	       bool no_resched, int64_t next_timer_ns, unsigned int iowait, unsigned long load,
+	       struct sim_error *err)
 {
-	struct opp o = { start_ns, wake_ns, next_timer_ns, load, iowait, cause };
+	struct opp o = { start_ns, wake_ns, next_timer_ns, load, iowait, cause, no_resched };
 	struct sim_cpu *c;
 
 	if (cpu < 0 || cpu >= S->cfg.nr_cpus)
@@ -579,7 +614,8 @@ int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, enum w
 	return 0;
 }
 
-int sim_wake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause, struct sim_error *err)
+int sim_wake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause, bool no_resched,
+	     struct sim_error *err)
 {
 	struct sim_cpu *c;
 	struct opp *o;
@@ -594,6 +630,7 @@ int sim_wake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause, str
 				     (long long)wake_ns);
 	o->wake_ns = wake_ns;
 	o->cause = cause;
+	o->no_resched = no_resched;
 	if (c->phase == CPU_IDLE && c->count == 1)
 		plan_wakeup(S, c);
 	return 0;

@@ -6,7 +6,10 @@
  * the trace (see sim/replay.c, which derives them from trace records):
  *
  *	sim_idle(S, cpu, start, next_timer, iowait, load)  the CPU runs out of work at start
- *	sim_wake(S, cpu, wake, cause)                       and is woken at wake by cause
+ *	sim_wake(S, cpu, wake, cause, no_resched)           and is woken at wake by cause
+ *
+ * (no_resched: the wakeup's handler wakes no task, so the CPU stays in the idle loop and
+ * its next period starts at that wakeup)
  *
  * and emulates cpuidle_idle_call() / cpuidle_enter_state() for each CPU: governor select
  * with stop_tick, tick stop or retain, enter, wakeup at the earliest of the real wakeup,
@@ -86,11 +89,13 @@ int64_t sim_lookahead_ns(const struct sim *S);
  */
 int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, unsigned int iowait,
 	     unsigned long load, struct sim_error *err);
-int sim_wake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause, struct sim_error *err);
+int sim_wake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause, bool no_resched,
+	     struct sim_error *err);
 
 /* Both at once, for a period whose wakeup is already known (idle-interval records). */
 int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, enum wake_cause cause,
-	       int64_t next_timer_ns, unsigned int iowait, unsigned long load, struct sim_error *err);
+	       bool no_resched, int64_t next_timer_ns, unsigned int iowait, unsigned long load,
+	       struct sim_error *err);
 
 /* Process every event due at or before until_ns. Returns 0 or -1 with err set. */
 int sim_run_until(struct sim *S, int64_t until_ns, struct sim_error *err);

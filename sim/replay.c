@@ -33,12 +33,14 @@ struct dtimer {
 	char id[TRACE_ID_LEN];
 	int64_t expiry_ns;
 	int64_t period_ns;
+	bool no_resched; /* its expiries wake no task */
 };
 
 struct dcpu {
 	int64_t busy_until_ns; /* end of the current work */
 	bool idle_pending;     /* an idle period starts at busy_until_ns, not yet fed */
 	bool idle_open;	       /* fed to the engine, waiting for its wakeup */
+	int64_t stay_idle_ns;  /* a resched=0 wakeup ended a period then: no work may start */
 	unsigned int iowait;
 	unsigned long load;
 	struct dtimer *timers;
@@ -62,7 +64,7 @@ static int feed_interval(struct sim *S, const struct trace_record *rec, struct s
 	int64_t next_timer = rec->next_timer_ns < 0 ? SIM_TIME_NEVER : rec->time_ns + rec->next_timer_ns;
 
 	return sim_period(S, rec->cpu, rec->time_ns, rec->time_ns + rec->length_ns, rec->cause,
-			  next_timer, rec->iowait, rec->load, err);
+			  rec->no_resched, next_timer, rec->iowait, rec->load, err);
 }
 
 /* ---- event records ---- */
@@ -107,19 +109,24 @@ static int64_t next_timer_of(const struct dcpu *c)
 	return t;
 }
 
-/* A wakeup at t: ends the fed idle period, or is absorbed by the CPU's work. */
-static int wake_cpu(struct derive *d, int cpu, int64_t t, enum wake_cause cause,
+/*
+ * A wakeup at t: ends the fed idle period, or is absorbed by the CPU's work. After a wakeup
+ * that wakes no task (no_resched) the CPU is idle again from t, in the same idle loop.
+ */
+static int wake_cpu(struct derive *d, int cpu, int64_t t, enum wake_cause cause, bool no_resched,
 		    struct sim_error *err)
 {
 	struct dcpu *c = &d->cpus[cpu];
 
 	if (!c->idle_open)
 		return 0;
-	if (sim_wake(d->S, cpu, t, cause, err))
+	if (sim_wake(d->S, cpu, t, cause, no_resched, err))
 		return -1;
 	c->idle_open = false;
 	c->idle_pending = true;
 	c->busy_until_ns = t;
+	if (no_resched)
+		c->stay_idle_ns = t;
 	return 0;
 }
 
@@ -142,7 +149,7 @@ static int internal_event(struct derive *d, int cpu, int64_t t, struct sim_error
 
 		if (tm->expiry_ns != t)
 			continue;
-		if (wake_cpu(d, cpu, t, WAKE_TIMER, err))
+		if (wake_cpu(d, cpu, t, WAKE_TIMER, tm->no_resched, err))
 			return -1;
 		if (tm->period_ns) {
 			tm->expiry_ns = sim_time_add(tm->expiry_ns, tm->period_ns);
@@ -202,6 +209,7 @@ static int feed_event(struct derive *d, const struct trace_record *rec, struct s
 		}
 		tm->expiry_ns = rec->expiry_ns;
 		tm->period_ns = rec->period_ns;
+		tm->no_resched = rec->no_resched;
 		break;
 	case TRACE_CANCEL:
 		tm = find_timer(c, rec->id);
@@ -210,7 +218,7 @@ static int feed_event(struct derive *d, const struct trace_record *rec, struct s
 		break;
 	case TRACE_WAKE:
 		set_sticky(c, rec);
-		if (wake_cpu(d, rec->cpu, rec->time_ns, rec->cause, err))
+		if (wake_cpu(d, rec->cpu, rec->time_ns, rec->cause, rec->no_resched, err))
 			return -1;
 		break;
 	case TRACE_BUSY:
@@ -219,6 +227,10 @@ static int feed_event(struct derive *d, const struct trace_record *rec, struct s
 			return d->src->error_at(d->src->ctx, rec, err,
 						"busy period starts while the CPU is idle and nothing "
 						"wakes it at this time; add a wake record before it");
+		if (c->stay_idle_ns == rec->time_ns)
+			return d->src->error_at(d->src->ctx, rec, err,
+						"busy period starts at a wakeup with resched=0, which "
+						"wakes no task; drop resched=0 from that wakeup");
 		c->busy_until_ns = sim_max64(c->busy_until_ns, rec->time_ns + rec->length_ns);
 		c->idle_pending = true;
 		break;
@@ -244,6 +256,7 @@ static int derive_init(struct derive *d, struct sim *S, struct record_source *sr
 	for (i = 0; i < d->nr_cpus; i++) {
 		d->cpus[i].busy_until_ns = start;
 		d->cpus[i].idle_pending = true;
+		d->cpus[i].stay_idle_ns = -1;
 		replan(d, i);
 	}
 	return 0;

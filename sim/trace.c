@@ -461,6 +461,7 @@ static int text_load(struct trace_reader *r, struct cursor *c, struct trace_reco
 static int text_value(struct trace_reader *r, struct cursor *c, struct trace_record *rec,
 		      enum field f)
 {
+	const char *e;
 	int64_t v;
 
 	switch (f) {
@@ -478,6 +479,13 @@ static int text_value(struct trace_reader *r, struct cursor *c, struct trace_rec
 				       trace_check_period(r, rec, v)
 			       ? -1
 			       : 0;
+	case F_RESCHED:
+		e = token_end(c->p, c->end);
+		if (find_binary(c->p, e))
+			return bad_token(r, c, c->p, "");
+		v = trace_check_resched(r, rec, c->p, (size_t)(e - c->p));
+		c->p = e;
+		return (int)v;
 	default:
 		return -1;
 	}
@@ -926,7 +934,7 @@ int trace_next(struct trace_reader *r, struct trace_record *rec, struct sim_erro
 	if (r->error.code != SIM_OK)
 		return report(err, &r->error);
 	rc = r->root ? trace_json_next(r, rec) : text_next(r, rec);
-	if (rc < 0)
+	if (rc < 0 || (rc == 0 && trace_check_end(r)))
 		return report(err, &r->error);
 	return rc;
 }

@@ -53,6 +53,7 @@ struct trace_record {
 	int64_t period_ns;   /* timer: 0 = one-shot */
 	enum wake_cause cause; /* idle, wake */
 	bool has_iowait, has_load;
+	bool no_resched;     /* idle, wake, timer: resched=0, the wakeup wakes no task */
 	unsigned int iowait;
 	unsigned long load;  /* FIXED_1 (2048) fixed point */
 	char id[TRACE_ID_LEN]; /* timer, cancel */

@@ -11,8 +11,10 @@
  * timer ID syntax, next_timer against LENGTH and CAUSE, EXPIRY not before TIME; and across
  * records that CPUs are below `cpus`, that one family of records is used, that records lie
  * within [start, end] and that time never goes back: globally, and per CPU for idle
- * intervals (a period must not start before the previous one of its CPU ended). What needs
- * the engine's state (was a CPU idle when a `busy` record arrived?) is the engine's job.
+ * intervals (a period must not start before the previous one of its CPU ended; after one
+ * with resched=0 the CPU never left the idle loop, so the next must start just when it ended,
+ * and the trace must not end there). What needs the engine's state (was a CPU idle when a
+ * `busy` record arrived?) is the engine's job.
  * JSON scenarios go through the same checks once their values are out of the document.
  *
  * Both readers only get the values out of their syntax (sim/trace.c, sim/trace_json.c) and
@@ -32,14 +34,17 @@
 
 const struct kind_info trace_kinds[] = {
 	[TRACE_IDLE] = {"idle", FB(F_CPU) | FB(F_TIME) | FB(F_LENGTH) | FB(F_CAUSE),
-			FB(F_NEXT_TIMER) | FB(F_IOWAIT) | FB(F_LOAD), "next_timer, iowait or load",
-			"type, cpu, start, length, cause, next_timer, iowait or load"},
-	[TRACE_TIMER] = {"timer", FB(F_CPU) | FB(F_TIME) | FB(F_ID) | FB(F_EXPIRY), FB(F_PERIOD),
-			 "period", "type, cpu, time, id, expiry or period"},
+			FB(F_NEXT_TIMER) | FB(F_IOWAIT) | FB(F_LOAD) | FB(F_RESCHED),
+			"next_timer, iowait, load or resched",
+			"type, cpu, start, length, cause, next_timer, iowait, load or resched"},
+	[TRACE_TIMER] = {"timer", FB(F_CPU) | FB(F_TIME) | FB(F_ID) | FB(F_EXPIRY),
+			 FB(F_PERIOD) | FB(F_RESCHED), "period or resched",
+			 "type, cpu, time, id, expiry, period or resched"},
 	[TRACE_CANCEL] = {"cancel", FB(F_CPU) | FB(F_TIME) | FB(F_ID), 0, "none",
 			  "type, cpu, time or id"},
-	[TRACE_WAKE] = {"wake", FB(F_CPU) | FB(F_TIME) | FB(F_CAUSE), FB(F_IOWAIT) | FB(F_LOAD),
-			"iowait or load", "type, cpu, time, cause, iowait or load"},
+	[TRACE_WAKE] = {"wake", FB(F_CPU) | FB(F_TIME) | FB(F_CAUSE),
+			FB(F_IOWAIT) | FB(F_LOAD) | FB(F_RESCHED), "iowait, load or resched",
+			"type, cpu, time, cause, iowait, load or resched"},
 	[TRACE_BUSY] = {"busy", FB(F_CPU) | FB(F_TIME) | FB(F_LENGTH), FB(F_IOWAIT) | FB(F_LOAD),
 			"iowait or load", "type, cpu, time, duration, iowait or load"},
 };
@@ -153,7 +158,7 @@ const char *trace_field_name(enum trace_kind kind, enum field f)
 		[F_KIND] = "type",     [F_CPU] = "cpu",	      [F_TIME] = "time",
 		[F_LENGTH] = "length", [F_CAUSE] = "cause",   [F_NEXT_TIMER] = "next_timer",
 		[F_IOWAIT] = "iowait", [F_LOAD] = "load",     [F_ID] = "id",
-		[F_EXPIRY] = "expiry", [F_PERIOD] = "period",
+		[F_EXPIRY] = "expiry", [F_PERIOD] = "period", [F_RESCHED] = "resched",
 	};
 
 	if (f == F_TIME && kind == TRACE_IDLE)
@@ -169,7 +174,7 @@ static size_t field_len(enum trace_kind kind, enum field f)
 	static const unsigned char len[F_NR] = {
 		[F_KIND] = 4,  [F_CPU] = 3,	    [F_TIME] = 4,   [F_LENGTH] = 6,
 		[F_CAUSE] = 5, [F_NEXT_TIMER] = 10, [F_IOWAIT] = 6, [F_LOAD] = 4,
-		[F_ID] = 2,    [F_EXPIRY] = 6,	    [F_PERIOD] = 6,
+		[F_ID] = 2,    [F_EXPIRY] = 6,	    [F_PERIOD] = 6, [F_RESCHED] = 7,
 	};
 
 	if (f == F_TIME && kind == TRACE_IDLE)
@@ -203,6 +208,8 @@ const char *trace_field_what(enum trace_kind kind, enum field f)
 		return "a load (a decimal number such as 0.75)";
 	case F_PERIOD:
 		return "a period (ns)";
+	case F_RESCHED:
+		return "0 or 1";
 	default:
 		return "a record";
 	}
@@ -246,6 +253,9 @@ enum field trace_key_field(enum trace_kind kind, unsigned int allowed, const cha
 		break;
 	case 'p':
 		f = F_PERIOD;
+		break;
+	case 'r':
+		f = F_RESCHED;
 		break;
 	default:
 		return F_NR;
@@ -324,6 +334,7 @@ void trace_record_init(const struct trace_reader *r, struct trace_record *rec, e
 	rec->cause = WAKE_TIMER;
 	rec->has_iowait = false;
 	rec->has_load = false;
+	rec->no_resched = false;
 	rec->iowait = 0;
 	rec->load = 0;
 	rec->id[0] = '\0';
@@ -401,6 +412,18 @@ int trace_check_period(struct trace_reader *r, struct trace_record *rec, int64_t
 	return 0;
 }
 
+/* resched=0|1, from the value's text (text) or its integer (JSON): nothing else. */
+int trace_check_resched(struct trace_reader *r, struct trace_record *rec, const char *s, size_t n)
+{
+	char q[200];
+
+	if (n != 1 || (s[0] != '0' && s[0] != '1'))
+		return trace_fail_field(r, rec, F_RESCHED, "resched must be 0 or 1, got '%s'",
+					trace_quote(q, sizeof(q), s, n));
+	rec->no_resched = s[0] == '0';
+	return 0;
+}
+
 /*
  * Checks between the fields of a record and against the records before it; `seen` has a
  * bit for each optional field present. The more specific ordering message (per CPU) wins.
@@ -447,6 +470,12 @@ int trace_check_record(struct trace_reader *r, struct trace_record *rec, unsigne
 			", before the previous one on this CPU ended at %" PRId64 " (%s)",
 			rec->cpu, rec->time_ns, cs->idle_end,
 			where(r, cs->line, cs->index, w, sizeof(w)));
+	if (rec->kind == TRACE_IDLE && cs->stay_idle && rec->time_ns != cs->idle_end)
+		return trace_fail_field(
+			r, rec, F_TIME,
+			"after a wakeup with resched=0 the CPU stays idle: this idle period of CPU "
+			"%d must start at %" PRId64 ", when the previous one (%s) ended",
+			rec->cpu, cs->idle_end, where(r, cs->line, cs->index, w, sizeof(w)));
 	if (rec->index > 0 && rec->time_ns < r->last_time)
 		return trace_fail_field(r, rec, F_TIME,
 					"records must be in time order: %" PRId64
@@ -457,12 +486,44 @@ int trace_check_record(struct trace_reader *r, struct trace_record *rec, unsigne
 		cs->idle_end = rec->time_ns + rec->length_ns;
 		cs->line = rec->line;
 		cs->index = rec->index;
+		r->stay_idle += (int)rec->no_resched - (int)cs->stay_idle;
+		cs->stay_idle = rec->no_resched;
+		/* the key "resched=" is ASCII: its column is 8 before the value's */
+		cs->resched_col = rec->no_resched && !r->root ? r->col[F_RESCHED] - 8 : 0;
 	}
 	r->last_time = rec->time_ns;
 	r->last_line = rec->line;
 	r->last_index = rec->index;
 	r->nrec++;
 	return 0;
+}
+
+/*
+ * At the end of the trace: an idle record with resched=0 must be followed by the idle period
+ * its CPU goes on with. The first such record in the file is named.
+ */
+int trace_check_end(struct trace_reader *r)
+{
+	const struct cpu_state *cs = NULL;
+	char path[48];
+	int i, line, col;
+
+	if (!r->stay_idle)
+		return 0;
+	for (i = 0; i < r->hdr.cpus; i++)
+		if (r->cpu[i].stay_idle && (!cs || r->cpu[i].index < cs->index))
+			cs = &r->cpu[i];
+	line = cs->line;
+	col = cs->resched_col;
+	if (r->root) {
+		snprintf(path, sizeof(path), "records[%ld].resched", cs->index);
+		jsonpos_find(r->buf, path, &line, &col);
+	}
+	where(r, cs->line, cs->index, path, sizeof(path));
+	return trace_fail(r, line, col,
+			  "the trace ends after a wakeup with resched=0 on CPU %d (%s): the idle "
+			  "period that follows it is missing",
+			  (int)(cs - r->cpu), path);
 }
 
 /* After the header: cross-checks, and the per-CPU state, sized now that cpus is known. */

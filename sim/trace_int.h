@@ -33,6 +33,7 @@ enum field {
 	F_ID,
 	F_EXPIRY,
 	F_PERIOD,
+	F_RESCHED,
 	F_NR
 };
 
@@ -72,6 +73,8 @@ struct cpu_state {
 	int64_t idle_end; /* START+LENGTH of the CPU's last idle record, 0 before the first */
 	long index;	  /* that record, for messages */
 	int line;
+	int resched_col; /* that record has resched=0: the column of its key (text), else 0 */
+	bool stay_idle;	 /* that record has resched=0: the next one must start at idle_end */
 };
 
 struct trace_reader {
@@ -104,6 +107,7 @@ struct trace_reader {
 	int last_line;
 	long last_index;
 	struct cpu_state *cpu;
+	int stay_idle; /* CPUs whose last idle record has resched=0 */
 	int col[F_NR]; /* columns of the fields of the text record being parsed */
 };
 
@@ -135,7 +139,9 @@ int trace_check_cpu(struct trace_reader *r, struct trace_record *rec, int64_t v)
 int trace_check_length(struct trace_reader *r, struct trace_record *rec);
 int trace_check_iowait(struct trace_reader *r, struct trace_record *rec, int64_t v);
 int trace_check_period(struct trace_reader *r, struct trace_record *rec, int64_t v);
+int trace_check_resched(struct trace_reader *r, struct trace_record *rec, const char *s, size_t n);
 int trace_check_record(struct trace_reader *r, struct trace_record *rec, unsigned int seen);
+int trace_check_end(struct trace_reader *r);
 int trace_header_done(struct trace_reader *r);
 
 /* ---- JSON scenarios (sim/trace_json.c), once read_all() has loaded the whole text ---- */

@@ -138,6 +138,20 @@ static int json_iowait_load(struct trace_reader *r, struct trace_record *rec, js
 	return 0;
 }
 
+/* resched, optional on idle, timer and wake records: the integer 0 or 1. */
+static int json_resched(struct trace_reader *r, struct trace_record *rec, json_t *o)
+{
+	json_t *j = json_object_get(o, "resched");
+	char buf[32];
+
+	if (!j)
+		return 0;
+	if (!json_is_integer(j))
+		return trace_fail_field(r, rec, F_RESCHED, "resched must be the integer 0 or 1");
+	snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT, json_integer_value(j));
+	return trace_check_resched(r, rec, buf, strlen(buf));
+}
+
 static int json_kind(struct trace_reader *r, struct trace_record *rec, json_t *o)
 {
 	json_t *t = json_object_get(o, "type");
@@ -186,19 +200,20 @@ static int json_record(struct trace_reader *r, struct trace_record *rec)
 		     json_uint(r, rec, o, F_NEXT_TIMER, &rec->next_timer_ns, &present);
 		if (present)
 			seen |= FB(F_NEXT_TIMER);
-		rc = rc || json_iowait_load(r, rec, o);
+		rc = rc || json_iowait_load(r, rec, o) || json_resched(r, rec, o);
 		break;
 	case TRACE_TIMER:
 		rc = json_id(r, rec, o) ||
 		     json_uint(r, rec, o, F_EXPIRY, &rec->expiry_ns, &present) ||
 		     json_uint(r, rec, o, F_PERIOD, &v, &present) ||
-		     (present && trace_check_period(r, rec, v));
+		     (present && trace_check_period(r, rec, v)) || json_resched(r, rec, o);
 		break;
 	case TRACE_CANCEL:
 		rc = json_id(r, rec, o);
 		break;
 	case TRACE_WAKE:
-		rc = json_cause(r, rec, o) || json_iowait_load(r, rec, o);
+		rc = json_cause(r, rec, o) || json_iowait_load(r, rec, o) ||
+		     json_resched(r, rec, o);
 		break;
 	case TRACE_BUSY:
 		rc = json_uint(r, rec, o, F_LENGTH, &rec->length_ns, &present) ||

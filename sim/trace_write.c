@@ -78,6 +78,12 @@ static char *put_iowait_load(char *p, const struct trace_record *rec)
 	return p;
 }
 
+/* resched=1 is the default: only resched=0 is written. */
+static char *put_resched(char *p, const struct trace_record *rec)
+{
+	return rec->no_resched ? put_str(p, " resched=0") : p;
+}
+
 static char *put_id(char *p, const char *id)
 {
 	size_t n = strnlen(id, TRACE_ID_LEN - 1);
@@ -137,6 +143,7 @@ int trace_write_record(FILE *f, const struct trace_record *rec)
 			p = put_s64(p, rec->next_timer_ns);
 		}
 		p = put_iowait_load(p, rec);
+		p = put_resched(p, rec);
 		break;
 	case TRACE_TIMER:
 		p = put_id(p, rec->id);
@@ -146,6 +153,7 @@ int trace_write_record(FILE *f, const struct trace_record *rec)
 			p = put_str(p, " period=");
 			p = put_s64(p, rec->period_ns);
 		}
+		p = put_resched(p, rec);
 		break;
 	case TRACE_CANCEL:
 		p = put_id(p, rec->id);
@@ -154,6 +162,7 @@ int trace_write_record(FILE *f, const struct trace_record *rec)
 		*p++ = ' ';
 		p = put_str(p, wake_cause_name(rec->cause));
 		p = put_iowait_load(p, rec);
+		p = put_resched(p, rec);
 		break;
 	case TRACE_BUSY:
 		*p++ = ' ';

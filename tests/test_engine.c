@@ -402,6 +402,78 @@ static void test_event_records_periodic(void **state)
 	release(&rs);
 }
 
+/*
+ * resched=0: an interrupt at 1.5 ms wakes no task, so the CPU stays in the idle loop with the
+ * tick still stopped. The scripted governor picks C6 (exit 85 us) and asks to stop the tick:
+ *   select 1 at 1,000,000: no timer pending, so the tick stops (next timer beyond 4 ms);
+ *   the irq at 1,500,000 ends the entry: diff = 500,000 + 85,000; wake latency 85,000;
+ *   select 2 at 1,585,000 (after the exit), tick still stopped, for the period
+ *   [1,500,000, 2,000,000) ended by its timer: sleep length 415,000;
+ *   entry 2: 1,585,000 -> 2,000,000, diff = 415,000 + 85,000.
+ * No busy time between the two entries: the CPU never left the idle loop.
+ */
+static void test_resched0_keeps_idle_loop(void **state)
+{
+	struct run_stats rs;
+	const struct script *s = &test_script;
+
+	(void)state;
+	script_set(C6, true);
+	replay_ok(HDR "idle 0 1000000 500000 irq resched=0\nidle 0 1500000 500000 timer\n", NULL,
+		  &rs);
+	assert_int_equal(s->calls, 2);
+	assert_false(s->seen[0].tick_stopped);
+	assert_true(s->seen[1].tick_stopped);
+	assert_int_equal(s->seen[1].now_ns, 1585000);
+	assert_int_equal(s->seen[1].sleep_length_ns, 415000);
+	assert_int_equal(s->seen[1].last_residency_ns, 585000);
+	assert_int_equal(rs.total.states[C6].usage, 2);
+	assert_int_equal(rs.total.states[C6].time_ns, 585000 + 500000);
+	assert_int_equal(rs.total.wakeups[WAKE_IRQ], 1);
+	assert_int_equal(rs.total.wakeups[WAKE_TIMER], 1);
+	assert_int_equal(rs.total.idle_periods, 1); /* entered from work once */
+	assert_int_equal(rs.total.busy_ns, 0);
+	assert_int_equal(rs.total.wake_latency.n, 1);
+	assert_int_equal(rs.total.wake_latency.max_ns, 85000);
+	run_stats_release(&rs);
+
+	/* The same without resched=0: the tick restarts for the second period. */
+	script_set(C6, true);
+	replay_ok(HDR "idle 0 1000000 500000 irq\nidle 0 1500000 500000 timer\n", NULL, &rs);
+	assert_false(test_script.seen[1].tick_stopped);
+	assert_int_equal(rs.total.idle_periods, 2);
+	run_stats_release(&rs);
+}
+
+/*
+ * Event records: a timer whose expiries wake no task. Timer t every 10 ms from 10 ms with
+ * resched=0, and an irq at 25 ms that brings work (no busy record: zero-length work). C1
+ * (exit 2 us); the script asks to stop the tick, which works since each timer is beyond the
+ * next tick (4 ms grid). The expiries at 10 and 20 ms keep the CPU in the idle loop: the
+ * selects at 10,002,000 and 20,002,000 see the tick stopped. The irq ends the loop: the
+ * select at 25,002,000 sees the tick running again.
+ */
+static void test_resched0_events(void **state)
+{
+	struct run_stats rs;
+	const struct script *s = &test_script;
+
+	(void)state;
+	script_set(C1, true);
+	replay_ok(HDR "end 30000000\ntimer 0 0 t 10000000 period=10000000 resched=0\n"
+		      "wake 0 25000000 irq\n",
+		  NULL, &rs);
+	assert_int_equal(s->seen[1].now_ns, 10002000);
+	assert_true(s->seen[1].tick_stopped);
+	assert_int_equal(s->seen[2].now_ns, 20002000);
+	assert_true(s->seen[2].tick_stopped);
+	assert_int_equal(s->seen[3].now_ns, 25002000);
+	assert_false(s->seen[3].tick_stopped);
+	assert_int_equal(rs.total.idle_periods, 2);
+	assert_int_equal(rs.total.wakeups[WAKE_TIMER], 3); /* 10, 20 and 30 ms */
+	run_stats_release(&rs);
+}
+
 /* A trace that ends while the CPU is idle: the entry is not counted, its time is reported
  * as truncated. */
 static void test_truncated_at_end(void **state)
@@ -458,6 +530,8 @@ int main(void)
 		cmocka_unit_test(test_exit_latency_absorbs_next_period),
 		cmocka_unit_test(test_event_records_periodic),
 		cmocka_unit_test(test_truncated_at_end),
+		cmocka_unit_test(test_resched0_keeps_idle_loop),
+		cmocka_unit_test(test_resched0_events),
 		cmocka_unit_test(test_energy_ordering),
 	};
 

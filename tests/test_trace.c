@@ -512,8 +512,9 @@ static void test_inline_errors(void **state)
 		     "expected a load (a decimal number such as 0.75), got '1e3'");
 	expect_error(HDR "cpus 1\nidle 0 0 1 irq\nidle 0 1 1 irq next_timer=1 next_timer=2\n", 4,
 		     29, "duplicate key 'next_timer'");
-	expect_error(HDR "cpus 1\nwake 0 0 irq next_timer=5\n", 3, 14,
-		     "unknown key 'next_timer' for wake records (expected iowait or load)");
+	expect_error(
+		HDR "cpus 1\nwake 0 0 irq next_timer=5\n", 3, 14,
+		"unknown key 'next_timer' for wake records (expected iowait, load or resched)");
 	expect_error(HDR "cpus 1\nbusy 0 0 5 \x01\n", 3, 12,
 		     "binary data in a text trace (byte 0x01)");
 	expect_error(HDR "cpus 1\nidle 0 0 5 irq\nidle 0 5 5 irq\nbusy 0 10 5\n", 5, 1,
@@ -691,6 +692,7 @@ static void assert_same_record(const struct trace_record *a, const struct trace_
 	assert_int_equal(a->cause, b->cause);
 	assert_int_equal(a->has_iowait, b->has_iowait);
 	assert_int_equal(a->has_load, b->has_load);
+	assert_int_equal(a->no_resched, b->no_resched);
 	assert_int_equal(a->iowait, b->iowait);
 	assert_int_equal(a->load, b->load);
 	assert_string_equal(a->id, b->id);
@@ -762,9 +764,19 @@ static void test_writer_roundtrip(void **state)
 	for (i = 0; i < N; i++) {
 		idle_record(&recs[i], i);
 		recs[i].index = i;
+		if (i % 7 == 3 && i + 4 < N) {
+			/* resched=0: the next period of the CPU (record i + 4) starts at W */
+			recs[i].length_ns = 4000;
+			if (recs[i].next_timer_ns >= 0)
+				recs[i].next_timer_ns =
+					recs[i].cause == WAKE_TIMER ? 4000 : 4000 + i;
+			recs[i].no_resched = true;
+		}
 		assert_int_equal(trace_write_record(f, &recs[i]), 0);
 	}
 	fclose(f);
+	assert_non_null(strstr(buf, "\nidle 3 3000 4000 timer resched=0\n"));
+	assert_non_null(strstr(buf, "\nidle 1 17000 4000 ipi next_timer=4017 resched=0\n"));
 	roundtrip(buf, &h, recs, N);
 	free(buf);
 
@@ -808,9 +820,13 @@ static void test_writer_roundtrip(void **state)
 		default:
 			break;
 		}
+		rec->no_resched = (rec->kind == TRACE_TIMER && i % 8 == 4) ||
+				  (rec->kind == TRACE_WAKE && i % 3 == 1);
 		assert_int_equal(trace_write_record(f, rec), 0);
 	}
 	fclose(f);
+	assert_non_null(strstr(buf, "\ntimer 0 400 t4.x:y-z_W 412 resched=0\n"));
+	assert_non_null(strstr(buf, "\nwake 2 1000 irq resched=0\n"));
 	assert_int_equal(strlen(recs[16].id), 63); /* the longest ID */
 	assert_string_equal(recs[4].id, "t4.x:y-z_W");
 	roundtrip(buf, &h, recs, N);
@@ -886,6 +902,108 @@ static void test_writer_format(void **state)
 				 "cancel 1 41 x\n"
 				 "wake 0 42 ipi iowait=0 load=0.00048828125\n"
 				 "busy 0 9223372036854775807 0\n");
+	free(buf);
+}
+
+/* resched=0 comes after the other optional keys; resched=1 is never written. */
+static void test_writer_resched(void **state)
+{
+	struct trace_header h = {.cpus = 2};
+	struct trace_record recs[] = {
+		{.kind = TRACE_IDLE,
+		 .time_ns = 30,
+		 .length_ns = 5,
+		 .cause = WAKE_IRQ,
+		 .next_timer_ns = 7,
+		 .has_iowait = true,
+		 .iowait = 2,
+		 .has_load = true,
+		 .load = 3072,
+		 .no_resched = true},
+		{.kind = TRACE_IDLE,
+		 .time_ns = 35,
+		 .length_ns = 5,
+		 .cause = WAKE_TIMER,
+		 .next_timer_ns = 5,
+		 .no_resched = true},
+		{.kind = TRACE_IDLE,
+		 .time_ns = 40,
+		 .length_ns = 1,
+		 .cause = WAKE_IPI,
+		 .next_timer_ns = -1},
+	};
+	struct trace_record events[] = {
+		{.kind = TRACE_TIMER,
+		 .cpu = 1,
+		 .time_ns = 40,
+		 .id = "tick",
+		 .expiry_ns = 50,
+		 .period_ns = 4,
+		 .no_resched = true},
+		{.kind = TRACE_TIMER,
+		 .time_ns = 41,
+		 .id = "t",
+		 .expiry_ns = 41,
+		 .no_resched = true},
+		{.kind = TRACE_WAKE,
+		 .time_ns = 42,
+		 .cause = WAKE_IRQ,
+		 .has_load = true,
+		 .load = 1024,
+		 .no_resched = true},
+		{.kind = TRACE_WAKE, .cpu = 1, .time_ns = 43, .cause = WAKE_IPI},
+		{.kind = TRACE_BUSY, .time_ns = 44, .length_ns = 1},
+		{.kind = TRACE_CANCEL, .cpu = 1, .time_ns = 45, .id = "tick"},
+	};
+	static const char idle_text[] =
+		HDR "cpus 2\n"
+		    "idle 0 30 5 irq next_timer=7 iowait=2 load=1.5 resched=0\n"
+		    "idle 0 35 5 timer resched=0\n"
+		    "idle 0 40 1 ipi\n";
+	static const char event_text[] = HDR "cpus 2\n"
+					     "timer 1 40 tick 50 period=4 resched=0\n"
+					     "timer 0 41 t 41 resched=0\n"
+					     "wake 0 42 irq load=0.5 resched=0\n"
+					     "wake 1 43 ipi\n"
+					     "busy 0 44 1\n"
+					     "cancel 1 45 tick\n";
+	struct trace_record odd = {.kind = TRACE_BUSY, .time_ns = 1, .no_resched = true};
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	(void)state;
+	memfile(&f, &buf, &len);
+	assert_int_equal(trace_write_header(f, &h), 0);
+	for (i = 0; i < sizeof(recs) / sizeof(recs[0]); i++) {
+		recs[i].index = (long)i;
+		assert_int_equal(trace_write_record(f, &recs[i]), 0);
+	}
+	fclose(f);
+	assert_string_equal(buf, idle_text);
+	free(buf);
+	roundtrip(idle_text, &h, recs, 3);
+
+	memfile(&f, &buf, &len);
+	assert_int_equal(trace_write_header(f, &h), 0);
+	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		events[i].index = (long)i;
+		events[i].next_timer_ns = -1;
+		assert_int_equal(trace_write_record(f, &events[i]), 0);
+	}
+	fclose(f);
+	assert_string_equal(buf, event_text);
+	free(buf);
+	roundtrip(event_text, &h, events, 6);
+
+	/* busy and cancel records have no such key: the flag is not written for them */
+	memfile(&f, &buf, &len);
+	assert_int_equal(trace_write_record(f, &odd), 0);
+	odd.kind = TRACE_CANCEL;
+	odd.id[0] = 'x';
+	assert_int_equal(trace_write_record(f, &odd), 0);
+	fclose(f);
+	assert_string_equal(buf, "busy 0 1 0\ncancel 0 1 x\n");
 	free(buf);
 }
 
@@ -993,7 +1111,7 @@ static void test_json_errors(void **state)
 			  "\"cause\": \"timer\", \"foo\": 1}"),
 		     4, 83,
 		     "unknown field 'foo' for idle records (expected type, cpu, start, length, "
-		     "cause, next_timer, iowait or load)");
+		     "cause, next_timer, iowait, load or resched)");
 	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 5, \"start\": 200, \"length\": 50, "
 			  "\"cause\": \"timer\"}"),
 		     4, 27, "CPU 5 is out of range: the header says cpus 2");
@@ -1072,6 +1190,241 @@ static void test_json_syntax(void **state)
 	assert_int_equal(err.code, SIM_ERR_INPUT);
 	assert_non_null(strstr(err.text, "duplicate"));
 	assert_int_equal(err.line, 1);
+}
+
+/* resched=0|1 on idle, timer and wake records; the default is resched=1. */
+static void test_resched_parse(void **state)
+{
+	struct trace_reader *r = open_ok(HDR "cpus 2\n"
+					     "idle 0 0 100 irq resched=0\n"
+					     "idle 1 50 10 timer resched=1\n"
+					     "idle 0 100 20 ipi resched=0 load=1 next_timer=30\n"
+					     "idle 0 120 5 timer\n");
+	struct trace_record rec;
+
+	(void)state;
+	next_ok(r, &rec);
+	assert_true(rec.no_resched);
+	assert_int_equal(rec.length_ns, 100);
+	assert_int_equal(rec.cause, WAKE_IRQ);
+	next_ok(r, &rec);
+	assert_false(rec.no_resched);
+	next_ok(r, &rec);
+	assert_true(rec.no_resched);
+	assert_int_equal(rec.load, 2048);
+	assert_int_equal(rec.next_timer_ns, 30);
+	next_ok(r, &rec); /* starts where the previous one of CPU 0 ended */
+	assert_false(rec.no_resched);
+	assert_int_equal(rec.time_ns, 120);
+	at_end(r);
+	trace_close(r);
+
+	r = open_ok(HDR "cpus 2\n"
+			"timer 0 0 tick 10 period=10 resched=0\n"
+			"wake 1 5 irq resched=0 iowait=2\n"
+			"wake 1 6 ipi resched=1\n"
+			"busy 1 6 3\n"
+			"timer 1 7 t 8 resched=1\n"
+			"cancel 0 30 tick\n");
+	next_ok(r, &rec);
+	assert_int_equal(rec.kind, TRACE_TIMER);
+	assert_true(rec.no_resched);
+	assert_int_equal(rec.period_ns, 10);
+	next_ok(r, &rec);
+	assert_int_equal(rec.kind, TRACE_WAKE);
+	assert_true(rec.no_resched);
+	assert_int_equal(rec.iowait, 2);
+	next_ok(r, &rec);
+	assert_int_equal(rec.kind, TRACE_WAKE);
+	assert_false(rec.no_resched);
+	next_ok(r, &rec);
+	assert_int_equal(rec.kind, TRACE_BUSY);
+	assert_false(rec.no_resched);
+	next_ok(r, &rec);
+	assert_int_equal(rec.kind, TRACE_TIMER);
+	assert_false(rec.no_resched);
+	next_ok(r, &rec);
+	assert_int_equal(rec.kind, TRACE_CANCEL);
+	assert_false(rec.no_resched);
+	at_end(r);
+	trace_close(r);
+}
+
+static void test_resched_errors(void **state)
+{
+	(void)state;
+	/* not for busy and cancel records */
+	expect_error(HDR "cpus 1\nbusy 0 0 5 resched=0\n", 3, 12,
+		     "unknown key 'resched' for busy records (expected iowait or load)");
+	expect_error(HDR "cpus 1\ncancel 0 0 t resched=0\n", 3, 14,
+		     "unexpected 'resched=0' after the timer ID of a cancel record");
+	expect_error(HDR "cpus 1\nwake 0 0 irq r=0\n", 3, 14,
+		     "unknown key 'r' for wake records (expected iowait, load or resched)");
+	expect_error(HDR "cpus 1\nwake 0 0 irq Resched=0\n", 3, 14,
+		     "unknown key 'Resched' for wake records (expected iowait, load or resched)");
+	expect_error(HDR "cpus 1\ntimer 0 0 t 5 reschedule=0\n", 3, 15,
+		     "unknown key 'reschedule' for timer records (expected period or resched)");
+	/* values: 0 or 1, at the value's column */
+	expect_error(HDR "cpus 1\nwake 0 0 irq resched=2\n", 3, 22,
+		     "resched must be 0 or 1, got '2'");
+	expect_error(HDR "cpus 1\nwake 0 0 irq resched=01\n", 3, 22,
+		     "resched must be 0 or 1, got '01'");
+	expect_error(HDR "cpus 1\nwake 0 0 irq resched=true\n", 3, 22,
+		     "resched must be 0 or 1, got 'true'");
+	expect_error(HDR "cpus 1\nwake 0 0 irq resched=-1 # no\n", 3, 22,
+		     "resched must be 0 or 1, got '-1'");
+	expect_error(HDR "cpus 1\nwake 0 0 irq resched=0#\n", 3, 22,
+		     "resched must be 0 or 1, got '0#'");
+	expect_error(HDR "cpus 1\nwake 0 0 irq resched=\n", 3, 22,
+		     "expected 0 or 1 after 'resched='");
+	expect_error(HDR "cpus 1\nwake 0 0 irq resched=\x01\n", 3, 22,
+		     "binary data in a text trace (byte 0x01)");
+	expect_error(HDR "cpus 1\nidle 0 0 5 irq resched=2\n", 3, 24,
+		     "resched must be 0 or 1, got '2'");
+	expect_error(HDR "cpus 1\ntimer 0 0 t 5 resched=1.0\n", 3, 23,
+		     "resched must be 0 or 1, got '1.0'");
+	expect_error(HDR "cpus 1\ntimer 0 0 t 5 resched=1 resched=1\n", 3, 25,
+		     "duplicate key 'resched'");
+	expect_error(HDR "cpus 1\nidle 0 0 5 irq resched=0 iowait=1 resched=0\n", 3, 35,
+		     "duplicate key 'resched'");
+
+	/* after resched=0, the next idle period of the CPU starts when the previous one ended */
+	expect_error(HDR "cpus 4\n# after resched=0 the CPU stays in the idle loop\n"
+			 "idle 0 0 100 timer\nidle 1 500 100 timer\n\n"
+			 "idle 2 1000000 500000 irq resched=0\nidle 2 1500001 10 timer\n",
+		     8, 8,
+		     "after a wakeup with resched=0 the CPU stays idle: this idle period of CPU 2 "
+		     "must start at 1500000, when the previous one (line 7) ended");
+	/* other CPUs' records may come between */
+	expect_error(HDR "cpus 2\nidle 0 0 100 irq resched=0\nidle 1 100 5 ipi\n"
+			 "idle 0 105 10 timer\n",
+		     5, 8,
+		     "after a wakeup with resched=0 the CPU stays idle: this idle period of CPU 0 "
+		     "must start at 100, when the previous one (line 3) ended");
+	/* an earlier start is the overlap it always was */
+	expect_error(
+		HDR "cpus 4\nidle 2 1000 1000 irq resched=0\nidle 2 1500 10 timer\n", 4, 8,
+		"time goes backwards on CPU 2: idle period starts at 1500, before the previous "
+		"one on this CPU ended at 2000 (line 3)");
+	/* the trace must not end there; the first such record is named, at its key */
+	expect_error(HDR "cpus 4\nidle 2 0 10 irq resched=0\n", 3, 17,
+		     "the trace ends after a wakeup with resched=0 on CPU 2 (line 3): the idle "
+		     "period that follows it is missing");
+	expect_error(HDR "cpus 4\nidle 3 0 10 irq resched=0\nidle 1 5 10 irq resched=0\n"
+			 "idle 3 10 10 timer\tload=1 resched=0 # x\nidle 0 30 1 timer\n",
+		     4, 17,
+		     "the trace ends after a wakeup with resched=0 on CPU 1 (line 4): the idle "
+		     "period that follows it is missing");
+	expect_error(HDR "cpus 4\nidle 3 0 10 irq resched=0\nidle 3 10 10 timer\tload=1 "
+			 "resched=0 # x\nidle 0 30 1 timer\n",
+		     4, 27,
+		     "the trace ends after a wakeup with resched=0 on CPU 3 (line 4): the idle "
+		     "period that follows it is missing");
+}
+
+#define JSON_RESCHED_IDLE                                                                          \
+	"{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 2,\n"                           \
+	" \"records\": [\n"                                                                        \
+	"  {\"type\": \"idle\", \"cpu\": 0, \"start\": 0, \"length\": 100, \"cause\": \"irq\", "   \
+	"\"resched\": 0},\n"                                                                       \
+	"  {\"type\": \"idle\", \"cpu\": 1, \"start\": 50, \"length\": 10, \"cause\": \"timer\", " \
+	"\"resched\": 1},\n"                                                                       \
+	"  {\"type\": \"idle\", \"cpu\": 0, \"start\": 100, \"length\": 20, \"cause\": \"ipi\", "  \
+	"\"resched\": 0, \"load\": 1},\n"                                                          \
+	"  {\"type\": \"idle\", \"cpu\": 0, \"start\": 120, \"length\": 5, \"cause\": "            \
+	"\"timer\"}\n"                                                                             \
+	" ]}\n"
+
+#define JSON_RESCHED_EVENTS                                                                        \
+	"{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 2,\n"                           \
+	" \"records\": [\n"                                                                        \
+	"  {\"type\": \"timer\", \"cpu\": 0, \"time\": 0, \"id\": \"tick\", \"expiry\": 10, "      \
+	"\"period\": 10, \"resched\": 0},\n"                                                       \
+	"  {\"type\": \"wake\", \"cpu\": 1, \"time\": 5, \"cause\": \"irq\", \"resched\": 0, "     \
+	"\"iowait\": 2},\n"                                                                        \
+	"  {\"type\": \"wake\", \"cpu\": 1, \"time\": 6, \"cause\": \"ipi\", \"resched\": 1},\n"   \
+	"  {\"type\": \"busy\", \"cpu\": 1, \"time\": 6, \"duration\": 3},\n"                      \
+	"  {\"type\": \"cancel\", \"cpu\": 0, \"time\": 30, \"id\": \"tick\"}\n"                   \
+	" ]}\n"
+
+/* A scenario whose third line holds the record under test, starting at column 3. */
+#define JREC1(rec)                                                                                 \
+	"{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 2,\n"                           \
+	" \"records\": [\n"                                                                        \
+	"  " rec "\n"                                                                              \
+	" ]}\n"
+
+static void test_resched_json(void **state)
+{
+	struct sim_error err = {0};
+
+	(void)state;
+	compare_json_text(JSON_RESCHED_IDLE,
+			  HDR "cpus 2\nidle 0 0 100 irq resched=0\nidle 1 50 10 timer resched=1\n"
+			      "idle 0 100 20 ipi load=1 resched=0\nidle 0 120 5 timer\n",
+			  4);
+	compare_json_text(JSON_RESCHED_EVENTS,
+			  HDR "cpus 2\ntimer 0 0 tick 10 period=10 resched=0\n"
+			      "wake 1 5 irq iowait=2 resched=0\nwake 1 6 ipi\nbusy 1 6 3\n"
+			      "cancel 0 30 tick\n",
+			  5);
+
+	/* values, at the member's value */
+	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 1, \"start\": 200, \"length\": 50, "
+			  "\"cause\": \"irq\", \"resched\": 2}"),
+		     4, 85, "resched must be 0 or 1, got '2'");
+	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 1, \"start\": 200, \"length\": 50, "
+			  "\"cause\": \"irq\", \"resched\": -1}"),
+		     4, 85, "resched must be 0 or 1, got '-1'");
+	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 1, \"start\": 200, \"length\": 50, "
+			  "\"cause\": \"irq\", \"resched\": \"0\"}"),
+		     4, 85, "resched must be the integer 0 or 1");
+	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 1, \"start\": 200, \"length\": 50, "
+			  "\"cause\": \"irq\", \"resched\": 1.0}"),
+		     4, 85, "resched must be the integer 0 or 1");
+	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 1, \"start\": 200, \"length\": 50, "
+			  "\"cause\": \"irq\", \"resched\": false}"),
+		     4, 85, "resched must be the integer 0 or 1");
+	expect_error(JREC1("{\"type\": \"timer\", \"cpu\": 0, \"time\": 0, \"id\": \"t\", "
+			   "\"expiry\": 5, \"resched\": 3}"),
+		     3, 77, "resched must be 0 or 1, got '3'");
+	expect_error(JREC1("{\"type\": \"wake\", \"cpu\": 0, \"time\": 0, \"cause\": \"irq\", "
+			   "\"resched\": 3}"),
+		     3, 68, "resched must be 0 or 1, got '3'");
+	/* not for busy and cancel records */
+	expect_error(
+		JREC1("{\"type\": \"busy\", \"cpu\": 0, \"time\": 0, \"duration\": 5, "
+		      "\"resched\": 0}"),
+		3, 67,
+		"unknown field 'resched' for busy records (expected type, cpu, time, duration, "
+		"iowait or load)");
+	expect_error(JREC1("{\"type\": \"cancel\", \"cpu\": 0, \"time\": 0, \"id\": \"t\", "
+			   "\"resched\": 0}"),
+		     3, 65,
+		     "unknown field 'resched' for cancel records (expected type, cpu, time or id)");
+	/* a duplicate member is jansson's error */
+	assert_null(trace_open_string(
+		"j",
+		JREC1("{\"type\": \"wake\", \"cpu\": 0, \"time\": 0, \"cause\": \"irq\", "
+		      "\"resched\": 0, \"resched\": 0}"),
+		&err));
+	assert_int_equal(err.code, SIM_ERR_INPUT);
+	assert_non_null(strstr(err.text, "duplicate"));
+	assert_int_equal(err.line, 3);
+
+	/* the idle period after resched=0, as in text */
+	expect_error(JREC1("{\"type\": \"idle\", \"cpu\": 0, \"start\": 100, \"length\": 50, "
+			   "\"cause\": \"irq\", \"resched\": 0},\n"
+			   "  {\"type\": \"idle\", \"cpu\": 0, \"start\": 160, \"length\": 50, "
+			   "\"cause\": \"timer\"}"),
+		     4, 39,
+		     "after a wakeup with resched=0 the CPU stays idle: this idle period of CPU 0 "
+		     "must start at 150, when the previous one (records[0]) ended");
+	expect_error(JREC1("{\"type\": \"idle\", \"cpu\": 0, \"start\": 100, \"length\": 50, "
+			   "\"cause\": \"irq\", \"resched\": 0}"),
+		     3, 85,
+		     "the trace ends after a wakeup with resched=0 on CPU 0 (records[0]): the idle "
+		     "period that follows it is missing");
 }
 
 static void test_record_error(void **state)
@@ -1179,7 +1532,9 @@ int main(void)
 		cmocka_unit_test(test_writer_format),	 cmocka_unit_test(test_json_equivalent),
 		cmocka_unit_test(test_json_errors),	 cmocka_unit_test(test_json_syntax),
 		cmocka_unit_test(test_record_error),	 cmocka_unit_test(test_stdin),
-		cmocka_unit_test(test_alloc_failures),
+		cmocka_unit_test(test_alloc_failures),	 cmocka_unit_test(test_resched_parse),
+		cmocka_unit_test(test_resched_errors),	 cmocka_unit_test(test_resched_json),
+		cmocka_unit_test(test_writer_resched),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
