@@ -244,10 +244,8 @@ static inline int which_bucket(u64 duration_ns, unsigned long nr_iowaiters)
 	int bucket = 0;
 
 	/*
-	 * We keep two groups of stats; one with no
-	 * IO pending, one without.
-	 * This allows us to calculate
-	 * E(duration)|iowait
+	 * Up to v6.11 the buckets come in two halves: the upper half is used while tasks wait
+	 * for I/O on this CPU, so the two cases keep separate correction factors.
 	 */
 	if (nr_iowaiters)
 		bucket = BUCKETS / 2;
@@ -267,7 +265,7 @@ static inline int which_bucket(u64 duration_ns, unsigned long nr_iowaiters)
 
 static void menu_update_intervals(struct menu_device *data, unsigned int interval_us)
 {
-	/* Update the repeating-pattern data. */
+	/* Store the sample in the ring of the last INTERVALS idle durations. */
 	data->intervals[data->interval_ptr++] = interval_us;
 	if (data->interval_ptr >= (int)INTERVALS)
 		data->interval_ptr = 0;
@@ -300,8 +298,8 @@ static void menu_enable(struct cpuidle_device *dev, unsigned int buckets)
 	memset(data, 0, sizeof(struct menu_device));
 
 	/*
-	 * if the correction factor is 0 (eg first time init or cpu hotplug
-	 * etc), we actually want to start out with a unity factor.
+	 * Every bucket starts at a correction factor of exactly 1.0 (RESOLUTION * DECAY in
+	 * fixed point), as the kernel's menu_enable_device() sets it up.
 	 */
 	for (i = 0; i < buckets; i++)
 		data->correction_factor[i] = RESOLUTION * DECAY;
@@ -315,10 +313,10 @@ static int menu_fit_delta_tick(struct cpuidle_driver *drv, struct cpuidle_device
 
 	if (idx > 0 && drv->states[idx].target_residency_ns > delta_tick) {
 		/*
-		 * The tick is not going to be stopped and the target
-		 * residency of the state to be returned is not within
-		 * the time until the next timer event including the
-		 * tick, so try to correct that.
+		 * The tick stays on and will wake the CPU within delta_tick at the latest, so a
+		 * state with a longer target residency would not pay off: step down to the
+		 * first enabled state that fits in that time (or to the shallowest enabled
+		 * one).
 		 */
 		for (i = idx - 1; i >= 0; i--) {
 			if (dev->states_usage[i].disable)
@@ -362,32 +360,30 @@ static inline int get_loadavg(unsigned long load)
 }
 
 /*
- * Return a multiplier for the exit latency that is intended
- * to take performance requirements into account.
- * The more performance critical we estimate the system
- * to be, the higher this multiplier, and thus the higher
- * the barrier to go to an expensive C state.
+ * The v4.18 performance multiplier. The predicted idle time divided by it gives a second
+ * latency limit, so the busier the CPU looks (load average, tasks waiting for I/O) the
+ * shallower the states it may enter.
  */
 static inline int performance_multiplier_4_18(const struct cpuidle_device *dev,
 					      unsigned long nr_iowaiters, unsigned long load)
 {
 	int mult = 1;
 
-	/* for higher loadavg, we are more reluctant */
+	/* load term: LOAD_FACTOR times get_loadavg() (load x 10) */
 
 	mult += LOAD_FACTOR * get_loadavg(load);
 
-	/* for IO wait tasks (per cpu!) we add 5x each */
+	/* I/O term: IOWAIT_FACTOR per task waiting for I/O on this CPU */
 	mult += IOWAIT_FACTOR * (int)nr_iowaiters;
 
 	return mult;
 }
 
 /*
- * Try detecting repeating patterns by keeping track of the last 8
- * intervals, and checking if the standard deviation of that set
- * of points is below a threshold. If it is... then use the
- * average of these 8 points as the estimated value.
+ * get_typical_interval() of v4.18: look for a repeating pattern in the last INTERVALS idle
+ * durations. If they are close enough together their average is the prediction; if not, the
+ * largest values are dropped and the test repeated, down to 3/4 of the samples. UINT_MAX means
+ * no prediction.
  */
 static unsigned int get_typical_interval_4_18(const struct cpuidle_device *dev,
 					      struct menu_device *data)
@@ -396,11 +392,11 @@ static unsigned int get_typical_interval_4_18(const struct cpuidle_device *dev,
 	unsigned int max, thresh, avg;
 	uint64_t sum, variance;
 
-	thresh = UINT_MAX; /* Discard outliers above this value */
+	thresh = UINT_MAX; /* ignore samples above this (none at first) */
 
 again:
 
-	/* First calculate the average of past intervals */
+	/* mean of the samples kept */
 	max = 0;
 	sum = 0;
 	divisor = 0;
@@ -418,7 +414,7 @@ again:
 	else
 		avg = div_u64(sum, divisor);
 
-	/* Then try to determine variance */
+	/* and their variance around it */
 	variance = 0;
 	for (i = 0; i < (int)INTERVALS; i++) {
 		unsigned int value = data->intervals[i];
@@ -433,16 +429,14 @@ again:
 		variance = div_u64(variance, divisor);
 
 	/*
-	 * The typical interval is obtained when standard deviation is
-	 * small (stddev <= 20 us, variance <= 400 us^2) or standard
-	 * deviation is small compared to the average interval (avg >
-	 * 6*stddev, avg^2 > 36*variance). The average is smaller than
-	 * UINT_MAX aka U32_MAX, so computing its square does not
-	 * overflow a u64. We simply reject this candidate average if
-	 * the standard deviation is greater than 715 s (which is
-	 * rather unlikely).
+	 * Accept the average when the samples are tightly grouped: a variance of at most
+	 * VARIANCE_MAX (400 us^2, i.e. a standard deviation of 20 us), or, with at least 3/4 of
+	 * the samples kept, avg^2 > RATIO_SQ * variance (the average above 6 standard
+	 * deviations). avg fits in 32 bits, so its square fits in a u64; the outer test only
+	 * keeps variance * RATIO_SQ from overflowing, and a variance that large (standard
+	 * deviation beyond about 715 s) just means no pattern.
 	 *
-	 * Use this result only if there is no timer to wake us up sooner.
+	 * The caller still takes the smaller of this and the timer-based prediction.
 	 */
 	if (likely(variance <= U64_MAX / RATIO_SQ)) {
 		if ((((u64)avg * avg > variance * RATIO_SQ) &&
@@ -454,13 +448,9 @@ again:
 	}
 
 	/*
-	 * If we have outliers to the upside in our distribution, discard
-	 * those by setting the threshold to exclude these outliers, then
-	 * calculate the average and standard deviation again. Once we get
-	 * down to the bottom 3/4 of our samples, stop excluding samples.
-	 *
-	 * This can deal with workloads that have long pauses interspersed
-	 * with sporadic activity with a bunch of short pauses.
+	 * No pattern. While more than 3/4 of the samples are still in, drop the largest value
+	 * (thresh = max - 1 excludes every copy of it) and try again; then give up with
+	 * UINT_MAX. This handles a run of short idle periods broken up by a few long ones.
 	 */
 	if ((divisor * 4) <= (int)(INTERVALS * 3)) {
 		data->typical_samples = 0;
@@ -471,11 +461,7 @@ again:
 	goto again;
 }
 
-/**
- * menu_update_4_18 - attempts to guess what happened after entry
- * @drv: cpuidle driver containing state data
- * @dev: the CPU
- */
+/* menu_update_4_18 - fold the last idle period into the v4.18 statistics (us). */
 static void menu_update_4_18(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
 	struct menu_device *data = menu_data(dev);
@@ -485,78 +471,62 @@ static void menu_update_4_18(struct cpuidle_driver *drv, struct cpuidle_device *
 	unsigned int new_factor;
 
 	/*
-	 * Try to figure out how much time passed between entry to low
-	 * power state and occurrence of the wakeup event.
-	 *
-	 * Any measured amount of time will include the exit latency.
-	 * Since we are interested in when the wakeup begun, not when it
-	 * was completed, we must subtract the exit latency. However, if
-	 * the measured amount of time is less than the exit latency,
-	 * assume the state was never reached and the exit latency is 0.
+	 * Estimate when the wakeup event arrived. The measured residency includes the exit
+	 * latency: it is subtracted when the residency is more than twice as long, and a
+	 * shorter residency is halved instead (the state may not even have been reached).
 	 */
 
 	if (data->tick_wakeup && data->next_timer_us > TICK_USEC) {
 		/*
-		 * The nohz code said that there wouldn't be any events within
-		 * the tick boundary (if the tick was stopped), but the idle
-		 * duration predictor had a differing opinion.  Since the CPU
-		 * was woken up by a tick (that wasn't stopped after all), the
-		 * predictor was not quite right, so assume that the CPU could
-		 * have been idle long (but not forever) to help the idle
-		 * duration predictor do a better job next time.
+		 * The tick woke the CPU although the sleep length was longer than a tick, so
+		 * the tick was not stopped after all and the measured time says little about
+		 * the prediction. Record a long, but finite, idle period (9/10 of
+		 * MAX_INTERESTING) instead, so that tick wakeups do not pull the correction
+		 * factor down.
 		 */
 		measured_us = 9 * MAX_INTERESTING_US / 10;
 	} else {
-		/* measured value */
+		/* the residency as measured */
 		measured_us = (unsigned int)cpuidle_get_last_residency(dev);
 
-		/* Deduct exit latency */
+		/* remove the exit latency, or halve a short value */
 		if (measured_us > 2 * target->exit_latency)
 			measured_us -= target->exit_latency;
 		else
 			measured_us /= 2;
 	}
 
-	/* Make sure our coefficients do not exceed unity */
+	/* clamp to the sleep length, so a ratio never exceeds 1.0 */
 	if (measured_us > data->next_timer_us)
 		measured_us = data->next_timer_us;
 
-	/* Update our correction ratio */
+	/* decay the bucket's factor, then add this period's measured / sleep length ratio */
 	new_factor = data->correction_factor[data->bucket];
 	new_factor -= new_factor / DECAY;
 
 	if (data->next_timer_us > 0 && measured_us < MAX_INTERESTING_US)
 		new_factor += RESOLUTION * measured_us / data->next_timer_us;
 	else
-		/*
-		 * we were idle so long that we count it as a perfect
-		 * prediction
-		 */
+		/* no sleep length, or idle for MAX_INTERESTING or longer: a ratio of exactly 1.0 */
 		new_factor += RESOLUTION;
 
 	/*
-	 * We don't want 0 as factor; we always want at least
-	 * a tiny bit of estimated time. Fortunately, due to rounding,
-	 * new_factor will stay nonzero regardless of measured_us values
-	 * and the compiler can eliminate this test as long as DECAY > 1.
+	 * A factor of 0 would turn every later prediction into 0. With DECAY > 1 the decay step
+	 * cannot bring a nonzero factor to 0 (the subtracted part is rounded down), so only
+	 * DECAY == 1, possible here as a tunable, needs this guard.
 	 */
 	if (DECAY == 1 && unlikely(new_factor == 0))
 		new_factor = 1;
 
 	data->correction_factor[data->bucket] = new_factor;
 
-	/* update the repeating-pattern data */
+	/* store the sample in the intervals ring */
 	data->intervals[data->interval_ptr++] = measured_us;
 	if (data->interval_ptr >= (int)INTERVALS)
 		data->interval_ptr = 0;
 }
 
-/**
- * menu_select_4_18 - selects the next idle state to enter
- * @drv: cpuidle driver containing state data
- * @dev: the CPU
- * @stop_tick: indication on whether or not to stop the tick
- */
+/* menu_select_4_18 - choose the state for the next idle period (v4.18 logic, us). */
 static int menu_select_4_18(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
 	struct menu_device *data = menu_data(dev);
@@ -576,7 +546,7 @@ static int menu_select_4_18(struct cpuidle_driver *drv, struct cpuidle_device *d
 		data->needs_update = 0;
 	}
 
-	/* Special case when user has set very strict latency requirement */
+	/* A PM QoS limit of 0 allows only state 0, with the tick kept running. */
 	if (unlikely(latency_req == 0)) {
 		*stop_tick = false;
 		gov_explain(dev, "latency_req_ns", 0);
@@ -584,7 +554,7 @@ static int menu_select_4_18(struct cpuidle_driver *drv, struct cpuidle_device *d
 		return 0;
 	}
 
-	/* determine the expected residency time, round up */
+	/* sleep length in us, and the bucket it selects */
 	sleep_length = tick_nohz_get_sleep_length(dev, &delta_next);
 	data->next_timer_us = ktime_to_us_uint(sleep_length);
 
@@ -592,9 +562,8 @@ static int menu_select_4_18(struct cpuidle_driver *drv, struct cpuidle_device *d
 	data->bucket = which_bucket((u64)data->next_timer_us * NSEC_PER_USEC, nr_iowaiters);
 
 	/*
-	 * Force the result of multiplication to be 64 bits even if both
-	 * operands are 32 bits.
-	 * Make sure to round up for half microseconds.
+	 * Corrected sleep length: the product is taken in 64 bits and the quotient rounded to
+	 * the nearest us.
 	 */
 	data->predicted_us = DIV_ROUND_CLOSEST_ULL((uint64_t)data->next_timer_us *
 							   data->correction_factor[data->bucket],
@@ -610,9 +579,9 @@ static int menu_select_4_18(struct cpuidle_driver *drv, struct cpuidle_device *d
 		unsigned int polling_threshold;
 
 		/*
-		 * We want to default to C1 (hlt), not to busy polling
-		 * unless the timer is happening really really soon, or
-		 * C1's exit latency exceeds the user configured limit.
+		 * Start the search at state 1 instead of POLL, unless the next timer is within
+		 * the polling threshold, state 1 does not meet the latency limit, or state 1 is
+		 * disabled.
 		 */
 		polling_threshold = max_t(unsigned int, POLLING_THRESHOLD_US, s->target_residency);
 		if (data->next_timer_us > polling_threshold &&
@@ -620,9 +589,7 @@ static int menu_select_4_18(struct cpuidle_driver *drv, struct cpuidle_device *d
 			first_idx = 1;
 	}
 
-	/*
-	 * Use the lowest expected idle interval to pick the idle state.
-	 */
+	/* The prediction is the smaller of the two estimates. */
 	data->predicted_us = min(data->predicted_us, expected_interval);
 	rule = data->predicted_us < timer_us && typical_us <= data->next_timer_us
 		       ? "typical-interval"
@@ -630,13 +597,9 @@ static int menu_select_4_18(struct cpuidle_driver *drv, struct cpuidle_device *d
 
 	if (tick_nohz_tick_stopped(dev)) {
 		/*
-		 * If the tick is already stopped, the cost of possible short
-		 * idle duration misprediction is much higher, because the CPU
-		 * may be stuck in a shallow idle state for a long time as a
-		 * result of it.  In that case say we might mispredict and try
-		 * to force the CPU into a state for which we would have stopped
-		 * the tick, unless a timer is going to expire really soon
-		 * anyway.
+		 * With the tick already stopped, a prediction that is too short could leave the
+		 * CPU in a shallow state for a long time. Raise a prediction below one tick to
+		 * TICK_USEC, or to the time to the next timer event if that comes sooner.
 		 */
 		if (data->predicted_us < TICK_USEC) {
 			data->predicted_us =
@@ -647,8 +610,8 @@ static int menu_select_4_18(struct cpuidle_driver *drv, struct cpuidle_device *d
 		int mult = performance_multiplier_4_18(dev, nr_iowaiters, cpu_load);
 
 		/*
-		 * Use the performance multiplier and the user-configurable
-		 * latency_req to determine the maximum exit latency.
+		 * Second latency limit: the prediction divided by the multiplier; the lower
+		 * limit applies.
 		 */
 		interactivity_req = data->predicted_us / (unsigned int)mult;
 		if ((unsigned int)latency_req > interactivity_req) {
@@ -660,8 +623,8 @@ static int menu_select_4_18(struct cpuidle_driver *drv, struct cpuidle_device *d
 
 	expected_interval = data->predicted_us;
 	/*
-	 * Find the idle state with the lowest power while satisfying
-	 * our constraints.
+	 * Walk up the states: keep the deepest enabled one that fits the prediction and the
+	 * latency limit.
 	 */
 	idx = -1;
 	for (i = first_idx; i < drv->state_count; i++) {
@@ -671,15 +634,14 @@ static int menu_select_4_18(struct cpuidle_driver *drv, struct cpuidle_device *d
 		if (su->disable)
 			continue;
 		if (idx == -1)
-			idx = i; /* first enabled state */
+			idx = i; /* fallback: the shallowest enabled state */
 		if (s->target_residency > data->predicted_us)
 			break;
 		if (s->exit_latency > (unsigned int)latency_req) {
 			/*
-			 * If we break out of the loop for latency reasons, use
-			 * the target residency of the selected state as the
-			 * expected idle duration so that the tick is retained
-			 * as long as that target residency is low enough.
+			 * Stopped by the latency limit: take the chosen state's target
+			 * residency as the expected idle time, so the tick is stopped only if
+			 * that state is deep enough to justify it.
 			 */
 			expected_interval = drv->states[idx].target_residency;
 			rule = lowered ? "interactivity" : "latency";
@@ -689,14 +651,11 @@ static int menu_select_4_18(struct cpuidle_driver *drv, struct cpuidle_device *d
 	}
 
 	if (idx == -1) {
-		idx = 0; /* No states enabled. Must use 0. */
+		idx = 0; /* nothing enabled: fall back to state 0 */
 		rule = "all-disabled";
 	}
 
-	/*
-	 * Don't stop the tick if the selected state is a polling one or if the
-	 * expected idle duration is shorter than the tick period length.
-	 */
+	/* Keep the tick for a polling state or for an expected idle time below one tick. */
 	if ((drv->states[idx].flags & CPUIDLE_FLAG_POLLING) || expected_interval < TICK_USEC) {
 		unsigned int delta_next_us = ktime_to_us_uint(delta_next);
 
@@ -705,10 +664,10 @@ static int menu_select_4_18(struct cpuidle_driver *drv, struct cpuidle_device *d
 		if (!tick_nohz_tick_stopped(dev) && idx > 0 &&
 		    drv->states[idx].target_residency > delta_next_us) {
 			/*
-			 * The tick is not going to be stopped and the target
-			 * residency of the state to be returned is not within
-			 * the time until the next timer event including the
-			 * tick, so try to correct that.
+			 * The tick stays on and will wake the CPU within delta_next at the
+			 * latest, so a state with a longer target residency would not pay off:
+			 * step down to the first enabled state that fits in that time (or to
+			 * the shallowest enabled one).
 			 */
 			for (i = idx - 1; i >= 0; i--) {
 				if (dev->states_usage[i].disable)
@@ -740,10 +699,9 @@ static int menu_select_4_18(struct cpuidle_driver *drv, struct cpuidle_device *d
 	return data->last_state_idx;
 }
 
-/**
- * menu_reflect_4_18 - records that data structures need update
- * @dev: the CPU
- * @index: the index of actual entered state
+/*
+ * menu_reflect_4_18 - note the state entered and whether the tick woke the CPU; the statistics
+ * are updated at the next select.
  */
 static void menu_reflect_4_18(struct cpuidle_device *dev, int index)
 {
@@ -763,13 +721,10 @@ static int menu_enable_device_4_18(struct cpuidle_driver *drv, struct cpuidle_de
 
 /* ==== ns era: shared by menu@6.6 and menu@6.19 ==== */
 
-/**
- * menu_update - attempts to guess what happened after entry
- * @drv: cpuidle driver containing state data
- * @dev: the CPU
- *
- * The same logic in v6.6 and v6.19 (6.19 moved the intervals update into
- * menu_update_intervals()).
+/*
+ * menu_update - fold the last idle period into the statistics (ns), as the kernel's
+ * menu_update() does. v6.6 and v6.19 share this logic; 6.19 only moved the intervals update
+ * into menu_update_intervals().
  */
 static void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
@@ -780,52 +735,43 @@ static void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 	unsigned int new_factor;
 
 	/*
-	 * Try to figure out how much time passed between entry to low
-	 * power state and occurrence of the wakeup event.
-	 *
-	 * Any measured amount of time will include the exit latency.
-	 * Since we are interested in when the wakeup begun, not when it
-	 * was completed, we must subtract the exit latency. However, if
-	 * the measured amount of time is less than the exit latency,
-	 * assume the state was never reached and the exit latency is 0.
+	 * Estimate when the wakeup event arrived. The measured residency includes the exit
+	 * latency: it is subtracted when the residency is more than twice as long, and a
+	 * shorter residency is halved instead (the state may not even have been reached).
 	 */
 
 	if (data->tick_wakeup && data->next_timer_ns > (u64)TICK_NSEC) {
 		/*
-		 * The nohz code said that there wouldn't be any events within
-		 * the tick boundary (if the tick was stopped), but the idle
-		 * duration predictor had a differing opinion.  Since the CPU
-		 * was woken up by a tick (that wasn't stopped after all), the
-		 * predictor was not quite right, so assume that the CPU could
-		 * have been idle long (but not forever) to help the idle
-		 * duration predictor do a better job next time.
+		 * The tick woke the CPU although the sleep length was longer than a tick, so
+		 * the tick was not stopped after all and the measured time says little about
+		 * the prediction. Record a long, but finite, idle period (9/10 of
+		 * MAX_INTERESTING) instead, so that tick wakeups do not pull the correction
+		 * factor down.
 		 */
 		measured_ns = 9 * MAX_INTERESTING / 10;
 	} else if ((drv->states[last_idx].flags & CPUIDLE_FLAG_POLLING) && dev->poll_time_limit) {
 		/*
-		 * The CPU exited the "polling" state due to a time limit, so
-		 * the idle duration prediction leading to the selection of that
-		 * state was inaccurate.  If a better prediction had been made,
-		 * the CPU might have been woken up from idle by the next timer.
-		 * Assume that to be the case.
+		 * POLL ended on its time limit rather than on a wakeup, so the prediction that
+		 * chose POLL was too short. Assume the CPU would have slept until the next
+		 * timer.
 		 */
 		measured_ns = data->next_timer_ns;
 	} else {
-		/* measured value */
+		/* the residency as measured */
 		measured_ns = (u64)dev->last_residency_ns;
 
-		/* Deduct exit latency */
+		/* remove the exit latency, or halve a short value */
 		if (measured_ns > (u64)(2 * target->exit_latency_ns))
 			measured_ns -= (u64)target->exit_latency_ns;
 		else
 			measured_ns /= 2;
 	}
 
-	/* Make sure our coefficients do not exceed unity */
+	/* clamp to the sleep length, so a ratio never exceeds 1.0 */
 	if (measured_ns > data->next_timer_ns)
 		measured_ns = data->next_timer_ns;
 
-	/* Update our correction ratio */
+	/* decay the bucket's factor, then add this period's measured / sleep length ratio */
 	new_factor = data->correction_factor[data->bucket];
 	new_factor -= new_factor / DECAY;
 
@@ -833,17 +779,13 @@ static void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 		new_factor +=
 			(unsigned int)div64_u64(RESOLUTION * measured_ns, data->next_timer_ns);
 	else
-		/*
-		 * we were idle so long that we count it as a perfect
-		 * prediction
-		 */
+		/* no sleep length, or idle for MAX_INTERESTING or longer: a ratio of exactly 1.0 */
 		new_factor += RESOLUTION;
 
 	/*
-	 * We don't want 0 as factor; we always want at least
-	 * a tiny bit of estimated time. Fortunately, due to rounding,
-	 * new_factor will stay nonzero regardless of measured_us values
-	 * and the compiler can eliminate this test as long as DECAY > 1.
+	 * A factor of 0 would turn every later prediction into 0. With DECAY > 1 the decay step
+	 * cannot bring a nonzero factor to 0 (the subtracted part is rounded down), so only
+	 * DECAY == 1, possible here as a tunable, needs this guard.
 	 */
 	if (DECAY == 1 && unlikely(new_factor == 0))
 		new_factor = 1;
@@ -853,13 +795,9 @@ static void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 	menu_update_intervals(data, (unsigned int)ktime_to_us((ktime_t)measured_ns));
 }
 
-/**
- * menu_reflect - records that data structures need update
- * @dev: the CPU
- * @index: the index of actual entered state
- *
- * NOTE: it's important to be fast here because this operation will add to
- *       the overall exit latency.
+/*
+ * menu_reflect - note the state entered and whether the tick woke the CPU. The statistics wait
+ * for the next select, which keeps this step (part of the exit path) short.
  */
 static void menu_reflect(struct cpuidle_device *dev, int index)
 {
@@ -889,24 +827,19 @@ static void menu_explain_prediction(struct cpuidle_device *dev, const struct men
 /* ==== menu@6.6 ==== */
 
 /*
- * Return a multiplier for the exit latency that is intended
- * to take performance requirements into account.
- * The more performance critical we estimate the system
- * to be, the higher this multiplier, and thus the higher
- * the barrier to go to an expensive C state.
+ * The v6.6 performance multiplier: 1 + IOWAIT_FACTOR per task waiting for I/O on this CPU. The
+ * predicted idle time divided by it is an extra latency limit.
  */
 static inline int performance_multiplier(const struct cpuidle_device *dev,
 					 unsigned int nr_iowaiters)
 {
-	/* for IO wait tasks (per cpu!) we add 10x each */
+	/* IOWAIT_FACTOR per task waiting for I/O here; the load term went in a7fe5190c03f */
 	return 1 + IOWAIT_FACTOR * (int)nr_iowaiters;
 }
 
 /*
- * Try detecting repeating patterns by keeping track of the last 8
- * intervals, and checking if the standard deviation of that set
- * of points is below a threshold. If it is... then use the
- * average of these 8 points as the estimated value.
+ * get_typical_interval() of v6.6 (through v6.11): the v4.18 search, except that thresh starts
+ * at INT_MAX and a window whose kept samples are all 0 gives no prediction.
  */
 static unsigned int get_typical_interval_6_6(const struct cpuidle_device *dev,
 					     struct menu_device *data)
@@ -915,11 +848,11 @@ static unsigned int get_typical_interval_6_6(const struct cpuidle_device *dev,
 	unsigned int min, max, thresh, avg;
 	uint64_t sum, variance;
 
-	thresh = INT_MAX; /* Discard outliers above this value */
+	thresh = INT_MAX; /* ignore samples above this */
 
 again:
 
-	/* First calculate the average of past intervals */
+	/* mean of the samples kept */
 	min = UINT_MAX;
 	max = 0;
 	sum = 0;
@@ -947,7 +880,7 @@ again:
 	else
 		avg = div_u64(sum, divisor);
 
-	/* Then try to determine variance */
+	/* and their variance around it */
 	variance = 0;
 	for (i = 0; i < (int)INTERVALS; i++) {
 		unsigned int value = data->intervals[i];
@@ -962,16 +895,14 @@ again:
 		variance = div_u64(variance, divisor);
 
 	/*
-	 * The typical interval is obtained when standard deviation is
-	 * small (stddev <= 20 us, variance <= 400 us^2) or standard
-	 * deviation is small compared to the average interval (avg >
-	 * 6*stddev, avg^2 > 36*variance). The average is smaller than
-	 * UINT_MAX aka U32_MAX, so computing its square does not
-	 * overflow a u64. We simply reject this candidate average if
-	 * the standard deviation is greater than 715 s (which is
-	 * rather unlikely).
+	 * Accept the average when the samples are tightly grouped: a variance of at most
+	 * VARIANCE_MAX (400 us^2, i.e. a standard deviation of 20 us), or, with at least 3/4 of
+	 * the samples kept, avg^2 > RATIO_SQ * variance (the average above 6 standard
+	 * deviations). avg fits in 32 bits, so its square fits in a u64; the outer test only
+	 * keeps variance * RATIO_SQ from overflowing, and a variance that large (standard
+	 * deviation beyond about 715 s) just means no pattern.
 	 *
-	 * Use this result only if there is no timer to wake us up sooner.
+	 * The caller still takes the smaller of this and the timer-based prediction.
 	 */
 	if (likely(variance <= U64_MAX / RATIO_SQ)) {
 		if ((((u64)avg * avg > variance * RATIO_SQ) &&
@@ -983,13 +914,9 @@ again:
 	}
 
 	/*
-	 * If we have outliers to the upside in our distribution, discard
-	 * those by setting the threshold to exclude these outliers, then
-	 * calculate the average and standard deviation again. Once we get
-	 * down to the bottom 3/4 of our samples, stop excluding samples.
-	 *
-	 * This can deal with workloads that have long pauses interspersed
-	 * with sporadic activity with a bunch of short pauses.
+	 * No pattern. While more than 3/4 of the samples are still in, drop the largest value
+	 * (thresh = max - 1 excludes every copy of it) and try again; then give up with
+	 * UINT_MAX. This handles a run of short idle periods broken up by a few long ones.
 	 */
 	if ((divisor * 4) <= (int)(INTERVALS * 3)) {
 		data->typical_samples = 0;
@@ -1000,12 +927,7 @@ again:
 	goto again;
 }
 
-/**
- * menu_select_6_6 - selects the next idle state to enter
- * @drv: cpuidle driver containing state data
- * @dev: the CPU
- * @stop_tick: indication on whether or not to stop the tick
- */
+/* menu_select_6_6 - choose the state for the next idle period (v6.6-v6.11 logic, ns). */
 static int menu_select_6_6(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
 	struct menu_device *data = menu_data(dev);
@@ -1025,13 +947,13 @@ static int menu_select_6_6(struct cpuidle_driver *drv, struct cpuidle_device *de
 
 	nr_iowaiters = (unsigned int)nr_iowait_cpu(dev);
 
-	/* Find the shortest expected idle interval. */
+	/* Typical interval first; the timer is queried only when that is long enough. */
 	typical_us = get_typical_interval_6_6(dev, data);
 	predicted_ns = typical_us * NSEC_PER_USEC;
 	if (predicted_ns > RESIDENCY_THRESHOLD_NS) {
 		unsigned int timer_us;
 
-		/* Determine the time till the closest timer. */
+		/* sleep length, and the time to the next tick */
 		delta = tick_nohz_get_sleep_length(dev, &delta_tick);
 		if (unlikely(delta < 0)) {
 			delta = 0;
@@ -1041,18 +963,16 @@ static int menu_select_6_6(struct cpuidle_driver *drv, struct cpuidle_device *de
 		data->next_timer_ns = (u64)delta;
 		data->bucket = which_bucket(data->next_timer_ns, nr_iowaiters);
 
-		/* Round up the result for half microseconds. */
+		/* corrected sleep length, rounded to the nearest us */
 		timer_us = menu_timer_us(dev, data);
-		/* Use the lowest expected idle interval to pick the idle state. */
+		/* the smaller estimate wins */
 		if (typical_us == UINT_MAX || (u64)timer_us * NSEC_PER_USEC < predicted_ns)
 			rule = "timer";
 		predicted_ns = min((u64)timer_us * NSEC_PER_USEC, predicted_ns);
 	} else {
 		/*
-		 * Because the next timer event is not going to be determined
-		 * in this case, assume that without the tick the closest timer
-		 * will be in distant future and that the closest tick will occur
-		 * after 1/2 of the tick period.
+		 * The timer was not queried: take the next timer as infinitely far away and the
+		 * next tick as half a tick period from now.
 		 */
 		data->next_timer_ns = KTIME_MAX;
 		delta_tick = TICK_NSEC / 2;
@@ -1067,9 +987,8 @@ static int menu_select_6_6(struct cpuidle_driver *drv, struct cpuidle_device *de
 	      latency_req < drv->states[1].exit_latency_ns) &&
 	     !dev->states_usage[0].disable)) {
 		/*
-		 * In this case state[0] will be used no matter what, so return
-		 * it right away and keep the tick running if state[0] is a
-		 * polling one.
+		 * Only state 0 is possible here, so return it at once; the tick is stopped
+		 * unless state 0 is a polling state.
 		 */
 		*stop_tick = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
 		gov_explain(dev, "predicted_ns", predicted_ns);
@@ -1080,12 +999,9 @@ static int menu_select_6_6(struct cpuidle_driver *drv, struct cpuidle_device *de
 
 	if (tick_nohz_tick_stopped(dev)) {
 		/*
-		 * If the tick is already stopped, the cost of possible short
-		 * idle duration misprediction is much higher, because the CPU
-		 * may be stuck in a shallow idle state for a long time as a
-		 * result of it.  In that case say we might mispredict and use
-		 * the known time till the closest timer event for the idle
-		 * state selection.
+		 * With the tick already stopped, a prediction that is too short could leave the
+		 * CPU in a shallow state for a long time. Below one tick, trust the time to the
+		 * next timer event instead.
 		 */
 		if (predicted_ns < (u64)TICK_NSEC) {
 			predicted_ns = data->next_timer_ns;
@@ -1095,8 +1011,8 @@ static int menu_select_6_6(struct cpuidle_driver *drv, struct cpuidle_device *de
 		int mult = performance_multiplier(dev, nr_iowaiters);
 
 		/*
-		 * Use the performance multiplier and the user-configurable
-		 * latency_req to determine the maximum exit latency.
+		 * Second latency limit: the prediction divided by the multiplier; the lower
+		 * limit applies.
 		 */
 		interactivity_req = div64_u64(predicted_ns, (u64)mult);
 		if ((u64)latency_req > interactivity_req) {
@@ -1107,8 +1023,8 @@ static int menu_select_6_6(struct cpuidle_driver *drv, struct cpuidle_device *de
 	}
 
 	/*
-	 * Find the idle state with the lowest power while satisfying
-	 * our constraints.
+	 * Walk up the states: keep the deepest enabled one that fits the prediction and the
+	 * latency limit.
 	 */
 	idx = -1;
 	for (i = 0; i < drv->state_count; i++) {
@@ -1118,12 +1034,13 @@ static int menu_select_6_6(struct cpuidle_driver *drv, struct cpuidle_device *de
 			continue;
 
 		if (idx == -1)
-			idx = i; /* first enabled state */
+			idx = i; /* fallback: the shallowest enabled state */
 
 		if ((u64)s->target_residency_ns > predicted_ns) {
 			/*
-			 * Use a physical idle state, not busy polling, unless
-			 * a timer is going to trigger soon enough.
+			 * The prediction is below this state. If only POLL was chosen so far,
+			 * take this state instead when it meets the latency limit and the next
+			 * timer is not before its target residency.
 			 */
 			if ((drv->states[idx].flags & CPUIDLE_FLAG_POLLING) &&
 			    s->exit_latency_ns <= latency_req &&
@@ -1138,10 +1055,10 @@ static int menu_select_6_6(struct cpuidle_driver *drv, struct cpuidle_device *de
 
 			if (!tick_nohz_tick_stopped(dev)) {
 				/*
-				 * If the state selected so far is shallow,
-				 * waking up early won't hurt, so retain the
-				 * tick in that case and let the governor run
-				 * again in the next iteration of the loop.
+				 * The tick is running and will wake the CPU within a tick
+				 * anyway, so a shallow choice costs little: keep it together
+				 * with the tick and let the next pass of the idle loop decide
+				 * again.
 				 */
 				predicted_ns = (u64)drv->states[idx].target_residency_ns;
 				rule = "retain-tick";
@@ -1149,10 +1066,9 @@ static int menu_select_6_6(struct cpuidle_driver *drv, struct cpuidle_device *de
 			}
 
 			/*
-			 * If the state selected so far is shallow and this
-			 * state's target residency matches the time till the
-			 * closest timer event, select this one to avoid getting
-			 * stuck in the shallow one for too long.
+			 * The tick is stopped. If the choice so far is shallower than a tick
+			 * and this state still fits before the next timer event (delta_tick),
+			 * take this state, so the CPU does not sit in a shallow state for long.
 			 */
 			if (drv->states[idx].target_residency_ns < TICK_NSEC &&
 			    s->target_residency_ns <= delta_tick)
@@ -1172,14 +1088,11 @@ static int menu_select_6_6(struct cpuidle_driver *drv, struct cpuidle_device *de
 	}
 
 	if (idx == -1) {
-		idx = 0; /* No states enabled. Must use 0. */
+		idx = 0; /* nothing enabled: fall back to state 0 */
 		rule = "all-disabled";
 	}
 
-	/*
-	 * Don't stop the tick if the selected state is a polling one or if the
-	 * expected idle duration is shorter than the tick period length.
-	 */
+	/* Keep the tick for a polling state or for an expected idle time below one tick. */
 	if (((drv->states[idx].flags & CPUIDLE_FLAG_POLLING) || predicted_ns < (u64)TICK_NSEC) &&
 	    !tick_nohz_tick_stopped(dev)) {
 		int capped;
@@ -1208,10 +1121,9 @@ static int menu_enable_device_6_6(struct cpuidle_driver *drv, struct cpuidle_dev
 /* ==== menu@6.19 ==== */
 
 /*
- * Try detecting repeating patterns by keeping track of the last 8
- * intervals, and checking if the standard deviation of that set
- * of points is below a threshold. If it is... then use the
- * average of these 8 points as the estimated value.
+ * get_typical_interval() of v6.19: one pass gives the mean and variance of the samples strictly
+ * between min_thresh and max_thresh. When the spread is too wide, the side farther from the
+ * mean is cut off and the pass repeated, down to 3/4 of the samples.
  */
 static unsigned int get_typical_interval_6_19(const struct cpuidle_device *dev,
 					      struct menu_device *data)
@@ -1222,7 +1134,7 @@ static unsigned int get_typical_interval_6_19(const struct cpuidle_device *dev,
 	int i;
 
 again:
-	/* Compute the average and variance of past intervals. */
+	/* one pass: sum and sum of squares of the kept samples */
 	max = 0;
 	min = UINT_MAX;
 	avg = 0;
@@ -1230,10 +1142,7 @@ again:
 	divisor = 0;
 	for (i = 0; i < (int)INTERVALS; i++) {
 		value = data->intervals[i];
-		/*
-		 * Discard the samples outside the interval between the min and
-		 * max thresholds.
-		 */
+		/* skip samples at or beyond either threshold */
 		if (value <= min_thresh || value >= max_thresh)
 			continue;
 
@@ -1266,16 +1175,14 @@ again:
 	variance -= avg_sq;
 
 	/*
-	 * The typical interval is obtained when standard deviation is
-	 * small (stddev <= 20 us, variance <= 400 us^2) or standard
-	 * deviation is small compared to the average interval (avg >
-	 * 6*stddev, avg^2 > 36*variance). The average is smaller than
-	 * UINT_MAX aka U32_MAX, so computing its square does not
-	 * overflow a u64. We simply reject this candidate average if
-	 * the standard deviation is greater than 715 s (which is
-	 * rather unlikely).
+	 * Accept the average when the samples are tightly grouped: a variance of at most
+	 * VARIANCE_MAX (400 us^2, i.e. a standard deviation of 20 us), or, with at least 3/4 of
+	 * the samples kept, avg^2 > RATIO_SQ * variance (the average above 6 standard
+	 * deviations). avg fits in 32 bits, so its square fits in a u64; the outer test only
+	 * keeps variance * RATIO_SQ from overflowing, and a variance that large (standard
+	 * deviation beyond about 715 s) just means no pattern.
 	 *
-	 * Use this result only if there is no timer to wake us up sooner.
+	 * The caller still takes the smaller of this and the timer-based prediction.
 	 */
 	if (likely(variance <= U64_MAX / RATIO_SQ)) {
 		if ((avg_sq > variance * RATIO_SQ && divisor * 4 >= INTERVALS * 3) ||
@@ -1286,28 +1193,18 @@ again:
 	}
 
 	/*
-	 * If there are outliers, discard them by setting thresholds to exclude
-	 * data points at a large enough distance from the average, then
-	 * calculate the average and standard deviation again. Once we get
-	 * down to the last 3/4 of our samples, stop excluding samples.
-	 *
-	 * This can deal with workloads that have long pauses interspersed
-	 * with sporadic activity with a bunch of short pauses.
-	 *
-	 * However, if the number of remaining samples is too small to exclude
-	 * any more outliers, allow the deepest available idle state to be
-	 * selected because there are systems where the time spent by CPUs in
-	 * deep idle states is correlated to the maximum frequency the CPUs
-	 * can get to.  On those systems, shallow idle states should be avoided
-	 * unless there is a clear indication that the given CPU is most likley
-	 * going to be woken up shortly.
+	 * No pattern. While more than 3/4 of the samples are still in, cut off the outliers on
+	 * the side farther from the average and try again. Otherwise return UINT_MAX: with no
+	 * prediction only the timer limits the choice, so deep states stay reachable, which
+	 * matters where the time CPUs spend in deep idle states affects the highest frequency
+	 * they can reach (the behaviour 10fad4012234 restored).
 	 */
 	if (divisor * 4 <= INTERVALS * 3) {
 		data->typical_samples = 0;
 		return UINT_MAX;
 	}
 
-	/* Update the thresholds for the next round. */
+	/* move the threshold on the side farther from the average */
 	if (avg - min > max - avg)
 		min_thresh = min;
 	else
@@ -1316,12 +1213,7 @@ again:
 	goto again;
 }
 
-/**
- * menu_select_6_19 - selects the next idle state to enter
- * @drv: cpuidle driver containing state data
- * @dev: the CPU
- * @stop_tick: indication on whether or not to stop the tick
- */
+/* menu_select_6_19 - choose the state for the next idle period (v6.19 logic, ns). */
 static int menu_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
 	struct menu_device *data = menu_data(dev);
@@ -1338,21 +1230,20 @@ static int menu_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *d
 		data->needs_update = 0;
 	} else if (!dev->last_residency_ns) {
 		/*
-		 * This happens when the driver rejects the previously selected
-		 * idle state and returns an error, so update the recent
-		 * intervals table to prevent invalid information from being
-		 * used going forward.
+		 * No update pending and a last residency of 0: the previous entry was rejected
+		 * by the driver (or aborted). Record UINT_MAX so that no bogus sample enters
+		 * the intervals.
 		 */
 		menu_update_intervals(data, UINT_MAX);
 	}
 
-	/* Find the shortest expected idle interval. */
+	/* Typical interval first; the timer is queried only when that is long enough. */
 	typical_us = get_typical_interval_6_19(dev, data);
 	predicted_ns = typical_us * NSEC_PER_USEC;
 	if (predicted_ns > RESIDENCY_THRESHOLD_NS) {
 		unsigned int timer_us;
 
-		/* Determine the time till the closest timer. */
+		/* sleep length, and the time to the next tick */
 		delta = tick_nohz_get_sleep_length(dev, &delta_tick);
 		if (unlikely(delta < 0)) {
 			delta = 0;
@@ -1362,18 +1253,16 @@ static int menu_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *d
 		data->next_timer_ns = (u64)delta;
 		data->bucket = which_bucket(data->next_timer_ns, 0);
 
-		/* Round up the result for half microseconds. */
+		/* corrected sleep length, rounded to the nearest us */
 		timer_us = menu_timer_us(dev, data);
-		/* Use the lowest expected idle interval to pick the idle state. */
+		/* the smaller estimate wins */
 		if (typical_us == UINT_MAX || (u64)timer_us * NSEC_PER_USEC < predicted_ns)
 			rule = "timer";
 		predicted_ns = min((u64)timer_us * NSEC_PER_USEC, predicted_ns);
 	} else {
 		/*
-		 * Because the next timer event is not going to be determined
-		 * in this case, assume that without the tick the closest timer
-		 * will be in distant future and that the closest tick will occur
-		 * after 1/2 of the tick period.
+		 * The timer was not queried: take the next timer as infinitely far away and the
+		 * next tick as half a tick period from now.
 		 */
 		data->next_timer_ns = KTIME_MAX;
 		delta_tick = TICK_NSEC / 2;
@@ -1387,9 +1276,8 @@ static int menu_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *d
 	      latency_req < drv->states[1].exit_latency_ns) &&
 	     !dev->states_usage[0].disable)) {
 		/*
-		 * In this case state[0] will be used no matter what, so return
-		 * it right away and keep the tick running if state[0] is a
-		 * polling one.
+		 * Only state 0 is possible here, so return it at once; the tick is stopped
+		 * unless state 0 is a polling state.
 		 */
 		*stop_tick = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
 		gov_explain(dev, "predicted_ns", predicted_ns);
@@ -1399,11 +1287,9 @@ static int menu_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *d
 	}
 
 	/*
-	 * If the tick is already stopped, the cost of possible short idle
-	 * duration misprediction is much higher, because the CPU may be stuck
-	 * in a shallow idle state for a long time as a result of it.  In that
-	 * case, say we might mispredict and use the known time till the closest
-	 * timer event for the idle state selection.
+	 * With the tick already stopped, a prediction that is too short could leave the CPU in
+	 * a shallow state for a long time. Below one tick, trust the time to the next timer
+	 * event instead.
 	 */
 	if (tick_nohz_tick_stopped(dev) && predicted_ns < (u64)TICK_NSEC) {
 		predicted_ns = data->next_timer_ns;
@@ -1411,8 +1297,8 @@ static int menu_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *d
 	}
 
 	/*
-	 * Find the idle state with the lowest power while satisfying
-	 * our constraints.
+	 * Walk up the states: keep the deepest enabled one that fits the prediction and the
+	 * latency limit.
 	 */
 	idx = -1;
 	for (i = 0; i < drv->state_count; i++) {
@@ -1422,7 +1308,7 @@ static int menu_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *d
 			continue;
 
 		if (idx == -1)
-			idx = i; /* first enabled state */
+			idx = i; /* fallback: the shallowest enabled state */
 
 		if (s->exit_latency_ns > latency_req) {
 			rule = "latency";
@@ -1435,10 +1321,10 @@ static int menu_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *d
 		}
 
 		/*
-		 * Use a physical idle state instead of busy polling so long as
-		 * its target residency is below the residency threshold, its
-		 * exit latency is not greater than the predicted idle duration,
-		 * and the next timer doesn't expire soon.
+		 * Polling override (conditions from db86f55bf81a and 07d815701274): if only
+		 * POLL was chosen so far, take this state instead when its target residency is
+		 * below RESIDENCY_THRESHOLD_NS and not beyond the next timer, and its exit
+		 * latency is within the prediction.
 		 */
 		if ((drv->states[idx].flags & CPUIDLE_FLAG_POLLING) &&
 		    (u64)s->target_residency_ns < RESIDENCY_THRESHOLD_NS &&
@@ -1455,10 +1341,9 @@ static int menu_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *d
 
 		if (!tick_nohz_tick_stopped(dev)) {
 			/*
-			 * If the state selected so far is shallow, waking up
-			 * early won't hurt, so retain the tick in that case and
-			 * let the governor run again in the next iteration of
-			 * the idle loop.
+			 * The tick is running and will wake the CPU within a tick anyway, so a
+			 * shallow choice costs little: keep it together with the tick and let
+			 * the next pass of the idle loop decide again.
 			 */
 			predicted_ns = (u64)drv->states[idx].target_residency_ns;
 			rule = "retain-tick";
@@ -1466,10 +1351,9 @@ static int menu_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *d
 		}
 
 		/*
-		 * If the state selected so far is shallow and this state's
-		 * target residency matches the time till the closest timer
-		 * event, select this one to avoid getting stuck in the shallow
-		 * one for too long.
+		 * The tick is stopped. If the choice so far is shallower than a tick and this
+		 * state still fits before the next timer event (delta_tick), take this state,
+		 * so the CPU does not sit in a shallow state for long.
 		 */
 		if (drv->states[idx].target_residency_ns < TICK_NSEC &&
 		    s->target_residency_ns <= delta_tick)
@@ -1482,14 +1366,11 @@ static int menu_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *d
 	}
 
 	if (idx == -1) {
-		idx = 0; /* No states enabled. Must use 0. */
+		idx = 0; /* nothing enabled: fall back to state 0 */
 		rule = "all-disabled";
 	}
 
-	/*
-	 * Don't stop the tick if the selected state is a polling one or if the
-	 * expected idle duration is shorter than the tick period length.
-	 */
+	/* Keep the tick for a polling state or for an expected idle time below one tick. */
 	if (((drv->states[idx].flags & CPUIDLE_FLAG_POLLING) || predicted_ns < (u64)TICK_NSEC) &&
 	    !tick_nohz_tick_stopped(dev)) {
 		int capped;

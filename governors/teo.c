@@ -198,9 +198,9 @@ enum {
 };
 
 /*
- * The PULSE value is added to metrics when they grow and the DECAY_SHIFT value is used for
- * decreasing metrics on a regular basis. (Limits: pulse << decay_shift <= 2^26 keeps every
- * sum of bins, times 3, inside 32 bits.)
+ * PULSE is what one counted event adds to a metric, and at every update each metric loses
+ * x >> DECAY_SHIFT of its value x. (Limits: pulse << decay_shift <= 2^26 keeps every sum of
+ * bins, times 3, inside 32 bits.)
  */
 #define PULSE ((unsigned int)dev->gov_params[TEO_PARAM_PULSE])
 #define DECAY_SHIFT ((unsigned int)dev->gov_params[TEO_PARAM_DECAY_SHIFT])
@@ -210,10 +210,10 @@ enum {
 /* teo.c (>= v6.14): RESIDENCY_THRESHOLD_NS / 2. */
 #define LATENCY_THRESHOLD_NS ((s64)dev->gov_params[TEO_PARAM_LATENCY_THRESHOLD_NS])
 
-/* Number of the most recent idle duration values used for pattern detection (v5.1). */
+/* v5.1: size of the ring of recent non-timer idle durations searched for a pattern. */
 #define INTERVALS 8
 
-/* Number of the most recent idle duration values to take into consideration (v5.14). */
+/* v5.14: how many of the latest wakeups feed the "recent" counts of the bins. */
 #define NR_RECENT 9
 
 static const struct gov_param teo_params_5[] = {
@@ -248,11 +248,11 @@ static void teo_explain_sleep_length(struct cpuidle_device *dev, s64 sleep_lengt
  * teo@5.1 (T-A)
  * ====================================================================================== */
 
-/**
- * struct teo_idle_state - Idle state data used by the TEO cpuidle governor.
- * @early_hits: "Early" CPU wakeups "matching" this state.
- * @hits: "On time" CPU wakeups "matching" this state.
- * @misses: CPU wakeups "missing" this state.
+/*
+ * struct teo_idle_state - the v5.1 per-state metrics. hits: the sleep length and the measured
+ * idle time both pointed at this state. misses: the sleep length pointed at this state but the
+ * CPU woke up earlier. early_hits: this state fitted the measured idle time of such an earlier
+ * wakeup.
  */
 struct teo_idle_state {
 	unsigned int early_hits;
@@ -260,16 +260,13 @@ struct teo_idle_state {
 	unsigned int misses;
 };
 
-/**
- * struct teo_cpu_5_1 - CPU data used by the TEO cpuidle governor (v5.1 struct teo_cpu).
- * @time_span_ns: Time between idle state selection and post-wakeup update.
- * @sleep_length_ns: Time till the closest timer event (at the selection time).
- * @states: Idle states data corresponding to this CPU.
- * @last_state: Idle state entered by the CPU last time.
- * @interval_idx: Index of the most recent saved idle interval.
- * @intervals: Saved idle duration values. The kernel array has INTERVALS entries and v5.1
- *	writes one past its end (see the quirks in the DOC); the extra slot here receives
- *	that write and is never read.
+/*
+ * struct teo_cpu_5_1 - per-CPU data of v5.1 (its struct teo_cpu). time_span_ns holds the select
+ * timestamp, then the select-to-reflect span; sleep_length_ns is the sleep length seen at
+ * select; states[] has the per-state metrics; last_state is the state entered last (-1 once
+ * accounted); intervals[] is the ring of recent idle durations and interval_idx its next slot.
+ * The kernel array has INTERVALS entries and v5.1 writes one past its end (see the quirks in
+ * the DOC); the extra slot here receives that write and is never read.
  */
 struct teo_cpu_5_1 {
 	u64 time_span_ns;
@@ -288,11 +285,7 @@ static int teo_latency_req_us(const struct cpuidle_device *dev)
 	return req_us > INT_MAX ? INT_MAX : (int)req_us;
 }
 
-/**
- * teo_update_5_1 - Update CPU data after wakeup.
- * @drv: cpuidle driver containing state data.
- * @dev: Target CPU.
- */
+/* teo_update_5_1 - account the last wakeup in the v5.1 metrics (us). */
 static void teo_update_5_1(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
 	struct teo_cpu_5_1 *cpu_data = dev->governor_data;
@@ -303,8 +296,8 @@ static void teo_update_5_1(struct cpuidle_driver *drv, struct cpuidle_device *de
 
 	if (cpu_data->time_span_ns >= cpu_data->sleep_length_ns) {
 		/*
-		 * One of the safety nets has triggered or this was a timer
-		 * wakeup (or equivalent).
+		 * The span reached the sleep length (or reflect set it to that): treat it as a
+		 * timer wakeup.
 		 */
 		measured_us = sleep_length_us;
 	} else {
@@ -312,10 +305,9 @@ static void teo_update_5_1(struct cpuidle_driver *drv, struct cpuidle_device *de
 
 		measured_us = (unsigned int)ktime_to_us((ktime_t)cpu_data->time_span_ns);
 		/*
-		 * The delay between the wakeup and the first instruction
-		 * executed by the CPU is not likely to be worst-case every
-		 * time, so take 1/2 of the exit latency as a very rough
-		 * approximation of the average of it.
+		 * Take off half the exit latency: the full value is a worst case and the real
+		 * delay before the CPU runs again is usually shorter. A measured time below the
+		 * exit latency is halved instead.
 		 */
 		if (measured_us >= lat)
 			measured_us -= lat / 2;
@@ -324,8 +316,8 @@ static void teo_update_5_1(struct cpuidle_driver *drv, struct cpuidle_device *de
 	}
 
 	/*
-	 * Decay the "early hits" metric for all of the states and find the
-	 * states matching the sleep length and the measured idle duration.
+	 * Age every state's early_hits, and find idx_timer, the deepest state fitting the sleep
+	 * length, and idx_hit, the deepest one fitting the measured time as well.
 	 */
 	for (i = 0; i < drv->state_count; i++) {
 		unsigned int early_hits = cpu_data->states[i].early_hits;
@@ -340,12 +332,8 @@ static void teo_update_5_1(struct cpuidle_driver *drv, struct cpuidle_device *de
 	}
 
 	/*
-	 * Update the "hits" and "misses" data for the state matching the sleep
-	 * length.  If it matches the measured idle duration too, this is a hit,
-	 * so increase the "hits" metric for it then.  Otherwise, this is a
-	 * miss, so increase the "misses" metric for it.  In the latter case
-	 * also increase the "early hits" metric for the state that actually
-	 * matches the measured idle duration.
+	 * Only idx_timer's hits and misses are aged and updated: a hit if the measured time
+	 * reached that state too, else a miss, plus an early hit for idx_hit (if any).
 	 */
 	if (idx_timer >= 0) {
 		unsigned int hits = cpu_data->states[idx_timer].hits;
@@ -367,29 +355,25 @@ static void teo_update_5_1(struct cpuidle_driver *drv, struct cpuidle_device *de
 	}
 
 	/*
-	 * If the total time span between idle state selection and the "reflect"
-	 * callback is greater than or equal to the sleep length determined at
-	 * the idle state selection time, the wakeup is likely to be due to a
-	 * timer event.
+	 * A timer wakeup says nothing about other wakeup sources: store UINT_MAX for it, which
+	 * the pattern search never counts.
 	 */
 	if (cpu_data->time_span_ns >= cpu_data->sleep_length_ns)
 		measured_us = UINT_MAX;
 
 	/*
-	 * Save idle duration values corresponding to non-timer wakeups for
-	 * pattern detection. (v5.1: "> INTERVALS", the off-by-one fixed in v5.5.)
+	 * Write the sample into the ring. v5.1 wraps only after index INTERVALS (`>`), the
+	 * off-by-one fixed in v5.5.
 	 */
 	cpu_data->intervals[cpu_data->interval_idx++] = measured_us;
 	if (cpu_data->interval_idx > INTERVALS)
 		cpu_data->interval_idx = 0;
 }
 
-/**
- * teo_find_shallower_state_5_1 - Find shallower idle state matching given duration.
- * @drv: cpuidle driver containing state data.
- * @dev: Target CPU.
- * @state_idx: Index of the capping idle state.
- * @duration_us: Idle duration value to match.
+/*
+ * teo_find_shallower_state_5_1 - walk down from state_idx to the first enabled state whose
+ * target residency fits duration_us, or else the shallowest enabled one (state_idx itself if
+ * none is enabled below it).
  */
 static int teo_find_shallower_state_5_1(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 					int state_idx, unsigned int duration_us)
@@ -407,12 +391,7 @@ static int teo_find_shallower_state_5_1(struct cpuidle_driver *drv, struct cpuid
 	return state_idx;
 }
 
-/**
- * teo_select_5_1 - Selects the next idle state to enter.
- * @drv: cpuidle driver containing state data.
- * @dev: Target CPU.
- * @stop_tick: Indication on whether or not to stop the scheduler tick.
- */
+/* teo_select_5_1 - choose the state for the next idle period (v5.1 logic, us). */
 static int teo_select_5_1(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
 	struct teo_cpu_5_1 *cpu_data = dev->governor_data;
@@ -444,13 +423,9 @@ static int teo_select_5_1(struct cpuidle_driver *drv, struct cpuidle_device *dev
 
 		if (su->disable) {
 			/*
-			 * If the "early hits" metric of a disabled state is
-			 * greater than the current maximum, it should be taken
-			 * into account, because it would be a mistake to select
-			 * a deeper state with lower "early hits" metric.  The
-			 * index cannot be changed to point to it, however, so
-			 * just increase the max count alone and let the index
-			 * still point to a shallower idle state.
+			 * A disabled state cannot be chosen, but its early_hits still raise the
+			 * running maximum, so that a deeper state with fewer early hits does
+			 * not win; max_early_idx keeps pointing at a shallower enabled state.
 			 */
 			if (max_early_idx >= 0 && count < cpu_data->states[i].early_hits)
 				count = cpu_data->states[i].early_hits;
@@ -459,7 +434,7 @@ static int teo_select_5_1(struct cpuidle_driver *drv, struct cpuidle_device *dev
 		}
 
 		if (idx < 0)
-			idx = i; /* first enabled state */
+			idx = i; /* fallback: the shallowest enabled state */
 
 		if (s->target_residency > duration_us)
 			break;
@@ -467,10 +442,9 @@ static int teo_select_5_1(struct cpuidle_driver *drv, struct cpuidle_device *dev
 		/* exit_latency is unsigned int, latency_req int: compared as unsigned. */
 		if (s->exit_latency > (unsigned int)latency_req) {
 			/*
-			 * If we break out of the loop for latency reasons, use
-			 * the target residency of the selected state as the
-			 * expected idle duration to avoid stopping the tick
-			 * as long as that target residency is low enough.
+			 * Stopped by the latency limit: take the chosen state's target
+			 * residency as the expected idle time, so the tick is stopped only if
+			 * that state is deep enough to justify it.
 			 */
 			duration_us = drv->states[idx].target_residency;
 			rule = "latency-constraint";
@@ -496,13 +470,10 @@ static int teo_select_5_1(struct cpuidle_driver *drv, struct cpuidle_device *dev
 	gov_explain(dev, "early_hits", count);
 
 	/*
-	 * If the "hits" metric of the idle state matching the sleep length is
-	 * greater than its "misses" metric, that is the one to use.  Otherwise,
-	 * it is more likely that one of the shallower states will match the
-	 * idle duration observed after wakeup, so take the one with the maximum
-	 * "early hits" metric, but if that cannot be determined, just use the
-	 * state selected so far. (The kernel reads states[-1] when no state is
-	 * enabled; max_early_idx is -1 then, so the result is the same.)
+	 * The candidate fits the sleep length. Keep it if its hits outnumber its misses;
+	 * otherwise an earlier wakeup is more likely, so take the state with the most early
+	 * hits, if one was found. (The kernel reads states[-1] when no state is enabled;
+	 * max_early_idx is -1 then, so the result is the same.)
 	 */
 	if (idx >= 0 && cpu_data->states[idx].hits <= cpu_data->states[idx].misses &&
 	    max_early_idx >= 0) {
@@ -514,7 +485,7 @@ static int teo_select_5_1(struct cpuidle_driver *drv, struct cpuidle_device *dev
 
 refine:
 	if (idx < 0) {
-		idx = 0; /* No states enabled. Must use 0. */
+		idx = 0; /* nothing enabled: fall back to state 0 */
 		rule = "no-state-enabled";
 	} else if (idx > 0) {
 		u64 sum = 0;
@@ -522,9 +493,8 @@ refine:
 		count = 0;
 
 		/*
-		 * Count and sum the most recent idle duration values less than
-		 * the target residency of the state selected so far, find the
-		 * max.
+		 * Pattern check: count and add up the recent idle durations shorter than the
+		 * chosen state's target residency.
 		 */
 		for (i = 0; i < INTERVALS; i++) {
 			unsigned int val = cpu_data->intervals[i];
@@ -537,17 +507,14 @@ refine:
 		}
 		gov_explain(dev, "pattern_count", count);
 
-		/*
-		 * Give up unless the majority of the most recent idle duration
-		 * values are in the interesting range.
-		 */
+		/* Act only if more than half of the ring falls in that range. */
 		if (count > INTERVALS / 2) {
 			unsigned int avg_us = (unsigned int)div64_u64(sum, count);
 
 			gov_explain(dev, "pattern_avg_us", avg_us);
 			/*
-			 * Avoid spending too much time in an idle state that
-			 * would be too shallow.
+			 * With the tick stopped, ignore an average below one tick: acting on it
+			 * could keep the CPU in a shallow state for a long time.
 			 */
 			if (!(tick_nohz_tick_stopped(dev) && avg_us < TICK_USEC)) {
 				idx = teo_find_shallower_state_5_1(drv, dev, idx, avg_us);
@@ -558,10 +525,7 @@ refine:
 	}
 	gov_explain(dev, "expected_us", duration_us);
 
-	/*
-	 * Don't stop the tick if the selected state is a polling one or if the
-	 * expected idle duration is shorter than the tick period length.
-	 */
+	/* Keep the tick for a polling state or for an expected idle time below one tick. */
 	if ((teo_polling(drv, idx) || duration_us < TICK_USEC) && !tick_nohz_tick_stopped(dev)) {
 		unsigned int delta_tick_us = (unsigned int)ktime_to_us(delta_tick);
 
@@ -570,10 +534,9 @@ refine:
 				teo_polling(drv, idx) ? "polling-state" : "short-duration");
 
 		/*
-		 * The tick is not going to be stopped, so if the target
-		 * residency of the state to be returned is not within the time
-		 * till the closest timer including the tick, try to correct
-		 * that.
+		 * The tick stays on and will wake the CPU within delta_tick at the latest: if
+		 * the chosen state's target residency does not fit in that time, step down to a
+		 * state that does.
 		 */
 		if (idx > 0 && drv->states[idx].target_residency > delta_tick_us) {
 			idx = teo_find_shallower_state_5_1(drv, dev, idx, delta_tick_us);
@@ -585,10 +548,9 @@ refine:
 	return idx;
 }
 
-/**
- * teo_reflect_5_1 - Note that governor data for the CPU need to be updated.
- * @dev: Target CPU.
- * @state: Entered state.
+/*
+ * teo_reflect_5_1 - remember the state entered and measure the select-to-reflect span for the
+ * next update.
  */
 static void teo_reflect_5_1(struct cpuidle_device *dev, int state)
 {
@@ -596,9 +558,9 @@ static void teo_reflect_5_1(struct cpuidle_device *dev, int state)
 
 	cpu_data->last_state = state;
 	/*
-	 * If the wakeup was not "natural", but triggered by one of the safety
-	 * nets, assume that the CPU might have been idle for the entire sleep
-	 * length time. (v5.1, as modelled: poll_time_limit is not cleared here.)
+	 * A POLL time limit, or a tick wakeup with a sleep length beyond one tick, is not a
+	 * real wakeup event: count the whole sleep length as idle time. (v5.1, as modelled:
+	 * poll_time_limit is not cleared here.)
 	 */
 	if (dev->poll_time_limit ||
 	    (tick_nohz_idle_got_tick(dev) && cpu_data->sleep_length_ns > (u64)TICK_NSEC))
@@ -607,11 +569,7 @@ static void teo_reflect_5_1(struct cpuidle_device *dev, int state)
 		cpu_data->time_span_ns = local_clock(dev) - cpu_data->time_span_ns;
 }
 
-/**
- * teo_enable_device_5_1 - Initialize the governor's data for the target CPU.
- * @drv: cpuidle driver (not used).
- * @dev: Target CPU.
- */
+/* teo_enable_device_5_1 - zero the metrics and fill the interval ring with UINT_MAX. */
 static int teo_enable_device_5_1(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
 	struct teo_cpu_5_1 *cpu_data = dev->governor_data;
@@ -630,12 +588,10 @@ static int teo_enable_device_5_1(struct cpuidle_driver *drv, struct cpuidle_devi
  * Shared by teo@5.14 and teo@6.19 (the same text in both releases)
  * ====================================================================================== */
 
-/**
- * teo_find_shallower_state - Find shallower idle state matching given duration.
- * @drv: cpuidle driver containing state data.
- * @dev: Target CPU.
- * @state_idx: Index of the capping idle state.
- * @duration_ns: Idle duration value to match.
+/*
+ * teo_find_shallower_state - walk down from state_idx to the first enabled state whose target
+ * residency fits duration_ns, or else the shallowest enabled one (state_idx itself if none is
+ * enabled below it).
  */
 static int teo_find_shallower_state(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 				    int state_idx, s64 duration_ns)
@@ -657,11 +613,10 @@ static int teo_find_shallower_state(struct cpuidle_driver *drv, struct cpuidle_d
  * teo@5.14 (T-B)
  * ====================================================================================== */
 
-/**
- * struct teo_bin_5_14 - Metrics used by the TEO cpuidle governor.
- * @intercepts: The "intercepts" metric.
- * @hits: The "hits" metric.
- * @recent: The number of recent "intercepts".
+/*
+ * struct teo_bin_5_14 - one v5.14 bin, from a state's target residency up to the next state's:
+ * aged hits and intercepts, and how many of the NR_RECENT latest wakeups were intercepts that
+ * landed in it.
  */
 struct teo_bin_5_14 {
 	unsigned int intercepts;
@@ -669,14 +624,11 @@ struct teo_bin_5_14 {
 	unsigned int recent;
 };
 
-/**
- * struct teo_cpu_5_14 - CPU data used by the TEO cpuidle governor (v5.14 struct teo_cpu).
- * @time_span_ns: Time between idle state selection and post-wakeup update.
- * @sleep_length_ns: Time till the closest timer event (at the selection time).
- * @state_bins: Idle state data bins for this CPU.
- * @total: Grand total of the "intercepts" and "hits" mertics for all bins.
- * @next_recent_idx: Index of the next @recent_idx entry to update.
- * @recent_idx: Indices of bins corresponding to recent "intercepts".
+/*
+ * struct teo_cpu_5_14 - per-CPU data of v5.14 (its struct teo_cpu). time_span_ns and
+ * sleep_length_ns as in v5.1; state_bins[] per state; total is the sum of hits and intercepts
+ * over all bins; recent_idx[] is the ring of the bins of the NR_RECENT latest wakeups (-1 for a
+ * hit) and next_recent_idx its next slot.
  */
 struct teo_cpu_5_14 {
 	s64 time_span_ns;
@@ -687,11 +639,7 @@ struct teo_cpu_5_14 {
 	int recent_idx[NR_RECENT];
 };
 
-/**
- * teo_update_5_14 - Update CPU metrics after wakeup.
- * @drv: cpuidle driver containing state data.
- * @dev: Target CPU.
- */
+/* teo_update_5_14 - account the last wakeup in the v5.14 bins. */
 static void teo_update_5_14(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
 	struct teo_cpu_5_14 *cpu_data = dev->governor_data;
@@ -700,27 +648,22 @@ static void teo_update_5_14(struct cpuidle_driver *drv, struct cpuidle_device *d
 
 	if (cpu_data->time_span_ns >= cpu_data->sleep_length_ns) {
 		/*
-		 * One of the safety nets has triggered or the wakeup was close
-		 * enough to the closest timer event expected at the idle state
-		 * selection time to be discarded.
+		 * Treated as a timer wakeup: U64_MAX puts the measured time in the bin of the
+		 * sleep length, so it counts as a hit.
 		 */
 		measured_ns = U64_MAX;
 	} else {
 		u64 lat_ns = (u64)drv->states[dev->last_state_idx].exit_latency_ns;
 
 		/*
-		 * The computations below are to determine whether or not the
-		 * (saved) time till the next timer event and the measured idle
-		 * duration fall into the same "bin", so use last_residency_ns
-		 * for that instead of time_span_ns which includes the cpuidle
-		 * overhead.
+		 * Use the residency measured by the cpuidle core (last_residency_ns) to pick
+		 * the bin; time_span_ns would also include the governor and cpuidle overhead.
 		 */
 		measured_ns = (u64)dev->last_residency_ns;
 		/*
-		 * The delay between the wakeup and the first instruction
-		 * executed by the CPU is not likely to be worst-case every
-		 * time, so take 1/2 of the exit latency as a very rough
-		 * approximation of the average of it.
+		 * Take off half the exit latency: the full value is a worst case and the real
+		 * delay before the CPU runs again is usually shorter. A measured time below the
+		 * exit latency is halved instead.
 		 */
 		if (measured_ns >= lat_ns)
 			measured_ns -= lat_ns / 2;
@@ -731,9 +674,8 @@ static void teo_update_5_14(struct cpuidle_driver *drv, struct cpuidle_device *d
 	cpu_data->total = 0;
 
 	/*
-	 * Decay the "hits" and "intercepts" metrics for all of the bins and
-	 * find the bins that the sleep length and the measured idle duration
-	 * fall into.
+	 * Age hits and intercepts in every bin, recompute total from the aged values, and find
+	 * the bins of the sleep length (idx_timer) and of the measured time (idx_duration).
 	 */
 	for (i = 0; i < drv->state_count; i++) {
 		s64 target_residency_ns = drv->states[i].target_residency_ns;
@@ -760,10 +702,8 @@ static void teo_update_5_14(struct cpuidle_driver *drv, struct cpuidle_device *d
 		cpu_data->state_bins[cpu_data->recent_idx[i]].recent--;
 
 	/*
-	 * If the measured idle duration falls into the same bin as the sleep
-	 * length, this is a "hit", so update the "hits" metric for that bin.
-	 * Otherwise, update the "intercepts" metric for the bin fallen into by
-	 * the measured idle duration.
+	 * Same bin for both: a hit there. Otherwise an intercept in the bin of the measured
+	 * time, which is also recorded in the recent ring.
 	 */
 	if (idx_timer == idx_duration) {
 		cpu_data->state_bins[idx_timer].hits += PULSE;
@@ -788,12 +728,7 @@ static s64 teo_middle_of_bin(int idx, struct cpuidle_driver *drv)
 	       2;
 }
 
-/**
- * teo_select_5_14 - Selects the next idle state to enter.
- * @drv: cpuidle driver containing state data.
- * @dev: Target CPU.
- * @stop_tick: Indication on whether or not to stop the scheduler tick.
- */
+/* teo_select_5_14 - choose the state for the next idle period (v5.14 logic, ns). */
 static int teo_select_5_14(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
 	struct teo_cpu_5_14 *cpu_data = dev->governor_data;
@@ -823,7 +758,10 @@ static int teo_select_5_14(struct cpuidle_driver *drv, struct cpuidle_device *de
 	cpu_data->sleep_length_ns = duration_ns;
 	teo_explain_sleep_length(dev, duration_ns);
 
-	/* Check if there is any choice in the first place. */
+	/*
+	 * Nothing to choose with a single state, or with state 0 enabled and state 1 beyond the
+	 * sleep length.
+	 */
 	if (drv->state_count < 2) {
 		idx = 0;
 		rule = "single-state";
@@ -836,20 +774,15 @@ static int teo_select_5_14(struct cpuidle_driver *drv, struct cpuidle_device *de
 	}
 
 	/*
-	 * Find the deepest idle state whose target residency does not exceed
-	 * the current sleep length and the deepest idle state not deeper than
-	 * the former whose exit latency does not exceed the current latency
-	 * constraint.  Compute the sums of metrics for early wakeup pattern
-	 * detection.
+	 * One pass over states 1..N-1: idx becomes the deepest enabled state that fits the
+	 * sleep length, constraint_idx the deepest of those within the latency limit, and the
+	 * idx_* sums cover the bins below idx.
 	 */
 	for (i = 1; i < drv->state_count; i++) {
 		struct teo_bin_5_14 *prev_bin = &cpu_data->state_bins[i - 1];
 		struct cpuidle_state *s = &drv->states[i];
 
-		/*
-		 * Update the sums of idle state mertics for all of the states
-		 * shallower than the current one.
-		 */
+		/* running sums over the bins of the states below state i */
 		intercept_sum += prev_bin->intercepts;
 		hit_sum += prev_bin->hits;
 		recent_sum += prev_bin->recent;
@@ -858,7 +791,7 @@ static int teo_select_5_14(struct cpuidle_driver *drv, struct cpuidle_device *de
 			continue;
 
 		if (idx < 0) {
-			idx = i; /* first enabled state */
+			idx = i; /* fallback: the shallowest enabled state */
 			idx0 = i;
 		}
 
@@ -878,9 +811,9 @@ static int teo_select_5_14(struct cpuidle_driver *drv, struct cpuidle_device *de
 	gov_explain(dev, "candidate", idx);
 	gov_explain(dev, "constraint_idx", constraint_idx);
 
-	/* Avoid unnecessary overhead. */
+	/* Nothing left to weigh: no state enabled, or the candidate is the first enabled state. */
 	if (idx < 0) {
-		idx = 0; /* No states enabled, must use 0. */
+		idx = 0; /* nothing enabled: fall back to state 0 */
 		rule = "no-state-enabled";
 		goto end;
 	} else if (idx == idx0) {
@@ -888,14 +821,10 @@ static int teo_select_5_14(struct cpuidle_driver *drv, struct cpuidle_device *de
 	}
 
 	/*
-	 * If the sum of the intercepts metric for all of the idle states
-	 * shallower than the current candidate one (idx) is greater than the
-	 * sum of the intercepts and hits metrics for the candidate state and
-	 * all of the deeper states, or the sum of the numbers of recent
-	 * intercepts over all of the states shallower than the candidate one
-	 * is greater than a half of the number of recent events taken into
-	 * account, the CPU is likely to wake up early, so find an alternative
-	 * idle state to select.
+	 * Expect an early wakeup, and look for a shallower state, if the intercepts below the
+	 * candidate outweigh the hits and intercepts at or above it (2 * idx_intercept_sum >
+	 * total - idx_hit_sum), or if more than NR_RECENT / 2 of the last NR_RECENT wakeups
+	 * were intercepts below it.
 	 */
 	alt_intercepts = 2 * idx_intercept_sum > cpu_data->total - idx_hit_sum;
 	alt_recent = idx_recent_sum > NR_RECENT / 2;
@@ -911,13 +840,11 @@ static int teo_select_5_14(struct cpuidle_driver *drv, struct cpuidle_device *de
 		int cand = idx;
 
 		/*
-		 * Look for the deepest idle state whose target residency had
-		 * not exceeded the idle duration in over a half of the relevant
-		 * cases (both with respect to intercepts overall and with
-		 * respect to the recent intercepts only) in the past.
-		 *
-		 * Take the possible latency constraint and duration limitation
-		 * present if the tick has been stopped already into account.
+		 * Walk down from the candidate, adding up bins, to the first state where the
+		 * bins from it up to the candidate hold more than half of the intercepts (and
+		 * of the recent ones) that started the search. That state is used if it is
+		 * enabled and its bin middle is long enough for a stopped tick; otherwise the
+		 * last suitable deeper state found is.
 		 */
 		intercept_sum = 0;
 		recent_sum = 0;
@@ -939,9 +866,9 @@ static int teo_select_5_14(struct cpuidle_driver *drv, struct cpuidle_device *de
 					duration_ns = span_ns;
 				} else {
 					/*
-					 * The current state is too shallow or
-					 * disabled, so take the first enabled
-					 * deeper state with suitable time span.
+					 * State i is unusable (disabled, or too short for a
+					 * stopped tick): fall back to the last suitable state
+					 * found above it.
 					 */
 					idx = first_suitable_idx;
 					duration_ns = first_suitable_span_ns;
@@ -954,9 +881,9 @@ static int teo_select_5_14(struct cpuidle_driver *drv, struct cpuidle_device *de
 
 			if (!teo_time_ok(dev, (u64)span_ns)) {
 				/*
-				 * The current state is too shallow, but if an
-				 * alternative candidate state has been found,
-				 * it may still turn out to be a better choice.
+				 * Too short for a stopped tick. If a suitable state was already
+				 * found above, go on (the sums may still reach their
+				 * threshold); otherwise stop here.
 				 */
 				if (first_suitable_idx != idx)
 					continue;
@@ -973,30 +900,23 @@ static int teo_select_5_14(struct cpuidle_driver *drv, struct cpuidle_device *de
 					      : "recent";
 	}
 
-	/*
-	 * If there is a latency constraint, it may be necessary to select an
-	 * idle state shallower than the current candidate one.
-	 */
+	/* The latency limit caps the result at constraint_idx. */
 	if (idx > constraint_idx) {
 		idx = constraint_idx;
 		rule = "latency-constraint";
 	}
 
 end:
-	/*
-	 * Don't stop the tick if the selected state is a polling one or if the
-	 * expected idle duration is shorter than the tick period length.
-	 */
+	/* Keep the tick for a polling state or for an expected idle time below one tick. */
 	if ((teo_polling(drv, idx) || duration_ns < TICK_NSEC) && !tick_nohz_tick_stopped(dev)) {
 		*stop_tick = false;
 		gov_explain_str(dev, "tick_rule",
 				teo_polling(drv, idx) ? "polling-state" : "short-duration");
 
 		/*
-		 * The tick is not going to be stopped, so if the target
-		 * residency of the state to be returned is not within the time
-		 * till the closest timer including the tick, try to correct
-		 * that.
+		 * The tick stays on and will wake the CPU within delta_tick at the latest: if
+		 * the chosen state's target residency does not fit in that time, step down to a
+		 * state that does.
 		 */
 		if (idx > idx0 && drv->states[idx].target_residency_ns > delta_tick) {
 			idx = teo_find_shallower_state(drv, dev, idx, delta_tick);
@@ -1009,10 +929,9 @@ end:
 	return idx;
 }
 
-/**
- * teo_reflect_5_14 - Note that governor data for the CPU need to be updated.
- * @dev: Target CPU.
- * @state: Entered state.
+/*
+ * teo_reflect_5_14 - remember the state entered and measure the select-to-reflect span for the
+ * next update.
  */
 static void teo_reflect_5_14(struct cpuidle_device *dev, int state)
 {
@@ -1020,9 +939,8 @@ static void teo_reflect_5_14(struct cpuidle_device *dev, int state)
 
 	dev->last_state_idx = state;
 	/*
-	 * If the wakeup was not "natural", but triggered by one of the safety
-	 * nets, assume that the CPU might have been idle for the entire sleep
-	 * length time.
+	 * A POLL time limit, or a tick wakeup with a sleep length beyond one tick, is not a
+	 * real wakeup event: clear the poll flag and count the whole sleep length as idle time.
 	 */
 	if (dev->poll_time_limit ||
 	    (tick_nohz_idle_got_tick(dev) && cpu_data->sleep_length_ns > TICK_NSEC)) {
@@ -1033,11 +951,7 @@ static void teo_reflect_5_14(struct cpuidle_device *dev, int state)
 	}
 }
 
-/**
- * teo_enable_device_5_14 - Initialize the governor's data for the target CPU.
- * @drv: cpuidle driver (not used).
- * @dev: Target CPU.
- */
+/* teo_enable_device_5_14 - zero the metrics and empty the recent ring (-1). */
 static int teo_enable_device_5_14(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
 	struct teo_cpu_5_14 *cpu_data = dev->governor_data;
@@ -1056,25 +970,18 @@ static int teo_enable_device_5_14(struct cpuidle_driver *drv, struct cpuidle_dev
  * teo@6.19 (T-F)
  * ====================================================================================== */
 
-/**
- * struct teo_bin - Metrics used by the TEO cpuidle governor.
- * @intercepts: The "intercepts" metric.
- * @hits: The "hits" metric.
- */
+/* struct teo_bin - one v6.19 bin: aged hits and intercepts. */
 struct teo_bin {
 	unsigned int intercepts;
 	unsigned int hits;
 };
 
-/**
- * struct teo_cpu_6_19 - CPU data used by the TEO cpuidle governor (v6.19 struct teo_cpu).
- * @sleep_length_ns: Time till the closest timer event (at the selection time).
- * @state_bins: Idle state data bins for this CPU.
- * @total: Grand total of the "intercepts" and "hits" metrics for all bins.
- * @total_tick: Wakeups by the scheduler tick.
- * @tick_intercepts: "Intercepts" before TICK_NSEC.
- * @short_idles: Wakeups after short idle periods.
- * @tick_wakeup: Set if the last wakeup was by the scheduler tick.
+/*
+ * struct teo_cpu_6_19 - per-CPU data of v6.19 (its struct teo_cpu). sleep_length_ns is the
+ * sleep length seen at select (KTIME_MAX when it was not read); state_bins[] per state; total
+ * is the sum of all bins plus PULSE; total_tick counts tick wakeups; tick_intercepts counts
+ * intercepts that ended within one tick; short_idles counts idle periods shorter than
+ * RESIDENCY_THRESHOLD_NS; tick_wakeup records whether the tick caused the last wakeup.
  */
 struct teo_cpu_6_19 {
 	s64 sleep_length_ns;
@@ -1096,11 +1003,7 @@ static void teo_decay(const struct cpuidle_device *dev, unsigned int *metric)
 		*metric = 0;
 }
 
-/**
- * teo_update_6_19 - Update CPU metrics after wakeup.
- * @drv: cpuidle driver containing state data.
- * @dev: Target CPU.
- */
+/* teo_update_6_19 - account the last wakeup in the v6.19 bins. */
 static void teo_update_6_19(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
 	struct teo_cpu_6_19 *cpu_data = dev->governor_data;
@@ -1112,20 +1015,17 @@ static void teo_update_6_19(struct cpuidle_driver *drv, struct cpuidle_device *d
 
 	if (dev->poll_time_limit) {
 		dev->poll_time_limit = false;
-		/*
-		 * Polling state timeout has triggered, so assume that this
-		 * might have been a long sleep.
-		 */
+		/* POLL hit its time limit: count it as if the CPU had slept through (S64_MAX). */
 		measured_ns = S64_MAX;
 	} else {
 		s64 lat_ns = drv->states[dev->last_state_idx].exit_latency_ns;
 
 		measured_ns = dev->last_residency_ns;
 		/*
-		 * The delay between the wakeup and the first instruction
-		 * executed by the CPU is not likely to be worst-case every
-		 * time, so take 1/2 of the exit latency as a very rough
-		 * approximation of the average of it.
+		 * Take off half the exit latency: the full value is a worst case and the real
+		 * delay before the CPU runs again is usually shorter. A measured time below the
+		 * exit latency is halved instead. A result below RESIDENCY_THRESHOLD_NS, or any
+		 * time shorter than the exit latency, counts as a short idle.
 		 */
 		if (measured_ns >= lat_ns) {
 			measured_ns -= lat_ns / 2;
@@ -1138,9 +1038,8 @@ static void teo_update_6_19(struct cpuidle_driver *drv, struct cpuidle_device *d
 	}
 
 	/*
-	 * Decay the "hits" and "intercepts" metrics for all of the bins and
-	 * find the bins that the sleep length and the measured idle duration
-	 * fall into.
+	 * Age every bin with teo_decay(), add the aged values into total, and find the bins of
+	 * the sleep length (idx_timer) and of the measured time (idx_duration).
 	 */
 	for (i = 0; i < drv->state_count; i++) {
 		struct teo_bin *bin = &cpu_data->state_bins[i];
@@ -1167,9 +1066,8 @@ static void teo_update_6_19(struct cpuidle_driver *drv, struct cpuidle_device *d
 	if (cpu_data->tick_wakeup) {
 		cpu_data->total_tick += PULSE;
 		/*
-		 * If tick wakeups dominate the wakeup pattern, count this one
-		 * as a hit on the deepest available idle state to increase the
-		 * likelihood of stopping the tick.
+		 * When tick wakeups exceed 2/3 of total, record this wakeup only as a hit on
+		 * the deepest bin, which makes stopping the tick more likely next time.
 		 */
 		if (3 * cpu_data->total_tick > 2 * cpu_data->total) {
 			cpu_data->state_bins[drv->state_count - 1].hits += PULSE;
@@ -1178,10 +1076,8 @@ static void teo_update_6_19(struct cpuidle_driver *drv, struct cpuidle_device *d
 	}
 
 	/*
-	 * If the measured idle duration falls into the same bin as the sleep
-	 * length, this is a "hit", so update the "hits" metric for that bin.
-	 * Otherwise, update the "intercepts" metric for the bin fallen into by
-	 * the measured idle duration.
+	 * Same bin for both: a hit there. Otherwise an intercept in the bin of the measured
+	 * time, also counted in tick_intercepts when it ended within one tick.
 	 */
 	if (idx_timer == idx_duration) {
 		cpu_data->state_bins[idx_timer].hits += PULSE;
@@ -1192,12 +1088,7 @@ static void teo_update_6_19(struct cpuidle_driver *drv, struct cpuidle_device *d
 	}
 }
 
-/**
- * teo_select_6_19 - Selects the next idle state to enter.
- * @drv: cpuidle driver containing state data.
- * @dev: Target CPU.
- * @stop_tick: Indication on whether or not to stop the scheduler tick.
- */
+/* teo_select_6_19 - choose the state for the next idle period (v6.19 logic, ns). */
 static int teo_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
 	struct teo_cpu_6_19 *cpu_data = dev->governor_data;
@@ -1220,17 +1111,14 @@ static int teo_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *de
 	}
 
 	/*
-	 * Set the sleep length to infinity in case the invocation of
-	 * tick_nohz_get_sleep_length() below is skipped, in which case it won't
-	 * be known whether or not the subsequent wakeup is caused by a timer.
-	 * It is generally fine to count the wakeup as an intercept then, except
-	 * for the cases when the CPU is mostly woken up by timers and there may
-	 * be opportunities to ask for a deeper idle state when no imminent
-	 * timers are scheduled which may be missed.
+	 * KTIME_MAX stands for "not read" if the query below is skipped. The next update then
+	 * cannot recognise a timer wakeup and counts the wakeup as an intercept unless it
+	 * reaches the deepest bin; that costs little, except on a CPU woken mostly by timers,
+	 * where it can hide chances to use a deeper state.
 	 */
 	cpu_data->sleep_length_ns = KTIME_MAX;
 
-	/* Check if there is any choice in the first place. */
+	/* A single state leaves nothing to decide. */
 	if (drv->state_count < 2) {
 		idx = 0;
 		rule = "single-state";
@@ -1242,15 +1130,15 @@ static int teo_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *de
 	if (!dev->states_usage[0].disable)
 		idx = 0;
 
-	/* Compute the sums of metrics for early wakeup pattern detection. */
+	/*
+	 * One pass: the candidate (the deepest enabled state), constraint_idx, and the bin sums
+	 * below the candidate.
+	 */
 	for (i = 1; i < drv->state_count; i++) {
 		struct teo_bin *prev_bin = &cpu_data->state_bins[i - 1];
 		struct cpuidle_state *s = &drv->states[i];
 
-		/*
-		 * Update the sums of idle state metrics for all of the states
-		 * shallower than the current one.
-		 */
+		/* running sums over the bins of the states below state i */
 		intercept_sum += prev_bin->intercepts;
 		hit_sum += prev_bin->hits;
 
@@ -1258,14 +1146,14 @@ static int teo_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *de
 			continue;
 
 		if (idx < 0)
-			idx0 = i; /* first enabled state */
+			idx0 = i; /* remember the first enabled state */
 
 		idx = i;
 
 		if (s->exit_latency_ns <= latency_req)
 			constraint_idx = i;
 
-		/* Save the sums for the current state. */
+		/* sums over the bins below the candidate */
 		idx_intercept_sum = intercept_sum;
 		idx_hit_sum = hit_sum;
 	}
@@ -1273,9 +1161,9 @@ static int teo_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *de
 	gov_explain(dev, "candidate", idx);
 	gov_explain(dev, "constraint_idx", constraint_idx);
 
-	/* Avoid unnecessary overhead. */
+	/* Nothing left to weigh if no state is enabled. */
 	if (idx < 0) {
-		idx = 0; /* No states enabled, must use 0. */
+		idx = 0; /* nothing enabled: fall back to state 0 */
 		rule = "no-state-enabled";
 		tick_rule = "no-state-enabled";
 		gov_explain_str(dev, "sleep_length_ns", "skipped");
@@ -1284,8 +1172,8 @@ static int teo_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *de
 
 	if (idx == idx0) {
 		/*
-		 * Only one idle state is enabled, so use it, but do not
-		 * allow the tick to be stopped it is shallow enough.
+		 * The only enabled state: use it, with its target residency as the expected
+		 * duration, so the tick is kept when that is below one tick.
 		 */
 		duration_ns = drv->states[idx].target_residency_ns;
 		rule = "single-state";
@@ -1298,11 +1186,8 @@ static int teo_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *de
 	gov_explain(dev, "total", cpu_data->total);
 
 	/*
-	 * If the sum of the intercepts metric for all of the idle states
-	 * shallower than the current candidate one (idx) is greater than the
-	 * sum of the intercepts and hits metrics for the candidate state and
-	 * all of the deeper states, a shallower idle state is likely to be a
-	 * better choice.
+	 * Look for a shallower state if the intercepts below the candidate outweigh the hits
+	 * and intercepts at or above it (2 * idx_intercept_sum > total - idx_hit_sum).
 	 */
 	if (2 * idx_intercept_sum > cpu_data->total - idx_hit_sum) {
 		int min_idx = idx0;
@@ -1310,9 +1195,8 @@ static int teo_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *de
 
 		if (tick_nohz_tick_stopped(dev)) {
 			/*
-			 * Look for the shallowest idle state below the current
-			 * candidate one whose target residency is at least
-			 * equal to the tick period length.
+			 * The tick is stopped: do not go below the first state with a target
+			 * residency of at least TICK_NSEC (or below the candidate itself).
 			 */
 			while (min_idx < idx &&
 			       drv->states[min_idx].target_residency_ns < TICK_NSEC)
@@ -1320,12 +1204,9 @@ static int teo_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *de
 		}
 
 		/*
-		 * Look for the deepest idle state whose target residency had
-		 * not exceeded the idle duration in over a half of the relevant
-		 * cases in the past.
-		 *
-		 * Take the possible duration limitation present if the tick
-		 * has been stopped already into account.
+		 * Walk down to min_idx and stop at the first enabled state where the bins from
+		 * it up to the candidate hold more than half of idx_intercept_sum; without such
+		 * a state, the walk ends at the shallowest enabled state it reached.
 		 */
 		for (i = idx - 1, intercept_sum = 0; i >= min_idx; i--) {
 			intercept_sum += cpu_data->state_bins[i].intercepts;
@@ -1342,37 +1223,25 @@ static int teo_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *de
 			rule = "intercepts";
 	}
 
-	/*
-	 * If there is a latency constraint, it may be necessary to select an
-	 * idle state shallower than the current candidate one.
-	 */
+	/* The latency limit caps the result at constraint_idx. */
 	if (idx > constraint_idx) {
 		idx = constraint_idx;
 		rule = "latency-constraint";
 	}
 
 	/*
-	 * If either the candidate state is state 0 or its target residency is
-	 * low enough, there is basically nothing more to do, but if the sleep
-	 * length is not updated, the subsequent wakeup will be counted as an
-	 * "intercept" which may be problematic in the cases when timer wakeups
-	 * are dominant.  Namely, it may effectively prevent deeper idle states
-	 * from being selected at one point even if no imminent timers are
-	 * scheduled.
+	 * Should the sleep length be read? For state 0, or a state with a target residency
+	 * below RESIDENCY_THRESHOLD_NS, there is little left to gain, but an unread sleep
+	 * length makes the next wakeup count against KTIME_MAX, which on a CPU woken mostly by
+	 * timers can hold back deeper states for good.
 	 *
-	 * However, frequent timers in the RESIDENCY_THRESHOLD_NS range on one
-	 * CPU are unlikely (user space has a default 50 us slack value for
-	 * hrtimers and there are relatively few timers with a lower deadline
-	 * value in the kernel), and even if they did happen, the potential
-	 * benefit from using a deep idle state in that case would be
-	 * questionable anyway for latency reasons.  Thus if the measured idle
-	 * duration falls into that range in the majority of cases, assume
-	 * non-timer wakeups to be dominant and skip updating the sleep length
-	 * to reduce latency.
-	 *
-	 * Also, if the latency constraint is sufficiently low, it will force
-	 * shallow idle states regardless of the wakeup type, so the sleep
-	 * length need not be known in that case.
+	 * So for such a state the read is skipped only in two cases. One: idle periods shorter
+	 * than RESIDENCY_THRESHOLD_NS are at least half of the events. Timers that close
+	 * together are rare on one CPU (user-space hrtimers get 50 us of slack by default and
+	 * few kernel timers are shorter), and a deep state would hardly pay off for them given
+	 * the latency, so such wakeups are taken to come from elsewhere. Two: the latency limit
+	 * is below LATENCY_THRESHOLD_NS, which forces a shallow state whatever the wakeup
+	 * source.
 	 */
 	gov_explain(dev, "short_idles", cpu_data->short_idles);
 	if ((!idx || drv->states[idx].target_residency_ns < RESIDENCY_THRESHOLD_NS) &&
@@ -1392,8 +1261,8 @@ static int teo_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *de
 	}
 
 	/*
-	 * If the closest expected timer is before the target residency of the
-	 * candidate state, a shallower one needs to be found.
+	 * The next timer comes before the candidate's target residency: step down to a state
+	 * that fits.
 	 */
 	if (drv->states[idx].target_residency_ns > duration_ns) {
 		idx = teo_find_shallower_state(drv, dev, idx, duration_ns);
@@ -1402,9 +1271,8 @@ static int teo_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *de
 	gov_explain(dev, "timer_idx", idx);
 
 	/*
-	 * If the selected state's target residency is below the tick length
-	 * and intercepts occurring before the tick length are the majority of
-	 * total wakeup events, do not stop the tick.
+	 * Keep the tick for a state below TICK_NSEC when intercepts within one tick exceed 5/8
+	 * of total (total / 2 + total / 8); the expected duration then becomes half a tick.
 	 */
 	gov_explain(dev, "tick_intercepts", cpu_data->tick_intercepts);
 	if (drv->states[idx].target_residency_ns < TICK_NSEC &&
@@ -1416,9 +1284,8 @@ static int teo_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *de
 end:
 	gov_explain(dev, "expected_ns", duration_ns == KTIME_MAX ? -1 : duration_ns);
 	/*
-	 * Allow the tick to be stopped unless the selected state is a polling
-	 * one or the expected idle duration is shorter than the tick period
-	 * length.
+	 * The tick may be stopped unless the state polls or the expected idle time is below one
+	 * tick; a tick that is already stopped stays stopped.
 	 */
 	if ((!teo_polling(drv, idx) && duration_ns >= TICK_NSEC) || tick_nohz_tick_stopped(dev)) {
 		if (tick_nohz_tick_stopped(dev))
@@ -1431,9 +1298,9 @@ end:
 		tick_rule = "short-duration";
 
 	/*
-	 * The tick is not going to be stopped, so if the target residency of
-	 * the state to be returned is not within the time till the closest
-	 * timer including the tick, try to correct that.
+	 * The tick stays on and will wake the CPU within delta_tick at the latest: if the
+	 * chosen state's target residency does not fit in that time, step down to a state that
+	 * does.
 	 */
 	if (idx > idx0 && drv->states[idx].target_residency_ns > delta_tick) {
 		idx = teo_find_shallower_state(drv, dev, idx, delta_tick);
@@ -1448,11 +1315,7 @@ out:
 	return idx;
 }
 
-/**
- * teo_reflect_6_19 - Note that governor data for the CPU need to be updated.
- * @dev: Target CPU.
- * @state: Entered state.
- */
+/* teo_reflect_6_19 - remember the state entered and whether the tick woke the CPU. */
 static void teo_reflect_6_19(struct cpuidle_device *dev, int state)
 {
 	struct teo_cpu_6_19 *cpu_data = dev->governor_data;
@@ -1462,11 +1325,7 @@ static void teo_reflect_6_19(struct cpuidle_device *dev, int state)
 	dev->last_state_idx = state;
 }
 
-/**
- * teo_enable_device_6_19 - Initialize the governor's data for the target CPU.
- * @drv: cpuidle driver (not used).
- * @dev: Target CPU.
- */
+/* teo_enable_device_6_19 - zero the metrics. */
 static int teo_enable_device_6_19(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
 	struct teo_cpu_6_19 *cpu_data = dev->governor_data;
