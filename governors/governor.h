@@ -201,6 +201,12 @@ struct cpuidle_governor {
 	size_t priv_size;
 	const struct gov_param *params;
 	unsigned int nr_params;
+	/*
+	 * Reference policies only: the CPU leaves its state early enough to run exactly at its
+	 * real wakeup (as a timer set for the wakeup minus the exit latency would make it), so
+	 * work never waits, and the exit is paid inside the idle period.
+	 */
+	bool prewake;
 
 	int (*enable)(struct cpuidle_driver *drv, struct cpuidle_device *dev);
 	void (*disable)(struct cpuidle_driver *drv, struct cpuidle_device *dev);

@@ -10,14 +10,19 @@
  *	governor can know. It picks the deepest enabled state whose target residency fits that
  *	time and whose exit latency meets the PM QoS limit; when no state qualifies, the
  *	shallowest enabled one. It stops the tick exactly when the wakeup comes after the next
- *	tick, so ticks never split its idle periods. Consequences (tested): on any input
- *	without a latency limit it has zero `above` (the chosen residency fits the idle time
- *	and the measured residency adds the exit latency) and zero `below` (the next enabled
- *	deeper state does not fit). The engine's lookahead covers every target residency and
+ *	tick, so ticks never split its idle periods. Knowing when it will be woken, it also
+ *	leaves its state early enough to run exactly then (prewake, as a timer set for the
+ *	wakeup minus the exit latency would make it): its work never waits, which is what a
+ *	closed-loop workload needs from a bound on throughput, and its measured residency is
+ *	exactly the idle time. Consequences (tested): on any input without a latency limit it
+ *	has zero `above` (the chosen residency fits the idle time) and zero `below` (the next
+ *	enabled deeper state does not fit), and zero wakeup latency whenever some enabled state
+ *	fits the idle time (always, with POLL enabled). The engine's lookahead covers every target residency and
  *	one tick; beyond it the oracle sees KTIME_MAX, which leads to the same choice.
- *	Its energy is the baseline for "regret": with the default energy parameters each
- *	target residency is the break-even time of its state, so for every idle period the
- *	oracle's choice minimises the core energy (package effects aside).
+ *	Its energy and latency are the baseline for "regret": with the default energy
+ *	parameters each target residency is the break-even time of its state, so for every
+ *	idle period the oracle's state minimises the core energy (package effects and the
+ *	exit it pays early aside).
  *
  * shallowest
  *	Always the shallowest enabled state, with the tick kept running, as the kernel does
@@ -95,8 +100,10 @@ static int deepest_select(struct cpuidle_driver *drv, struct cpuidle_device *dev
 const struct cpuidle_governor gov_oracle = {
 	.name = "oracle",
 	.rating = 0,
-	.summary = "knows the real idle time: deepest state that fits, tick stopped iff it must",
+	.summary = "knows the real idle time: deepest state that fits, tick stopped iff it must, "
+		   "exits in time (prewake)",
 	.select = oracle_select,
+	.prewake = true,
 };
 
 const struct cpuidle_governor gov_shallowest = {

@@ -63,6 +63,7 @@ struct sim_cpu {
 	int64_t entry_ns;	  /* when `state` was entered */
 	int64_t first_tick_ns;	  /* first tick after entry_ns; NEVER with the tick stopped */
 	int64_t poll_deadline_ns; /* POLL time limit of this entry */
+	int64_t real_wake_ns;	  /* when this entry ends for the period's real wakeup */
 	int64_t ready_ns;	  /* when the CPU runs again after its last real wakeup */
 	int64_t busy_from_ns;	  /* start of the current busy stretch */
 	int64_t last_start_ns;	  /* start of the last period fed, for order checks */
@@ -281,6 +282,10 @@ static void plan_wakeup(struct sim *S, struct sim_cpu *c)
 {
 	int64_t w = ring_head(c)->wake_ns;
 
+	/* A prewaking policy starts its exit so that it is over at the wakeup. */
+	if (S->gov->prewake && w != SIM_TIME_NEVER)
+		w = sim_max64(c->entry_ns, w - S->drv.states[c->state].exit_latency_ns);
+	c->real_wake_ns = w;
 	if (is_polling(S, c->state))
 		w = sim_min64(w, c->poll_deadline_ns);
 	else
@@ -469,7 +474,7 @@ static int do_wakeup(struct sim *S, struct sim_cpu *c, int64_t t)
 	enum wake_cause cause;
 	int verdict;
 
-	if (t == o->wake_ns)
+	if (t == c->real_wake_ns)
 		cause = o->cause;
 	else if (is_polling(S, idx) && t == c->poll_deadline_ns)
 		cause = WAKE_POLL;
@@ -495,10 +500,14 @@ static int do_wakeup(struct sim *S, struct sim_cpu *c, int64_t t)
 	if (cause == WAKE_TIMER || cause == WAKE_IRQ || cause == WAKE_IPI) {
 		bool resched = !o->no_resched;
 
+		int64_t late = t + lat - o->wake_ns; /* the exit latency, less any prewake */
+
 		ring_pop(c);
 		/* The common case, counted per state and folded into the histogram at the end. */
-		if (cause != WAKE_TIMER)
+		if (cause != WAKE_TIMER && late == lat)
 			c->exit_lat_count[idx]++;
+		else if (add_latency(S, c, cause, late))
+			return -1;
 		if (resched) {
 			leave_idle(S, c, t + lat);
 			return 0;

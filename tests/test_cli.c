@@ -114,9 +114,10 @@ static void write_file(const char *name, const char *text)
 
 /*
  * One 500 us idle period ended by its timer on skl: the oracle picks C6 (the deepest state
- * whose target residency, 200 us, fits; C7s needs 800 us). Measured residency = 500,000 +
- * 85,000 (C6 exit latency) = 585,000 ns: no above (>= 200,000), no below (585,000 - 85,000
- * < 800,000). Regret against itself: 0.
+ * whose target residency, 200 us, fits; C7s needs 800 us) and prewakes: its exit (85 us)
+ * starts at 415,000 and ends at the timer, so the measured residency is 415,000 + 85,000 =
+ * 500,000 ns: no above (>= 200,000), no below (500,000 - 85,000 < 800,000). Regret against
+ * itself: 0.
  */
 static void test_json_report_by_hand(void **state)
 {
@@ -151,7 +152,7 @@ static void test_json_report_by_hand(void **state)
 	st = json_array_get(json_object_get(run0, "states"), 4);
 	assert_string_equal(json_string_value(json_object_get(st, "name")), "C6");
 	assert_int_equal(json_integer_value(json_object_get(st, "usage")), 1);
-	assert_int_equal(json_integer_value(json_object_get(st, "time_ns")), 585000);
+	assert_int_equal(json_integer_value(json_object_get(st, "time_ns")), 500000);
 	assert_int_equal(json_array_size(json_object_get(run0, "cpus")), 1);
 	assert_true(json_real_value(json_object_get(json_object_get(run0, "regret"), "energy_j")) == 0.0);
 	json_decref(root);
@@ -180,8 +181,8 @@ static void test_text_and_csv(void **state)
 	assert_int_equal(run(args), 0);
 	text = tmpfile_text("out");
 	assert_non_null(strstr(text, "trace,machine,governor,hz,cpu,state,usage,time_ns,above,below"));
-	assert_non_null(strstr(text, ",skl,oracle,250,all,C6,1,585000,0,0,"));
-	assert_non_null(strstr(text, ",skl,oracle,250,0,C6,1,585000,0,0,"));
+	assert_non_null(strstr(text, ",skl,oracle,250,all,C6,1,500000,0,0,"));
+	assert_non_null(strstr(text, ",skl,oracle,250,0,C6,1,500000,0,0,"));
 	free(text);
 }
 
@@ -245,22 +246,23 @@ static void test_knobs(void **state)
 
 	(void)state;
 	write_file("one.trace", "idlesim-trace v1\ncpus 1\nidle 0 0 500000 timer\n");
-	/* C6 disabled by name: the oracle falls back to C3 (100 us). */
+	/* C6 disabled by name: the oracle falls back to C3 (100 us); prewake keeps the
+	 * measured residency at the idle time, 500,000. */
 	snprintf(args, sizeof(args),
 		 "run --trace %s/one.trace --machine skl --governor oracle --disable C6 --format csv",
 		 tmpdir);
 	assert_int_equal(run(args), 0);
 	text = tmpfile_text("out");
-	assert_non_null(strstr(text, ",all,C3,1,570000,"));
+	assert_non_null(strstr(text, ",all,C3,1,500000,"));
 	free(text);
-	/* Latency limit 50 us: C1E (10 us exit) at most. */
+	/* Latency limit 50 us: C1E (10 us exit) at most, residency again 500,000. */
 	snprintf(args, sizeof(args),
 		 "run --trace %s/one.trace --machine skl --governor oracle --latency-limit-us 50 "
 		 "--format csv",
 		 tmpdir);
 	assert_int_equal(run(args), 0);
 	text = tmpfile_text("out");
-	assert_non_null(strstr(text, ",all,C1E,1,510000,"));
+	assert_non_null(strstr(text, ",all,C1E,1,500000,"));
 	free(text);
 	/* --enable C3 on hsx (off by default there). */
 	assert_int_equal(run("run --machine hsx --governor oracle --enable C3 --format json"), 0);

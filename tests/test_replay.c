@@ -208,6 +208,13 @@ static void test_oracle_invariants(void **state)
 			assert_int_equal(sum.above, 0);
 			assert_int_equal(sum.below, 0);
 			assert_int_equal(rs.total.wakeups[WAKE_TICK], 0);
+			/* Prewake: no irq or ipi waits for an exit, except when no enabled state
+			 * fits (POLL disabled, idle shorter than the shallowest exit). */
+			if (!(mask & 1u))
+				assert_int_equal(rs.total.wake_latency.max_ns, 0);
+			else
+				assert_true(rs.total.wake_latency.max_ns <=
+					    m.states[__builtin_ctz(~mask)].exit_latency_ns);
 			for (s = 0; s < m.state_count; s++)
 				max_exit = m.states[s].exit_latency_ns > max_exit ? m.states[s].exit_latency_ns
 										: max_exit;
