@@ -20,3 +20,6 @@ taskset -c 0 "$B" --entries 10000000 --governor oracle --source generator
 taskset -c 0 "$B" --entries 10000000 --governor oracle --file "$tmp/bench.trace"
 # Peak memory must not grow with length: 1 M against 10 M entries (generator source).
 taskset -c 0 "$B" --entries 1000000 --governor oracle --source generator
+# Kernel-trace import (idlesim import): MB/s on a 1 GB generated ftrace text file, next to
+# `wc -l` on the same file, and peak memory (bench/bench_import.c).
+taskset -c 0 "$IDLESIM_BUILD/bench_import" --mb 1024 --file "$tmp/bench.ftrace"

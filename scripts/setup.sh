@@ -22,9 +22,17 @@ idlesim_missing_deps() {
 	echo "${missing[@]:-}"
 }
 
+# Optional: trace.dat import (idlesim import, CMake option IDLESIM_TRACEDAT). Debian's
+# libtracecmd-dev needs the other two for its pkg-config file. Installed when run as root.
+IDLESIM_OPTIONAL_PACKAGES=(libtracecmd-dev libtraceevent-dev libtracefs-dev)
+
 idlesim_install_deps() {
 	local missing
 	missing=$(idlesim_missing_deps)
+	if [ "$(id -u)" -eq 0 ] && ! { command -v pkg-config >/dev/null 2>&1 &&
+		pkg-config --exists libtracecmd 2>/dev/null; }; then
+		missing="${missing:+$missing }${IDLESIM_OPTIONAL_PACKAGES[*]}"
+	fi
 	[ -z "$missing" ] && return 0
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "idlesim: missing build dependencies: $missing" >&2

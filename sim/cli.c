@@ -10,6 +10,7 @@
 #include "sim/cli.h"
 #include "sim/common.h"
 #include "sim/gen.h"
+#include "sim/import.h"
 #include "sim/machine.h"
 #include "sim/outfile.h"
 #include "sim/report.h"
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define IDLESIM_VERSION "0.1.0"
 
@@ -370,6 +372,121 @@ static int cmd_gen(int argc, char **argv)
 	return finish(&err);
 }
 
+/* ---- import ---- */
+
+/*
+ * The converted trace to `output` (atomically through a temporary for a regular file; a
+ * device such as /dev/null is written directly, never renamed over), the summary to stdout
+ * (stderr when the trace goes to stdout).
+ */
+static int import_output(struct importer *im, const char *output, bool json, struct sim_error *err)
+{
+	struct outfile out = { 0 };
+	FILE *summary = stdout, *dev = NULL;
+	struct stat sb;
+
+	if (output && !strcmp(output, "-")) {
+		summary = stderr; /* the converted trace takes standard output */
+	} else if (output && stat(output, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		dev = fopen(output, "w");
+		if (!dev)
+			return sim_error_set(err, SIM_ERR_IO, output, 0, 0, "cannot open for writing");
+	} else if (output && outfile_open(&out, output, err)) {
+		return -1;
+	}
+	if (import_convert(im, !output ? NULL : dev ? dev : out.f ? out.f : stdout, err)) {
+		if (out.path)
+			outfile_abort(&out);
+		if (dev)
+			fclose(dev);
+		return -1;
+	}
+	if (dev ? fclose(dev) != 0
+		: output && (out.path ? outfile_commit(&out, err) : fflush(stdout) ? -1 : 0)) {
+		sim_error_set(err, SIM_ERR_IO, output, 0, 0, "write error");
+		return -1;
+	}
+	if (import_write_summary(summary, im, json) || fflush(summary))
+		return sim_error_set(err, SIM_ERR_IO, "<stdout>", 0, 0, "write error");
+	return 0;
+}
+
+static int cmd_import(int argc, char **argv)
+{
+	struct sim_error err = { 0 };
+	struct args a = { argc, argv, 1, "import", &err };
+	struct import_options io = { 0 };
+	struct run_request req;
+	struct importer *im;
+	struct machine m;
+	const char *v, *trace = NULL, *output = NULL, *machine = NULL;
+	char cmd[512];
+	bool json = false;
+	int64_t n;
+
+	run_request_defaults(&req);
+	command_line(cmd, sizeof(cmd), argc, argv);
+	while (a.i < argc && err.code == SIM_OK) {
+		if (opt(&a, "--machine", "-m", &v))
+			machine = v;
+		else if (opt(&a, "--output", "-o", &v))
+			output = v;
+		else if (opt(&a, "--format", "-f", &v)) {
+			if (v && (strcmp(v, "text") && strcmp(v, "json")))
+				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+					      "import --format: '%s' is not text or json", v);
+			json = v && !strcmp(v, "json");
+		} else if (opt(&a, "--input-format", NULL, &v)) {
+			if (v && import_format_parse(v, &io.format))
+				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+					      "import --input-format: '%s' is not one of auto, "
+					      "ftrace, trace-cmd, perf, systrace, trace-dat",
+					      v);
+		} else if (opt(&a, "--skip-bad-lines", NULL, NULL))
+			io.skip_bad_lines = true;
+		else if (opt(&a, "--hz", NULL, &v)) {
+			if (!num_arg(&a, "--hz", v, 0, 1, 10000, &n))
+				io.hz = (int)n;
+		} else if (opt(&a, "--cpus", NULL, &v)) {
+			if (!num_arg(&a, "--cpus", v, 0, 1, TRACE_MAX_CPUS, &n))
+				io.cpus = (int)n;
+		} else if (opt(&a, "--disable", NULL, &v))
+			list_add(&a, req.disable, &req.nr_disable, v, "--disable");
+		else if (opt(&a, "--enable", NULL, &v))
+			list_add(&a, req.enable, &req.nr_enable, v, "--enable");
+		else if ((argv[a.i][0] != '-' || !strcmp(argv[a.i], "-")) && !trace)
+			trace = argv[a.i++];
+		else
+			bad_option(&a);
+	}
+	if (err.code == SIM_OK && !trace)
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "import: which trace? (idlesim import TRACE [-o OUT.trace])");
+	if (err.code == SIM_OK && !machine && (req.nr_disable || req.nr_enable))
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "import --disable/--enable need --machine");
+	if (err.code == SIM_OK && machine &&
+	    !run_load_machine(&req, machine, &m, &err) &&
+	    !run_disabled_mask(&req, &m, &io.disabled, &err))
+		io.machine = &m;
+	if (err.code != SIM_OK)
+		return finish(&err);
+	io.command = cmd;
+	im = import_open_convert(trace, &io, &err);
+	if (im) {
+		import_output(im, output, json, &err);
+		for (n = 0; import_warning(im, (int)n); n++)
+			fprintf(stderr, "idlesim: warning: %s (skipped)\n",
+				import_warning(im, (int)n));
+		if (import_bad_lines(im) > (unsigned long long)n)
+			fprintf(stderr,
+				"idlesim: warning: ... and %llu more malformed lines skipped\n",
+				import_bad_lines(im) - (unsigned long long)n);
+		import_close(im);
+	}
+	return finish(&err);
+}
+
 /* ---- machines, governors ---- */
 
 static void list_machines(void)
@@ -463,7 +580,8 @@ static const char *const help_run =
 	"                   [--format text|json|csv] [-o FILE] [--per-cpu] [--explain [N]]\n"
 	"\n"
 	"Replays every trace on every machine through every governor.\n"
-	"  --trace FILE          native trace (text or JSON); default: traces/demo.trace\n"
+	"  --trace FILE          native trace (text or JSON), or any kernel trace idlesim import\n"
+	"                        reads (converted on the fly); default: traces/demo.trace\n"
 	"  --machine M           built-in name or JSON file; default: hsx, bdx, skl\n"
 	"  --governor G          e.g. oracle, deepest, menu@4.18; default: all registered\n"
 	"  --hz N                tick rate (default: the trace's, else 250)\n"
@@ -494,6 +612,30 @@ static const char *const help_gen =
 	"  --iowait N            mark every idle period with N iowait tasks\n"
 	"  --hz N                tick rate written to the header\n";
 
+static const char *const help_import =
+	"usage: idlesim import TRACE [--machine M] [-o OUT.trace] [--format text|json]\n"
+	"                      [--input-format F] [--skip-bad-lines] [--hz N] [--cpus N]\n"
+	"\n"
+	"Reads a kernel trace, writes it as a native trace of idle opportunities and prints\n"
+	"a summary: events read, used and skipped, unpaired entries and exits, idle periods\n"
+	"and opportunities per CPU, wake causes, and what the recording kernel's governor did.\n"
+	"traces/FORMAT.md, \"Importing kernel traces\", states the rules.\n"
+	"  TRACE                 ftrace text (/sys/kernel/tracing/trace, trace_pipe), trace-cmd\n"
+	"                        report text, perf script text, systrace HTML, trace.dat; - reads\n"
+	"                        standard input\n"
+	"  --machine M           score the recorded choices (usage, time, above, below) on M,\n"
+	"                        and check them against cpu_idle_miss events if the trace has any\n"
+	"  --disable STATE       a state disabled on the recording machine (with --machine)\n"
+	"  --enable STATE        a state off by default that was enabled there (with --machine)\n"
+	"  -o, --output FILE     write the converted trace (atomically); - for stdout (the\n"
+	"                        summary then goes to stderr)\n"
+	"  --format F            summary as text (default) or json (schema idlesim-import/1)\n"
+	"  --input-format F      auto (default), ftrace, trace-cmd, perf, systrace, trace-dat\n"
+	"  --skip-bad-lines      count malformed lines as warnings instead of failing\n"
+	"  --hz N                tick rate of the recording (default: inferred from the tick's\n"
+	"                        hrtimer, else unknown)\n"
+	"  --cpus N              CPU count (default: the trace header's, else the highest seen)\n";
+
 static const char *const help_machines =
 	"usage: idlesim machines [NAME|FILE.json] [--json]\n"
 	"\n"
@@ -511,6 +653,7 @@ static void usage(FILE *f)
 	      "commands:\n"
 	      "  run        replay traces through governors on machines, and score them\n"
 	      "  gen        write a synthetic workload trace\n"
+	      "  import     convert a kernel trace (ftrace, trace-cmd, perf, systrace, trace.dat)\n"
 	      "  machines   list machines, or print one's idle-state table\n"
 	      "  governors  list governors and their tunables\n"
 	      "  help CMD   help for a command\n"
@@ -530,6 +673,8 @@ static int cmd_help(int argc, char **argv)
 		fputs(help_run, stdout);
 	else if (!strcmp(c, "gen"))
 		fputs(help_gen, stdout);
+	else if (!strcmp(c, "import"))
+		fputs(help_import, stdout);
 	else if (!strcmp(c, "machines"))
 		fputs(help_machines, stdout);
 	else if (!strcmp(c, "governors"))
@@ -549,6 +694,7 @@ struct command {
 static const struct command commands[] = {
 	{ "run", cmd_run },
 	{ "gen", cmd_gen },
+	{ "import", cmd_import },
 	{ "machines", cmd_machines },
 	{ "governors", cmd_governors },
 	{ "help", cmd_help },

@@ -6,12 +6,26 @@
 #include "sim/alloc.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+/* A destination that is not a regular file (a device such as /dev/null, a FIFO) is
+ * written in place: renaming a temporary over it would replace the device. */
+static int open_special(struct outfile *o, const char *path, struct sim_error *err)
+{
+	o->f = fopen(path, "w");
+	if (!o->f)
+		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot open output file: %s",
+				     strerror(errno));
+	o->special = true;
+	return 0;
+}
+
 int outfile_open(struct outfile *o, const char *path, struct sim_error *err)
 {
+	struct stat st;
 	size_t n;
 	int fd;
 
@@ -20,6 +34,8 @@ int outfile_open(struct outfile *o, const char *path, struct sim_error *err)
 		o->f = stdout;
 		return 0;
 	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return open_special(o, path, err);
 	n = strlen(path);
 	o->path = sim_strdup(path);
 	o->tmp = sim_malloc(n + sizeof(".tmp.XXXXXX"));
@@ -52,6 +68,15 @@ int outfile_commit(struct outfile *o, struct sim_error *err)
 {
 	int rc = 0;
 
+	if (o->special) {
+		if (fflush(o->f) || ferror(o->f))
+			rc = sim_error_set(err, SIM_ERR_IO, "", 0, 0, "write error: %s",
+					   strerror(errno));
+		fclose(o->f);
+		memset(o, 0, sizeof(*o));
+		return rc;
+	}
+
 	if (!o->path) {
 		if (fflush(stdout) || ferror(stdout))
 			rc = sim_error_set(err, SIM_ERR_IO, "<stdout>", 0, 0, "write error");
@@ -79,6 +104,10 @@ void outfile_abort(struct outfile *o)
 {
 	if (o->f && o->f != stdout)
 		fclose(o->f);
+	if (o->special) {
+		memset(o, 0, sizeof(*o));
+		return;
+	}
 	if (o->tmp) {
 		unlink(o->tmp);
 		sim_free(o->tmp);

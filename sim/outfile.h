@@ -5,11 +5,13 @@
  * outfile_open() creates a temporary file next to the destination ("PATH.tmp.XXXXXX");
  * outfile_commit() flushes it and renames it over the destination; outfile_abort() removes
  * it. A run that fails half-way therefore never leaves a half-written file behind. The
- * path "-" (or NULL) means standard output, which is used directly.
+ * path "-" (or NULL) means standard output, which is used directly; so is an existing
+ * destination that is not a regular file (/dev/null, a FIFO), which a rename would replace.
  */
 #ifndef IDLESIM_OUTFILE_H
 #define IDLESIM_OUTFILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "sim/error.h"
@@ -18,6 +20,7 @@ struct outfile {
 	FILE *f;
 	char *path; /* destination, NULL for stdout */
 	char *tmp;  /* temporary, NULL for stdout */
+	bool special; /* written in place: not a regular file */
 };
 
 int outfile_open(struct outfile *o, const char *path, struct sim_error *err);

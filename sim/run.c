@@ -9,6 +9,7 @@
 #include "sim/run.h"
 #include "sim/alloc.h"
 #include "sim/common.h"
+#include "sim/import.h"
 #include "sim/replay.h"
 
 #include <stdio.h>
@@ -172,24 +173,40 @@ static void keep_decision(void *ud, const struct sim_decision *d)
 	rd->d.gov = NULL;
 }
 
+/*
+ * Replay one trace file: a native trace, or any kernel trace the importer reads, converted
+ * on the fly (sim/import.h) without an intermediate file.
+ */
 static int replay_file(const char *path, const struct sim_config *cfg, struct run_result *r,
 		       struct sim_error *err)
 {
-	struct trace_reader *tr = trace_open(path, err);
+	enum import_format f = import_probe(path);
+	struct trace_reader *tr = NULL;
+	struct importer *im = NULL;
+	struct import_options io = { 0 };
 	struct record_source src;
 	struct sim_config c = *cfg;
 	int rc;
 
-	if (!tr)
-		return -1;
+	if (f == IMPORT_AUTO || f == IMPORT_NATIVE) {
+		tr = trace_open(path, err);
+		if (!tr)
+			return -1;
+		record_source_from_trace(&src, tr);
+	} else {
+		im = import_open(path, &io, err);
+		if (!im)
+			return -1;
+		record_source_from_import(&src, im);
+	}
 	if (!c.hz)
-		c.hz = trace_header(tr)->hz ? trace_header(tr)->hz : 250;
+		c.hz = src.hdr->hz ? src.hdr->hz : 250;
 	r->hz = c.hz;
 	if (c.explain)
 		c.explain_ud = r;
-	record_source_from_trace(&src, tr);
 	rc = replay_run(&src, &c, &r->stats, err);
 	trace_close(tr);
+	import_close(im);
 	return rc;
 }
 

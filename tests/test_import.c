@@ -1,0 +1,1107 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_import.c - kernel-trace import (sim/import*.c) against traces/FORMAT.md, "Importing
+ * kernel traces".
+ *
+ * The golden scenario. tests/import/make-dialects.py holds one list of 54 events written by
+ * hand (2 CPUs, 100.000000 s to 100.012200 s) and lays it out in every text dialect:
+ * scenario.ftrace (5 flag columns, #P:2), scenario.html (systrace: 4 flags, TGID column,
+ * inside HTML), scenario.report (trace-cmd report: cpus=2, padded names, plugin-rewritten
+ * sched_switch/sched_wakeup/hrtimer_*, us), scenario-ns.report (report -t without flags, ns),
+ * scenario-latency.report (report -l), scenario.perf (perf script: no CPU count), the
+ * unsorted ftrace copy (three inversions) and the kernel's latency-format with relative us
+ * (scenario-latency-us.ftrace). Every one must give the records of scenario.expected,
+ * computed by hand as follows (times in us after 100 s; skl: C1 2/2, C1E 10/20, C3 70/100,
+ * C8 200/800, C9 480/5000, C10 890/5000 us exit latency/target residency):
+ *
+ *  CPU 1: exit at 100 first, no task before: idle since the trace began, [0, 100), woken
+ *         by irq nvme0q1 (102) -> "idle 1 100000000000 100000 irq" (no timer on CPU 1).
+ *  CPU 0: entry C1E at 20 (timers pending: T1 hrtimer_wakeup at 5000, the tick excluded);
+ *         exit 4000, tick hrtimer expiry (tick), re-entry C1E at 4020 with no task between
+ *         (merged), exit 5000, T1 expires (timer), task -> one opportunity [20, 5000),
+ *         4980 us, timer -> "idle 0 100000020000 4980000 timer".
+ *  CPU 1: C1 1010-1500 (no cause event: unknown), merged with C1 1510-2000 (irq) ->
+ *         "idle 1 100001010000 990000 irq".
+ *  CPU 1: C8 3010-12000, no cause event, but CPU 0 woke a task for CPU 1 at 11990 and
+ *         raised an IPI at 11991 -> ipi -> "idle 1 100003010000 8990000 ipi".
+ *  CPU 0: C1 6010-7000, irq eth0; timer_start at 5500 with timeout=25 jiffies at HZ 250
+ *         (inferred: the tick hrtimer re-armed 4 ms apart) expires at 105500 ->
+ *         next_timer 105500 - 6010 = 99490 us -> "idle 0 100006010000 990000 irq
+ *         next_timer=99490000".
+ *  CPU 0: C10 8010-9000, ipi_entry -> "idle 0 100008010000 990000 ipi next_timer=97490000".
+ *  CPU 0: C3 entry at 12110, its last idle event: idle until the end (12200) -> a record
+ *         cut by `end`: 12200 + 1 ns - 12110 = 90001 ns, next_timer 105500 - 12110.
+ *
+ *  Recorded governor on skl, diff = exit - entry: C1E 3980 and 980 us (below: minus 10 >=
+ *  C3's 100); C1 990, 490, 490 (below: minus 2 >= C1E's 20); C10 990 (above: < 5000); C8
+ *  8990 (below: minus 200 >= C9's 5000). cpu_idle_miss events: below for both C1E, the C1 of
+ *  CPU 0 and the first C1 of CPU 1, above for C10 -> 5 agree; the second C1 of CPU 1 and
+ *  the C8 have none (kernel: neither) -> 2 disagreements.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sim/alloc.h"
+#include "sim/import.h"
+#include "sim/machine.h"
+#include "sim/trace.h"
+
+#define SRC IDLESIM_SOURCE_DIR
+#define FIX SRC "/tests/import/"
+#define REAL IDLESIM_SHARED_DIR "/traces/real/"
+#define BIN IDLESIM_BINARY_DIR "/idlesim"
+
+static char tmpdir[64];
+
+/* ---- helpers ---- */
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
+		n = 0;
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static const char *tmp_path(const char *name)
+{
+	static char path[4][256];
+	static int k;
+
+	k = (k + 1) % 4;
+	snprintf(path[k], sizeof(path[k]), "%s/%s", tmpdir, name);
+	return path[k];
+}
+
+static const char *write_tmp(const char *name, const char *text)
+{
+	const char *path = tmp_path(name);
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+struct conv {
+	int rc;
+	struct sim_error err;
+	char *trace;   /* the converted file */
+	char *records; /* its idle lines */
+	char *summary; /* JSON */
+	json_t *json;
+	unsigned long long bad;
+	char warning[320];
+};
+
+static void conv_free(struct conv *c)
+{
+	free(c->trace);
+	free(c->records);
+	free(c->summary);
+	json_decref(c->json);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Convert `path`: in one pass (import_open_convert) or two (import_open, a record source). */
+static void convert(const char *path, const struct import_options *o, bool two, struct conv *c)
+{
+	struct import_options def = { 0 };
+	size_t tn = 0, sn = 0;
+	FILE *tf, *sf;
+	struct importer *im;
+	json_error_t je;
+	char *p, *q;
+
+	memset(c, 0, sizeof(*c));
+	tf = open_memstream(&c->trace, &tn);
+	sf = open_memstream(&c->summary, &sn);
+	im = two ? import_open(path, o ? o : &def, &c->err)
+		 : import_open_convert(path, o ? o : &def, &c->err);
+	c->rc = -1;
+	if (im) {
+		c->rc = import_convert(im, tf, &c->err);
+		if (!c->rc)
+			assert_int_equal(import_write_summary(sf, im, true), 0);
+		c->bad = import_bad_lines(im);
+		if (import_warning(im, 0))
+			snprintf(c->warning, sizeof(c->warning), "%s", import_warning(im, 0));
+		import_close(im);
+	}
+	fclose(tf);
+	fclose(sf);
+	if (!c->rc)
+		c->json = json_loads(c->summary, 0, &je);
+	c->records = calloc(1, tn + 1);
+	for (p = c->trace, q = c->records; p && *p;) {
+		char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p + 1) : strlen(p);
+
+		if (!strncmp(p, "idle ", 5)) {
+			memcpy(q, p, n);
+			q += n;
+		}
+		p += n;
+	}
+}
+
+static void convert_ok(const char *path, const struct import_options *o, bool two, struct conv *c)
+{
+	convert(path, o, two, c);
+	if (c->rc) {
+		sim_error_print(stderr, &c->err);
+		fail();
+	}
+	assert_non_null(c->json);
+}
+
+static json_int_t ji(json_t *o, const char *path)
+{
+	char buf[256], *save = NULL, *k;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (k = strtok_r(buf, ".", &save); k && o; k = strtok_r(NULL, ".", &save))
+		o = json_is_array(o) ? json_array_get(o, (size_t)atoi(k)) : json_object_get(o, k);
+	if (!json_is_integer(o))
+		fail_msg("%s is not an integer", path);
+	return json_integer_value(o);
+}
+
+static const char *js(json_t *o, const char *path)
+{
+	char buf[256], *save = NULL, *k;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (k = strtok_r(buf, ".", &save); k && o; k = strtok_r(NULL, ".", &save))
+		o = json_is_array(o) ? json_array_get(o, (size_t)atoi(k)) : json_object_get(o, k);
+	if (!json_is_string(o))
+		fail_msg("%s is not a string", path);
+	return json_string_value(o);
+}
+
+static json_t *jget(json_t *o, const char *path)
+{
+	char buf[256], *save = NULL, *k;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (k = strtok_r(buf, ".", &save); k && o; k = strtok_r(NULL, ".", &save))
+		o = json_is_array(o) ? json_array_get(o, (size_t)atoi(k)) : json_object_get(o, k);
+	return o;
+}
+
+/* The text with the first comma-separated field of every line removed (the trace name). */
+static char *drop_first_field(const char *s)
+{
+	char *out = malloc(strlen(s) + 1), *q = out;
+
+	while (*s) {
+		const char *nl = strchr(s, '\n'), *comma = strchr(s, ',');
+
+		if (!nl)
+			nl = s + strlen(s);
+		if (comma && comma < nl)
+			s = comma;
+		while (s < nl)
+			*q++ = *s++;
+		if (*s)
+			*q++ = *s++;
+	}
+	*q = '\0';
+	return out;
+}
+
+/* Run `idlesim ARGS` with stdout and stderr to files in tmpdir; return the exit status. */
+static int run(const char *args)
+{
+	char cmd[4096];
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "cd %s && %s %s >%s/out 2>%s/err", SRC, BIN, args, tmpdir,
+		 tmpdir);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static bool real_traces(void)
+{
+	return access(REAL "README.md", R_OK) == 0;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/idlesim-import-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd);
+}
+
+/* ---- the golden scenario in every dialect ---- */
+
+static const struct {
+	const char *file, *format, *cpus_from;
+} dialects[] = {
+	{ "scenario.ftrace", "ftrace", "the trace header" },
+	{ "scenario.html", "systrace", "the trace header" },
+	{ "scenario.report", "trace-cmd", "the trace header" },
+	{ "scenario-ns.report", "trace-cmd", "the trace header" },
+	{ "scenario-latency.report", "trace-cmd", "the trace header" },
+	{ "scenario.perf", "perf", "the highest CPU seen" },
+	{ "scenario-unsorted.ftrace", "ftrace", "the trace header" },
+};
+
+static void check_scenario_summary(json_t *j, int64_t base)
+{
+	json_t *d;
+
+	assert_int_equal(ji(j, "cpus"), 2);
+	assert_int_equal(ji(j, "hz"), 250);
+	assert_string_equal(js(j, "hz_from"), "the tick's hrtimer");
+	assert_int_equal(ji(j, "start_ns"), base);
+	assert_int_equal(ji(j, "end_ns"), base + 12200000);
+	assert_int_equal(ji(j, "events_read"), 54);
+	assert_int_equal(ji(j, "events_used"), 52);
+	assert_int_equal(ji(j, "events_skipped"), 2);
+	assert_int_equal(ji(j, "events.cpu_idle"), 16);
+	assert_int_equal(ji(j, "events.cpu_idle_miss"), 5);
+	assert_int_equal(ji(j, "events.sched_switch"), 13);
+	assert_int_equal(ji(j, "events.hrtimer_start"), 3);
+	assert_int_equal(ji(j, "events.timer_start"), 1);
+	assert_int_equal(ji(j, "skipped.cpu_frequency"), 1);
+	assert_int_equal(ji(j, "skipped.sched_migrate_task"), 1);
+	assert_null(jget(j, "skipped.cpu_idle"));
+	assert_int_equal(ji(j, "bad_lines"), 0);
+	assert_string_equal(js(j, "merging"), "sched_switch");
+	assert_int_equal(ji(j, "idle_periods"), 7);
+	assert_int_equal(ji(j, "opportunities"), 6);
+	assert_int_equal(ji(j, "merged_periods"), 2);
+	assert_int_equal(ji(j, "truncated_at_end"), 1);
+	assert_int_equal(ji(j, "idle_throughout"), 0);
+	assert_int_equal(ji(j, "unpaired.entries"), 1);
+	assert_int_equal(ji(j, "unpaired.exits"), 1);
+	assert_int_equal(ji(j, "unpaired.reasons.trace_started_idle"), 1);
+	assert_int_equal(ji(j, "unpaired.reasons.trace_ended_idle"), 1);
+	assert_int_equal(ji(j, "unpaired.reasons.entry_followed_by_entry"), 0);
+	assert_int_equal(ji(j, "wake_causes.tick"), 0);
+	assert_int_equal(ji(j, "wake_causes.timer"), 1);
+	assert_int_equal(ji(j, "wake_causes.irq"), 3);
+	assert_int_equal(ji(j, "wake_causes.ipi"), 2);
+	assert_int_equal(ji(j, "wake_causes.unknown"), 0);
+	assert_int_equal(ji(j, "period_wake_causes.tick"), 1);
+	assert_int_equal(ji(j, "period_wake_causes.timer"), 1);
+	assert_int_equal(ji(j, "period_wake_causes.irq"), 3);
+	assert_int_equal(ji(j, "period_wake_causes.ipi"), 2);
+	assert_int_equal(ji(j, "period_wake_causes.unknown"), 1);
+	assert_true(json_is_true(jget(j, "sleep_length.known")));
+	assert_int_equal(ji(j, "sleep_length.opportunities_with_next_timer"), 2);
+	assert_int_equal(ji(j, "tick_stop.success"), 1);
+	assert_int_equal(ji(j, "per_cpu.0.idle_periods"), 4);
+	assert_int_equal(ji(j, "per_cpu.0.opportunities"), 3);
+	assert_int_equal(ji(j, "per_cpu.1.opportunities"), 3);
+	assert_int_equal(ji(j, "per_cpu.1.wake_causes.ipi"), 1);
+	/* the recording kernel's choices on skl */
+	assert_string_equal(js(j, "recorded.machine"), "skl");
+	assert_int_equal(json_array_size(jget(j, "recorded.states")), 9);
+	assert_string_equal(js(j, "recorded.states.1.name"), "C1");
+	assert_int_equal(ji(j, "recorded.states.1.usage"), 3);
+	assert_int_equal(ji(j, "recorded.states.1.time_ns"), 1970000);
+	assert_int_equal(ji(j, "recorded.states.1.above"), 0);
+	assert_int_equal(ji(j, "recorded.states.1.below"), 3);
+	assert_int_equal(ji(j, "recorded.states.2.usage"), 2);
+	assert_int_equal(ji(j, "recorded.states.2.time_ns"), 4960000);
+	assert_int_equal(ji(j, "recorded.states.2.below"), 2);
+	assert_int_equal(ji(j, "recorded.states.6.usage"), 1);
+	assert_int_equal(ji(j, "recorded.states.6.time_ns"), 8990000);
+	assert_int_equal(ji(j, "recorded.states.6.below"), 1);
+	assert_int_equal(ji(j, "recorded.states.8.usage"), 1);
+	assert_int_equal(ji(j, "recorded.states.8.above"), 1);
+	assert_int_equal(ji(j, "recorded.states.8.below"), 0);
+	assert_int_equal(ji(j, "recorded.states.0.usage"), 0);
+	assert_int_equal(ji(j, "recorded.cpus.1.states.1.usage"), 2);
+	assert_int_equal(ji(j, "recorded.cpus.1.states.1.time_ns"), 980000);
+	assert_int_equal(ji(j, "recorded.cpus.0.states.1.usage"), 1);
+	/* cpu_idle_miss agreement */
+	assert_int_equal(ji(j, "miss_check.events"), 5);
+	assert_int_equal(ji(j, "miss_check.above"), 1);
+	assert_int_equal(ji(j, "miss_check.below"), 4);
+	assert_int_equal(ji(j, "miss_check.compared"), 7);
+	assert_int_equal(ji(j, "miss_check.agree"), 5);
+	assert_int_equal(ji(j, "miss_check.disagree"), 2);
+	assert_int_equal(ji(j, "miss_check.unmatched"), 0);
+	d = jget(j, "miss_check.disagreements");
+	assert_int_equal(json_array_size(d), 2);
+	assert_int_equal(ji(d, "0.cpu"), 1);
+	assert_int_equal(ji(d, "0.time_ns"), base + 1510000);
+	assert_int_equal(ji(d, "0.residency_ns"), 490000);
+	assert_string_equal(js(d, "0.state_name"), "C1");
+	assert_string_equal(js(d, "0.kernel"), "hit");
+	assert_string_equal(js(d, "0.idlesim"), "below");
+	assert_int_equal(ji(d, "1.time_ns"), base + 3010000);
+	assert_string_equal(js(d, "1.state_name"), "C8");
+	assert_int_equal(ji(d, "1.residency_ns"), 8990000);
+}
+
+static void test_dialects(void **state)
+{
+	struct import_options o = { 0 };
+	struct machine m;
+	struct sim_error err = { 0 };
+	char *expected = slurp(FIX "scenario.expected");
+	size_t i;
+
+	(void)state;
+	assert_non_null(expected);
+	assert_int_equal(machine_load("skl", &m, &err), 0);
+	o.machine = &m;
+	for (i = 0; i < sizeof(dialects) / sizeof(dialects[0]); i++) {
+		char path[512];
+		struct conv one, two;
+
+		snprintf(path, sizeof(path), FIX "%s", dialects[i].file);
+		convert_ok(path, &o, false, &one);
+		convert_ok(path, &o, true, &two);
+		if (strcmp(one.records, expected))
+			fail_msg("%s:\n%s\nwant:\n%s", dialects[i].file, one.records, expected);
+		/* one pass and two passes write the same file, header included, and summary */
+		assert_string_equal(one.trace, two.trace);
+		assert_int_equal(ji(one.json, "passes"), strstr(path, "unsorted") ? 2 : 1);
+		assert_int_equal(ji(two.json, "passes"), 2);
+		json_object_del(one.json, "passes");
+		json_object_del(two.json, "passes");
+		json_object_del(one.json, "reread_because");
+		json_object_del(two.json, "reread_because");
+		assert_true(json_equal(one.json, two.json));
+		assert_non_null(strstr(one.trace, "idlesim-trace v1\ncpus 2\nhz 250\nmachine skl\n"
+						  "start 100000000000\nend 100012200000\n"));
+		assert_non_null(strstr(one.trace, "sleep lengths: the earliest non-tick timer"));
+		assert_string_equal(js(one.json, "format"), dialects[i].format);
+		assert_string_equal(js(one.json, "cpus_from"), dialects[i].cpus_from);
+		check_scenario_summary(one.json, 100000000000LL);
+		conv_free(&one);
+		conv_free(&two);
+	}
+	free(expected);
+}
+
+/* The kernel's latency-format: relative microseconds, the same events. */
+static void test_latency_us(void **state)
+{
+	struct import_options o = { 0 };
+	struct machine m;
+	struct sim_error err = { 0 };
+	char *expected = slurp(FIX "scenario-latency-us.expected");
+	struct conv c;
+
+	(void)state;
+	assert_int_equal(machine_load("skl", &m, &err), 0);
+	o.machine = &m;
+	convert_ok(FIX "scenario-latency-us.ftrace", &o, false, &c);
+	assert_string_equal(c.records, expected);
+	assert_string_equal(c.records, "idle 1 0 100000 irq\n"
+				       "idle 0 20000 4980000 timer\n"
+				       "idle 1 1010000 990000 irq\n"
+				       "idle 1 3010000 8990000 ipi\n"
+				       "idle 0 6010000 990000 irq next_timer=99490000\n"
+				       "idle 0 8010000 990000 ipi next_timer=97490000\n"
+				       "idle 0 12110000 90001 irq next_timer=93390000\n");
+	check_scenario_summary(c.json, 0);
+	conv_free(&c);
+	free(expected);
+}
+
+/* Timestamps that go backwards: detected, reordered per CPU, said. */
+static void test_out_of_order(void **state)
+{
+	struct conv c;
+	json_t *o;
+
+	(void)state;
+	convert_ok(FIX "scenario-unsorted.ftrace", NULL, false, &c);
+	assert_int_equal(ji(c.json, "passes"), 2);
+	assert_string_equal(js(c.json, "reread_because"), "timestamps go backwards");
+	o = jget(c.json, "out_of_order");
+	assert_true(json_is_object(o));
+	assert_int_equal(ji(o, "events"), 3);
+	assert_int_equal(json_array_size(jget(o, "cpus")), 2);
+	assert_int_equal(ji(o, "held_in_memory"), 52);
+	conv_free(&c);
+	convert_ok(FIX "scenario.ftrace", NULL, false, &c);
+	assert_true(json_is_null(jget(c.json, "out_of_order")));
+	conv_free(&c);
+}
+
+/* ---- small hand traces ---- */
+
+#define HDR2 "# tracer: nop\n#\n# entries-in-buffer/entries-written: 9/9   #P:2\n#\n"
+#define HDR1 "# tracer: nop\n#\n# entries-in-buffer/entries-written: 9/9   #P:1\n#\n"
+
+static void conv_text(const char *text, const struct import_options *o, struct conv *c)
+{
+	struct conv two;
+
+	convert_ok(write_tmp("t.ftrace", text), o, false, c);
+	convert_ok(tmp_path("t.ftrace"), o, true, &two);
+	assert_string_equal(c->trace, two.trace);
+	conv_free(&two);
+}
+
+/* An event line of the idle task (L) or of a task (T) on CPU `cpu` at 1 s + `us` (3 digits). */
+#define L(cpu, us, ev, pay) \
+	"          <idle>-0       [00" #cpu "] d..1.   1.000" #us ": " ev ": " pay "\n"
+#define T(cpu, us, ev, pay) \
+	"           taskA-100     [00" #cpu "] d..2.   1.000" #us ": " ev ": " pay "\n"
+#define ENTRY(cpu, us, state) L(cpu, us, "cpu_idle", "state=" #state " cpu_id=" #cpu)
+#define EXIT(cpu, us) L(cpu, us, "cpu_idle", "state=4294967295 cpu_id=" #cpu)
+#define TO_TASK(cpu, us) \
+	L(cpu, us, "sched_switch", "prev_comm=swapper prev_pid=0 prev_prio=120 prev_state=R " \
+				   "==> next_comm=taskA next_pid=100 next_prio=120")
+#define TO_IDLE(cpu, us) \
+	L(cpu, us, "sched_switch", "prev_comm=taskA prev_pid=100 prev_prio=120 prev_state=S " \
+				   "==> next_comm=swapper next_pid=0 next_prio=120")
+
+/* What ended each opportunity (the first wake-cause event after the entry). */
+static void test_wake_causes(void **state)
+{
+	struct conv c;
+
+	(void)state;
+	/* arm64: the timer interrupt, then the tick's hrtimer: tick (replayed as timer) */
+	conv_text(HDR2 ENTRY(0, 100, 1)
+		  EXIT(0, 200)
+		  L(0, 201, "irq_handler_entry", "irq=19 name=arch_timer")
+		  L(0, 202, "hrtimer_expire_entry",
+		    "hrtimer=00000000aa function=tick_sched_timer now=1000200000")
+		  TO_TASK(0, 210),
+		  NULL, &c);
+	assert_string_equal(c.records, "idle 0 1000100000 100000 timer\n"
+				       "idle 1 1000100000 110001 irq\n");
+	assert_int_equal(ji(c.json, "wake_causes.tick"), 1);
+	assert_int_equal(ji(c.json, "idle_throughout"), 1); /* CPU 1: no event at all */
+	assert_non_null(strstr(c.trace, "sleep length unknown (no timer events)"));
+	conv_free(&c);
+	/* the timer interrupt alone (no timer events recorded): timer */
+	conv_text(HDR1 ENTRY(0, 100, 1)
+		  EXIT(0, 200)
+		  L(0, 201, "irq_handler_entry", "irq=19 name=arch_timer") TO_TASK(0, 210),
+		  NULL, &c);
+	assert_int_equal(ji(c.json, "wake_causes.timer"), 1);
+	conv_free(&c);
+	/* an interrupt taken inside the idle state (before the exit event): irq; x86 vectors */
+	conv_text(HDR1 ENTRY(0, 100, 1)
+		  L(0, 150, "irq_handler_entry", "irq=30 name=eth0")
+		  EXIT(0, 200) TO_TASK(0, 210)
+		  ENTRY(0, 300, 1)
+		  EXIT(0, 400)
+		  L(0, 401, "local_timer_entry", "vector=236")
+		  L(0, 402, "hrtimer_expire_entry",
+		    "hrtimer=00000000bb function=hrtimer_wakeup now=1000400000")
+		  TO_TASK(0, 410) ENTRY(0, 500, 1)
+		  EXIT(0, 600)
+		  L(0, 601, "reschedule_entry", "vector=253") TO_TASK(0, 610)
+		  ENTRY(0, 700, 1)
+		  EXIT(0, 800) TO_TASK(0, 810),
+		  NULL, &c);
+	assert_string_equal(c.records, "idle 0 1000100000 100000 irq\n"
+				       "idle 0 1000300000 100000 timer\n"
+				       "idle 0 1000500000 100000 ipi\n"
+				       "idle 0 1000700000 100000 irq\n");
+	assert_int_equal(ji(c.json, "wake_causes.unknown"), 1);
+	assert_non_null(strstr(c.summary, "\"unknown\": 1"));
+	conv_free(&c);
+	/* a wakeup sent from another CPU while this one idles: ipi */
+	conv_text(HDR2 ENTRY(0, 100, 1)
+		  T(1, 150, "sched_wakeup", "comm=taskB pid=7 prio=120 target_cpu=000")
+		  EXIT(0, 200) TO_TASK(0, 210),
+		  NULL, &c);
+	assert_string_equal(c.records, "idle 0 1000100000 100000 ipi\n");
+	assert_int_equal(ji(c.json, "per_cpu.1.opportunities"), 0);
+	conv_free(&c);
+}
+
+/* Without sched_switch nothing says a task ran: periods are not merged. */
+static void test_no_merging(void **state)
+{
+	struct conv c;
+
+	(void)state;
+	conv_text(HDR2 ENTRY(0, 100, 1)
+		  EXIT(0, 200)
+		  ENTRY(0, 300, 1)
+		  EXIT(0, 400)
+		  ENTRY(1, 500, 1)
+		  EXIT(1, 600),
+		  NULL, &c);
+	assert_string_equal(c.records, "idle 0 1000100000 100000 irq\n"
+				       "idle 0 1000300000 100000 irq\n"
+				       "idle 1 1000500000 100000 irq\n");
+	assert_string_equal(js(c.json, "merging"), "off");
+	assert_int_equal(ji(c.json, "merged_periods"), 0);
+	assert_int_equal(ji(c.json, "recorded.states.1.usage"), 3);
+	assert_true(json_is_null(jget(c.json, "recorded.states.1.above")));
+	assert_string_equal(js(c.json, "recorded.states.1.name"), "state1");
+	assert_true(json_is_null(jget(c.json, "recorded.machine")));
+	conv_free(&c);
+}
+
+/* Unpaired entries and exits, with their reasons; lost events. */
+static void test_unpaired(void **state)
+{
+	struct conv c;
+
+	(void)state;
+	conv_text(HDR2 TO_TASK(1, 050) EXIT(1, 060)
+		  ENTRY(0, 100, 1)
+		  ENTRY(0, 150, 2)
+		  EXIT(0, 200)
+		  TO_TASK(0, 210)
+		  "CPU:0 [LOST 12 EVENTS]\n"
+		  ENTRY(0, 300, 1)
+		  TO_TASK(0, 350)
+		  ENTRY(0, 400, 1)
+		  "CPU:0 [LOST 3 EVENTS]\n"
+		  ENTRY(0, 500, 1)
+		  L(1, 900, "irq_handler_entry", "irq=1 name=x"),
+		  NULL, &c);
+	/* CPU 0: 100 entry followed by 150 entry; 150-200 complete; 300 entry then a task; 400
+	 * entry then lost events; 500 entry, idle until the end (900). CPU 1: exit at 60 after
+	 * a task ran: an exit without entry, not idle since the start. */
+	assert_string_equal(c.records, "idle 0 1000150000 50000 irq\n"
+				       "idle 0 1000500000 400001 irq\n");
+	assert_int_equal(ji(c.json, "unpaired.reasons.entry_followed_by_entry"), 1);
+	assert_int_equal(ji(c.json, "unpaired.reasons.task_ran_before_exit"), 1);
+	assert_int_equal(ji(c.json, "unpaired.reasons.events_lost"), 1);
+	assert_int_equal(ji(c.json, "unpaired.reasons.trace_ended_idle"), 1);
+	assert_int_equal(ji(c.json, "unpaired.reasons.exit_without_entry"), 1);
+	assert_int_equal(ji(c.json, "unpaired.reasons.trace_started_idle"), 0);
+	assert_int_equal(ji(c.json, "unpaired.entries"), 4);
+	assert_int_equal(ji(c.json, "unpaired.exits"), 1);
+	assert_int_equal(ji(c.json, "lost.lines"), 2);
+	conv_free(&c);
+	/* a second exit (its entry lost): the opportunity ends at the first, no merging across */
+	conv_text(HDR1 TO_IDLE(0, 050)
+		  ENTRY(0, 100, 1)
+		  EXIT(0, 200)
+		  EXIT(0, 250)
+		  ENTRY(0, 300, 1)
+		  EXIT(0, 400) TO_TASK(0, 410),
+		  NULL, &c);
+	assert_string_equal(c.records, "idle 0 1000100000 100000 irq\n"
+				       "idle 0 1000300000 100000 irq\n");
+	assert_int_equal(ji(c.json, "unpaired.reasons.exit_without_entry"), 1);
+	assert_int_equal(ji(c.json, "merged_periods"), 0);
+	conv_free(&c);
+	/* the last idle event is an entry, but a task runs after it: not idle until the end */
+	conv_text(HDR1 ENTRY(0, 100, 1) EXIT(0, 200) TO_TASK(0, 210) ENTRY(0, 300, 1)
+			  TO_TASK(0, 400),
+		  NULL, &c);
+	assert_string_equal(c.records, "idle 0 1000100000 100000 irq\n");
+	assert_int_equal(ji(c.json, "unpaired.reasons.task_ran_before_exit"), 1);
+	assert_int_equal(ji(c.json, "truncated_at_end"), 0);
+	conv_free(&c);
+}
+
+/* Sleep lengths: timer_list from jiffies, hrtimers through the tick's clock offset, timers
+ * that expired inside a merged opportunity left out. */
+static void test_sleep_lengths(void **state)
+{
+	struct import_options o = { 0 };
+	struct conv c;
+
+	(void)state;
+	o.hz = 1000;
+	conv_text(HDR2 T(0, 000, "timer_start",
+		    "timer=ffff01 function=f expires=4294937300 [timeout=10] cpu=0 idx=1 flags=")
+		  T(0, 010, "hrtimer_start",
+		    "hrtimer=ffff02 function=hrtimer_wakeup expires=1000300000 "
+		    "softexpires=1000300000 mode=ABS")
+		  TO_IDLE(0, 050)
+		  ENTRY(0, 100, 1)
+		  EXIT(0, 300)
+		  L(0, 301, "hrtimer_expire_entry",
+		    "hrtimer=ffff02 function=hrtimer_wakeup now=1000300000")
+		  ENTRY(0, 310, 1)
+		  EXIT(0, 400)
+		  L(0, 401, "irq_handler_entry", "irq=5 name=eth0") TO_TASK(0, 410)
+		  /* the tick's expiry: now= is 50 us behind the trace clock */
+		  L(0, 500, "hrtimer_expire_entry",
+		    "hrtimer=ffff03 function=tick_sched_timer now=1000450000")
+		  T(0, 510, "hrtimer_start",
+		    "hrtimer=ffff04 function=it_real_fn expires=1002000000 "
+		    "softexpires=1002000000 mode=ABS")
+		  ENTRY(0, 600, 1)
+		  EXIT(0, 700)
+		  L(0, 701, "irq_handler_entry", "irq=5 name=eth0") TO_TASK(0, 710)
+		  L(1, 800, "irq_handler_entry", "irq=5 name=eth0"),
+		  &o, &c);
+	/* [100, 400): hrtimer at 300 fired inside (no task), irq at 400; the timer_list timer
+	 * (10 jiffies of 1 ms from 0) is due at 10000 -> next_timer 9900 us. [600, 700): the
+	 * hrtimer armed at 510 is due at 2000 + 50 -> 1450 us. */
+	assert_string_equal(c.records, "idle 0 1000100000 300000 irq next_timer=9900000\n"
+				       "idle 0 1000600000 100000 irq next_timer=1450000\n");
+	assert_int_equal(ji(c.json, "hz"), 1000);
+	assert_string_equal(js(c.json, "hz_from"), "--hz");
+	conv_free(&c);
+}
+
+/* Line shapes: PREEMPT_RT flags, task names with blanks, brackets and dashes, the TGID
+ * column, trace-cmd's --ts-diff, CRLF, header lines, no flags. */
+static void test_line_shapes(void **state)
+{
+	struct conv c;
+
+	(void)state;
+	conv_text("version = 6\r\nCPU 1 is empty\r\ncpus=2\r\n"
+		  " rs:main Q:Reg-238   [000] .....13   1.000100: cpu_idle:  state=1 cpu_id=0\r\n"
+		  "a [1] b-12 (-----) [000] d..1   1.000200: cpu_idle: state=4294967295 "
+		  "cpu_id=0\r\n"
+		  "     <...>-7     [000]   1.000300: (+100) sched_switch: a:7 [120] R ==> "
+		  "b:9 [120]\r\n"
+		  "\r\n",
+		  NULL, &c);
+	assert_string_equal(c.records, "idle 0 1000100000 100000 irq\n"
+				       "idle 1 1000100000 200001 irq\n");
+	assert_string_equal(js(c.json, "format"), "trace-cmd");
+	conv_free(&c);
+}
+
+/* A CPU count that comes after events of higher CPUs (found by fuzzing): lines are checked
+ * against the count given so far, both ways through the trace agree. */
+static void test_late_cpu_count(void **state)
+{
+	struct import_options o = { 0 };
+	struct conv c;
+
+	(void)state;
+	o.skip_bad_lines = true;
+	conv_text("# tracer: nop\n" ENTRY(5, 100, 1) "cpus=2\n"
+		  EXIT(5, 200),
+		  &o, &c);
+	assert_int_equal(ji(c.json, "cpus"), 6);
+	assert_int_equal(ji(c.json, "bad_lines"), 1);
+	assert_non_null(strstr(c.records, "idle 5 1000100000 1 irq\n"));
+	conv_free(&c);
+}
+
+/* --skip-bad-lines: malformed lines become counted warnings; the rest is unchanged. */
+static void test_skip_bad_lines(void **state)
+{
+	struct import_options o = { 0 };
+	char *text = slurp(FIX "scenario.ftrace"), *bad, *expected = slurp(FIX "scenario.expected");
+	struct conv c;
+	size_t n = strlen(text);
+
+	(void)state;
+	bad = malloc(n + 512);
+	/* three bad lines after the header (line 13 on) */
+	snprintf(bad, n + 512, "%.*s%s%s%s%s", (int)(strstr(text, "           taskA") - text), text,
+		 "garbage line\n",
+		 "          <idle>-0       [000] d..1.   100.000001: cpu_idle: state=x cpu_id=0\n",
+		 "          <idle>-0       [000] d..1.   100.000001: sched_switch: nonsense\n",
+		 strstr(text, "           taskA"));
+	write_tmp("bad.ftrace", bad);
+	convert(tmp_path("bad.ftrace"), &o, false, &c);
+	assert_int_equal(c.rc, -1);
+	assert_int_equal(c.err.code, SIM_ERR_INPUT);
+	assert_int_equal(c.err.line, 13);
+	assert_int_equal(c.err.column, 1);
+	conv_free(&c);
+	o.skip_bad_lines = true;
+	convert_ok(tmp_path("bad.ftrace"), &o, false, &c);
+	assert_string_equal(c.records, expected);
+	assert_int_equal(c.bad, 3);
+	assert_int_equal(ji(c.json, "bad_lines"), 3);
+	assert_int_equal(json_array_size(jget(c.json, "warnings")), 3);
+	assert_non_null(strstr(c.warning, "bad.ftrace:13:1: not an event line"));
+	assert_non_null(strstr(js(c.json, "warnings.1"), ":14:68: cpu_idle: state="));
+	assert_non_null(strstr(js(c.json, "warnings.2"), ":15:"));
+	assert_int_equal(ji(c.json, "events_read"), 54);
+	conv_free(&c);
+	free(bad);
+	free(text);
+	free(expected);
+}
+
+/* A line longer than the limit: an error naming it, or skipped. */
+static void test_long_line(void **state)
+{
+	struct import_options o = { 0 };
+	size_t n = (1 << 20) + 100;
+	char *text = malloc(n + 400);
+	struct conv c;
+
+	(void)state;
+	strcpy(text, HDR2 ENTRY(0, 100, 1) "x");
+	memset(text + strlen(text), 'y', n);
+	strcpy(text + strlen(HDR2) + strlen(ENTRY(0, 100, 1)) + 1 + n,
+	       "\n" EXIT(0, 200));
+	write_tmp("long.ftrace", text);
+	convert(tmp_path("long.ftrace"), &o, false, &c);
+	assert_int_equal(c.rc, -1);
+	assert_int_equal(c.err.line, 6);
+	assert_string_equal(c.err.text, "line longer than 1 MiB");
+	conv_free(&c);
+	o.skip_bad_lines = true;
+	convert_ok(tmp_path("long.ftrace"), &o, false, &c);
+	assert_string_equal(c.records, "idle 0 1000100000 100000 irq\n"
+				       "idle 1 1000100000 100001 irq\n");
+	conv_free(&c);
+	free(text);
+}
+
+/* Every case of tests/import/invalid: the error of expected-error, in both ways. */
+static void test_invalid_corpus(void **state)
+{
+	DIR *d = opendir(FIX "invalid");
+	struct dirent *e;
+	int n = 0, two;
+
+	(void)state;
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		char path[512], want[512], got[700], *expected, *nl;
+		struct conv c;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), FIX "invalid/%s/expected-error", e->d_name);
+		expected = slurp(path);
+		assert_non_null(expected);
+		nl = strchr(expected, '\n');
+		if (nl)
+			*nl = '\0';
+		snprintf(want, sizeof(want), "%s", expected);
+		snprintf(path, sizeof(path), FIX "invalid/%s/input", e->d_name);
+		for (two = 0; two < 2; two++) {
+			convert(path, NULL, two, &c);
+			snprintf(got, sizeof(got), "%d:%d: %s", c.err.line, c.err.column,
+				 c.err.text);
+			if (c.rc != -1 || c.err.code != SIM_ERR_INPUT || strcmp(got, want))
+				fail_msg("case %s: want %s\n got %s", e->d_name, want, got);
+			assert_string_equal(c.err.source, path);
+			conv_free(&c);
+		}
+		free(expected);
+		n++;
+	}
+	closedir(d);
+	assert_true(n >= 25);
+}
+
+static void test_not_traces(void **state)
+{
+	struct import_options o = { 0 };
+	struct conv c;
+
+	(void)state;
+	convert(write_tmp("empty", ""), NULL, false, &c);
+	assert_int_equal(c.err.code, SIM_ERR_INPUT);
+	assert_non_null(strstr(c.err.text, "not a kernel trace"));
+	conv_free(&c);
+	convert(write_tmp("native.trace", "idlesim-trace v1\ncpus 1\n"), NULL, false, &c);
+	assert_non_null(strstr(c.err.text, "idlesim trace already"));
+	conv_free(&c);
+	convert(write_tmp("page.html", "<!DOCTYPE html>\n<html><body>hi</body></html>\n"), NULL,
+		false, &c);
+	assert_non_null(strstr(c.err.text, "trace-data"));
+	conv_free(&c);
+	convert(tmp_path("nothing"), NULL, false, &c);
+	assert_int_equal(c.err.code, SIM_ERR_IO);
+	conv_free(&c);
+	/* forcing a format that does not fit */
+	o.format = IMPORT_PERF;
+	convert(FIX "scenario.ftrace", &o, false, &c);
+	assert_int_equal(c.err.code, SIM_ERR_INPUT);
+	assert_string_equal(c.err.text, "perf script event names are SYSTEM:EVENT:");
+	conv_free(&c);
+	o.format = IMPORT_TRACE_DAT;
+	convert(FIX "scenario.ftrace", &o, false, &c);
+	assert_int_equal(c.err.code, SIM_ERR_INPUT);
+	conv_free(&c);
+	o.format = IMPORT_SYSTRACE;
+	convert_ok(FIX "scenario.html", &o, false, &c);
+	conv_free(&c);
+	assert_int_equal(import_probe(FIX "scenario.perf"), IMPORT_PERF);
+	assert_int_equal(import_probe(SRC "/traces/demo.trace"), IMPORT_NATIVE);
+	assert_int_equal(import_probe(tmp_path("nothing")), IMPORT_AUTO);
+}
+
+/* Disabled states change the kernel's rule: a lone enabled state is never above/below. */
+static void test_disabled_states(void **state)
+{
+	struct import_options o = { 0 };
+	struct machine m;
+	struct sim_error err = { 0 };
+	struct conv c;
+
+	(void)state;
+	assert_int_equal(machine_load("skl", &m, &err), 0);
+	o.machine = &m;
+	o.disabled = 0xff; /* only C10 (index 8) enabled */
+	convert_ok(FIX "scenario.ftrace", &o, false, &c);
+	/* C10 has no enabled shallower state: never above; C8's first enabled deeper state is
+	 * C10 (5000 us): 8990 - 200 >= 5000, below; the others' is C10 too: nothing. Only the
+	 * second C1 of CPU 1 (no miss event) agrees with the kernel. */
+	assert_int_equal(ji(c.json, "recorded.states.8.above"), 0);
+	assert_int_equal(ji(c.json, "recorded.states.6.below"), 1);
+	assert_int_equal(ji(c.json, "recorded.states.2.below"), 0);
+	assert_int_equal(ji(c.json, "miss_check.agree"), 1);
+	assert_int_equal(ji(c.json, "miss_check.disagree"), 6);
+	conv_free(&c);
+}
+
+/* Out of memory anywhere: a clean NOMEM error, nothing leaked (valgrind, ASan). */
+static void test_out_of_memory(void **state)
+{
+	long n;
+	int ok = 0;
+
+	(void)state;
+	for (n = 0; n < 200 && !ok; n++) {
+		struct conv c;
+
+		sim_alloc_fail_after(n);
+		convert(FIX "scenario.report", NULL, n % 2, &c);
+		sim_alloc_fail_after(-1);
+		if (c.rc == 0)
+			ok = 1;
+		else
+			assert_int_equal(c.err.code, SIM_ERR_NOMEM);
+		conv_free(&c);
+	}
+	assert_true(ok);
+}
+
+/* Mutated scenarios never crash: each is imported or rejected with a position. */
+static void test_mutations(void **state)
+{
+	char *text = slurp(FIX "scenario.report");
+	size_t n = strlen(text), i;
+	unsigned long long seed = 42;
+	int k, accepted = 0;
+
+	(void)state;
+	for (k = 0; k < 300; k++) {
+		char *m = malloc(n + 64);
+		struct conv c;
+		struct import_options o = { 0 };
+
+		memcpy(m, text, n + 1);
+		for (i = 0; i < 1 + (size_t)k % 8; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			m[(seed >> 33) % n] = "0123456789 :[]=.-\nx\t\xff"[(seed >> 20) % 22];
+		}
+		write_tmp("mut.report", m);
+		o.skip_bad_lines = k % 2;
+		convert(tmp_path("mut.report"), &o, k % 3 == 0, &c);
+		if (c.rc == 0)
+			accepted++;
+		else
+			assert_true(c.err.code == SIM_ERR_INPUT);
+		conv_free(&c);
+		free(m);
+	}
+	assert_true(accepted > 30);
+	free(text);
+}
+
+/* ---- the real traces of ../shared/traces/real, when present ---- */
+
+static void test_real_traces(void **state)
+{
+	static const char *const files[] = {
+		"trappy-trace_idle.report.txt", "trappy-trace_idle_unsorted.txt",
+		"trappy-trace_surfaceflinger.html", "trappy-trace_idle.dat",
+	};
+	struct import_options o = { 0 };
+	struct machine m;
+	struct sim_error err = { 0 };
+	struct conv c, d;
+	size_t i;
+
+	(void)state;
+	if (!real_traces())
+		skip();
+	assert_int_equal(machine_load("skl", &m, &err), 0);
+	o.machine = &m;
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[512], args[1024];
+
+		if (strstr(files[i], ".dat") && !import_has_tracedat())
+			continue;
+		snprintf(path, sizeof(path), REAL "%s", files[i]);
+		convert_ok(path, &o, false, &c);
+		convert_ok(path, &o, true, &d);
+		assert_string_equal(c.trace, d.trace);
+		conv_free(&d);
+		conv_free(&c);
+		snprintf(args, sizeof(args), "run --trace %s --machine skl --governor oracle",
+			 path);
+		assert_int_equal(run(args), 0);
+	}
+	convert_ok(REAL "trappy-trace_surfaceflinger.html", &o, false, &c);
+	assert_string_equal(js(c.json, "format"), "systrace");
+	assert_int_equal(ji(c.json, "cpus"), 8);
+	assert_int_equal(ji(c.json, "events.cpu_idle"), 621);
+	assert_int_equal(ji(c.json, "events.sched_switch"), 715);
+	conv_free(&c);
+	convert_ok(REAL "trappy-trace_idle_unsorted.txt", &o, false, &c);
+	assert_true(json_is_object(jget(c.json, "out_of_order")));
+	assert_int_equal(ji(c.json, "cpus"), 8);
+	conv_free(&c);
+	/* trace.dat and its `trace-cmd report -t` text: the same events, the same records */
+	convert_ok(REAL "trappy-trace_idle.report.txt", &o, false, &c);
+	assert_int_equal(ji(c.json, "events.cpu_idle"), 17);
+	assert_int_equal(ji(c.json, "events.sched_switch"), 23);
+	if (import_has_tracedat()) {
+		convert_ok(REAL "trappy-trace_idle.dat", &o, false, &d);
+		assert_string_equal(c.records, d.records);
+		assert_string_equal(js(d.json, "format"), "trace-dat");
+		assert_int_equal(ji(d.json, "cpus"), 6);
+		assert_int_equal(ji(d.json, "idle_periods"), ji(c.json, "idle_periods"));
+		assert_int_equal(ji(d.json, "recorded.states.2.usage"),
+				 ji(c.json, "recorded.states.2.usage"));
+		conv_free(&d);
+	}
+	conv_free(&c);
+}
+
+/* ---- the command line ---- */
+
+static void test_cli(void **state)
+{
+	char args[1024], *a, *b;
+
+	(void)state;
+	snprintf(args, sizeof(args),
+		 "import tests/import/scenario.ftrace --machine skl -o %s/s.trace --format json",
+		 tmpdir);
+	assert_int_equal(run(args), 0);
+	a = slurp(tmp_path("out"));
+	assert_non_null(strstr(a, "\"schema\": \"idlesim-import/1\""));
+	free(a);
+	a = slurp(tmp_path("s.trace"));
+	assert_non_null(strstr(a, "idle 0 100008010000 990000 ipi next_timer=97490000\n"));
+	free(a);
+	/* the converted trace and the kernel trace replay the same */
+	snprintf(args, sizeof(args), "run --trace %s/s.trace --machine skl --format csv", tmpdir);
+	assert_int_equal(run(args), 0);
+	a = slurp(tmp_path("out"));
+	assert_int_equal(run("run --trace tests/import/scenario.ftrace --machine skl --format csv"),
+			 0);
+	b = slurp(tmp_path("out"));
+	assert_true(strlen(a) > 500);
+	{
+		char *x = drop_first_field(a), *y = drop_first_field(b);
+
+		assert_string_equal(x, y);
+		free(x);
+		free(y);
+	}
+	free(a);
+	free(b);
+	assert_int_equal(run("run --trace tests/import/scenario.perf --machine skl"), 0);
+	/* standard input, and the trace to standard output with the summary on stderr */
+	assert_int_equal(run("import - -o - < tests/import/scenario.report"), 0);
+	a = slurp(tmp_path("out"));
+	b = slurp(tmp_path("err"));
+	assert_non_null(strstr(a, "idlesim-trace v1\ncpus 2\n"));
+	assert_non_null(strstr(b, "idlesim import: <stdin> (trace-cmd)"));
+	free(a);
+	free(b);
+	/* text summary */
+	assert_int_equal(run("import tests/import/scenario.html --machine skl"), 0);
+	a = slurp(tmp_path("out"));
+	assert_non_null(strstr(a, "cpu_idle_miss check: 5 events (above 1, below 4); 7 periods "
+				  "compared: 5 agree, 2 disagree"));
+	assert_non_null(strstr(a, "CPU 1 entry at 100003010000 ns, C8 for 8990000 ns: kernel hit, "
+				  "idlesim below"));
+	free(a);
+	/* usage errors and bad input: exit 2, no output left behind */
+	assert_int_equal(run("import"), 2);
+	assert_int_equal(run("import tests/import/scenario.ftrace --input-format bogus"), 2);
+	assert_int_equal(run("import tests/import/scenario.ftrace --format xml"), 2);
+	assert_int_equal(run("import tests/import/scenario.ftrace --disable C1"), 2);
+	snprintf(args, sizeof(args), "import tests/import/invalid/no-timestamp/input -o %s/x.trace",
+		 tmpdir);
+	assert_int_equal(run(args), 2);
+	assert_int_equal(access(tmp_path("x.trace"), F_OK), -1);
+	a = slurp(tmp_path("err"));
+	assert_non_null(
+		strstr(a, "tests/import/invalid/no-timestamp/input:5:38: expected a timestamp"));
+	free(a);
+	assert_int_equal(
+		run("run --trace tests/import/invalid/cpu-id-mismatch/input --machine skl"), 2);
+	a = slurp(tmp_path("err"));
+	assert_non_null(
+		strstr(a, "input:5:77: cpu_idle: cpu_id=0 but the event was recorded on CPU 1"));
+	free(a);
+	/* --skip-bad-lines warns on stderr */
+	snprintf(args, sizeof(args),
+		 "import tests/import/invalid/no-timestamp/input --skip-bad-lines");
+	assert_int_equal(run(args), 0);
+	a = slurp(tmp_path("err"));
+	assert_non_null(
+		strstr(a, "warning: tests/import/invalid/no-timestamp/input:5:38: expected"));
+	free(a);
+	assert_int_equal(run("help import"), 0);
+	a = slurp(tmp_path("out"));
+	assert_non_null(strstr(a, "--skip-bad-lines"));
+	free(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dialects),
+		cmocka_unit_test(test_latency_us),
+		cmocka_unit_test(test_out_of_order),
+		cmocka_unit_test(test_wake_causes),
+		cmocka_unit_test(test_no_merging),
+		cmocka_unit_test(test_unpaired),
+		cmocka_unit_test(test_sleep_lengths),
+		cmocka_unit_test(test_line_shapes),
+		cmocka_unit_test(test_late_cpu_count),
+		cmocka_unit_test(test_skip_bad_lines),
+		cmocka_unit_test(test_long_line),
+		cmocka_unit_test(test_invalid_corpus),
+		cmocka_unit_test(test_not_traces),
+		cmocka_unit_test(test_disabled_states),
+		cmocka_unit_test(test_out_of_memory),
+		cmocka_unit_test(test_mutations),
+		cmocka_unit_test(test_real_traces),
+		cmocka_unit_test(test_cli),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
