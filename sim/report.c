@@ -43,7 +43,7 @@ static const char *verdict_name(int v)
 /* ---- text tables ---- */
 
 #define TBL_MAX_COLS 48
-#define TBL_CELL 48
+#define TBL_CELL 160
 
 struct table {
 	int nr_cols, nr_rows, cap_rows;
