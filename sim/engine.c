@@ -40,7 +40,10 @@
 enum cpu_phase { CPU_BUSY, CPU_IDLE, CPU_EXITING };
 
 /* Event kinds double as priorities at equal times: wakeups first, entries last. */
-enum ev_kind { EV_NONE = -1, EV_WAKEUP = 0, EV_REENTER = 1, EV_ENTER = 2 };
+enum ev_kind { EV_NONE = -1, EV_WAKEUP = 0, EV_REENTER = 1, EV_READY = 2, EV_ENTER = 3 };
+
+/* Queue items: one per CPU, then the agent's timers, which sort after CPU events. */
+#define PRIO_AGENT 4
 
 /* An idle period of the workload, as fed by sim_idle()/sim_wake(). */
 struct opp {
@@ -402,7 +405,20 @@ static void leave_idle(struct sim *S, struct sim_cpu *c, int64_t ready)
 	c->ready_ns = ready;
 	c->busy_from_ns = ready;
 	c->dev.env.tick_stopped = false;
-	plan_enter(S, c);
+	/* An agent decides the work when the CPU runs, at `ready` in simulated time. */
+	if (S->cfg.agent)
+		schedule(S, c, EV_READY, ready);
+	else
+		plan_enter(S, c);
+}
+
+static int do_ready(struct sim *S, struct sim_cpu *c, int64_t t)
+{
+	if (S->cfg.agent->ready(S->cfg.agent_ctx, S, cpu_id(S, c), t, S->err))
+		return -1;
+	if (!c->scheduled)
+		plan_enter(S, c);
+	return 0;
 }
 
 static void explain_end(struct sim *S, struct sim_cpu *c, int64_t t, enum wake_cause cause,
@@ -529,7 +545,13 @@ static int do_enter(struct sim *S, struct sim_cpu *c, int64_t t)
 
 		c->st.absorbed++;
 		ring_pop(c);
-		plan_enter(S, c);
+		if (S->cfg.agent) {
+			/* The agent hands out the work this wakeup brings, now (it arrived while
+			 * the CPU was still on its way into the idle loop). */
+			schedule(S, c, EV_READY, t);
+		} else {
+			plan_enter(S, c);
+		}
 		return add_latency(S, c, cause, late);
 	}
 	c->st.idle_periods++;
@@ -545,9 +567,21 @@ int sim_run_until(struct sim *S, int64_t until_ns, struct sim_error *err)
 
 	S->err = err;
 	while (eventq_peek(S->q, &cpu, &t) && t <= until_ns) {
-		struct sim_cpu *c = &S->cpus[cpu];
-		enum ev_kind ev = c->ev;
+		struct sim_cpu *c;
+		enum ev_kind ev;
 		int rc;
+
+		if (cpu >= (uint32_t)S->cfg.nr_cpus) {
+			uint32_t id = cpu - (uint32_t)S->cfg.nr_cpus;
+
+			eventq_remove(S->q, cpu);
+			S->now_ns = t;
+			if (S->cfg.agent->timer(S->cfg.agent_ctx, S, id, t, err))
+				return -1;
+			continue;
+		}
+		c = &S->cpus[cpu];
+		ev = c->ev;
 
 		/* The CPU's entry stays queued: the handler moves it (one sift instead of a
 		 * removal and an insertion), or it is removed below. */
@@ -562,7 +596,12 @@ int sim_run_until(struct sim *S, int64_t until_ns, struct sim_error *err)
 			rc = do_wakeup(S, c, t);
 			break;
 		case EV_REENTER:
-			rc = do_select(S, c, t);
+			/* The exit is over; a wakeup moved earlier meanwhile (sim_rewake) may have
+			 * passed already. */
+			rc = continue_idle(S, c, t, 0);
+			break;
+		case EV_READY:
+			rc = do_ready(S, c, t);
 			break;
 		default:
 			rc = internal_error(S, "event without a kind", (int)cpu, t);
@@ -643,6 +682,50 @@ int sim_wake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause, boo
 	if (c->phase == CPU_IDLE && c->count == 1)
 		plan_wakeup(S, c);
 	return 0;
+}
+
+int sim_rewake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause,
+	       struct sim_error *err)
+{
+	struct sim_cpu *c;
+	struct opp *o;
+
+	if (cpu < 0 || cpu >= S->cfg.nr_cpus)
+		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0, "rewake of CPU %d", cpu);
+	c = &S->cpus[cpu];
+	if (!c->count || (o = ring_tail(c))->wake_ns <= wake_ns || wake_ns < S->now_ns ||
+	    wake_ns < o->start_ns || cause > WAKE_IPI)
+		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+				     "rewake of CPU %d at %lld ns is not earlier", cpu,
+				     (long long)wake_ns);
+	o->wake_ns = wake_ns;
+	o->cause = cause;
+	o->no_resched = false;
+	if (c->phase == CPU_IDLE && c->count == 1)
+		plan_wakeup(S, c);
+	return 0;
+}
+
+void sim_agent_timer(struct sim *S, uint32_t id, int64_t t_ns)
+{
+	uint32_t item = (uint32_t)S->cfg.nr_cpus + id;
+
+	if (t_ns == SIM_TIME_NEVER)
+		eventq_remove(S->q, item);
+	else
+		eventq_set(S->q, item, t_ns, PRIO_AGENT);
+}
+
+int64_t sim_now(const struct sim *S)
+{
+	return S->now_ns;
+}
+
+int sim_cpu_state(const struct sim *S, int cpu)
+{
+	const struct sim_cpu *c = &S->cpus[cpu];
+
+	return c->phase == CPU_IDLE ? c->state : -1;
 }
 
 /* ---- setup and teardown ---- */
@@ -787,7 +870,7 @@ struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct si
 		for (i = 0; i < S->gov->nr_params; i++)
 			S->params[i] = cfg->gov_params ? cfg->gov_params[i] : S->gov->params[i].def;
 	}
-	S->q = eventq_new(cfg->queue, (uint32_t)cfg->nr_cpus);
+	S->q = eventq_new(cfg->queue, (uint32_t)cfg->nr_cpus + (cfg->agent ? cfg->agent_timers : 0));
 	if (!S->q || init_energy(S))
 		goto nomem;
 	if (init_cpus(S, err)) {

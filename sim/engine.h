@@ -61,6 +61,20 @@ struct sim_decision {
 
 typedef void sim_explain_fn(void *ud, const struct sim_decision *d);
 
+struct sim;
+
+/*
+ * An agent drives the workload from inside the engine (closed loop, sim/loop.c) instead of
+ * a trace: it is told, at the right moment of simulated time, when a CPU runs again after
+ * a wakeup that ended its idle loop, and when one of its timers fires; from there it feeds
+ * periods (sim_idle, sim_wake, sim_rewake) and sets timers (sim_agent_timer). Both callbacks
+ * return 0, or -1 with err set.
+ */
+struct sim_agent_ops {
+	int (*ready)(void *ctx, struct sim *S, int cpu, int64_t t_ns, struct sim_error *err);
+	int (*timer)(void *ctx, struct sim *S, uint32_t id, int64_t t_ns, struct sim_error *err);
+};
+
 struct sim_config {
 	const struct machine *machine;
 	const struct cpuidle_governor *gov;
@@ -73,9 +87,10 @@ struct sim_config {
 	sim_explain_fn *explain;     /* NULL = no decision log */
 	void *explain_ud;
 	long explain_limit;	     /* decisions to report; < 0 = all */
+	const struct sim_agent_ops *agent; /* NULL for replays of traces */
+	void *agent_ctx;
+	uint32_t agent_timers;	     /* timer ids 0..agent_timers-1 */
 };
-
-struct sim;
 
 struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct sim_error *err);
 void sim_destroy(struct sim *S);
@@ -96,6 +111,20 @@ int sim_wake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause, boo
 int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, enum wake_cause cause,
 	       bool no_resched, int64_t next_timer_ns, unsigned int iowait, unsigned long load,
 	       struct sim_error *err);
+
+/*
+ * Move the wakeup of the CPU's last fed period to an earlier time (not before now): an
+ * agent learns of an earlier wakeup (a message sent after a timer wakeup was set).
+ */
+int sim_rewake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause,
+	       struct sim_error *err);
+
+/* Set agent timer `id` to fire at t_ns (not before now); SIM_TIME_NEVER cancels it. */
+void sim_agent_timer(struct sim *S, uint32_t id, int64_t t_ns);
+
+/* The current simulated time, and the state a CPU is in (-1 if it is not idle). */
+int64_t sim_now(const struct sim *S);
+int sim_cpu_state(const struct sim *S, int cpu);
 
 /* Process every event due at or before until_ns. Returns 0 or -1 with err set. */
 int sim_run_until(struct sim *S, int64_t until_ns, struct sim_error *err);
