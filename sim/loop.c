@@ -23,6 +23,7 @@
 #include "sim/replay.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -398,17 +399,26 @@ static int by_start(const void *a, const void *b)
 	return x->cpu - y->cpu;
 }
 
-/* The oracle: pass 1 on a POLL-only copy of the machine, pass 2 a replay of its periods. */
-static int run_oracle(struct loop *L, const struct sim_config *cfg, struct run_stats *stats,
-		      struct sim_error *err)
+/*
+ * Pass 1: the loop on a machine whose only state is POLL without exit latency, so a CPU
+ * runs the moment it is woken; its idle periods are kept, sorted by start. `machine` gives
+ * the topology (NULL: one package of nr_cpus single-thread cores).
+ */
+static int run_ideal(struct loop *L, const struct sim_config *cfg, struct sim_error *err)
 {
-	struct machine ideal = *cfg->machine;
+	struct machine ideal;
 	struct sim_config c1 = *cfg;
 	struct run_stats scratch;
-	struct period_src ps = { 0 };
-	struct record_source src;
 
-	/* State 0 only, polling, no exit latency: a CPU runs the moment it is woken. */
+	if (cfg->machine) {
+		ideal = *cfg->machine;
+	} else {
+		memset(&ideal, 0, sizeof(ideal));
+		snprintf(ideal.name, sizeof(ideal.name), "ideal");
+		ideal.packages = ideal.threads = 1;
+		ideal.cores = L->nr_cpus;
+		snprintf(ideal.states[0].name, sizeof(ideal.states[0].name), "POLL");
+	}
 	ideal.state_count = 1;
 	ideal.states[0].flags |= CPUIDLE_FLAG_POLLING;
 	ideal.states[0].exit_latency_ns = 0;
@@ -418,25 +428,84 @@ static int run_oracle(struct loop *L, const struct sim_config *cfg, struct run_s
 	c1.gov = gov_find("shallowest");
 	c1.disabled = 0;
 	c1.explain = NULL;
+	if (!c1.hz)
+		c1.hz = 250;
 	L->record = true;
 	if (run_closed(L, &c1, &scratch, err))
 		return -1;
 	run_stats_release(&scratch);
-
 	/* A period's wakeup is its earliest pending arrival, so its timer never comes first. */
 	qsort(L->periods, L->nr_periods, sizeof(*L->periods), by_start);
-	ps.hdr.version = TRACE_VERSION;
-	ps.hdr.cpus = L->nr_cpus;
-	ps.hdr.has_start = ps.hdr.has_end = true;
-	ps.hdr.start_ns = 0;
-	ps.hdr.end_ns = L->end_ns;
-	ps.p = L->periods;
-	ps.n = L->nr_periods;
-	src.hdr = &ps.hdr;
-	src.next = period_next;
-	src.error_at = period_error;
-	src.ctx = &ps;
+	return 0;
+}
+
+static void period_source(struct loop *L, struct period_src *ps, struct record_source *src)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->hdr.version = TRACE_VERSION;
+	ps->hdr.cpus = L->nr_cpus;
+	ps->hdr.has_start = ps->hdr.has_end = true;
+	ps->hdr.start_ns = 0;
+	ps->hdr.end_ns = L->end_ns;
+	ps->p = L->periods;
+	ps->n = L->nr_periods;
+	src->hdr = &ps->hdr;
+	src->next = period_next;
+	src->error_at = period_error;
+	src->ctx = ps;
+}
+
+/* The oracle: pass 1, then a replay of its periods through the oracle (pass 2). */
+static int run_oracle(struct loop *L, const struct sim_config *cfg, struct run_stats *stats,
+		      struct sim_error *err)
+{
+	struct period_src ps;
+	struct record_source src;
+
+	if (run_ideal(L, cfg, err))
+		return -1;
+	period_source(L, &ps, &src);
 	return replay_run(&src, cfg, stats, err);
+}
+
+int loop_write_ideal(const struct loop_model_ops *ops, void *model, int nr_cpus,
+		     int64_t duration_ns, uint64_t seed, const struct trace_header *hdr, FILE *f,
+		     struct sim_error *err)
+{
+	struct sim_config cfg = { 0 };
+	struct trace_header h = *hdr;
+	struct trace_record rec;
+	struct period_src ps;
+	struct record_source src;
+	struct loop L;
+	int rc = -1, got;
+
+	if (loop_init(&L, ops, model, nr_cpus, duration_ns, seed)) {
+		loop_free(&L);
+		return sim_error_nomem(err, "");
+	}
+	cfg.nr_cpus = nr_cpus;
+	cfg.latency_req_ns = -1;
+	if (run_ideal(&L, &cfg, err))
+		goto out;
+	period_source(&L, &ps, &src);
+	h.version = TRACE_VERSION;
+	h.cpus = nr_cpus;
+	h.has_start = h.has_end = true;
+	h.start_ns = 0;
+	h.end_ns = duration_ns;
+	if (trace_write_header(f, &h))
+		goto io;
+	while ((got = src.next(src.ctx, &rec, err)) > 0)
+		if (trace_write_record(f, &rec))
+			goto io;
+	rc = got < 0 ? -1 : 0;
+	goto out;
+io:
+	sim_error_set(err, SIM_ERR_IO, "", 0, 0, "write error");
+out:
+	loop_free(&L);
+	return rc;
 }
 
 int loop_run(const struct sim_config *cfg, const struct loop_model_ops *ops, void *model,

@@ -26,6 +26,7 @@
 #define IDLESIM_LOOP_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sim/engine.h"
 #include "sim/stats.h"
@@ -84,5 +85,14 @@ struct loop_result {
 int loop_run(const struct sim_config *cfg, const struct loop_model_ops *ops, void *model,
 	     int64_t duration_ns, uint64_t seed, struct loop_result *out, struct sim_error *err);
 void loop_result_release(struct loop_result *r);
+
+/*
+ * Write the model's timeline on CPUs without exit latency (the one the oracle follows) as a
+ * native idle-interval trace: what `idlesim gen` does for closed-loop workloads. hdr gives
+ * hz, machine and source; the rest of the header is filled here. Returns 0 or -1.
+ */
+int loop_write_ideal(const struct loop_model_ops *ops, void *model, int nr_cpus,
+		     int64_t duration_ns, uint64_t seed, const struct trace_header *hdr, FILE *f,
+		     struct sim_error *err);
 
 #endif

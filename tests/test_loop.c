@@ -12,6 +12,9 @@
 #include "tests/testutil.h"
 #include "sim/loop.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 enum { K_THINK, K_REQUEST, K_RESPONSE };
 
 #define DELAY_NS 2000
@@ -153,12 +156,53 @@ static void test_deterministic(void **state)
 	loop_result_release(&b);
 }
 
+/*
+ * The ideal (zero exit latency) timeline written as a trace, by hand: the client thinks
+ * 0..5 us; the request reaches the server at 7 (server idle [0, 7)); the server works
+ * 7..17, the response reaches the client at 19 (client idle [5, 19)); the client works
+ * 19..24, the next request reaches the server at 26 (server idle [17, 26)); the server
+ * works 26..36, the response arrives at 38 (client idle [24, 38)). All woken by IPIs.
+ */
+static void test_write_ideal(void **state)
+{
+	struct sim_error err = { 0 };
+	struct trace_header hdr = { 0 };
+	struct trace_reader *tr;
+	struct trace_record rec;
+	static const int64_t want[4][3] = {
+		{ 1, 0, 7000 }, { 0, 5000, 19000 }, { 1, 17000, 26000 }, { 0, 24000, 38000 },
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int i;
+
+	(void)state;
+	snprintf(hdr.source, sizeof(hdr.source), "ping-pong test");
+	assert_int_equal(loop_write_ideal(&pingpong, NULL, 2, 100000, 1, &hdr, f, &err), 0);
+	fclose(f);
+	tr = trace_open_string("<ideal>", buf, &err);
+	assert_non_null(tr);
+	assert_int_equal(trace_header(tr)->cpus, 2);
+	assert_int_equal(trace_header(tr)->end_ns, 100000);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(trace_next(tr, &rec, &err), 1);
+		assert_int_equal(rec.cpu, want[i][0]);
+		assert_int_equal(rec.time_ns, want[i][1]);
+		assert_int_equal(rec.time_ns + rec.length_ns, want[i][2]);
+		assert_int_equal(rec.cause, WAKE_IPI);
+	}
+	trace_close(tr);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pingpong_by_hand),
 		cmocka_unit_test(test_oracle_bounds_throughput),
 		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_write_ideal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
