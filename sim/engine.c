@@ -74,6 +74,7 @@ struct sim_cpu {
 	uint32_t head, count, cap;
 	struct cpu_stats st;	  /* counters not kept in dev.states_usage */
 	uint64_t exit_lat_count[CPUIDLE_STATE_MAX]; /* irq/ipi wakeups that paid a full exit */
+	uint64_t fed;		  /* periods fed, for the conservation check */
 	struct sim_decision dec;  /* pending decision, with the log on */
 	struct cpuidle_explain ex;
 };
@@ -633,6 +634,7 @@ int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, un
 				     (long long)start_ns);
 	if (ring_push(c, &o))
 		return sim_error_nomem(err, "");
+	c->fed++;
 	c->last_start_ns = start_ns;
 	if (c->phase == CPU_BUSY && c->count == 1)
 		plan_enter(S, c);
@@ -656,6 +658,7 @@ int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, enum w
 				     (long long)start_ns);
 	if (ring_push(c, &o))
 		return sim_error_nomem(err, "");
+	c->fed++;
 	c->last_start_ns = start_ns;
 	if (c->phase == CPU_BUSY && c->count == 1)
 		plan_enter(S, c);
@@ -915,6 +918,45 @@ int64_t sim_lookahead_ns(const struct sim *S)
 	return S->lookahead_ns;
 }
 
+/*
+ * Conservation, per CPU: the time of its completed entries, its busy time and the entry cut
+ * by the end add up to the run's span, plus at most one exit latency that runs past the
+ * end; every completed entry has a cause; every period fed was woken out of an idle state,
+ * absorbed, or is still pending. Checked in debug builds and when cfg.check asks.
+ */
+static int check_conservation(struct sim *S, const struct run_stats *rs)
+{
+	int64_t span = rs->end_ns - rs->start_ns, max_exit = 0;
+	int i, k;
+
+	for (k = 0; k < S->drv.state_count; k++)
+		max_exit = sim_max64(max_exit, S->drv.states[k].exit_latency_ns);
+	for (i = 0; i < rs->nr_cpus; i++) {
+		const struct cpu_stats *cs = &rs->cpus[i];
+		int64_t sum = cs->busy_ns + cs->truncated_ns;
+		uint64_t usage = 0, causes = 0, ended;
+
+		for (k = 0; k < rs->state_count; k++) {
+			sum += (int64_t)cs->states[k].time_ns;
+			usage += cs->states[k].usage;
+		}
+		for (k = 0; k < WAKE_NR_CAUSES; k++)
+			causes += cs->wakeups[k];
+		ended = cs->wakeups[WAKE_TIMER] + cs->wakeups[WAKE_IRQ] + cs->wakeups[WAKE_IPI] +
+			cs->absorbed + S->cpus[i].count;
+		if (sum < span || sum > span + max_exit || usage != causes || ended != S->cpus[i].fed)
+			return sim_error_set(S->err, SIM_ERR_INTERNAL, "", 0, 0,
+					     "conservation broken on CPU %d: %lld ns accounted for a "
+					     "%lld ns span, %llu entries for %llu causes, %llu of %llu "
+					     "periods ended",
+					     i, (long long)sum, (long long)span,
+					     (unsigned long long)usage, (unsigned long long)causes,
+					     (unsigned long long)ended,
+					     (unsigned long long)S->cpus[i].fed);
+	}
+	return 0;
+}
+
 int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_error *err)
 {
 	const struct machine *m = S->cfg.machine;
@@ -983,6 +1025,14 @@ int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_
 	if (run_stats_sum(out)) {
 		run_stats_release(out);
 		return sim_error_nomem(err, "");
+	}
+#ifdef NDEBUG
+	if (!S->cfg.check)
+		return 0;
+#endif
+	if (check_conservation(S, out)) {
+		run_stats_release(out);
+		return -1;
 	}
 	return 0;
 }

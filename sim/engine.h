@@ -87,6 +87,7 @@ struct sim_config {
 	sim_explain_fn *explain;     /* NULL = no decision log */
 	void *explain_ud;
 	long explain_limit;	     /* decisions to report; < 0 = all */
+	bool check;			     /* check conservation at the end (always in debug builds) */
 	const struct sim_agent_ops *agent; /* NULL for replays of traces */
 	void *agent_ctx;
 	uint32_t agent_timers;	     /* timer ids 0..agent_timers-1 */

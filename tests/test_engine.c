@@ -515,6 +515,21 @@ static void test_energy_ordering(void **state)
 	release(&b);
 }
 
+/* The conservation check catches time that no CPU spent (here added behind the engine's
+ * back): the run fails with an internal error instead of reporting it. */
+static void test_conservation_check_catches(void **state)
+{
+	struct sim_error err = { 0 };
+	struct run_stats rs;
+
+	(void)state;
+	script_set(C6, true);
+	test_script.corrupt_time = true;
+	assert_int_equal(replay_string(HDR "idle 0 1000000 500000 irq\n", NULL, &rs, &err), -1);
+	assert_int_equal(err.code, SIM_ERR_INTERNAL);
+	assert_non_null(strstr(err.text, "conservation broken on CPU 0"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -533,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_at_end),
 		cmocka_unit_test(test_resched0_keeps_idle_loop),
 		cmocka_unit_test(test_resched0_events),
+		cmocka_unit_test(test_conservation_check_catches),
 		cmocka_unit_test(test_energy_ordering),
 	};
 

@@ -73,6 +73,7 @@ static void run_pp(const char *gov, int64_t duration_ns, struct loop_result *r)
 	cfg.nr_cpus = 2;
 	cfg.hz = 250;
 	cfg.latency_req_ns = -1;
+	cfg.check = true;
 	if (loop_run(&cfg, &pingpong, NULL, duration_ns, 1, r, &err)) {
 		sim_error_print(stderr, &err);
 		fail();

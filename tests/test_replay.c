@@ -107,6 +107,7 @@ static void replay_gen(const struct gen_config *gc, const char *machine, const c
 	cfg.hz = 250;
 	cfg.latency_req_ns = -1;
 	cfg.queue = q;
+	cfg.check = true;
 	cfg.disabled = disabled;
 	if (log) {
 		log->n = 0;

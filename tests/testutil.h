@@ -48,6 +48,7 @@ struct script {
 	int reflects;
 	int reflected[SCRIPT_MAX];
 	bool reflect_reads_tick; /* reflect() calls tick_nohz_idle_got_tick(), as menu does */
+	bool corrupt_time;	 /* reflect() adds a second to the state's time: a broken engine */
 	bool reflect_got_tick[SCRIPT_MAX];
 };
 
@@ -89,6 +90,8 @@ static void scripted_reflect(struct cpuidle_device *dev, int index)
 		s->reflected[s->reflects] = index;
 		if (s->reflect_reads_tick)
 			s->reflect_got_tick[s->reflects] = tick_nohz_idle_got_tick(dev);
+		if (s->corrupt_time)
+			dev->states_usage[index].time_ns += NSEC_PER_SEC;
 	}
 	s->reflects++;
 }
@@ -142,6 +145,7 @@ static inline int replay_string(const char *text, const struct replay_opts *o, s
 	cfg.latency_req_ns = o && o->latency_req_ns ? o->latency_req_ns : -1;
 	cfg.disabled = o ? o->disabled : 0;
 	cfg.queue = o ? o->queue : EVENTQ_HEAP;
+	cfg.check = true;
 	if (o && o->explain) {
 		cfg.explain = o->explain;
 		cfg.explain_ud = o->explain_ud;
