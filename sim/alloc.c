@@ -10,41 +10,61 @@
 
 static _Thread_local long fail_after = -1; /* allocations left before failing; -1 = never */
 static _Thread_local long nr_allocs;
+static _Thread_local long nr_live; /* blocks allocated minus blocks freed */
+static _Thread_local unsigned long nr_failed;
 
 static int should_fail(void)
 {
 	nr_allocs++;
 	if (fail_after < 0)
 		return 0;
-	if (fail_after == 0)
+	if (fail_after == 0) {
+		nr_failed++;
 		return 1;
+	}
 	fail_after--;
 	return 0;
 }
 
 void *sim_malloc(size_t size)
 {
+	void *p;
+
 	if (should_fail())
 		return NULL;
-	return malloc(size ? size : 1);
+	p = malloc(size ? size : 1);
+	nr_failed += p == NULL;
+	nr_live += p != NULL;
+	return p;
 }
 
 void *sim_calloc(size_t nmemb, size_t size)
 {
+	void *p;
+
 	if (should_fail())
 		return NULL;
-	return calloc(nmemb ? nmemb : 1, size ? size : 1);
+	p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+	nr_failed += p == NULL;
+	nr_live += p != NULL;
+	return p;
 }
 
 void *sim_realloc(void *ptr, size_t size)
 {
+	void *p;
+
 	if (should_fail())
 		return NULL;
-	return realloc(ptr, size ? size : 1);
+	p = realloc(ptr, size ? size : 1);
+	nr_failed += p == NULL;
+	nr_live += p && !ptr;
+	return p;
 }
 
 void sim_free(void *ptr)
 {
+	nr_live -= ptr != NULL;
 	free(ptr);
 }
 
@@ -87,4 +107,14 @@ long sim_alloc_fail_after(long n)
 	nr_allocs = 0;
 	fail_after = n;
 	return made;
+}
+
+long sim_alloc_live(void)
+{
+	return nr_live;
+}
+
+unsigned long sim_alloc_failures(void)
+{
+	return nr_failed;
 }

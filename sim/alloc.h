@@ -29,4 +29,18 @@ int sim_grow(void **buf, size_t *cap, size_t need, size_t elsize);
  */
 long sim_alloc_fail_after(long n);
 
+/*
+ * Test hook: the number of blocks this thread allocated through sim_* (jansson's included,
+ * see sim/init.c) and has not freed. A loader that leaks nothing leaves it where it found it,
+ * on success and on failure. Only meaningful while no block crosses threads.
+ */
+long sim_alloc_live(void);
+
+/*
+ * How many allocations have failed on this thread so far (injected or real). A caller of a
+ * library that may turn an allocation failure into some other error (jansson reports a
+ * failed string allocation as a syntax error) compares it before and after the call.
+ */
+unsigned long sim_alloc_failures(void);
+
 #endif

@@ -8,19 +8,24 @@
  * functions that tests call too (run_grid, report_write, gen_write, machine_*).
  */
 #include "sim/cli.h"
+#include "sim/check.h"
 #include "sim/common.h"
+#include "sim/compare.h"
 #include "sim/gen.h"
 #include "sim/import.h"
+#include "sim/init.h"
 #include "sim/machine.h"
 #include "sim/outfile.h"
 #include "sim/report.h"
 #include "sim/run.h"
+#include "sim/workloads.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define IDLESIM_VERSION "0.1.0"
 
@@ -299,13 +304,82 @@ static void command_line(char *buf, size_t n, int argc, char **argv)
 	}
 }
 
+/* "periodic, irq-fixed, irq-poisson, mixed, netperf-udp, ..., powernightmares" */
+static void gen_workload_list(char *buf, size_t n)
+{
+	size_t used = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < GEN_NR_WORKLOADS + workload_count() && used < n; i++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "",
+					 i < GEN_NR_WORKLOADS
+						 ? gen_workload_name((enum gen_workload)i)
+						 : workload_get(i - GEN_NR_WORKLOADS)->name);
+}
+
+/*
+ * gen for a benchmark-like workload model (sim/workloads.h): its timeline on CPUs without
+ * exit latency, the one the oracle follows. Its parameters are options (--clients 4).
+ */
+static int gen_model(struct args *a, const struct workload *w)
+{
+	struct sim_error *err = a->err;
+	struct trace_header hdr = { 0 };
+	int64_t params[WL_MAX_PARAMS], duration_ns = SIM_NS_PER_S, n;
+	uint64_t seed = 1;
+	struct outfile out;
+	const char *v, *output = NULL;
+	char name[64];
+
+	workload_defaults(w, params);
+	command_line(hdr.source, sizeof(hdr.source), a->argc, a->argv);
+	while (a->i < a->argc && err->code == SIM_OK) {
+		const char *s = a->argv[a->i];
+		size_t len = strncmp(s, "--", 2) ? 0 : strcspn(s + 2, "=");
+		int k = -1;
+
+		if (len && len < sizeof(name) - 2) {
+			snprintf(name, sizeof(name), "--%.*s", (int)len, s + 2);
+			k = workload_param_index(w, name + 2);
+		}
+		if (opt(a, "--workload", NULL, &v))
+			continue;
+		else if (k >= 0 && opt(a, name, NULL, &v))
+			num_arg(a, name, v, 0, 0, INT64_MAX / 1000, &params[k]);
+		else if (opt(a, "--duration-s", NULL, &v))
+			num_arg(a, "--duration-s", v, 9, 1, 3600 * SIM_NS_PER_S, &duration_ns);
+		else if (opt(a, "--seed", NULL, &v)) {
+			if (!num_arg(a, "--seed", v, 0, 0, INT64_MAX / 1000, &n))
+				seed = (uint64_t)n;
+		} else if (opt(a, "--hz", NULL, &v)) {
+			if (!num_arg(a, "--hz", v, 0, 1, 10000, &n))
+				hdr.hz = (int)n;
+		} else if (opt(a, "--output", "-o", &v))
+			output = v;
+		else
+			bad_option(a);
+	}
+	if (err->code != SIM_OK || workload_check_params(w, params, err))
+		return finish(err);
+	if (!outfile_open(&out, output, err)) {
+		if (workload_write_trace(w, params, duration_ns, seed, &hdr, out.f, err))
+			outfile_abort(&out);
+		else
+			outfile_commit(&out, err);
+	}
+	return finish(err);
+}
+
 static int cmd_gen(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
 	struct args a = { argc, argv, 1, "gen", &err };
+	const struct workload *model;
 	struct gen_config c;
 	struct outfile out;
 	const char *v, *output = NULL, *workload = NULL;
+	char names[512];
 	int64_t n;
 	int i;
 
@@ -316,15 +390,18 @@ static int cmd_gen(int argc, char **argv)
 		else if (!strncmp(argv[i], "--workload=", 11))
 			workload = argv[i] + 11;
 	}
+	gen_workload_list(names, sizeof(names));
 	if (!workload) {
-		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
-			      "gen: --workload is required (periodic, irq-fixed, irq-poisson, mixed)");
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0, "gen: --workload is required (%s)",
+			      names);
 		return finish(&err);
 	}
+	model = workload_find(workload);
+	if (model)
+		return gen_model(&a, model);
 	if (gen_workload_parse(workload, &c.workload)) {
-		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
-			      "gen: unknown workload '%s' (periodic, irq-fixed, irq-poisson, mixed)",
-			      workload);
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0, "gen: unknown workload '%s' (%s)",
+			      workload, names);
 		return finish(&err);
 	}
 	gen_config_defaults(&c, c.workload);
@@ -573,6 +650,223 @@ static int cmd_governors(int argc, char **argv)
 	return 0;
 }
 
+/* ---- compare, check ---- */
+
+/* --NAME VALUE for a parameter of the workload; VALUE may be a comma-separated list. */
+static bool wl_param_opt(struct args *a, struct cmp_request *req)
+{
+	const char *s = a->argv[a->i], *v;
+	char name[64];
+	int k;
+	size_t n;
+
+	if (strncmp(s, "--", 2))
+		return false;
+	n = strcspn(s + 2, "=");
+	if (n >= sizeof(name) - 2)
+		return false;
+	snprintf(name, sizeof(name), "--%.*s", (int)n, s + 2);
+	k = workload_param_index(req->wl, name + 2);
+	if (k < 0 || !opt(a, name, NULL, &v))
+		return false;
+	if (!v)
+		return true;
+	if (!strchr(v, ',')) {
+		num_arg(a, name, v, 0, 0, INT64_MAX / 1000, &req->params[k]);
+		return true;
+	}
+	if (req->vary >= 0 && req->vary != k) {
+		sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
+			      "compare: only one parameter may take a list (--%s has one already)",
+			      req->wl->params[req->vary].name);
+		return true;
+	}
+	req->vary = k;
+	req->nr_values = 0;
+	for (;;) {
+		const char *comma = strchr(v, ',');
+		char item[32];
+
+		if (req->nr_values >= CMP_MAX_VALUES) {
+			sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
+				      "compare %s: at most %d values", name, CMP_MAX_VALUES);
+			return true;
+		}
+		n = comma ? (size_t)(comma - v) : strlen(v);
+		if (n >= sizeof(item))
+			n = sizeof(item) - 1;
+		snprintf(item, sizeof(item), "%.*s", (int)n, v);
+		if (num_arg(a, name, item, 0, 0, INT64_MAX / 1000, &req->values[req->nr_values++]))
+			return true;
+		if (!comma)
+			return true;
+		v = comma + 1;
+	}
+}
+
+/* The workload sets which options exist, so it is found first. */
+static const char *find_workload_arg(int argc, char **argv)
+{
+	const char *w = NULL;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--workload") && i + 1 < argc)
+			w = argv[++i];
+		else if (!strncmp(argv[i], "--workload=", 11))
+			w = argv[i] + 11;
+	}
+	return w;
+}
+
+static bool isatty_stderr(void)
+{
+	return isatty(STDERR_FILENO) == 1;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	struct sim_error err = { 0 };
+	struct args a = { argc, argv, 1, "compare", &err };
+	enum cmp_format format = CMP_TEXT;
+	enum cmp_style style = CMP_STYLE_MMTESTS;
+	struct cmp_request req;
+	struct cmp_result res;
+	struct outfile out;
+	const char *v, *output = NULL, *wl = find_workload_arg(argc, argv);
+	int64_t n;
+
+	cmp_request_defaults(&req);
+	if (!wl) {
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "compare: --workload is required (see idlesim help compare)");
+		return finish(&err);
+	}
+	req.wl = workload_find(wl);
+	if (!req.wl) {
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "compare: unknown workload '%s' (see idlesim help gen)", wl);
+		return finish(&err);
+	}
+	workload_defaults(req.wl, req.params);
+	while (a.i < argc && err.code == SIM_OK) {
+		if (opt(&a, "--workload", NULL, &v))
+			continue;
+		else if (opt(&a, "--machine", "-m", &v))
+			list_add(&a, req.machines, &req.nr_machines, v, "--machine");
+		else if (opt(&a, "--governor", "-g", &v))
+			list_add(&a, req.governors, &req.nr_governors, v, "--governor");
+		else if (opt(&a, "--metric", NULL, &v))
+			list_add(&a, req.metrics, &req.nr_metrics, v, "--metric");
+		else if (opt(&a, "--iterations", "-n", &v)) {
+			if (!num_arg(&a, "--iterations", v, 0, 1, 100000, &n))
+				req.iterations = (int)n;
+		} else if (opt(&a, "--seed", NULL, &v)) {
+			if (!num_arg(&a, "--seed", v, 0, 0, INT64_MAX / 1000, &n))
+				req.seed = (uint64_t)n;
+		} else if (opt(&a, "--duration-s", NULL, &v))
+			num_arg(&a, "--duration-s", v, 9, 1, 3600 * SIM_NS_PER_S, &req.duration_ns);
+		else if (opt(&a, "--threads", "-j", &v)) {
+			if (!num_arg(&a, "--threads", v, 0, 1, 256, &n))
+				req.threads = (int)n;
+		} else if (opt(&a, "--hz", NULL, &v)) {
+			if (!num_arg(&a, "--hz", v, 0, 1, 10000, &n))
+				req.knobs.hz = (int)n;
+		} else if (opt(&a, "--latency-limit-us", NULL, &v)) {
+			if (!num_arg(&a, "--latency-limit-us", v, 0, 0, 2000000000, &n))
+				req.knobs.latency_req_ns = n * SIM_NS_PER_US;
+		} else if (opt(&a, "--disable", NULL, &v))
+			list_add(&a, req.knobs.disable, &req.knobs.nr_disable, v, "--disable");
+		else if (opt(&a, "--enable", NULL, &v))
+			list_add(&a, req.knobs.enable, &req.knobs.nr_enable, v, "--enable");
+		else if (opt(&a, "--topology", NULL, &v))
+			parse_topology(&a, &req.knobs, v);
+		else if (opt(&a, "--set", NULL, &v))
+			parse_set(&a, &req.knobs, v);
+		else if (opt(&a, "--format", "-f", &v)) {
+			if (v && !strcmp(v, "json"))
+				format = CMP_JSON;
+			else if (v && !strcmp(v, "csv"))
+				format = CMP_CSV;
+			else if (v && strcmp(v, "text"))
+				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+					      "compare --format: '%s' is not text, json or csv", v);
+		} else if (opt(&a, "--style", NULL, &v)) {
+			if (v && !strcmp(v, "normalized"))
+				style = CMP_STYLE_NORMALIZED;
+			else if (v && strcmp(v, "mmtests"))
+				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+					      "compare --style: '%s' is not mmtests or normalized",
+					      v);
+		} else if (opt(&a, "--output", "-o", &v))
+			output = v;
+		else if (!wl_param_opt(&a, &req))
+			bad_option(&a);
+	}
+	if (err.code != SIM_OK)
+		return finish(&err);
+	if (!req.nr_machines)
+		req.machines[req.nr_machines++] = "skl";
+	if (isatty_stderr()) {
+		req.progress = cmp_progress_bar;
+		req.progress_ud = stderr;
+	}
+	if (cmp_run(&req, &res, &err))
+		return finish(&err);
+	if (!outfile_open(&out, output, &err)) {
+		if (cmp_write(out.f, &res, format, style)) {
+			sim_error_set(&err, SIM_ERR_IO, output ? output : "<stdout>", 0, 0,
+				      "write error");
+			outfile_abort(&out);
+		} else {
+			outfile_commit(&out, &err);
+		}
+	}
+	cmp_result_free(&res);
+	return finish(&err);
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	struct sim_error err = { 0 };
+	struct args a = { argc, argv, 1, "check", &err };
+	struct check_opts o = { 0 };
+	struct check_file *cf;
+	const char *v, *path = NULL;
+	int64_t n;
+	int failed;
+
+	while (a.i < argc && err.code == SIM_OK) {
+		if (opt(&a, "--threads", "-j", &v)) {
+			if (!num_arg(&a, "--threads", v, 0, 1, 256, &n))
+				o.threads = (int)n;
+		} else if (opt(&a, "--verbose", "-v", NULL))
+			o.verbose = true;
+		else if (argv[a.i][0] != '-' && !path)
+			path = argv[a.i++];
+		else
+			bad_option(&a);
+	}
+	if (err.code == SIM_OK && !path)
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "check: which expectation file? (idlesim check EXPECT.json)");
+	if (err.code != SIM_OK)
+		return finish(&err);
+	cf = check_load(path, NULL, &err);
+	if (!cf)
+		return finish(&err);
+	o.out = stdout;
+	if (isatty_stderr()) {
+		o.progress = cmp_progress_bar;
+		o.progress_ud = stderr;
+	}
+	failed = check_run(cf, &o, &err);
+	check_free(cf);
+	if (failed < 0)
+		return finish(&err);
+	return failed ? CHECK_EXIT_FAILED : SIM_EXIT_OK;
+}
+
 /* ---- help ---- */
 
 static const char *const help_run =
@@ -600,7 +894,10 @@ static const char *const help_gen =
 	"usage: idlesim gen --workload W [--cpus N] [--duration-s S] [--seed N] [options] [-o FILE]\n"
 	"\n"
 	"Writes a synthetic workload as a native trace (deterministic for a seed).\n"
-	"  --workload W          periodic, irq-fixed, irq-poisson or mixed\n"
+	"  --workload W          periodic, irq-fixed, irq-poisson or mixed (open loop, below), or\n"
+	"                        a benchmark-like model (README, \"Benchmark-like workloads\"):\n"
+	"                        netperf-udp, sockperf, tbench, dbench, hackbench, cyclictest,\n"
+	"                        idle, powernightmares\n"
 	"  --cpus N              CPUs (default 1)\n"
 	"  --duration-s S        length in seconds, decimals allowed (default 1)\n"
 	"  --seed N              random seed (default 1)\n"
@@ -610,7 +907,25 @@ static const char *const help_gen =
 	"  --timer-period-us P   add a background periodic timer on every CPU\n"
 	"  --busy-us B           work brought by each wakeup (default 0)\n"
 	"  --iowait N            mark every idle period with N iowait tasks\n"
-	"  --hz N                tick rate written to the header\n";
+	"  --hz N                tick rate written to the header\n"
+	"\n"
+	"A benchmark-like model is written as its timeline on CPUs without exit latency (the\n"
+	"one the oracle follows); it takes --duration-s (at most 3600), --seed, --hz, -o and its\n"
+	"own parameters, all integers (defaults in brackets):\n"
+	"  netperf-udp      --msg-bytes [1024] --rcvbuf-bytes [212992] --jitter-pct [20]\n"
+	"  sockperf         --msg-bytes [1024] --mps [100000] --ring [512] --jitter-pct [20]\n"
+	"  tbench           --clients [1] --cpus [0: 2 per client] --client-us [5]\n"
+	"                   --server-us [10] --net-us [2] --msg-bytes [4096] --jitter-pct [20]\n"
+	"  dbench           --clients [1] --cpus [0: 1 per client] --client-us [20]\n"
+	"                   --io-latency-us [80] --io-bytes [4096] --flush-every [32]\n"
+	"                   --flush-latency-us [2000] --jitter-pct [20]\n"
+	"  hackbench        --groups [2] --fds [10] --burst [1] --cpus [8] --msg-bytes [100]\n"
+	"                   --send-us [2] --recv-us [2] --jitter-pct [20]\n"
+	"  cyclictest       --cpus [1] --period-us [1000] --distance-us [0] --work-us [2]\n"
+	"                   --jitter-pct [20]\n"
+	"  idle             --cpus [4] --period-us [100000] --work-us [20] --jitter-pct [20]\n"
+	"  powernightmares  --cpus [1] --shorts [20] --short-us [5] --long-us [100000]\n"
+	"                   --work-us [2] --jitter-pct [20]\n";
 
 static const char *const help_import =
 	"usage: idlesim import TRACE [--machine M] [-o OUT.trace] [--format text|json]\n"
@@ -646,6 +961,43 @@ static const char *const help_machines =
 static const char *const help_governors =
 	"usage: idlesim governors\n\nLists the governors, their ratings and tunables.\n";
 
+static const char *const help_compare =
+	"usage: idlesim compare --workload W [--PARAM V[,V...]] --governor BASE,G2,...\n"
+	"                       [--machine M,...] [--iterations N] [--seed S] [--duration-s S]\n"
+	"                       [--metric NAME]... [--threads N] [knobs]\n"
+	"                       [--format text|json|csv] [--style mmtests|normalized] [-o FILE]\n"
+	"\n"
+	"Runs a closed-loop workload through governors, N times each, and prints MMTests-style\n"
+	"tables: per metric Min, Amean or Hmean, Stddev, CoeffVar, Max, the percentage against\n"
+	"the baseline (positive = better), asterisks where a t-test finds the difference\n"
+	"significant (p < 0.10), and a Gmean of ratios. README, \"Comparisons\", has the details.\n"
+	"  --workload W          a workload model (idlesim help gen lists them)\n"
+	"  --PARAM V             a parameter of the workload, e.g. --clients 4; one parameter may\n"
+	"                        take a comma-separated list: --clients 1,2,4,8\n"
+	"  --governor G,...      the governors; the first is the baseline (required)\n"
+	"  --machine M,...       built-in name or JSON file (default skl)\n"
+	"  --iterations N        runs per governor and cell (default 5); run i has seed S + i\n"
+	"  --seed S              seed of the first iteration (default 1)\n"
+	"  --duration-s S        simulated time of each run (default 1)\n"
+	"  --metric NAME         throughput, latency_mean, latency_p99, energy_j, idle_power_w,\n"
+	"                        above_pct, below_pct, hits_pct, wake_latency_p99_ns,\n"
+	"                        residency_pct.STATE (repeatable; default all that apply)\n"
+	"  -j, --threads N       parallel runs (default: online CPUs); the output is the same\n"
+	"  --hz, --latency-limit-us, --disable, --enable, --topology, --set: as for run\n"
+	"  --format F            text (default), json (schema idlesim-compare/1) or csv\n"
+	"  --style S             text layout: mmtests (default) or normalized (tip[pct imp](CV))\n"
+	"  -o, --output FILE     write to FILE (atomically) instead of stdout\n";
+
+static const char *const help_check =
+	"usage: idlesim check EXPECT.json [--threads N] [--verbose]\n"
+	"\n"
+	"Runs the comparisons an expectation file names and tests each stated bound; prints one\n"
+	"line per check (ok or FAIL, with the cell, metric, governor, value and bound). Exit\n"
+	"status 0 when every bound holds, 3 when one does not, 2 for bad input. The file format\n"
+	"is in README, \"Comparisons\"; an example: traces/expect-example.json.\n"
+	"  -j, --threads N       parallel runs (default: online CPUs)\n"
+	"  -v, --verbose         also print each comparison's table\n";
+
 static void usage(FILE *f)
 {
 	fputs("usage: idlesim <command> [options]\n"
@@ -656,6 +1008,8 @@ static void usage(FILE *f)
 	      "  import     convert a kernel trace (ftrace, trace-cmd, perf, systrace, trace.dat)\n"
 	      "  machines   list machines, or print one's idle-state table\n"
 	      "  governors  list governors and their tunables\n"
+	      "  compare    compare governors on a workload, MMTests-style, with statistics\n"
+	      "  check      run an expectation file's comparisons and test their bounds\n"
 	      "  help CMD   help for a command\n"
 	      "\n"
 	      "idlesim " IDLESIM_VERSION ", a simulator of the Linux cpuidle governors. "
@@ -679,6 +1033,10 @@ static int cmd_help(int argc, char **argv)
 		fputs(help_machines, stdout);
 	else if (!strcmp(c, "governors"))
 		fputs(help_governors, stdout);
+	else if (!strcmp(c, "compare"))
+		fputs(help_compare, stdout);
+	else if (!strcmp(c, "check"))
+		fputs(help_check, stdout);
 	else {
 		fprintf(stderr, "idlesim: no help for '%s'\n", c);
 		return SIM_EXIT_INPUT;
@@ -697,6 +1055,8 @@ static const struct command commands[] = {
 	{ "import", cmd_import },
 	{ "machines", cmd_machines },
 	{ "governors", cmd_governors },
+	{ "compare", cmd_compare },
+	{ "check", cmd_check },
 	{ "help", cmd_help },
 };
 
@@ -704,6 +1064,7 @@ int idlesim_main(int argc, char **argv)
 {
 	size_t i;
 
+	idlesim_init();
 	if (argc < 2) {
 		usage(stderr);
 		return SIM_EXIT_INPUT;

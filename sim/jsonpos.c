@@ -300,3 +300,26 @@ int jsonpos_find(const char *text, const char *path, int *line, int *column)
 	*column = s.col;
 	return 0;
 }
+
+const char *jsonpos_clean_message(char *buf, size_t cap, const char *msg)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	if (!cap)
+		return buf;
+	for (; *msg && o + 5 < cap; msg++) {
+		unsigned char ch = (unsigned char)*msg;
+
+		if (ch >= 0x20 && ch < 0x7f) {
+			buf[o++] = (char)ch;
+		} else {
+			buf[o++] = '\\';
+			buf[o++] = 'x';
+			buf[o++] = hex[ch >> 4];
+			buf[o++] = hex[ch & 15];
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}

@@ -15,7 +15,16 @@
 #ifndef IDLESIM_JSONPOS_H
 #define IDLESIM_JSONPOS_H
 
+#include <stddef.h>
+
 /* Sets *line and *column (1-based). Returns 0 if the whole path was found, -1 otherwise. */
 int jsonpos_find(const char *text, const char *path, int *line, int *column);
+
+/*
+ * jansson's syntax error messages quote the input ("invalid token near '...'"), raw bytes
+ * included. Copy msg to buf (cap bytes) with every byte outside printable ASCII written as
+ * \xNN, so a control character of a binary file never reaches the terminal. Returns buf.
+ */
+const char *jsonpos_clean_message(char *buf, size_t cap, const char *msg);
 
 #endif

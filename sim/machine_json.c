@@ -16,6 +16,7 @@
 #include "sim/machine_int.h"
 #include "sim/alloc.h"
 #include "sim/common.h"
+#include "sim/jsonpos.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -380,15 +381,31 @@ int machine_load_json_string(const char *text, const char *source, struct machin
 	const struct where w = {source ? source : "<string>", text, err};
 	struct machine tmp;
 	json_error_t jerr;
+	char msg[4 * JSON_ERROR_TEXT_LENGTH];
+	unsigned long failures;
 	json_t *root;
 	int rc;
 
 	if (!text)
 		return sim_error_set(err, SIM_ERR_INTERNAL, w.source, 0, 0, "no JSON text");
+	if (!text[strspn(text, " \t\r\n")])
+		return sim_error_set(err, SIM_ERR_INPUT, w.source, 1, 1,
+				     "empty file: expected a JSON machine object (see idlesim "
+				     "machines NAME --json)");
+	if (!strncmp(text, "\xef\xbb\xbf", 3))
+		return sim_error_set(err, SIM_ERR_INPUT, w.source, 1, 1,
+				     "the file starts with a UTF-8 byte order mark; save it "
+				     "without one");
+	failures = sim_alloc_failures();
 	root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	/* jansson may report a failed allocation as a syntax error: trust the allocator */
+	if (!root && sim_alloc_failures() != failures)
+		return sim_error_nomem(err, w.source);
+	/* jansson counts the column of an error at the start of a line (end of file) as 0 */
 	if (!root)
 		return sim_error_set(err, SIM_ERR_INPUT, w.source, max(jerr.line, 0),
-				     max(jerr.column, 0), "%s", jerr.text);
+				     jerr.line > 0 ? max(jerr.column, 1) : 0, "%s",
+				     jsonpos_clean_message(msg, sizeof(msg), jerr.text));
 	rc = load_root(&w, root, &tmp);
 	json_decref(root);
 	if (!rc)
@@ -423,9 +440,17 @@ static int read_small_file(const char *path, char **text, struct sim_error *err)
 					   "cannot read machine file: %s", strerror(errno));
 	} while (!rc && n);
 	fclose(f);
-	if (!rc && memchr(buf, '\0', len))
-		rc = sim_error_set(err, SIM_ERR_INPUT, path, 0, 0,
-				   "machine file contains a NUL byte");
+	if (!rc && memchr(buf, '\0', len)) {
+		/* point at it: line and column (in bytes) of the first NUL */
+		const char *p = buf, *nul = memchr(buf, '\0', len), *bol = p;
+		int line = 1;
+
+		for (; p < nul; p++)
+			if (*p == '\n')
+				line++, bol = p + 1;
+		rc = sim_error_set(err, SIM_ERR_INPUT, path, line, (int)(nul - bol) + 1,
+				   "machine file contains a NUL byte: is it a JSON file?");
+	}
 	if (rc) {
 		sim_free(buf);
 		return rc;

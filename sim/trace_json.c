@@ -9,6 +9,8 @@
  * document, its records go through the same checks.
  */
 #include "sim/trace_int.h"
+#include "sim/alloc.h"
+#include "sim/jsonpos.h"
 
 #include <inttypes.h>
 #include <jansson.h>
@@ -309,13 +311,20 @@ int trace_json_header(struct trace_reader *r)
 {
 	struct trace_header *h = &r->hdr;
 	json_error_t je;
+	char msg[4 * JSON_ERROR_TEXT_LENGTH];
+	unsigned long failures;
 	json_t *j;
 	int64_t v = 0;
 	bool present;
 
+	failures = sim_alloc_failures();
 	r->root = json_loadb(r->buf, r->len, JSON_REJECT_DUPLICATES, &je);
+	/* jansson may report a failed allocation as a syntax error: trust the allocator */
+	if (!r->root && sim_alloc_failures() != failures)
+		return trace_fail_nomem(r);
 	if (!r->root)
-		return trace_fail(r, je.line, je.column, "%s", je.text);
+		return trace_fail(r, je.line, je.column, "%s",
+				  jsonpos_clean_message(msg, sizeof(msg), je.text));
 	if (!json_is_object(r->root))
 		return trace_fail_json(r, "", "a JSON scenario must be an object");
 	if (json_hdr_keys(r))

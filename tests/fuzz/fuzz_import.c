@@ -11,53 +11,72 @@
  * dialect, a machine for the recorded-governor statistics); the rest is the trace, written
  * to a temporary file because the importer reads files. trace.dat is left out: its parsing
  * is libtracecmd's.
+ *
+ * Built once as fuzz_import (the first byte also picks the dialect, or detection) and once
+ * per text dialect with FUZZ_IMPORT_FORMAT set (fuzz_import_ftrace, _trace_cmd, _perf,
+ * _systrace), so each dialect's lexer gets fuzzing time and a seed corpus of its own
+ * (tests/fuzz/<harness>/). scripts/fuzz.sh runs them all.
  */
 #include "sim/import.h"
+#include "tests/fuzz/fuzz_util.h"
 
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* Small enough to simulate quickly: the replay is for bugs, not for hour-long traces. */
+static bool replayable(const struct trace_header *h)
+{
+	return h->cpus <= FUZZ_REPLAY_MAX_CPUS && h->has_start && h->has_end &&
+	       h->end_ns - h->start_ns <= FUZZ_REPLAY_MAX_SPAN_NS &&
+	       h->end_ns < FUZZ_REPLAY_MAX_TIME_NS;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const enum import_format formats[] = {IMPORT_AUTO, IMPORT_FTRACE, IMPORT_TRACE_CMD,
 						     IMPORT_PERF, IMPORT_SYSTRACE};
-	static char path[64];
 	static struct machine skl;
 	struct import_options o = {0};
 	struct sim_error err = {0};
 	struct importer *im;
-	FILE *f, *null;
+	const char *path;
+	FILE *null;
 	uint8_t mode;
 
+	idlesim_init();
 	if (!size)
 		return 0;
-	if (!path[0]) {
-		snprintf(path, sizeof(path), "/tmp/fuzz-import-%d", (int)getpid());
-		if (machine_load("skl", &skl, &err))
-			abort();
-	}
-	mode = data[0];
-	f = fopen(path, "wb");
-	if (!f)
+	if (!skl.state_count && machine_load("skl", &skl, &err))
 		abort();
-	fwrite(data + 1, 1, size - 1, f);
-	fclose(f);
+	mode = data[0];
+	path = fuzz_file("import", data + 1, size - 1);
 	o.skip_bad_lines = mode & 2;
+#ifdef FUZZ_IMPORT_FORMAT
+	(void)formats;
+	o.format = FUZZ_IMPORT_FORMAT;
+#else
 	o.format = formats[(mode >> 2) % 5];
+#endif
 	o.machine = mode & 32 ? &skl : NULL;
 	o.hz = mode & 64 ? 1000 : 0;
 	im = mode & 1 ? import_open(path, &o, &err) : import_open_convert(path, &o, &err);
-	if (!im)
+	if (!im) {
+		fuzz_check(&err, "import_open");
 		return 0;
+	}
 	null = fopen("/dev/null", "w");
-	if (!import_convert(im, null, &err)) {
+	if (!null)
+		abort();
+	if ((mode & 17) == 17 && replayable(import_header(im))) {
+		/* two passes, then the records through the engine instead of to a file */
+		struct record_source src;
+
+		record_source_from_import(&src, im);
+		if (!fuzz_replay_source(&src, &skl, gov_get(fuzz_hash(data, size) % gov_count()),
+					import_header(im)->hz ? import_header(im)->hz : 250))
+			import_write_summary(null, im, mode & 128);
+	} else if (!import_convert(im, null, &err)) {
 		import_write_summary(null, im, mode & 128);
 		import_write_summary(null, im, !(mode & 128));
+	} else {
+		fuzz_check(&err, "import_convert");
 	}
 	fclose(null);
 	import_close(im);

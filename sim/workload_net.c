@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * workload_net.c - workload models whose requests are messages between threads or I/O to a
+ * device: netperf-udp, sockperf, tbench and dbench (sim/workloads.h, README "Benchmark-like
+ * workloads").
+ *
+ * Conventions shared by every model (here and in workload_sys.c):
+ *  - A thread is pinned to one CPU; when several share a CPU (--cpus smaller than the
+ *    threads), the CPU runs their items one at a time in order of arrival (sim/loop.h).
+ *  - A message to a thread on another CPU arrives as an IPI (the sender's wakeup of the
+ *    receiving task), a device completion as an IRQ, a timer as a timer item.
+ *  - Every time a model draws (work, delays) has the mean its parameter gives and a spread
+ *    set by --jitter-pct J: (100 - J)% of the mean is fixed, the rest is exponential. J = 0
+ *    makes the model deterministic (tests compute its numbers by hand); J = 100 is a pure
+ *    exponential.
+ *  - Every random draw of one thread comes from one seeded stream of the loop, in an order
+ *    the thread's own progress fixes, so a thread that waits on nothing but its partner
+ *    draws the same numbers whatever the governor does.
+ * All defaults are assumptions; README says which published fact anchors each.
+ */
+#include "sim/workloads.h"
+#include "sim/alloc.h"
+#include "sim/common.h"
+
+#include <string.h>
+
+/* A time of mean `mean_ns`: (100 - jitter)% fixed, the rest exponential. */
+static int64_t vary(struct loop *L, int stream, int64_t mean_ns, int jitter_pct)
+{
+	int64_t fixed = mean_ns * (100 - jitter_pct) / 100;
+
+	if (fixed >= mean_ns)
+		return mean_ns;
+	return fixed + loop_exp(L, stream, mean_ns - fixed);
+}
+
+#define US(p) ((p) * SIM_NS_PER_US)
+#define JITTER_PARAM                                                                            \
+	{                                                                                       \
+		"jitter-pct", "spread of every drawn time: the exponential share of its mean", 20, \
+			0, 100                                                                  \
+	}
+
+/*
+ * ==== netperf-udp ====
+ *
+ * netperf UDP_STREAM over loopback, as MMTests' netperf-udp runs it (sizes 64..16384): the
+ * netperf sender on CPU 0 and netserver on CPU 1.
+ *  - The sender is CPU-bound: it sends message after message, each costing
+ *    1000 ns + msg-bytes / 4 ns (the system call, the UDP/IP stack down to the loopback
+ *    device and up to the receiving socket, with a copy at 4 bytes/ns). So the message rate
+ *    follows from the size, and CPU 0 never idles.
+ *  - Each message is queued on the receiving socket and wakes netserver by an IPI; netserver
+ *    spends 500 ns + msg-bytes / 8 ns on it (recvmsg and its copy), so it is faster than the
+ *    sender and idles briefly between messages: many very short idle periods, each ended
+ *    by an IPI.
+ *  - The socket holds rcvbuf-bytes (net.core.rmem_default, 212992) of messages, each
+ *    charged msg-bytes + 768 bytes of buffer overhead; a message that finds it full is
+ *    dropped, as UDP does. A receiver slow to wake (a deep state's exit latency) falls
+ *    behind, its socket fills, and the received throughput drops.
+ * A request is a message received; its latency runs from its sending to netserver starting
+ * on it; its bytes are msg-bytes. Throughput: MB/s received.
+ */
+enum { NP_MSG_BYTES, NP_RCVBUF, NP_JITTER, NP_NR };
+
+static const struct wl_param netperf_params[NP_NR] = {
+	[NP_MSG_BYTES] = { "msg-bytes", "UDP payload per message", 1024, 1, 65507 },
+	[NP_RCVBUF] = { "rcvbuf-bytes", "receive socket buffer", 212992, 1, 1 << 30 },
+	[NP_JITTER] = JITTER_PARAM,
+};
+
+enum { NP_SEND, NP_RECV };
+
+struct netperf {
+	int64_t send_ns, recv_ns;
+	uint64_t bytes;
+	int64_t capacity, queued;
+	int jitter;
+};
+
+static int netperf_cpus(const int64_t *p)
+{
+	(void)p;
+	return 2;
+}
+
+static int netperf_init(void *model, const int64_t *p, int nr_cpus, struct sim_error *err)
+{
+	struct netperf *m = model;
+
+	(void)nr_cpus;
+	(void)err;
+	m->send_ns = 1000 + p[NP_MSG_BYTES] / 4;
+	m->recv_ns = 500 + p[NP_MSG_BYTES] / 8;
+	m->bytes = (uint64_t)p[NP_MSG_BYTES];
+	m->capacity = sim_max64(1, p[NP_RCVBUF] / (p[NP_MSG_BYTES] + 768));
+	m->jitter = (int)p[NP_JITTER];
+	return 0;
+}
+
+static int netperf_send(struct netperf *m, struct loop *L, int64_t t, struct sim_error *err)
+{
+	struct loop_item it = { .cpu = 0, .arrival_ns = t, .cause = WAKE_IPI, .kind = NP_SEND };
+
+	it.work_ns = vary(L, 0, m->send_ns, m->jitter);
+	return loop_send(L, &it, err);
+}
+
+static int netperf_start(void *model, struct loop *L, struct sim_error *err)
+{
+	return netperf_send(model, L, 0, err);
+}
+
+static int netperf_done(void *model, struct loop *L, const struct loop_item *done, int64_t t,
+			struct sim_error *err)
+{
+	struct netperf *m = model;
+	struct loop_item it = { .cpu = 1, .arrival_ns = t, .cause = WAKE_IPI, .kind = NP_RECV };
+
+	if (done->kind == NP_RECV) {
+		m->queued--;
+		return loop_request_done(L, done->start_ns - done->stamp_ns, m->bytes, err);
+	}
+	/* The message reaches the socket, or is dropped; the sender goes on. */
+	if (m->queued < m->capacity) {
+		m->queued++;
+		it.work_ns = vary(L, 1, m->recv_ns, m->jitter);
+		it.stamp_ns = t;
+		if (loop_send(L, &it, err))
+			return -1;
+	}
+	return netperf_send(m, L, t, err);
+}
+
+static const struct loop_model_ops netperf_ops = {
+	.start = netperf_start,
+	.done = netperf_done,
+};
+
+const struct workload wl_netperf_udp = {
+	.name = "netperf-udp",
+	.summary = "a CPU-bound UDP sender streaming to a receiver over loopback (2 CPUs)",
+	.imitates = "netperf UDP_STREAM on localhost (MMTests netperf-udp)",
+	.params = netperf_params,
+	.nr_params = NP_NR,
+	.throughput_unit = "MB/s",
+	.nr_cpus = netperf_cpus,
+	.model_size = sizeof(struct netperf),
+	.init = netperf_init,
+	.ops = &netperf_ops,
+};
+
+/*
+ * ==== sockperf ====
+ *
+ * sockperf in throughput mode (`sockperf tp` on a remote client, `sockperf sr` here): a
+ * remote client sends msg-bytes UDP messages at mps messages per second (gaps drawn with
+ * the jitter around 1/mps), so the arrivals do not wait for the receiver. Each message
+ * raises a NIC interrupt on CPU 0, where the server thread is pinned too; the CPU spends
+ * 1000 ns + msg-bytes / 4 ns on it (interrupt, UDP receive, copy to the application). The
+ * NIC ring holds `ring` messages not yet processed; one that finds it full is dropped.
+ * Idle periods are the gaps between messages, each ended by an IRQ.
+ *
+ * A request is a message processed; its latency runs from its arrival to the CPU starting
+ * on it; its bytes are msg-bytes. Throughput: MB/s received.
+ *
+ * The loop lets a model act only when an item's work is done, so arrivals are produced
+ * lazily: when the CPU has nothing left to do, the next arrival is sent at its time (it
+ * wakes the CPU); arrivals that fall while the CPU works are sent when its current item
+ * is done, at that time, with their true arrival time as the stamp (they would have waited
+ * anyway, and the latency counts from the stamp).
+ */
+enum { SP_MSG_BYTES, SP_MPS, SP_RING, SP_JITTER, SP_NR };
+
+static const struct wl_param sockperf_params[SP_NR] = {
+	[SP_MSG_BYTES] = { "msg-bytes", "UDP payload per message", 1024, 1, 65507 },
+	[SP_MPS] = { "mps", "messages per second the client sends", 100000, 1, 10000000 },
+	[SP_RING] = { "ring", "NIC receive ring, in messages", 512, 1, 1 << 20 },
+	[SP_JITTER] = JITTER_PARAM,
+};
+
+struct sockperf {
+	int64_t gap_ns, work_ns;
+	uint64_t bytes;
+	int64_t ring, queued;
+	int64_t next_ns; /* true arrival of the next message not yet sent */
+	int jitter;
+};
+
+static int sockperf_cpus(const int64_t *p)
+{
+	(void)p;
+	return 1;
+}
+
+static int sockperf_init(void *model, const int64_t *p, int nr_cpus, struct sim_error *err)
+{
+	struct sockperf *m = model;
+
+	(void)nr_cpus;
+	(void)err;
+	m->gap_ns = sim_max64(1, SIM_NS_PER_S / p[SP_MPS]);
+	m->work_ns = 1000 + p[SP_MSG_BYTES] / 4;
+	m->bytes = (uint64_t)p[SP_MSG_BYTES];
+	m->ring = p[SP_RING];
+	m->jitter = (int)p[SP_JITTER];
+	return 0;
+}
+
+/* Send the message due at m->next_ns, arriving at `at`, unless the ring is full. */
+static int sockperf_arrive(struct sockperf *m, struct loop *L, int64_t at, struct sim_error *err)
+{
+	struct loop_item it = { .cpu = 0, .arrival_ns = at, .cause = WAKE_IRQ };
+
+	if (m->queued < m->ring) {
+		m->queued++;
+		it.work_ns = vary(L, 1, m->work_ns, m->jitter);
+		it.stamp_ns = m->next_ns;
+		if (loop_send(L, &it, err))
+			return -1;
+	}
+	m->next_ns += vary(L, 0, m->gap_ns, m->jitter);
+	return 0;
+}
+
+static int sockperf_start(void *model, struct loop *L, struct sim_error *err)
+{
+	struct sockperf *m = model;
+
+	m->next_ns = vary(L, 0, m->gap_ns, m->jitter);
+	return sockperf_arrive(m, L, m->next_ns, err);
+}
+
+static int sockperf_done(void *model, struct loop *L, const struct loop_item *done, int64_t t,
+			 struct sim_error *err)
+{
+	struct sockperf *m = model;
+
+	/* Messages that arrived while this one was processed (it still holds its slot). */
+	while (m->next_ns <= t)
+		if (sockperf_arrive(m, L, t, err))
+			return -1;
+	m->queued--;
+	if (loop_request_done(L, done->start_ns - done->stamp_ns, m->bytes, err))
+		return -1;
+	/* Nothing left to do: the next message wakes the CPU. */
+	return m->queued ? 0 : sockperf_arrive(m, L, m->next_ns, err);
+}
+
+static const struct loop_model_ops sockperf_ops = {
+	.start = sockperf_start,
+	.done = sockperf_done,
+};
+
+const struct workload wl_sockperf = {
+	.name = "sockperf",
+	.summary = "UDP messages from a remote client at a fixed rate, one IRQ each (1 CPU)",
+	.imitates = "sockperf throughput mode (sockperf tp / sockperf sr)",
+	.params = sockperf_params,
+	.nr_params = SP_NR,
+	.throughput_unit = "MB/s",
+	.nr_cpus = sockperf_cpus,
+	.model_size = sizeof(struct sockperf),
+	.init = sockperf_init,
+	.ops = &sockperf_ops,
+};
+
+/*
+ * ==== tbench ====
+ *
+ * tbench (dbench's network load, MMTests tbench4): `clients` clients, each with its own
+ * server thread, ping-ponging requests over loopback TCP. Client k runs on CPU 2k and its
+ * server on CPU 2k + 1 (with Linux's Intel numbering, different cores while 2k + 1 is
+ * below the core count); with --cpus N the threads wrap onto N CPUs (thread j on CPU
+ * j mod N) and share them.
+ *  - The client works client-us on each response, then sends the next request; it arrives
+ *    net-us later at its server, by an IPI (the loopback delivery and task wakeup).
+ *  - The server works server-us, then sends the response, which reaches the client net-us
+ *    later by an IPI.
+ * Only one request of a client is in flight, so every exit latency on either side delays
+ * the next request: this is how a governor that picks deep states loses tbench throughput.
+ * A request's latency runs from the client sending it to the client starting on the
+ * response; its bytes are msg-bytes (request plus response). Throughput: MB/s, as tbench
+ * reports it.
+ */
+enum { TB_CLIENTS, TB_CPUS, TB_CLIENT_US, TB_SERVER_US, TB_NET_US, TB_MSG_BYTES, TB_JITTER,
+       TB_NR };
+
+static const struct wl_param tbench_params[TB_NR] = {
+	[TB_CLIENTS] = { "clients", "clients, each with its server thread", 1, 1, 2048 },
+	[TB_CPUS] = { "cpus", "CPUs the threads share (0: one CPU per thread)", 0, 0,
+		      MACHINE_MAX_CPUS },
+	[TB_CLIENT_US] = { "client-us", "client work per response", 5, 0, 1000000 },
+	[TB_SERVER_US] = { "server-us", "server work per request", 10, 0, 1000000 },
+	[TB_NET_US] = { "net-us", "loopback delivery of a message", 2, 0, 1000000 },
+	[TB_MSG_BYTES] = { "msg-bytes", "bytes a request and its response move", 4096, 0,
+			   1 << 30 },
+	[TB_JITTER] = JITTER_PARAM,
+};
+
+enum { TB_THINK, TB_REQUEST, TB_RESPONSE };
+
+struct tbench {
+	int64_t client_ns, server_ns, net_ns;
+	uint64_t bytes;
+	int clients, cpus, jitter;
+};
+
+static int tbench_cpus(const int64_t *p)
+{
+	return p[TB_CPUS] ? (int)p[TB_CPUS] : (int)(2 * p[TB_CLIENTS]);
+}
+
+static int tbench_init(void *model, const int64_t *p, int nr_cpus, struct sim_error *err)
+{
+	struct tbench *m = model;
+
+	if (!p[TB_CLIENT_US] && !p[TB_SERVER_US] && !p[TB_NET_US])
+		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+				     "tbench: --client-us, --server-us and --net-us are all 0: a "
+				     "request would take no time");
+	m->client_ns = US(p[TB_CLIENT_US]);
+	m->server_ns = US(p[TB_SERVER_US]);
+	m->net_ns = US(p[TB_NET_US]);
+	m->bytes = (uint64_t)p[TB_MSG_BYTES];
+	m->clients = (int)p[TB_CLIENTS];
+	m->cpus = nr_cpus;
+	m->jitter = (int)p[TB_JITTER];
+	return 0;
+}
+
+/* Client k is thread 2k, its server thread 2k + 1. */
+static int tbench_cpu(const struct tbench *m, int client, int server)
+{
+	return (2 * client + server) % m->cpus;
+}
+
+static int tbench_start(void *model, struct loop *L, struct sim_error *err)
+{
+	struct tbench *m = model;
+	struct loop_item it = { .arrival_ns = 0, .cause = WAKE_IPI, .kind = TB_THINK };
+
+	for (it.task = 0; it.task < m->clients; it.task++) {
+		it.cpu = tbench_cpu(m, it.task, 0);
+		it.work_ns = vary(L, it.task, m->client_ns, m->jitter);
+		if (loop_send(L, &it, err))
+			return -1;
+	}
+	return 0;
+}
+
+static int tbench_done(void *model, struct loop *L, const struct loop_item *done, int64_t t,
+		       struct sim_error *err)
+{
+	struct tbench *m = model;
+	struct loop_item it = { .arrival_ns = t + m->net_ns, .cause = WAKE_IPI,
+				.task = done->task };
+
+	if (done->kind == TB_REQUEST) {
+		/* The server answers. */
+		it.cpu = tbench_cpu(m, done->task, 0);
+		it.kind = TB_RESPONSE;
+		it.work_ns = vary(L, done->task, m->client_ns, m->jitter);
+		it.stamp_ns = done->stamp_ns;
+		return loop_send(L, &it, err);
+	}
+	if (done->kind == TB_RESPONSE &&
+	    loop_request_done(L, done->start_ns - done->stamp_ns, m->bytes, err))
+		return -1;
+	/* The client sends its next request. */
+	it.cpu = tbench_cpu(m, done->task, 1);
+	it.kind = TB_REQUEST;
+	it.work_ns = vary(L, done->task, m->server_ns, m->jitter);
+	it.stamp_ns = t;
+	return loop_send(L, &it, err);
+}
+
+static const struct loop_model_ops tbench_ops = {
+	.start = tbench_start,
+	.done = tbench_done,
+};
+
+const struct workload wl_tbench = {
+	.name = "tbench",
+	.summary = "clients ping-ponging requests with their server threads over loopback",
+	.imitates = "tbench (dbench's network load; MMTests tbench4)",
+	.params = tbench_params,
+	.nr_params = TB_NR,
+	.throughput_unit = "MB/s",
+	.nr_cpus = tbench_cpus,
+	.model_size = sizeof(struct tbench),
+	.init = tbench_init,
+	.ops = &tbench_ops,
+};
+
+/*
+ * ==== dbench ====
+ *
+ * dbench (MMTests dbench4) on a fast block device: `clients` clients, client k on CPU k
+ * (with --cpus N: CPU k mod N). Each client works client-us, then submits an I/O and sleeps
+ * in iowait until it completes: the device completes it io-latency-us later (drawn with the
+ * jitter: a fixed part plus an exponential tail) by an interrupt on the submitting CPU, as
+ * blk-mq's per-CPU queues do on NVMe; the client is woken, works client-us on the result,
+ * and submits the next. Every flush-every-th operation is a flush (a journal commit or
+ * fsync) that takes flush-latency-us instead; so idle periods are bimodal, a short mode at
+ * the device latency and a long one at the flush latency, and all of them carry iowait
+ * (loop_iowait: the client's CPU has a task in iowait while its I/O is in flight).
+ * A request is one operation; its latency runs from the submission to the client starting
+ * on the completion; its bytes are io-bytes (0 for a flush). Throughput: MB/s, as dbench
+ * reports it.
+ */
+enum { DB_CLIENTS, DB_CPUS, DB_CLIENT_US, DB_IO_US, DB_IO_BYTES, DB_FLUSH_EVERY, DB_FLUSH_US,
+       DB_JITTER, DB_NR };
+
+static const struct wl_param dbench_params[DB_NR] = {
+	[DB_CLIENTS] = { "clients", "clients, each with one I/O in flight", 1, 1, 4096 },
+	[DB_CPUS] = { "cpus", "CPUs the clients share (0: one CPU per client)", 0, 0,
+		      MACHINE_MAX_CPUS },
+	[DB_CLIENT_US] = { "client-us", "client work per operation", 20, 0, 1000000 },
+	[DB_IO_US] = { "io-latency-us", "mean device completion latency", 80, 1, 10000000 },
+	[DB_IO_BYTES] = { "io-bytes", "bytes an operation moves", 4096, 0, 1 << 30 },
+	[DB_FLUSH_EVERY] = { "flush-every", "every N-th operation is a flush (0: none)", 32, 0,
+			     1000000 },
+	[DB_FLUSH_US] = { "flush-latency-us", "mean latency of a flush", 2000, 1, 10000000 },
+	[DB_JITTER] = JITTER_PARAM,
+};
+
+enum { DB_START, DB_IO, DB_FLUSH };
+
+struct dbench {
+	int64_t client_ns, io_ns, flush_ns, flush_every;
+	uint64_t bytes;
+	int clients, cpus, jitter;
+	int64_t *ops; /* operations submitted, per client */
+};
+
+static int dbench_cpus(const int64_t *p)
+{
+	return p[DB_CPUS] ? (int)p[DB_CPUS] : (int)p[DB_CLIENTS];
+}
+
+static int dbench_init(void *model, const int64_t *p, int nr_cpus, struct sim_error *err)
+{
+	struct dbench *m = model;
+
+	m->client_ns = US(p[DB_CLIENT_US]);
+	m->io_ns = US(p[DB_IO_US]);
+	m->flush_ns = US(p[DB_FLUSH_US]);
+	m->flush_every = p[DB_FLUSH_EVERY];
+	m->bytes = (uint64_t)p[DB_IO_BYTES];
+	m->clients = (int)p[DB_CLIENTS];
+	m->cpus = nr_cpus;
+	m->jitter = (int)p[DB_JITTER];
+	m->ops = sim_calloc((size_t)m->clients, sizeof(*m->ops));
+	return m->ops ? 0 : sim_error_nomem(err, "");
+}
+
+static void dbench_fini(void *model)
+{
+	struct dbench *m = model;
+
+	sim_free(m->ops);
+}
+
+static int dbench_start(void *model, struct loop *L, struct sim_error *err)
+{
+	struct dbench *m = model;
+	struct loop_item it = { .arrival_ns = 0, .cause = WAKE_IPI, .kind = DB_START };
+
+	for (it.task = 0; it.task < m->clients; it.task++) {
+		it.cpu = it.task % m->cpus;
+		it.work_ns = vary(L, it.task, m->client_ns, m->jitter);
+		if (loop_send(L, &it, err))
+			return -1;
+	}
+	return 0;
+}
+
+static int dbench_done(void *model, struct loop *L, const struct loop_item *done, int64_t t,
+		       struct sim_error *err)
+{
+	struct dbench *m = model;
+	int c = done->task;
+	struct loop_item it = { .cpu = done->cpu, .cause = WAKE_IRQ, .task = c, .stamp_ns = t };
+	bool flush;
+
+	if (done->kind != DB_START) {
+		/* The completion woke the client, which has now dealt with it. */
+		loop_iowait(L, done->cpu, -1);
+		if (loop_request_done(L, done->start_ns - done->stamp_ns,
+				      done->kind == DB_FLUSH ? 0 : m->bytes, err))
+			return -1;
+	}
+	/* The next operation: its completion comes back on this CPU. */
+	flush = m->flush_every && ++m->ops[c] % m->flush_every == 0;
+	it.kind = flush ? DB_FLUSH : DB_IO;
+	it.arrival_ns = t + vary(L, c, flush ? m->flush_ns : m->io_ns, m->jitter);
+	it.work_ns = vary(L, c, m->client_ns, m->jitter);
+	loop_iowait(L, done->cpu, +1);
+	return loop_send(L, &it, err);
+}
+
+static const struct loop_model_ops dbench_ops = {
+	.start = dbench_start,
+	.done = dbench_done,
+};
+
+const struct workload wl_dbench = {
+	.name = "dbench",
+	.summary = "clients doing synchronous I/O to a device, sleeping in iowait meanwhile",
+	.imitates = "dbench on a fast block device (MMTests dbench4)",
+	.params = dbench_params,
+	.nr_params = DB_NR,
+	.throughput_unit = "MB/s",
+	.nr_cpus = dbench_cpus,
+	.model_size = sizeof(struct dbench),
+	.init = dbench_init,
+	.fini = dbench_fini,
+	.ops = &dbench_ops,
+};

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * workloads.c - the table of benchmark-like workload models, their parameters, and the
+ * two ways to use one: a closed-loop run on a machine through a governor (workload_run),
+ * and its zero-exit-latency timeline written as a trace (workload_write_trace, for gen).
+ *
+ * The models live in workload_net.c (netperf-udp, sockperf, tbench, dbench: messages and
+ * I/O between threads) and workload_sys.c (hackbench, cyclictest, idle, powernightmares).
+ * Each is one const struct workload; the table below is the only list of them.
+ *
+ * A run allocates the model's state (model_size bytes, zeroed), initializes it from the
+ * parameters, lets the loop (sim/loop.c) drive it, and frees it: nothing is shared between
+ * runs, so any number can run at once in different threads.
+ */
+#include "sim/workloads.h"
+#include "sim/alloc.h"
+#include "sim/common.h"
+
+#include <math.h>
+#include <string.h>
+
+extern const struct workload wl_netperf_udp;
+extern const struct workload wl_sockperf;
+extern const struct workload wl_tbench;
+extern const struct workload wl_dbench;
+extern const struct workload wl_hackbench;
+extern const struct workload wl_cyclictest;
+extern const struct workload wl_idle;
+extern const struct workload wl_powernightmares;
+
+static const struct workload *const workloads[] = {
+	&wl_netperf_udp, &wl_sockperf,	 &wl_tbench, &wl_dbench,
+	&wl_hackbench,	 &wl_cyclictest, &wl_idle,   &wl_powernightmares,
+};
+
+unsigned int workload_count(void)
+{
+	return SIM_ARRAY_SIZE(workloads);
+}
+
+const struct workload *workload_get(unsigned int i)
+{
+	return i < SIM_ARRAY_SIZE(workloads) ? workloads[i] : NULL;
+}
+
+const struct workload *workload_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < SIM_ARRAY_SIZE(workloads); i++)
+		if (!strcmp(workloads[i]->name, name))
+			return workloads[i];
+	return NULL;
+}
+
+int workload_param_index(const struct workload *w, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_params; i++)
+		if (!strcmp(w->params[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+void workload_defaults(const struct workload *w, int64_t *params)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_params; i++)
+		params[i] = w->params[i].def;
+}
+
+int workload_check_params(const struct workload *w, const int64_t *params, struct sim_error *err)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_params; i++) {
+		const struct wl_param *p = &w->params[i];
+
+		if (params[i] < p->min || params[i] > p->max)
+			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+					     "%s --%s: %lld is out of range (%lld..%lld)", w->name,
+					     p->name, (long long)params[i], (long long)p->min,
+					     (long long)p->max);
+	}
+	return 0;
+}
+
+/* Checked parameters, the CPU count, and the model's state initialized from them. */
+static void *model_create(const struct workload *w, const int64_t *params, int64_t duration_ns,
+			  int *nr_cpus, struct sim_error *err)
+{
+	void *model;
+
+	if (workload_check_params(w, params, err))
+		return NULL;
+	if (duration_ns <= 0) {
+		sim_error_set(err, SIM_ERR_INPUT, "", 0, 0, "%s: the duration must be positive",
+			      w->name);
+		return NULL;
+	}
+	*nr_cpus = w->nr_cpus(params);
+	if (*nr_cpus < 1 || *nr_cpus > MACHINE_MAX_CPUS) {
+		sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+			      "%s: these parameters need %d CPUs; at most %d are possible", w->name,
+			      *nr_cpus, MACHINE_MAX_CPUS);
+		return NULL;
+	}
+	model = sim_calloc(1, w->model_size);
+	if (!model) {
+		sim_error_nomem(err, "");
+		return NULL;
+	}
+	if (w->init(model, params, *nr_cpus, err)) {
+		if (w->fini)
+			w->fini(model);
+		sim_free(model);
+		return NULL;
+	}
+	return model;
+}
+
+static void model_destroy(const struct workload *w, void *model)
+{
+	if (w->fini)
+		w->fini(model);
+	sim_free(model);
+}
+
+int workload_run(const struct workload *w, const int64_t *params, const struct sim_config *cfg,
+		 int64_t duration_ns, uint64_t seed, struct loop_result *out, struct sim_error *err)
+{
+	struct sim_config c = *cfg;
+	void *model;
+	int nr, have, rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!cfg->machine || !cfg->gov)
+		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+				     "workload_run: no machine or no governor");
+	model = model_create(w, params, duration_ns, &nr, err);
+	if (!model)
+		return -1;
+	have = machine_nr_cpus(cfg->machine);
+	if (nr > have) {
+		model_destroy(w, model);
+		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+				     "workload %s needs %d CPUs with these parameters, but machine "
+				     "%s has %d%s",
+				     w->name, nr, cfg->machine->name, have,
+				     workload_param_index(w, "cpus") >= 0
+					     ? " (--cpus N shares fewer CPUs among its threads)"
+					     : "");
+	}
+	c.nr_cpus = nr;
+	rc = loop_run(&c, w->ops, model, duration_ns, seed, out, err);
+	model_destroy(w, model);
+	return rc;
+}
+
+double workload_throughput(const struct workload *w, const struct loop_result *r)
+{
+	if (!w->throughput_unit || r->duration_s <= 0)
+		return NAN;
+	if (!strcmp(w->throughput_unit, "MB/s"))
+		return (double)r->bytes / r->duration_s / 1e6;
+	return (double)r->requests / r->duration_s;
+}
+
+int workload_write_trace(const struct workload *w, const int64_t *params, int64_t duration_ns,
+			 uint64_t seed, const struct trace_header *hdr, FILE *f,
+			 struct sim_error *err)
+{
+	void *model;
+	int nr, rc;
+
+	model = model_create(w, params, duration_ns, &nr, err);
+	if (!model)
+		return -1;
+	rc = loop_write_ideal(w->ops, model, nr, duration_ns, seed, hdr, f, err);
+	model_destroy(w, model);
+	return rc;
+}

@@ -1,0 +1,885 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_compare.c - idlesim compare and idlesim check: a golden MMTests table whose every
+ * number is derived here by hand, the JSON layout, byte-identical output for 1, 2 and 4
+ * threads, expectation files (pass, fail, the messages, bad input with positions), and the
+ * exit statuses of the commands. The statistics themselves are tested in test_mmstat.c;
+ * here they are only used.
+ *
+ * The hand-made workload "pp" is test_loop.c's ping-pong with the server's work as a
+ * parameter: a client on CPU 0 works 5 us, sends a request (an IPI arriving 2 us later) to
+ * the server on CPU 1, which works S us (--server-us) and answers (2 us); the client works
+ * 5 us on the response and sends the next request. A request's latency runs from sending
+ * it to the client starting on the response. Nothing in it is random, so every iteration
+ * gives the same numbers. "ppr" is the same with the server's work drawn uniformly from
+ * [S/2, 3S/2] (seeded), for the determinism tests.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sim/check.h"
+#include "sim/common.h"
+#include "sim/compare.h"
+#include "sim/init.h"
+#include "sim/loop.h"
+
+#define BIN IDLESIM_BINARY_DIR "/idlesim"
+
+/* ---- the ping-pong workloads ---- */
+
+enum { K_THINK, K_REQUEST, K_RESPONSE };
+
+struct pp {
+	int64_t server_ns;
+	bool random;
+};
+
+static int pp_init(void *model, const int64_t *params, int nr_cpus, struct sim_error *err)
+{
+	struct pp *p = model;
+
+	(void)nr_cpus;
+	(void)err;
+	p->server_ns = params[0] * 1000;
+	return 0;
+}
+
+static int ppr_init(void *model, const int64_t *params, int nr_cpus, struct sim_error *err)
+{
+	((struct pp *)model)->random = true;
+	return pp_init(model, params, nr_cpus, err);
+}
+
+static int pp_start(void *model, struct loop *L, struct sim_error *err)
+{
+	struct loop_item it = { .cpu = 0, .arrival_ns = 0, .work_ns = 5000, .cause = WAKE_IPI,
+				.kind = K_THINK };
+
+	(void)model;
+	return loop_send(L, &it, err);
+}
+
+static int pp_done(void *model, struct loop *L, const struct loop_item *done, int64_t t,
+		   struct sim_error *err)
+{
+	const struct pp *p = model;
+	struct loop_item it = { .cause = WAKE_IPI, .arrival_ns = t + 2000 };
+
+	if (done->kind == K_RESPONSE &&
+	    loop_request_done(L, done->start_ns - done->stamp_ns, 0, err))
+		return -1;
+	if (done->kind == K_REQUEST) {
+		it.cpu = 0;
+		it.kind = K_RESPONSE;
+		it.work_ns = 5000;
+		it.stamp_ns = done->stamp_ns;
+	} else {
+		it.cpu = 1;
+		it.kind = K_REQUEST;
+		it.work_ns = p->random ? loop_uniform(L, 0, p->server_ns / 2, 3 * p->server_ns / 2)
+				       : p->server_ns;
+		it.stamp_ns = t;
+	}
+	return loop_send(L, &it, err);
+}
+
+static const struct loop_model_ops pp_ops = { .start = pp_start, .done = pp_done };
+
+static int pp_cpus(const int64_t *params)
+{
+	(void)params;
+	return 2;
+}
+
+static const struct wl_param pp_params[] = {
+	{ .name = "server-us", .help = "server work per request", .def = 10, .min = 1,
+	  .max = 1000 },
+};
+
+static const struct workload wl_pp = {
+	.name = "pp",
+	.summary = "ping-pong",
+	.imitates = "a test",
+	.params = pp_params,
+	.nr_params = 1,
+	.throughput_unit = "req/s",
+	.nr_cpus = pp_cpus,
+	.model_size = sizeof(struct pp),
+	.init = pp_init,
+	.ops = &pp_ops,
+};
+
+static const struct workload wl_ppr = {
+	.name = "ppr",
+	.summary = "ping-pong, random server work",
+	.imitates = "a test",
+	.params = pp_params,
+	.nr_params = 1,
+	.throughput_unit = "req/s",
+	.nr_cpus = pp_cpus,
+	.model_size = sizeof(struct pp),
+	.init = ppr_init,
+	.ops = &pp_ops,
+};
+
+static const struct workload *find_test_workload(const char *name)
+{
+	return !strcmp(name, "pp") ? &wl_pp : !strcmp(name, "ppr") ? &wl_ppr : NULL;
+}
+
+/* ---- helpers ---- */
+
+/* The comparison of the golden test: pp, server 10 and 30 us, shallowest against deepest on
+ * skl with every state below C1 disabled, 2 iterations of 10 ms. */
+static void golden_request(struct cmp_request *req)
+{
+	static const char *const off[] = { "C1E", "C3", "C6", "C7s", "C8", "C9", "C10" };
+	unsigned int i;
+
+	cmp_request_defaults(req);
+	req->wl = &wl_pp;
+	workload_defaults(req->wl, req->params);
+	req->vary = 0;
+	req->values[0] = 10;
+	req->values[1] = 30;
+	req->nr_values = 2;
+	req->machines[req->nr_machines++] = "skl";
+	req->governors[req->nr_governors++] = "shallowest";
+	req->governors[req->nr_governors++] = "deepest";
+	req->metrics[req->nr_metrics++] = "throughput";
+	req->metrics[req->nr_metrics++] = "latency_mean";
+	req->iterations = 2;
+	req->duration_ns = 10000000;
+	req->threads = 1;
+	for (i = 0; i < SIM_ARRAY_SIZE(off); i++)
+		req->knobs.disable[req->knobs.nr_disable++] = off[i];
+}
+
+static void run_ok(const struct cmp_request *req, struct cmp_result *res)
+{
+	struct sim_error err = { 0 };
+
+	if (cmp_run(req, res, &err)) {
+		sim_error_print(stderr, &err);
+		fail();
+	}
+}
+
+/* The result written in a format and style, as a malloc'ed string. */
+static char *written(const struct cmp_result *res, enum cmp_format fmt, enum cmp_style style)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(cmp_write(f, res, fmt, style), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static char *compare_text(const struct cmp_request *req, enum cmp_format fmt,
+			  enum cmp_style style)
+{
+	struct cmp_result res;
+	char *s;
+
+	run_ok(req, &res);
+	s = written(&res, fmt, style);
+	cmp_result_free(&res);
+	return s;
+}
+
+static void assert_text_equal(const char *got, const char *want)
+{
+	if (strcmp(got, want)) {
+		fprintf(stderr, "--- expected\n%s--- got\n%s---\n", want, got);
+		fail();
+	}
+}
+
+/* ---- golden output ---- */
+
+/*
+ * Every number by hand (test_loop.c derives the same timeline for S = 10 us):
+ *
+ * shallowest stays in POLL, which costs no exit latency: a cycle is 5 (client) + 2 + S
+ * (server) + 2 us, a request's latency 2 + S + 2 = S + 4 us. The client sends the first
+ * request at 5 us and finishes the k-th response at 5 + k (S + 9) us, so 10 ms hold
+ * floor(9995 / (S + 9)) requests: S = 10: 526, S = 30: 256 (39 * 256 = 9984).
+ *
+ * deepest, with every state below C1 disabled, takes C1 (exit latency 2 us) on both CPUs at
+ * every wakeup: the cycle grows by 2 + 2 us to S + 13 and so does the latency, to S + 8 us:
+ * S = 10: floor(9995 / 23) = 434 requests (23 * 434 = 9982), S = 30: floor(9995 / 43) = 232
+ * (43 * 232 = 9976).
+ *
+ * Throughput = requests / 0.01 s: 52600 and 43400 req/s for S = 10, 25600 and 23200 for
+ * S = 30. Latency: 14 and 18 us, 34 and 38 us. No randomness: both iterations agree, so
+ * Min = mean = Max, Stddev = CoeffVar = 0, and the t-test sees two different means without
+ * variance: p = 0, significant (asterisks).
+ *
+ * Percentages (positive = better): throughput, higher is better, pdiff = cand * 100 / base
+ * - 100: 43400 / 526 - 100 = -17.4905 -> -17.49; 23200 / 256 - 100 = -9.375 exactly, which
+ * printf rounds to even: -9.38. Latency, lower is better, pndiff = 100 - cand * 100 / base:
+ * 100 - 1800 / 14 = -28.5714 -> -28.57; 100 - 3800 / 34 = -11.7647 -> -11.76. Stddev and
+ * CoeffVar are 0 against 0: 0.00.
+ *
+ * Gmean of the ratios (> 1 better): 43400/52600 * 23200/25600 * 14/18 * 34/38 = 0.520358,
+ * its 4th root 0.8493 -> 0.85.
+ *
+ * Layout: the stat column is 9 wide plus a space, the operation column as wide as the
+ * longest name, "latency_mean-10" (15); then per governor "%12.2f (%7.2f%%)", asterisks
+ * for the significant mean row; the header is 9 + 1 + 15 blanks, then the names
+ * right-aligned over 23 columns. The Gmean block has its own header (operation "all", 3
+ * wide) and right-aligns "%12.2f" under each name (11 blanks before it).
+ */
+static const char golden[] =
+	"pp on skl: server-us=10,30; 2 iterations of 0.01 s, seeds 1..2, hz 250\n"
+	"units: throughput req/s, latency_mean us\n"
+	"\n"
+	"                                      shallowest                deepest\n"
+	"Min       throughput-10      52600.00 (   0.00%)    43400.00 ( -17.49%)\n"
+	"Min       throughput-30      25600.00 (   0.00%)    23200.00 (  -9.38%)\n"
+	"Hmean     throughput-10      52600.00 (   0.00%)    43400.00 * -17.49%*\n"
+	"Hmean     throughput-30      25600.00 (   0.00%)    23200.00 *  -9.38%*\n"
+	"Stddev    throughput-10          0.00 (   0.00%)        0.00 (   0.00%)\n"
+	"Stddev    throughput-30          0.00 (   0.00%)        0.00 (   0.00%)\n"
+	"CoeffVar  throughput-10          0.00 (   0.00%)        0.00 (   0.00%)\n"
+	"CoeffVar  throughput-30          0.00 (   0.00%)        0.00 (   0.00%)\n"
+	"Max       throughput-10      52600.00 (   0.00%)    43400.00 ( -17.49%)\n"
+	"Max       throughput-30      25600.00 (   0.00%)    23200.00 (  -9.38%)\n"
+	"\n"
+	"Min       latency_mean-10       14.00 (   0.00%)       18.00 ( -28.57%)\n"
+	"Min       latency_mean-30       34.00 (   0.00%)       38.00 ( -11.76%)\n"
+	"Amean     latency_mean-10       14.00 (   0.00%)       18.00 * -28.57%*\n"
+	"Amean     latency_mean-30       34.00 (   0.00%)       38.00 * -11.76%*\n"
+	"Stddev    latency_mean-10        0.00 (   0.00%)        0.00 (   0.00%)\n"
+	"Stddev    latency_mean-30        0.00 (   0.00%)        0.00 (   0.00%)\n"
+	"CoeffVar  latency_mean-10        0.00 (   0.00%)        0.00 (   0.00%)\n"
+	"CoeffVar  latency_mean-30        0.00 (   0.00%)        0.00 (   0.00%)\n"
+	"Max       latency_mean-10       14.00 (   0.00%)       18.00 ( -28.57%)\n"
+	"Max       latency_mean-30       34.00 (   0.00%)       38.00 ( -11.76%)\n"
+	"\n"
+	"Gmean of the ratios of means over 4 cells (> 1.00: better than shallowest; residency "
+	"not counted)\n"
+	"                          shallowest                deepest\n"
+	"Gmean     all                   1.00                   0.85\n";
+
+static void test_golden_text(void **state)
+{
+	struct cmp_request req;
+	char *s;
+
+	(void)state;
+	golden_request(&req);
+	s = compare_text(&req, CMP_TEXT, CMP_STYLE_MMTESTS);
+	assert_text_equal(s, golden);
+	free(s);
+}
+
+/*
+ * The same comparison in the normalized style: mean / baseline mean, "pct imp" (the same
+ * percentages; for the lower-is-better baseline -0.00), CV 0. 43400 / 52600 = 0.825 ->
+ * 0.83; 23200 / 25600 = 0.90625 -> 0.91; 18 / 14 = 1.29; 38 / 34 = 1.12. Layout: the case
+ * column as wide as its longest entry ("10-server-us"), then per governor 5 blanks and a
+ * column as wide as "NAME[pct imp](CV)" (at least the 20 of a cell), right-aligned.
+ */
+static const char golden_normalized[] =
+	"pp on skl: server-us=10,30; 2 iterations of 0.01 s, seeds 1..2, hz 250\n"
+	"\n"
+	"==================================================================\n"
+	"Test          : pp on skl, throughput\n"
+	"Units         : Normalized throughput (req/s)\n"
+	"Interpretation: Higher is better\n"
+	"Statistic     : HMean\n"
+	"==================================================================\n"
+	"Case:            shallowest[pct imp](CV)     deepest[pct imp](CV)\n"
+	"10-server-us        1.00 [  0.00]( 0.00)     0.83 [-17.49]( 0.00)\n"
+	"30-server-us        1.00 [  0.00]( 0.00)     0.91 [ -9.38]( 0.00)\n"
+	"\n"
+	"==================================================================\n"
+	"Test          : pp on skl, latency_mean\n"
+	"Units         : Normalized latency_mean (us)\n"
+	"Interpretation: Lower is better\n"
+	"Statistic     : AMean\n"
+	"==================================================================\n"
+	"Case:            shallowest[pct imp](CV)     deepest[pct imp](CV)\n"
+	"10-server-us        1.00 [ -0.00]( 0.00)     1.29 [-28.57]( 0.00)\n"
+	"30-server-us        1.00 [ -0.00]( 0.00)     1.12 [-11.76]( 0.00)\n";
+
+static void test_golden_normalized(void **state)
+{
+	struct cmp_request req;
+	char *s;
+
+	(void)state;
+	golden_request(&req);
+	s = compare_text(&req, CMP_TEXT, CMP_STYLE_NORMALIZED);
+	assert_text_equal(s, golden_normalized);
+	free(s);
+}
+
+/* The JSON keeps the layout: keys in order, baseline first, pct 0, p_value null. */
+static void test_json_layout(void **state)
+{
+	static const char *const cell_keys[] = { "workload", "metric", "param", "value",
+						 "machine", "higher_is_better", "governors" };
+	static const char *const gov_keys[] = { "governor", "mean", "samples", "mean_kind",
+						"stddev", "pct", "p_value", "significant" };
+	struct cmp_request req;
+	json_error_t je;
+	json_t *root, *cell, *g0, *g1;
+	char *s;
+	unsigned int i;
+
+	(void)state;
+	golden_request(&req);
+	s = compare_text(&req, CMP_JSON, CMP_STYLE_MMTESTS);
+	root = json_loads(s, 0, &je);
+	assert_non_null(root);
+	assert_string_equal(json_string_value(json_object_get(root, "schema")), CMP_JSON_SCHEMA);
+	assert_string_equal(json_string_value(json_object_get(root, "baseline")), "shallowest");
+	assert_int_equal(json_array_size(json_object_get(root, "cells")), 4);
+	/* The order of the top-level keys, as printed. */
+	assert_true(strstr(s, "\"schema\"") < strstr(s, "\"baseline\""));
+	assert_true(strstr(s, "\"baseline\"") < strstr(s, "\"cells\""));
+
+	cell = json_array_get(json_object_get(root, "cells"), 0);
+	for (i = 0; i < SIM_ARRAY_SIZE(cell_keys); i++)
+		assert_non_null(json_object_get(cell, cell_keys[i]));
+	assert_int_equal(json_object_size(cell), SIM_ARRAY_SIZE(cell_keys));
+	assert_string_equal(json_string_value(json_object_get(cell, "workload")), "pp");
+	assert_string_equal(json_string_value(json_object_get(cell, "param")), "server-us");
+	assert_int_equal(json_integer_value(json_object_get(cell, "value")), 10);
+	assert_string_equal(json_string_value(json_object_get(cell, "machine")), "skl");
+	assert_string_equal(json_string_value(json_object_get(cell, "metric")), "throughput");
+	assert_true(json_is_true(json_object_get(cell, "higher_is_better")));
+
+	g0 = json_array_get(json_object_get(cell, "governors"), 0);
+	g1 = json_array_get(json_object_get(cell, "governors"), 1);
+	for (i = 0; i < SIM_ARRAY_SIZE(gov_keys); i++)
+		assert_non_null(json_object_get(g0, gov_keys[i]));
+	assert_int_equal(json_object_size(g0), SIM_ARRAY_SIZE(gov_keys));
+	assert_string_equal(json_string_value(json_object_get(g0, "governor")), "shallowest");
+	assert_string_equal(json_string_value(json_object_get(g0, "mean_kind")), "hmean");
+	assert_int_equal(json_array_size(json_object_get(g0, "samples")), 2);
+	assert_true(json_number_value(json_array_get(json_object_get(g0, "samples"), 1)) ==
+		    52600.0);
+	assert_true(json_number_value(json_object_get(g0, "mean")) == 52600.0);
+	assert_true(json_number_value(json_object_get(g0, "pct")) == 0.0);
+	assert_true(json_is_null(json_object_get(g0, "p_value")));
+	assert_true(json_is_false(json_object_get(g0, "significant")));
+	assert_string_equal(json_string_value(json_object_get(g1, "governor")), "deepest");
+	assert_true(json_number_value(json_object_get(g1, "mean")) == 43400.0);
+	assert_true(fabs(json_number_value(json_object_get(g1, "pct")) - (43400.0 / 526 - 100)) <
+		    1e-9);
+	assert_true(json_number_value(json_object_get(g1, "p_value")) == 0.0);
+	assert_true(json_is_true(json_object_get(g1, "significant")));
+
+	cell = json_array_get(json_object_get(root, "cells"), 2);
+	assert_string_equal(json_string_value(json_object_get(cell, "metric")), "latency_mean");
+	assert_true(json_is_false(json_object_get(cell, "higher_is_better")));
+	g0 = json_array_get(json_object_get(cell, "governors"), 0);
+	assert_string_equal(json_string_value(json_object_get(g0, "mean_kind")), "amean");
+	json_decref(root);
+	free(s);
+}
+
+/* Without --metric every metric that applies: throughput only for workloads that serve
+ * requests, residency for each enabled state, which stays out of the Gmean. */
+static void test_default_metrics(void **state)
+{
+	struct cmp_request req;
+	struct cmp_result res;
+	int i, res_cells = 0;
+
+	(void)state;
+	golden_request(&req);
+	req.nr_metrics = 0;
+	req.nr_values = 1;
+	req.duration_ns = 2000000;
+	run_ok(&req, &res);
+	/* 9 fixed metrics, POLL and C1 enabled: 11 cells of one value. */
+	assert_int_equal(res.nr_cells, 11);
+	for (i = 0; i < res.nr_cells; i++) {
+		const struct cmp_cell *c = &res.cells[i];
+
+		if (c->metric >= CMP_M_RESIDENCY) {
+			res_cells++;
+			assert_false(c->in_gmean);
+			assert_int_equal(c->gov[0].sum.kind, MM_AMEAN);
+			/* C1 is the deepest enabled state: more time there is better. */
+			assert_int_equal(c->higher_is_better, !strcmp(c->name, "residency_pct.C1"));
+		}
+	}
+	assert_int_equal(res_cells, 2);
+	assert_int_equal(res.gmean_cells, 9);
+	assert_string_equal(res.cells[9].name, "residency_pct.POLL");
+	cmp_result_free(&res);
+}
+
+/* ---- determinism across thread counts ---- */
+
+static void thread_counts_agree(struct cmp_request *req)
+{
+	char *ref[2] = { NULL, NULL };
+	static const int threads[] = { 1, 2, 4 };
+	unsigned int t;
+	int f;
+
+	for (t = 0; t < SIM_ARRAY_SIZE(threads); t++) {
+		for (f = 0; f < 2; f++) {
+			char *s;
+
+			req->threads = threads[t];
+			s = compare_text(req, f ? CMP_JSON : CMP_TEXT, CMP_STYLE_MMTESTS);
+			if (!ref[f]) {
+				ref[f] = s;
+				continue;
+			}
+			assert_text_equal(s, ref[f]);
+			free(s);
+		}
+	}
+	free(ref[0]);
+	free(ref[1]);
+}
+
+static void test_threads_identical(void **state)
+{
+	struct cmp_request req;
+	struct cmp_result res;
+
+	(void)state;
+	cmp_request_defaults(&req);
+	req.wl = &wl_ppr;
+	workload_defaults(req.wl, req.params);
+	req.vary = 0;
+	req.values[0] = 10;
+	req.values[1] = 40;
+	req.nr_values = 2;
+	req.machines[req.nr_machines++] = "skl";
+	req.machines[req.nr_machines++] = "hsx";
+	req.governors[req.nr_governors++] = "menu";
+	req.governors[req.nr_governors++] = "teo";
+	req.governors[req.nr_governors++] = "deepest";
+	req.iterations = 3;
+	req.duration_ns = 3000000;
+	thread_counts_agree(&req);
+
+	/* The samples differ between seeds (so the agreement above means something) ... */
+	req.threads = 3;
+	run_ok(&req, &res);
+	assert_string_equal(res.cells[2].name, "latency_mean");
+	assert_true(res.cells[2].gov[0].samples[0] != res.cells[2].gov[0].samples[1]);
+	cmp_result_free(&res);
+
+	/* ... and a registry workload agrees as well. */
+	req.wl = workload_find("tbench");
+	if (req.wl) {
+		workload_defaults(req.wl, req.params);
+		req.vary = workload_param_index(req.wl, "clients");
+		req.values[0] = 1;
+		req.values[1] = 2;
+		req.nr_machines = 1;
+		req.iterations = 2;
+		req.duration_ns = 2000000;
+		thread_counts_agree(&req);
+	}
+}
+
+/* ---- request errors ---- */
+
+static void test_request_errors(void **state)
+{
+	struct cmp_request req;
+	struct cmp_result res;
+	struct sim_error err;
+
+	(void)state;
+	golden_request(&req);
+	req.metrics[0] = "throughput_mean";
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(cmp_run(&req, &res, &err), -1);
+	assert_non_null(strstr(err.text, "'throughput_mean': unknown"));
+
+	golden_request(&req);
+	req.metrics[0] = "residency_pct.C42";
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(cmp_run(&req, &res, &err), -1);
+	assert_non_null(strstr(err.text, "no compared machine has idle state 'C42'"));
+
+	golden_request(&req);
+	req.governors[1] = "nosuch";
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(cmp_run(&req, &res, &err), -1);
+	assert_non_null(strstr(err.text, "unknown governor 'nosuch'"));
+
+	golden_request(&req);
+	req.values[1] = 5000; /* server-us is at most 1000 */
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(cmp_run(&req, &res, &err), -1);
+	assert_int_equal(err.code, SIM_ERR_INPUT);
+
+	golden_request(&req);
+	req.knobs.nr_sets = 1;
+	snprintf(req.knobs.sets[0].family, sizeof(req.knobs.sets[0].family), "menu");
+	snprintf(req.knobs.sets[0].name, sizeof(req.knobs.sets[0].name), "nosuch");
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(cmp_run(&req, &res, &err), -1);
+	assert_non_null(strstr(err.text, "--set menu.nosuch"));
+}
+
+/* ---- check ---- */
+
+static const char expect_head[] =
+	"{\n"
+	"  \"schema\": \"idlesim-expect/1\",\n"
+	"  \"comparisons\": [\n"
+	"    {\n"
+	"      \"name\": \"pp\",\n"
+	"      \"workload\": \"pp\",\n"
+	"      \"params\": {\"server-us\": [10, 30]},\n"
+	"      \"machines\": \"skl\",\n"
+	"      \"governors\": [\"shallowest\", \"deepest\"],\n"
+	"      \"iterations\": 2,\n"
+	"      \"duration_s\": 0.01,\n"
+	"      \"disable\": [\"C1E\", \"C3\", \"C6\", \"C7s\", \"C8\", \"C9\", \"C10\"],\n"
+	"      \"expect\": [\n";
+
+static const char expect_tail[] = "\n      ]\n    }\n  ]\n}\n";
+
+/* Parse and run an expectation file made of head + expect + tail; returns check_run(). */
+static int run_check(const char *expect, char **out, struct sim_error *err)
+{
+	char text[4096];
+	struct check_opts o = { .threads = 2 };
+	struct check_file *cf;
+	size_t len = 0;
+	int rc;
+
+	snprintf(text, sizeof(text), "%s%s%s", expect_head, expect, expect_tail);
+	memset(err, 0, sizeof(*err));
+	*out = NULL;
+	cf = check_parse(text, "expect.json", find_test_workload, err);
+	if (!cf)
+		return -2;
+	o.out = open_memstream(out, &len);
+	assert_non_null(o.out);
+	rc = check_run(cf, &o, err);
+	fclose(o.out);
+	check_free(cf);
+	return rc;
+}
+
+/* The bounds hold: deepest loses 17.49 % and 9.38 % of throughput (see the golden test). */
+static void test_check_pass(void **state)
+{
+	struct sim_error err;
+	char *out;
+
+	(void)state;
+	assert_int_equal(run_check("{\"metric\": \"throughput\", \"governor\": \"deepest\", "
+				   "\"min_pct\": -20},\n"
+				   "{\"metric\": \"latency_mean\", \"governor\": \"shallowest\", "
+				   "\"max\": 34, \"value\": 30}",
+				   &out, &err),
+			 0);
+	assert_text_equal(out,
+			  "ok   [pp] pp server-us=10 on skl: throughput of deepest: -17.49% "
+			  "against shallowest >= min_pct -20.00%\n"
+			  "ok   [pp] pp server-us=30 on skl: throughput of deepest: -9.38% "
+			  "against shallowest >= min_pct -20.00%\n"
+			  "ok   [pp] pp server-us=30 on skl: latency_mean of shallowest: "
+			  "mean 34 us <= max 34\n"
+			  "check: 0 of 3 checks failed\n");
+	free(out);
+}
+
+/* A bound that does not hold fails, and its message names cell, metric, value and bound. */
+static void test_check_fail(void **state)
+{
+	struct sim_error err;
+	char *out;
+
+	(void)state;
+	assert_int_equal(run_check("{\"metric\": \"throughput\", \"governor\": \"deepest\", "
+				   "\"min_pct\": -10, \"no_significant_regression\": true},\n"
+				   "{\"metric\": \"latency_mean\", \"governor\": \"deepest\", "
+				   "\"machine\": \"skl\", \"min\": 15, \"max\": 37.5}",
+				   &out, &err),
+			 4);
+	assert_text_equal(out,
+			  "FAIL [pp] pp server-us=10 on skl: throughput of deepest: -17.49% "
+			  "against shallowest < min_pct -10.00%\n"
+			  "FAIL [pp] pp server-us=10 on skl: throughput of deepest: -17.49% "
+			  "against shallowest, p = 0: significant regression "
+			  "(no_significant_regression)\n"
+			  "ok   [pp] pp server-us=30 on skl: throughput of deepest: -9.38% "
+			  "against shallowest >= min_pct -10.00%\n"
+			  "FAIL [pp] pp server-us=30 on skl: throughput of deepest: -9.38% "
+			  "against shallowest, p = 0: significant regression "
+			  "(no_significant_regression)\n"
+			  "ok   [pp] pp server-us=10 on skl: latency_mean of deepest: mean 18 us "
+			  ">= min 15\n"
+			  "ok   [pp] pp server-us=10 on skl: latency_mean of deepest: mean 18 us "
+			  "<= max 37.5\n"
+			  "ok   [pp] pp server-us=30 on skl: latency_mean of deepest: mean 38 us "
+			  ">= min 15\n"
+			  "FAIL [pp] pp server-us=30 on skl: latency_mean of deepest: mean 38 us "
+			  "> max 37.5\n"
+			  "check: 4 of 8 checks failed\n");
+	free(out);
+}
+
+/* Bad expectations are input errors at the line and column of the offending field. */
+static void test_check_bad_input(void **state)
+{
+	static const struct {
+		const char *expect;
+		int line, column;
+		const char *msg;
+	} cases[] = {
+		{ "{\"metric\": \"throughput\", \"governor\": \"deepest\", \"min_pc\": 1}", 14, 59,
+		  "unknown field 'min_pc'" },
+		{ "{\"metric\": \"tput\", \"governor\": \"deepest\", \"min\": 1}", 14, 12,
+		  "unknown metric 'tput'" },
+		{ "{\"metric\": \"throughput\", \"governor\": \"teo\", \"min\": 1}", 14, 38,
+		  "not one of this comparison's governors" },
+		{ "{\"metric\": \"throughput\", \"governor\": \"shallowest\", \"min_pct\": 1}", 14,
+		  1, "is the baseline" },
+		{ "{\"metric\": \"throughput\", \"governor\": \"deepest\"}", 14, 1,
+		  "states no bound" },
+		{ "{\"metric\": \"throughput\", \"governor\": \"deepest\", \"min\": 1, "
+		  "\"value\": 20}",
+		  14, 68, "no cell of this comparison has the parameter value 20" },
+		{ "{\"metric\": \"throughput\", \"governor\": \"deepest\", \"min\": 2, "
+		  "\"max\": 1}",
+		  14, 1, "a lower bound is above its upper bound" },
+		{ "{\"metric\": \"throughput\", \"governor\": \"deepest\", \"min\": \"1\"}", 14, 56,
+		  "must be a number" },
+	};
+	struct sim_error err;
+	unsigned int i;
+	char *out;
+
+	(void)state;
+	for (i = 0; i < SIM_ARRAY_SIZE(cases); i++) {
+		assert_int_equal(run_check(cases[i].expect, &out, &err), -2);
+		if (!strstr(err.text, cases[i].msg) || err.line != cases[i].line ||
+		    err.column != cases[i].column) {
+			fprintf(stderr, "case %u: ", i);
+			sim_error_print(stderr, &err);
+			fail();
+		}
+		assert_int_equal(err.code, SIM_ERR_INPUT);
+		assert_string_equal(err.source, "expect.json");
+	}
+
+	/* A residency metric of a state the machine lacks is found when the cells exist. */
+	assert_int_equal(run_check("{\"metric\": \"residency_pct.C42\", \"governor\": \"deepest\", "
+				   "\"max\": 1}",
+				   &out, &err),
+			 -1);
+	assert_non_null(strstr(err.text, "no compared machine has idle state 'C42'"));
+	free(out);
+}
+
+/* ---- the commands ---- */
+
+static char tmpdir[64];
+
+/* Run `idlesim ARGS` with stdout and stderr to files in tmpdir; return the exit status. */
+static int run_bin(const char *args)
+{
+	char cmd[4096];
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "cd %s && %s %s >%s/out 2>%s/err", IDLESIM_SOURCE_DIR, BIN,
+		 args, tmpdir, tmpdir);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *slurp_tmp(const char *name)
+{
+	char path[256], *buf;
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
+		n = 0;
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void write_tmp(const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void assert_file_contains(const char *name, const char *what)
+{
+	char *s = slurp_tmp(name);
+
+	if (!strstr(s, what)) {
+		fprintf(stderr, "%s lacks '%s':\n%s", name, what, s);
+		fail();
+	}
+	free(s);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/idlesim-cmp-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd);
+}
+
+static const char tbench_expect[] =
+	"{\"schema\": \"idlesim-expect/1\", \"comparisons\": [{\n"
+	"  \"workload\": \"tbench\", \"params\": {\"clients\": [1, 2]},\n"
+	"  \"machines\": [\"skl\"], \"governors\": [\"shallowest\", \"deepest\"],\n"
+	"  \"iterations\": 2, \"duration_s\": 0.005,\n"
+	"  \"expect\": [{\"metric\": \"throughput\", \"governor\": \"deepest\", \"%s\": %s}]\n"
+	"}]}\n";
+
+static void test_commands(void **state)
+{
+	char text[1024], args[512];
+
+	(void)state;
+	if (access(BIN, X_OK) || !workload_find("tbench")) {
+		skip();
+		return;
+	}
+	/* compare: the table on stdout, nothing on stderr when it is not a terminal. */
+	assert_int_equal(run_bin("compare --workload tbench --clients 1,2 -g shallowest,deepest "
+				 "-n 2 --duration-s 0.005 --metric throughput"),
+			 0);
+	assert_file_contains("out", "Hmean     throughput-1");
+	assert_file_contains("out", "Gmean     all");
+	{
+		char *e = slurp_tmp("err");
+
+		assert_string_equal(e, "");
+		free(e);
+	}
+	/* JSON to a file, the same for 1 and 2 threads. */
+	snprintf(args, sizeof(args),
+		 "compare --workload tbench --clients 1,2 -g menu,teo -n 2 --duration-s 0.005 "
+		 "-f json -o %s/j1.json -j 1",
+		 tmpdir);
+	assert_int_equal(run_bin(args), 0);
+	snprintf(args, sizeof(args),
+		 "compare --workload tbench --clients 1,2 -g menu,teo -n 2 --duration-s 0.005 "
+		 "-f json -o %s/j2.json -j 2",
+		 tmpdir);
+	assert_int_equal(run_bin(args), 0);
+	snprintf(args, sizeof(args), "cmp -s %s/j1.json %s/j2.json", tmpdir, tmpdir);
+	assert_int_equal(system(args), 0);
+
+	/* Usage errors: exit status 2 with a message. */
+	assert_int_equal(run_bin("compare --workload tbench --clients 1,2 --server-us 1,2 "
+				 "-g menu"),
+			 2);
+	assert_file_contains("err", "only one parameter may take a list");
+	assert_int_equal(run_bin("compare --workload tbench -g menu --metric nosuch"), 2);
+	assert_file_contains("err", "--metric 'nosuch': unknown");
+	assert_int_equal(run_bin("compare --workload nosuch -g menu"), 2);
+	assert_int_equal(run_bin("compare --workload tbench"), 2);
+	assert_file_contains("err", "--governor is required");
+
+	/* check: 0 when the bounds hold, 3 when one does not, 2 for bad input. */
+	snprintf(text, sizeof(text), tbench_expect, "max_pct", "0");
+	write_tmp("pass.json", text);
+	snprintf(args, sizeof(args), "check %s/pass.json", tmpdir);
+	assert_int_equal(run_bin(args), 0);
+	assert_file_contains("out", "ok   tbench clients=2 on skl: throughput of deepest");
+	assert_file_contains("out", "check: 0 of 2 checks failed");
+
+	snprintf(text, sizeof(text), tbench_expect, "min_pct", "0");
+	write_tmp("fail.json", text);
+	snprintf(args, sizeof(args), "check %s/fail.json", tmpdir);
+	assert_int_equal(run_bin(args), CHECK_EXIT_FAILED);
+	assert_file_contains("out", "FAIL tbench clients=1 on skl: throughput of deepest: -");
+	assert_file_contains("out", "against shallowest < min_pct +0.00%");
+	assert_file_contains("out", "check: 2 of 2 checks failed");
+
+	snprintf(text, sizeof(text), tbench_expect, "min_pct", "\"0\"");
+	write_tmp("bad.json", text);
+	snprintf(args, sizeof(args), "check %s/bad.json", tmpdir);
+	assert_int_equal(run_bin(args), 2);
+	snprintf(text, sizeof(text), "%s/bad.json:5:73: comparisons[0].expect[0].min_pct must be "
+				     "a number", tmpdir);
+	assert_file_contains("err", text);
+	assert_int_equal(run_bin("check /nonexistent.json"), 2);
+	assert_int_equal(run_bin("check"), 2);
+
+	/* The example shipped in traces/ parses (its runs are the lead's CI's to time). */
+	{
+		struct sim_error err = { 0 };
+		struct check_file *cf = check_load(IDLESIM_SOURCE_DIR "/traces/expect-example.json",
+						   NULL, &err);
+
+		if (!cf)
+			sim_error_print(stderr, &err);
+		assert_non_null(cf);
+		check_free(cf);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_golden_text),
+		cmocka_unit_test(test_golden_normalized),
+		cmocka_unit_test(test_json_layout),
+		cmocka_unit_test(test_default_metrics),
+		cmocka_unit_test(test_threads_identical),
+		cmocka_unit_test(test_request_errors),
+		cmocka_unit_test(test_check_pass),
+		cmocka_unit_test(test_check_fail),
+		cmocka_unit_test(test_check_bad_input),
+		cmocka_unit_test_setup_teardown(test_commands, setup, teardown),
+	};
+
+	idlesim_init();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

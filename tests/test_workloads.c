@@ -1,0 +1,760 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_workloads.c - the benchmark-like workload models (sim/workloads.h) in closed loop on
+ * skl: for each model, numbers computed by hand from a jitter-free configuration, or
+ * properties that hold exactly (iowait in every dbench period and in no tbench one, no
+ * timer before powernightmares' long period); determinism for a seed; the direction issue 6
+ * asks for (on a 1-client tbench, deepest loses throughput against shallowest, and the
+ * oracle's throughput bounds every governor's); parameter errors that name the option; and
+ * `idlesim gen` writing a trace that `idlesim run` replays.
+ *
+ * skl's deepest state is C10, exit latency 890 us; the deepest governor enters it on every
+ * idle period, so every wakeup costs exactly 890 us, and shallowest (POLL) costs nothing.
+ */
+#include "tests/testutil.h"
+#include "sim/common.h"
+#include "sim/workloads.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#define C10_EXIT_NS 890000
+
+/* ---- helpers ---- */
+
+struct wl_setup {
+	const struct workload *w;
+	int64_t p[WL_MAX_PARAMS];
+};
+
+/* A workload with its defaults, then NAME=VALUE pairs ending with NULL. */
+static void setup_wl(struct wl_setup *s, const char *name, ...)
+{
+	const char *key;
+	va_list ap;
+
+	s->w = workload_find(name);
+	assert_non_null(s->w);
+	workload_defaults(s->w, s->p);
+	va_start(ap, name);
+	while ((key = va_arg(ap, const char *))) {
+		int k = workload_param_index(s->w, key);
+
+		if (k < 0) {
+			fprintf(stderr, "%s has no parameter %s\n", name, key);
+			fail();
+		}
+		s->p[k] = va_arg(ap, long long);
+	}
+	va_end(ap);
+}
+
+static int run_on(const struct wl_setup *s, const char *machine, const char *gov,
+		  int64_t duration_ns, uint64_t seed, struct loop_result *r, struct sim_error *err)
+{
+	struct sim_config cfg = { 0 };
+	struct machine m;
+
+	assert_int_equal(machine_load(machine, &m, err), 0);
+	cfg.machine = &m;
+	cfg.gov = gov_find(gov);
+	assert_non_null(cfg.gov);
+	cfg.hz = 250;
+	cfg.latency_req_ns = -1;
+	return workload_run(s->w, s->p, &cfg, duration_ns, seed, r, err);
+}
+
+static void run_skl(const struct wl_setup *s, const char *gov, int64_t duration_ns,
+		    uint64_t seed, struct loop_result *r)
+{
+	struct sim_error err = { 0 };
+
+	if (run_on(s, "skl", gov, duration_ns, seed, r, &err)) {
+		sim_error_print(stderr, &err);
+		fail();
+	}
+}
+
+/* The zero-exit-latency timeline as a trace, opened for reading. */
+static struct trace_reader *ideal_trace(const struct wl_setup *s, int64_t duration_ns,
+					char **buf)
+{
+	struct sim_error err = { 0 };
+	struct trace_header hdr = { 0 };
+	struct trace_reader *tr;
+	size_t len = 0;
+	FILE *f = open_memstream(buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(workload_write_trace(s->w, s->p, duration_ns, 1, &hdr, f, &err), 0);
+	fclose(f);
+	tr = trace_open_string("<ideal>", *buf, &err);
+	assert_non_null(tr);
+	return tr;
+}
+
+/* ---- the table ---- */
+
+static void test_registry(void **state)
+{
+	unsigned int i, j;
+	static const char *const want[] = {
+		"netperf-udp", "sockperf", "tbench", "dbench",
+		"hackbench",   "cyclictest", "idle", "powernightmares",
+	};
+
+	(void)state;
+	assert_int_equal(workload_count(), SIM_ARRAY_SIZE(want));
+	for (i = 0; i < SIM_ARRAY_SIZE(want); i++)
+		assert_ptr_equal(workload_find(want[i]), workload_get(i));
+	assert_null(workload_find("tbench4"));
+	assert_null(workload_get(workload_count()));
+	for (i = 0; i < workload_count(); i++) {
+		const struct workload *w = workload_get(i);
+		int64_t p[WL_MAX_PARAMS];
+
+		assert_true(w->nr_params >= 1 && w->nr_params <= WL_MAX_PARAMS);
+		assert_non_null(w->summary);
+		assert_non_null(w->imitates);
+		assert_non_null(w->ops);
+		workload_defaults(w, p);
+		assert_int_equal(workload_check_params(w, p, NULL), 0);
+		/* Every model fits the 8-CPU machines with its defaults. */
+		assert_true(w->nr_cpus(p) >= 1 && w->nr_cpus(p) <= 8);
+		for (j = 0; j < w->nr_params; j++) {
+			assert_int_equal(workload_param_index(w, w->params[j].name), (int)j);
+			assert_true(w->params[j].min <= w->params[j].def &&
+				    w->params[j].def <= w->params[j].max);
+		}
+		assert_int_equal(workload_param_index(w, "no-such-option"), -1);
+	}
+}
+
+/* ---- tbench ---- */
+
+/*
+ * Jitter-free 1-client tbench on CPUs 0 (client) and 1 (server), as tests/test_loop.c's
+ * ping-pong: client 5 us, delivery 2 us, server 10 us, delivery 2 us. With POLL a cycle is
+ * 19 us; the first request leaves at 5 us and the k-th response is done at 5 + 19k us, so
+ * 10 ms hold floor(9995 / 19) = 526 requests of 4096 bytes, each 2 + 10 + 2 = 14 us:
+ * 526 * 4096 B / 0.01 s = 215.4496 MB/s. With deepest every wakeup adds 890 us on both
+ * sides: a cycle of 1799 us, latency 1794 us, floor(9995 / 1799) = 5 requests.
+ */
+static void test_tbench_by_hand(void **state)
+{
+	struct wl_setup s;
+	struct loop_result r;
+
+	(void)state;
+	setup_wl(&s, "tbench", "jitter-pct", 0LL, NULL);
+	run_skl(&s, "shallowest", 10000000, 1, &r);
+	assert_int_equal(r.stats.nr_cpus, 2);
+	assert_int_equal(r.requests, 526);
+	assert_int_equal(r.bytes, 526 * 4096);
+	assert_int_equal(r.latency.max_ns, 14000);
+	assert_int_equal(lat_hist_percentile(&r.latency, 1), 14000);
+	assert_true(fabs(workload_throughput(s.w, &r) - 215.4496) < 1e-9);
+	loop_result_release(&r);
+
+	run_skl(&s, "deepest", 10000000, 1, &r);
+	assert_int_equal(r.requests, 5);
+	assert_int_equal(r.latency.max_ns, 1794000);
+	assert_int_equal(lat_hist_percentile(&r.latency, 1), 1794000);
+	loop_result_release(&r);
+}
+
+/*
+ * Issue 6's direction, with the default (jittered) 1-client tbench: deepest loses
+ * throughput against shallowest, and no governor beats the oracle, whose timeline is the
+ * one without exit latency. The client's and its server's draws come from one stream in a
+ * fixed order, so every governor sees the same work times: the bound is exact.
+ */
+static void test_tbench_direction(void **state)
+{
+	struct wl_setup s;
+	struct loop_result o, g;
+	double oracle, shallowest = 0, deepest = 0;
+	unsigned int i;
+
+	(void)state;
+	setup_wl(&s, "tbench", "clients", 1LL, NULL);
+	run_skl(&s, "oracle", 50000000, 7, &o);
+	oracle = workload_throughput(s.w, &o);
+	assert_true(oracle > 100);
+	for (i = 0; i < gov_count(); i++) {
+		double t;
+
+		run_skl(&s, gov_get(i)->name, 50000000, 7, &g);
+		t = workload_throughput(s.w, &g);
+		if (t > oracle) {
+			fprintf(stderr, "%s: %.3f MB/s > oracle %.3f MB/s\n", gov_get(i)->name, t,
+				oracle);
+			fail();
+		}
+		if (!strcmp(gov_get(i)->name, "shallowest"))
+			shallowest = t;
+		if (!strcmp(gov_get(i)->name, "deepest"))
+			deepest = t;
+		loop_result_release(&g);
+	}
+	/* POLL costs nothing: shallowest follows the oracle's timeline exactly. */
+	assert_true(shallowest == oracle);
+	assert_true(deepest < shallowest / 10);
+	loop_result_release(&o);
+}
+
+/* Client k on CPU 2k, its server on 2k + 1; --cpus wraps; too small a machine is named. */
+static void test_tbench_cpus(void **state)
+{
+	struct sim_error err = { 0 };
+	struct wl_setup s;
+	struct loop_result r;
+
+	(void)state;
+	setup_wl(&s, "tbench", "clients", 3LL, NULL);
+	assert_int_equal(s.w->nr_cpus(s.p), 6);
+	run_skl(&s, "menu", 5000000, 1, &r);
+	assert_int_equal(r.stats.nr_cpus, 6);
+	assert_true(r.requests > 0);
+	loop_result_release(&r);
+
+	setup_wl(&s, "tbench", "clients", 8LL, NULL);
+	assert_int_equal(run_on(&s, "skl", "menu", 5000000, 1, &r, &err), -1);
+	assert_int_equal(err.code, SIM_ERR_INPUT);
+	assert_non_null(strstr(err.text, "tbench needs 16 CPUs"));
+	assert_non_null(strstr(err.text, "machine skl has 8"));
+	assert_non_null(strstr(err.text, "--cpus"));
+
+	/* 8 clients sharing skl's 8 CPUs; and on hsx, 48 CPUs, one per thread. */
+	setup_wl(&s, "tbench", "clients", 8LL, "cpus", 8LL, NULL);
+	run_skl(&s, "teo", 5000000, 1, &r);
+	assert_int_equal(r.stats.nr_cpus, 8);
+	assert_true(r.requests > 0);
+	loop_result_release(&r);
+	setup_wl(&s, "tbench", "clients", 8LL, NULL);
+	sim_error_clear(&err);
+	assert_int_equal(run_on(&s, "hsx", "teo", 5000000, 1, &r, &err), 0);
+	assert_int_equal(r.stats.nr_cpus, 16);
+	loop_result_release(&r);
+}
+
+/* ---- dbench ---- */
+
+/*
+ * Jitter-free 1-client dbench without flushes: the client works 20 us, its I/O completes
+ * 80 us later on the same CPU. With POLL the k-th operation is done at 20 + 100k us: in
+ * 10 ms, floor(9980 / 100) = 99 operations of 80 us latency. With deepest each completion
+ * waits 890 us more: 20 + 990k, floor(9980 / 990) = 10 operations of 970 us.
+ */
+static void test_dbench_by_hand(void **state)
+{
+	struct wl_setup s;
+	struct loop_result r;
+
+	(void)state;
+	setup_wl(&s, "dbench", "jitter-pct", 0LL, "flush-every", 0LL, NULL);
+	run_skl(&s, "shallowest", 10000000, 1, &r);
+	assert_int_equal(r.stats.nr_cpus, 1);
+	assert_int_equal(r.requests, 99);
+	assert_int_equal(r.bytes, 99 * 4096);
+	assert_int_equal(r.latency.max_ns, 80000);
+	assert_int_equal(lat_hist_percentile(&r.latency, 1), 80000);
+	loop_result_release(&r);
+
+	run_skl(&s, "deepest", 10000000, 1, &r);
+	assert_int_equal(r.requests, 10);
+	assert_int_equal(r.latency.max_ns, 970000);
+	assert_int_equal(lat_hist_percentile(&r.latency, 1), 970000);
+	/* and one more completion wakes it at 20 + 990 * 11 - 890 = 9999 us */
+	assert_int_equal(r.stats.total.wakeups[WAKE_IRQ], 11);
+	loop_result_release(&r);
+}
+
+/*
+ * iowait: every idle period of dbench has its client in iowait (the CPU only idles while
+ * its I/O is in flight); no tbench period has any. With a flush every 4th operation the
+ * periods are 80 us three times, then 2000 us, all ended by the device's IRQ.
+ */
+static void test_iowait(void **state)
+{
+	struct sim_error err = { 0 };
+	struct wl_setup s;
+	struct trace_reader *tr;
+	struct trace_record rec;
+	char *buf = NULL;
+	int n = 0, got;
+
+	(void)state;
+	setup_wl(&s, "dbench", "clients", 2LL, "jitter-pct", 0LL, "flush-every", 4LL, NULL);
+	tr = ideal_trace(&s, 20000000, &buf);
+	assert_int_equal(trace_header(tr)->cpus, 2);
+	while ((got = trace_next(tr, &rec, &err)) > 0) {
+		int64_t want = (n / 2) % 4 == 3 ? 2000000 : 80000;
+
+		assert_int_equal(rec.iowait, 1);
+		assert_int_equal(rec.cause, WAKE_IRQ);
+		assert_int_equal(rec.next_timer_ns, -1);
+		if (rec.time_ns + rec.length_ns < 20000000) /* the last ones are cut at the end */
+			assert_int_equal(rec.length_ns, want);
+		n++;
+	}
+	assert_int_equal(got, 0);
+	assert_true(n > 40);
+	trace_close(tr);
+	free(buf);
+
+	buf = NULL;
+	n = 0;
+	setup_wl(&s, "tbench", "clients", 2LL, NULL);
+	tr = ideal_trace(&s, 5000000, &buf);
+	while ((got = trace_next(tr, &rec, &err)) > 0) {
+		assert_int_equal(rec.iowait, 0);
+		assert_int_equal(rec.cause, WAKE_IPI);
+		n++;
+	}
+	assert_int_equal(got, 0);
+	assert_true(n > 100);
+	trace_close(tr);
+	free(buf);
+}
+
+/* ---- netperf-udp, sockperf ---- */
+
+/*
+ * netperf-udp, 1024-byte messages, no jitter: the sender spends 1000 + 1024/4 = 1256 ns
+ * per message, the receiver 500 + 1024/8 = 628 ns. With POLL the k-th message (k from 1)
+ * is sent at 1256k and read by 1256k + 628: in 1 ms, floor(999372 / 1256) = 795 messages,
+ * each with latency 0. With deepest the receiver sleeps 890 us in C10 after each drain,
+ * while 708 messages arrive into a socket that holds 212992 / (1024 + 768) = 118: most are
+ * dropped, so the received throughput falls.
+ */
+static void test_netperf_by_hand(void **state)
+{
+	struct wl_setup s;
+	struct loop_result r;
+	uint64_t poll_requests;
+
+	(void)state;
+	setup_wl(&s, "netperf-udp", "jitter-pct", 0LL, NULL);
+	run_skl(&s, "shallowest", 1000000, 1, &r);
+	assert_int_equal(r.stats.nr_cpus, 2);
+	assert_int_equal(r.requests, 795);
+	assert_int_equal(r.bytes, 795 * 1024);
+	assert_int_equal(r.latency.max_ns, 0);
+	assert_int_equal(r.stats.cpus[0].idle_periods, 0); /* the sender never idles */
+	loop_result_release(&r);
+
+	run_skl(&s, "shallowest", 20000000, 1, &r);
+	poll_requests = r.requests;
+	loop_result_release(&r);
+	run_skl(&s, "deepest", 20000000, 1, &r);
+	assert_true(r.requests < poll_requests / 2);
+	assert_int_equal(r.latency.max_ns, C10_EXIT_NS);
+	loop_result_release(&r);
+}
+
+/*
+ * sockperf, 1024-byte messages at 100000/s, no jitter: a message arrives every 10 us from
+ * 10 us on, and costs 1000 + 1024/4 = 1256 ns. With POLL, in 1 ms messages 1..99 are done
+ * (the 100th arrives at 1000 us and is not), each with latency 0. With deepest, the first
+ * message waits the whole 890 us exit (the longest wait); 89 more arrive meanwhile and the
+ * CPU catches up. With a ring of 16 those extra arrivals overflow it and are dropped.
+ */
+static void test_sockperf_by_hand(void **state)
+{
+	struct wl_setup s;
+	struct loop_result r;
+	uint64_t all;
+
+	(void)state;
+	setup_wl(&s, "sockperf", "jitter-pct", 0LL, NULL);
+	run_skl(&s, "shallowest", 1000000, 1, &r);
+	assert_int_equal(r.stats.nr_cpus, 1);
+	assert_int_equal(r.requests, 99);
+	assert_int_equal(r.bytes, 99 * 1024);
+	assert_int_equal(r.latency.max_ns, 0);
+	loop_result_release(&r);
+
+	run_skl(&s, "deepest", 20000000, 1, &r);
+	all = r.requests;
+	assert_int_equal(r.latency.max_ns, C10_EXIT_NS);
+	assert_true(all > 1900); /* a ring of 512 loses nothing */
+	loop_result_release(&r);
+
+	setup_wl(&s, "sockperf", "jitter-pct", 0LL, "ring", 16LL, NULL);
+	run_skl(&s, "deepest", 20000000, 1, &r);
+	assert_true(r.requests < all / 2);
+	loop_result_release(&r);
+}
+
+/* ---- hackbench ---- */
+
+/*
+ * No jitter, send and receive 2 us each. One group of 1 sender and 1 receiver on 2 CPUs: a
+ * round is a write (2 us) and a read (2 us), so rounds end every 4 us: 250 in 1.002 ms,
+ * each of 100 bytes. Two groups of 2 + 2 tasks, burst 2, on 8 CPUs (each task on its own
+ * CPU): each sender writes 4 messages at 2, 4, 6, 8 us, alternately to receiver 0 and 1;
+ * receiver 0 gets 2 messages at 2 us and 2 at 6 us and reads them 2..10 us, receiver 1 gets
+ * them at 4 and 8 us and reads them 4..12 us: a round takes 12 us, and 1.001 ms hold
+ * floor(1001 / 12) = 83 rounds per group.
+ */
+static void test_hackbench_by_hand(void **state)
+{
+	struct wl_setup s;
+	struct loop_result r;
+
+	(void)state;
+	setup_wl(&s, "hackbench", "groups", 1LL, "fds", 1LL, "cpus", 2LL, "jitter-pct", 0LL,
+		 NULL);
+	run_skl(&s, "shallowest", 1002000, 1, &r);
+	assert_int_equal(r.requests, 250);
+	assert_int_equal(r.bytes, 250 * 100);
+	assert_int_equal(r.latency.max_ns, 4000);
+	assert_true(fabs(workload_throughput(s.w, &r) - 250 / 0.001002) < 1e-6);
+	loop_result_release(&r);
+
+	setup_wl(&s, "hackbench", "groups", 2LL, "fds", 2LL, "burst", 2LL, "cpus", 8LL,
+		 "jitter-pct", 0LL, NULL);
+	run_skl(&s, "shallowest", 1001000, 1, &r);
+	assert_int_equal(r.requests, 2 * 83);
+	assert_int_equal(r.bytes, 2 * 83 * 8 * 100);
+	assert_int_equal(r.latency.max_ns, 12000);
+	assert_int_equal(lat_hist_percentile(&r.latency, 1), 12000);
+	loop_result_release(&r);
+
+	run_skl(&s, "deepest", 1001000, 1, &r);
+	assert_true(r.requests < 2 * 83 / 10);
+	loop_result_release(&r);
+}
+
+/* ---- cyclictest ---- */
+
+/*
+ * Two threads, intervals 1000 and 1500 us (distance 500), work 2 us, no jitter, 10.2 ms:
+ * thread 0 fires at 1, 2, ..., 10 ms (10 times), thread 1 at 1.5, 3, ..., 9 ms (6 times).
+ * With POLL the latency is 0; with deepest, exactly C10's 890 us every time (it is below
+ * both intervals), and the 10 ms expiry runs at 10.89 ms, after the end: 15 wakeups done.
+ * Every period ends by its timer, which the governor saw coming: on CPU 0 one from the
+ * start and one after each of its 10 wakeups (the last cut by the end), on CPU 1 1 + 6.
+ */
+static void test_cyclictest_by_hand(void **state)
+{
+	struct sim_error err = { 0 };
+	struct wl_setup s;
+	struct loop_result r;
+	struct trace_reader *tr;
+	struct trace_record rec;
+	char *buf = NULL;
+	int got, n = 0;
+
+	(void)state;
+	setup_wl(&s, "cyclictest", "cpus", 2LL, "distance-us", 500LL, "jitter-pct", 0LL, NULL);
+	run_skl(&s, "shallowest", 10200000, 1, &r);
+	assert_int_equal(r.requests, 16);
+	assert_int_equal(r.latency.max_ns, 0);
+	assert_true(isnan(workload_throughput(s.w, &r)));
+	loop_result_release(&r);
+
+	run_skl(&s, "deepest", 10200000, 1, &r);
+	assert_int_equal(r.requests, 15);
+	assert_int_equal(lat_hist_percentile(&r.latency, 1), C10_EXIT_NS);
+	assert_int_equal(r.latency.max_ns, C10_EXIT_NS);
+	loop_result_release(&r);
+
+	tr = ideal_trace(&s, 10200000, &buf);
+	while ((got = trace_next(tr, &rec, &err)) > 0) {
+		assert_int_equal(rec.cause, WAKE_TIMER);
+		assert_int_equal(rec.next_timer_ns, rec.length_ns);
+		n++;
+	}
+	assert_int_equal(got, 0);
+	assert_int_equal(n, 11 + 7);
+	trace_close(tr);
+	free(buf);
+}
+
+/* ---- idle, powernightmares ---- */
+
+/*
+ * idle, no jitter: each CPU's timer fires every 100 ms from a random phase and brings
+ * 20 us of work, so after the first, every period is a timer period of 99.98 ms, seen
+ * coming. No requests.
+ */
+static void test_idle_timers_only(void **state)
+{
+	struct sim_error err = { 0 };
+	struct wl_setup s;
+	struct trace_reader *tr;
+	struct trace_record rec;
+	struct loop_result r;
+	bool seen[4] = { false };
+	char *buf = NULL;
+	int got, n = 0;
+
+	(void)state;
+	setup_wl(&s, "idle", "jitter-pct", 0LL, NULL);
+	tr = ideal_trace(&s, 1000000000, &buf);
+	assert_int_equal(trace_header(tr)->cpus, 4);
+	while ((got = trace_next(tr, &rec, &err)) > 0) {
+		assert_int_equal(rec.cause, WAKE_TIMER);
+		assert_int_equal(rec.next_timer_ns, rec.length_ns);
+		if (seen[rec.cpu] && rec.time_ns + rec.length_ns < 1000000000)
+			assert_int_equal(rec.length_ns, 99980000);
+		seen[rec.cpu] = true;
+		n++;
+	}
+	assert_int_equal(got, 0);
+	assert_true(n >= 40 && n <= 44);
+	trace_close(tr);
+	free(buf);
+
+	run_skl(&s, "menu", 200000000, 1, &r);
+	assert_int_equal(r.requests, 0);
+	assert_true(isnan(workload_throughput(s.w, &r)));
+	loop_result_release(&r);
+}
+
+/*
+ * powernightmares, no jitter: 20 periods of 5 us, then one of 100 ms, every one ended by
+ * an IPI with no timer pending (next_timer absent), the long one included.
+ */
+static void test_powernightmares_pattern(void **state)
+{
+	struct sim_error err = { 0 };
+	struct wl_setup s;
+	struct trace_reader *tr;
+	struct trace_record rec;
+	char *buf = NULL;
+	int got, n = 0, longs = 0;
+
+	(void)state;
+	setup_wl(&s, "powernightmares", "jitter-pct", 0LL, NULL);
+	tr = ideal_trace(&s, 350000000, &buf);
+	while ((got = trace_next(tr, &rec, &err)) > 0) {
+		int pos = n % 21;
+
+		assert_int_equal(rec.cause, WAKE_IPI);
+		assert_int_equal(rec.next_timer_ns, -1);
+		if (rec.time_ns + rec.length_ns < 350000000)
+			assert_int_equal(rec.length_ns, pos == 20 ? 100000000 : 5000);
+		longs += pos == 20;
+		n++;
+	}
+	assert_int_equal(got, 0);
+	/* A cycle is 21 wakeups of 2 us work + 20 x 5 us + 100 ms = 100.142 ms. */
+	assert_int_equal(longs, 4);
+	assert_int_equal(n, 4 * 21);
+	trace_close(tr);
+	free(buf);
+}
+
+/* ---- every model ---- */
+
+static bool same_run(const struct loop_result *a, const struct loop_result *b)
+{
+	return a->requests == b->requests && a->bytes == b->bytes &&
+	       a->latency.sum_ns == b->latency.sum_ns && a->stats.energy_j == b->stats.energy_j &&
+	       !memcmp(a->stats.total.states, b->stats.total.states,
+		       sizeof(a->stats.total.states));
+}
+
+/* Same seed, same run; another seed, another run (every model has jitter by default). */
+static void test_determinism(void **state)
+{
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < workload_count(); i++) {
+		const struct workload *w = workload_get(i);
+		struct loop_result a, b, c;
+		struct wl_setup s;
+		/* long enough for idle and powernightmares to draw something */
+		int64_t d = !strcmp(w->name, "idle") || !strcmp(w->name, "powernightmares")
+				    ? 300000000
+				    : 10000000;
+
+		setup_wl(&s, w->name, NULL);
+		run_skl(&s, "menu", d, 42, &a);
+		run_skl(&s, "menu", d, 42, &b);
+		run_skl(&s, "menu", d, 43, &c);
+		if (!same_run(&a, &b) || same_run(&a, &c)) {
+			fprintf(stderr, "%s: seed 42 twice %s, seeds 42 and 43 %s\n", w->name,
+				same_run(&a, &b) ? "same" : "DIFFER",
+				same_run(&a, &c) ? "SAME" : "differ");
+			fail();
+		}
+		loop_result_release(&a);
+		loop_result_release(&b);
+		loop_result_release(&c);
+	}
+}
+
+/* Range errors name the workload and the option; so do the models' own checks. */
+static void test_param_errors(void **state)
+{
+	struct sim_error err = { 0 };
+	struct wl_setup s;
+	struct loop_result r;
+
+	(void)state;
+	setup_wl(&s, "tbench", "clients", 0LL, NULL);
+	assert_int_equal(workload_check_params(s.w, s.p, &err), -1);
+	assert_int_equal(err.code, SIM_ERR_INPUT);
+	assert_string_equal(err.text, "tbench --clients: 0 is out of range (1..2048)");
+
+	sim_error_clear(&err);
+	setup_wl(&s, "cyclictest", "jitter-pct", 101LL, NULL);
+	assert_int_equal(run_on(&s, "skl", "menu", 1000000, 1, &r, &err), -1);
+	assert_non_null(strstr(err.text, "cyclictest --jitter-pct: 101"));
+
+	sim_error_clear(&err);
+	setup_wl(&s, "tbench", "client-us", 0LL, "server-us", 0LL, "net-us", 0LL, NULL);
+	assert_int_equal(run_on(&s, "skl", "menu", 1000000, 1, &r, &err), -1);
+	assert_non_null(strstr(err.text, "--client-us, --server-us and --net-us"));
+
+	sim_error_clear(&err);
+	setup_wl(&s, "hackbench", "send-us", 0LL, "recv-us", 0LL, NULL);
+	assert_int_equal(run_on(&s, "skl", "menu", 1000000, 1, &r, &err), -1);
+	assert_non_null(strstr(err.text, "--send-us and --recv-us"));
+
+	sim_error_clear(&err);
+	setup_wl(&s, "idle", "cpus", 9LL, NULL);
+	assert_int_equal(run_on(&s, "skl", "menu", 1000000, 1, &r, &err), -1);
+	assert_non_null(strstr(err.text, "idle needs 9 CPUs"));
+}
+
+/* ---- through the binary ---- */
+
+#define BIN IDLESIM_BINARY_DIR "/idlesim"
+
+static int sh(const char *cmd)
+{
+	int st = system(cmd);
+
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
+		n = 0;
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/*
+ * gen writes a model's trace that run replays; options are the model's parameters; a bad
+ * value names its option; help gen lists every parameter with its default.
+ */
+static void test_gen_cli(void **state)
+{
+	char dir[] = "/tmp/idlesim-wl-XXXXXX", cmd[1024], path[256];
+	char *text;
+	unsigned int i, j;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd),
+		 BIN " gen --workload tbench --clients 2 --duration-s 0.02 --seed 3 --hz 1000 "
+		     "-o %s/tb.trace 2>%s/err",
+		 dir, dir);
+	assert_int_equal(sh(cmd), 0);
+	snprintf(path, sizeof(path), "%s/tb.trace", dir);
+	text = slurp(path);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "cpus 4\n"));
+	assert_non_null(strstr(text, "hz 1000\n"));
+	assert_non_null(strstr(text, "end 20000000\n"));
+	assert_non_null(strstr(text, "source idlesim gen --workload tbench --clients 2"));
+	free(text);
+	snprintf(cmd, sizeof(cmd),
+		 BIN " run --trace %s/tb.trace --machine skl --governor menu,teo --format csv "
+		     ">%s/out 2>%s/err",
+		 dir, dir, dir);
+	assert_int_equal(sh(cmd), 0);
+
+	/* A bad value names its option; an option of another model is unknown here. */
+	snprintf(cmd, sizeof(cmd), BIN " gen --workload dbench --io-latency-us 0 2>%s/err", dir);
+	assert_int_equal(sh(cmd), 2);
+	snprintf(path, sizeof(path), "%s/err", dir);
+	text = slurp(path);
+	assert_non_null(strstr(text, "dbench --io-latency-us: 0 is out of range"));
+	free(text);
+	snprintf(cmd, sizeof(cmd), BIN " gen --workload dbench --period-us 5 2>%s/err", dir);
+	assert_int_equal(sh(cmd), 2);
+	text = slurp(path);
+	assert_non_null(strstr(text, "'--period-us'"));
+	free(text);
+
+	snprintf(cmd, sizeof(cmd), BIN " help gen >%s/help", dir);
+	assert_int_equal(sh(cmd), 0);
+	snprintf(path, sizeof(path), "%s/help", dir);
+	text = slurp(path);
+	for (i = 0; i < workload_count(); i++) {
+		const struct workload *w = workload_get(i);
+		char *at, *end;
+
+		/* Its lines: from "  NAME  --..." to the next model's. */
+		snprintf(path, sizeof(path), "\n  %s ", w->name);
+		at = strstr(text, path);
+		assert_non_null(at);
+		if (i + 1 < workload_count()) {
+			snprintf(path, sizeof(path), "\n  %s ", workload_get(i + 1)->name);
+			end = strstr(at, path);
+			assert_non_null(end);
+			*end = '\0';
+		}
+		for (j = 0; j < w->nr_params; j++) {
+			char want[96];
+
+			snprintf(want, sizeof(want), "--%s [%lld", w->params[j].name,
+				 (long long)w->params[j].def);
+			if (!strstr(at, want)) {
+				fprintf(stderr, "help gen lacks '%s' for %s\n", want, w->name);
+				fail();
+			}
+		}
+		if (i + 1 < workload_count())
+			*end = '\n';
+	}
+	free(text);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(sh(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_tbench_by_hand),
+		cmocka_unit_test(test_tbench_direction),
+		cmocka_unit_test(test_tbench_cpus),
+		cmocka_unit_test(test_dbench_by_hand),
+		cmocka_unit_test(test_iowait),
+		cmocka_unit_test(test_netperf_by_hand),
+		cmocka_unit_test(test_sockperf_by_hand),
+		cmocka_unit_test(test_hackbench_by_hand),
+		cmocka_unit_test(test_cyclictest_by_hand),
+		cmocka_unit_test(test_idle_timers_only),
+		cmocka_unit_test(test_powernightmares_pattern),
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_param_errors),
+		cmocka_unit_test(test_gen_cli),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
