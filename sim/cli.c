@@ -911,21 +911,29 @@ static const char *const help_gen =
 	"\n"
 	"A benchmark-like model is written as its timeline on CPUs without exit latency (the\n"
 	"one the oracle follows); it takes --duration-s (at most 3600), --seed, --hz, -o and its\n"
-	"own parameters, all integers (defaults in brackets):\n"
-	"  netperf-udp      --msg-bytes [1024] --rcvbuf-bytes [212992] --jitter-pct [20]\n"
-	"  sockperf         --msg-bytes [1024] --mps [100000] --ring [512] --jitter-pct [20]\n"
-	"  tbench           --clients [1] --cpus [0: 2 per client] --client-us [5]\n"
-	"                   --server-us [10] --net-us [2] --msg-bytes [4096] --jitter-pct [20]\n"
-	"  dbench           --clients [1] --cpus [0: 1 per client] --client-us [20]\n"
-	"                   --io-latency-us [80] --io-bytes [4096] --flush-every [32]\n"
-	"                   --flush-latency-us [2000] --jitter-pct [20]\n"
-	"  hackbench        --groups [2] --fds [10] --burst [1] --cpus [8] --msg-bytes [100]\n"
-	"                   --send-us [2] --recv-us [2] --jitter-pct [20]\n"
-	"  cyclictest       --cpus [1] --period-us [1000] --distance-us [0] --work-us [2]\n"
-	"                   --jitter-pct [20]\n"
-	"  idle             --cpus [4] --period-us [100000] --work-us [20] --jitter-pct [20]\n"
-	"  powernightmares  --cpus [1] --shorts [20] --short-us [5] --long-us [100000]\n"
-	"                   --work-us [2] --jitter-pct [20]\n";
+	"own parameters, all integers (defaults in brackets; 0 for --cpus: one per thread):\n";
+
+/* The models' parameters, from their tables: "  NAME  --PARAM [DEF] ..." wrapped at 90. */
+static void help_gen_models(FILE *f)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < workload_count(); i++) {
+		const struct workload *w = workload_get(i);
+		int col = fprintf(f, "  %-16s", w->name);
+
+		for (j = 0; j < w->nr_params; j++) {
+			char cell[96];
+			int n = snprintf(cell, sizeof(cell), " --%s [%lld]", w->params[j].name,
+					 (long long)w->params[j].def);
+
+			if (col > 18 && col + n > 90)
+				col = fprintf(f, "\n%18s", "");
+			col += fprintf(f, "%s", cell);
+		}
+		fputc('\n', f);
+	}
+}
 
 static const char *const help_import =
 	"usage: idlesim import TRACE [--machine M] [-o OUT.trace] [--format text|json]\n"
@@ -1025,9 +1033,10 @@ static int cmd_help(int argc, char **argv)
 		usage(stdout);
 	else if (!strcmp(c, "run"))
 		fputs(help_run, stdout);
-	else if (!strcmp(c, "gen"))
+	else if (!strcmp(c, "gen")) {
 		fputs(help_gen, stdout);
-	else if (!strcmp(c, "import"))
+		help_gen_models(stdout);
+	} else if (!strcmp(c, "import"))
 		fputs(help_import, stdout);
 	else if (!strcmp(c, "machines"))
 		fputs(help_machines, stdout);

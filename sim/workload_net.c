@@ -24,23 +24,6 @@
 
 #include <string.h>
 
-/* A time of mean `mean_ns`: (100 - jitter)% fixed, the rest exponential. */
-static int64_t vary(struct loop *L, int stream, int64_t mean_ns, int jitter_pct)
-{
-	int64_t fixed = mean_ns * (100 - jitter_pct) / 100;
-
-	if (fixed >= mean_ns)
-		return mean_ns;
-	return fixed + loop_exp(L, stream, mean_ns - fixed);
-}
-
-#define US(p) ((p) * SIM_NS_PER_US)
-#define JITTER_PARAM                                                                            \
-	{                                                                                       \
-		"jitter-pct", "spread of every drawn time: the exponential share of its mean", 20, \
-			0, 100                                                                  \
-	}
-
 /*
  * ==== netperf-udp ====
  *
@@ -61,12 +44,13 @@ static int64_t vary(struct loop *L, int stream, int64_t mean_ns, int jitter_pct)
  * A request is a message received; its latency runs from its sending to netserver starting
  * on it; its bytes are msg-bytes. Throughput: MB/s received.
  */
-enum { NP_MSG_BYTES, NP_RCVBUF, NP_JITTER, NP_NR };
+enum { NP_MSG_BYTES, NP_RCVBUF, NP_JITTER, NP_HOUSEKEEPING, NP_NR };
 
 static const struct wl_param netperf_params[NP_NR] = {
 	[NP_MSG_BYTES] = { "msg-bytes", "UDP payload per message", 1024, 1, 65507 },
 	[NP_RCVBUF] = { "rcvbuf-bytes", "receive socket buffer", 212992, 1, 1 << 30 },
 	[NP_JITTER] = JITTER_PARAM,
+	[NP_HOUSEKEEPING] = HOUSEKEEPING_PARAM(10000),
 };
 
 enum { NP_SEND, NP_RECV };
@@ -102,7 +86,7 @@ static int netperf_send(struct netperf *m, struct loop *L, int64_t t, struct sim
 {
 	struct loop_item it = { .cpu = 0, .arrival_ns = t, .cause = WAKE_IPI, .kind = NP_SEND };
 
-	it.work_ns = vary(L, 0, m->send_ns, m->jitter);
+	it.work_ns = wl_vary(L, 0, m->send_ns, m->jitter);
 	return loop_send(L, &it, err);
 }
 
@@ -124,7 +108,7 @@ static int netperf_done(void *model, struct loop *L, const struct loop_item *don
 	/* The message reaches the socket, or is dropped; the sender goes on. */
 	if (m->queued < m->capacity) {
 		m->queued++;
-		it.work_ns = vary(L, 1, m->recv_ns, m->jitter);
+		it.work_ns = wl_vary(L, 1, m->recv_ns, m->jitter);
 		it.stamp_ns = t;
 		if (loop_send(L, &it, err))
 			return -1;
@@ -170,13 +154,14 @@ const struct workload wl_netperf_udp = {
  * is done, at that time, with their true arrival time as the stamp (they would have waited
  * anyway, and the latency counts from the stamp).
  */
-enum { SP_MSG_BYTES, SP_MPS, SP_RING, SP_JITTER, SP_NR };
+enum { SP_MSG_BYTES, SP_MPS, SP_RING, SP_JITTER, SP_HOUSEKEEPING, SP_NR };
 
 static const struct wl_param sockperf_params[SP_NR] = {
 	[SP_MSG_BYTES] = { "msg-bytes", "UDP payload per message", 1024, 1, 65507 },
 	[SP_MPS] = { "mps", "messages per second the client sends", 100000, 1, 10000000 },
 	[SP_RING] = { "ring", "NIC receive ring, in messages", 512, 1, 1 << 20 },
 	[SP_JITTER] = JITTER_PARAM,
+	[SP_HOUSEKEEPING] = HOUSEKEEPING_PARAM(10000),
 };
 
 struct sockperf {
@@ -214,12 +199,12 @@ static int sockperf_arrive(struct sockperf *m, struct loop *L, int64_t at, struc
 
 	if (m->queued < m->ring) {
 		m->queued++;
-		it.work_ns = vary(L, 1, m->work_ns, m->jitter);
+		it.work_ns = wl_vary(L, 1, m->work_ns, m->jitter);
 		it.stamp_ns = m->next_ns;
 		if (loop_send(L, &it, err))
 			return -1;
 	}
-	m->next_ns += vary(L, 0, m->gap_ns, m->jitter);
+	m->next_ns += wl_vary(L, 0, m->gap_ns, m->jitter);
 	return 0;
 }
 
@@ -227,7 +212,7 @@ static int sockperf_start(void *model, struct loop *L, struct sim_error *err)
 {
 	struct sockperf *m = model;
 
-	m->next_ns = vary(L, 0, m->gap_ns, m->jitter);
+	m->next_ns = wl_vary(L, 0, m->gap_ns, m->jitter);
 	return sockperf_arrive(m, L, m->next_ns, err);
 }
 
@@ -283,7 +268,7 @@ const struct workload wl_sockperf = {
  * response; its bytes are msg-bytes (request plus response). Throughput: MB/s, as tbench
  * reports it.
  */
-enum { TB_CLIENTS, TB_CPUS, TB_CLIENT_US, TB_SERVER_US, TB_NET_US, TB_MSG_BYTES, TB_JITTER,
+enum { TB_CLIENTS, TB_CPUS, TB_CLIENT_US, TB_SERVER_US, TB_NET_US, TB_MSG_BYTES, TB_JITTER, TB_HOUSEKEEPING,
        TB_NR };
 
 static const struct wl_param tbench_params[TB_NR] = {
@@ -296,6 +281,7 @@ static const struct wl_param tbench_params[TB_NR] = {
 	[TB_MSG_BYTES] = { "msg-bytes", "bytes a request and its response move", 4096, 0,
 			   1 << 30 },
 	[TB_JITTER] = JITTER_PARAM,
+	[TB_HOUSEKEEPING] = HOUSEKEEPING_PARAM(10000),
 };
 
 enum { TB_THINK, TB_REQUEST, TB_RESPONSE };
@@ -342,7 +328,7 @@ static int tbench_start(void *model, struct loop *L, struct sim_error *err)
 
 	for (it.task = 0; it.task < m->clients; it.task++) {
 		it.cpu = tbench_cpu(m, it.task, 0);
-		it.work_ns = vary(L, it.task, m->client_ns, m->jitter);
+		it.work_ns = wl_vary(L, it.task, m->client_ns, m->jitter);
 		if (loop_send(L, &it, err))
 			return -1;
 	}
@@ -360,7 +346,7 @@ static int tbench_done(void *model, struct loop *L, const struct loop_item *done
 		/* The server answers. */
 		it.cpu = tbench_cpu(m, done->task, 0);
 		it.kind = TB_RESPONSE;
-		it.work_ns = vary(L, done->task, m->client_ns, m->jitter);
+		it.work_ns = wl_vary(L, done->task, m->client_ns, m->jitter);
 		it.stamp_ns = done->stamp_ns;
 		return loop_send(L, &it, err);
 	}
@@ -370,7 +356,7 @@ static int tbench_done(void *model, struct loop *L, const struct loop_item *done
 	/* The client sends its next request. */
 	it.cpu = tbench_cpu(m, done->task, 1);
 	it.kind = TB_REQUEST;
-	it.work_ns = vary(L, done->task, m->server_ns, m->jitter);
+	it.work_ns = wl_vary(L, done->task, m->server_ns, m->jitter);
 	it.stamp_ns = t;
 	return loop_send(L, &it, err);
 }
@@ -410,7 +396,7 @@ const struct workload wl_tbench = {
  * reports it.
  */
 enum { DB_CLIENTS, DB_CPUS, DB_CLIENT_US, DB_IO_US, DB_IO_BYTES, DB_FLUSH_EVERY, DB_FLUSH_US,
-       DB_JITTER, DB_NR };
+       DB_JITTER, DB_HOUSEKEEPING, DB_NR };
 
 static const struct wl_param dbench_params[DB_NR] = {
 	[DB_CLIENTS] = { "clients", "clients, each with one I/O in flight", 1, 1, 4096 },
@@ -423,6 +409,7 @@ static const struct wl_param dbench_params[DB_NR] = {
 			     1000000 },
 	[DB_FLUSH_US] = { "flush-latency-us", "mean latency of a flush", 2000, 1, 10000000 },
 	[DB_JITTER] = JITTER_PARAM,
+	[DB_HOUSEKEEPING] = HOUSEKEEPING_PARAM(10000),
 };
 
 enum { DB_START, DB_IO, DB_FLUSH };
@@ -469,7 +456,7 @@ static int dbench_start(void *model, struct loop *L, struct sim_error *err)
 
 	for (it.task = 0; it.task < m->clients; it.task++) {
 		it.cpu = it.task % m->cpus;
-		it.work_ns = vary(L, it.task, m->client_ns, m->jitter);
+		it.work_ns = wl_vary(L, it.task, m->client_ns, m->jitter);
 		if (loop_send(L, &it, err))
 			return -1;
 	}
@@ -494,8 +481,8 @@ static int dbench_done(void *model, struct loop *L, const struct loop_item *done
 	/* The next operation: its completion comes back on this CPU. */
 	flush = m->flush_every && ++m->ops[c] % m->flush_every == 0;
 	it.kind = flush ? DB_FLUSH : DB_IO;
-	it.arrival_ns = t + vary(L, c, flush ? m->flush_ns : m->io_ns, m->jitter);
-	it.work_ns = vary(L, c, m->client_ns, m->jitter);
+	it.arrival_ns = t + wl_vary(L, c, flush ? m->flush_ns : m->io_ns, m->jitter);
+	it.work_ns = wl_vary(L, c, m->client_ns, m->jitter);
 	loop_iowait(L, done->cpu, +1);
 	return loop_send(L, &it, err);
 }

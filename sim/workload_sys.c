@@ -15,23 +15,6 @@
 
 #include <string.h>
 
-/* A time of mean `mean_ns`: (100 - jitter)% fixed, the rest exponential. */
-static int64_t vary(struct loop *L, int stream, int64_t mean_ns, int jitter_pct)
-{
-	int64_t fixed = mean_ns * (100 - jitter_pct) / 100;
-
-	if (fixed >= mean_ns)
-		return mean_ns;
-	return fixed + loop_exp(L, stream, mean_ns - fixed);
-}
-
-#define US(p) ((p) * SIM_NS_PER_US)
-#define JITTER_PARAM                                                                            \
-	{                                                                                       \
-		"jitter-pct", "spread of every drawn time: the exponential share of its mean", 20, \
-			0, 100                                                                  \
-	}
-
 /*
  * ==== hackbench ====
  *
@@ -49,7 +32,7 @@ static int64_t vary(struct loop *L, int stream, int64_t mean_ns, int jitter_pct)
  * senders to the last read); its bytes the round's messages. Throughput: rounds/s (req/s);
  * hackbench's own figure, the time for N loops, is N / throughput.
  */
-enum { HB_GROUPS, HB_FDS, HB_BURST, HB_CPUS, HB_MSG_BYTES, HB_SEND_US, HB_RECV_US, HB_JITTER,
+enum { HB_GROUPS, HB_FDS, HB_BURST, HB_CPUS, HB_MSG_BYTES, HB_SEND_US, HB_RECV_US, HB_JITTER, HB_HOUSEKEEPING,
        HB_NR };
 
 static const struct wl_param hackbench_params[HB_NR] = {
@@ -61,6 +44,7 @@ static const struct wl_param hackbench_params[HB_NR] = {
 	[HB_SEND_US] = { "send-us", "sender work per message written", 2, 0, 1000000 },
 	[HB_RECV_US] = { "recv-us", "receiver work per message read", 2, 0, 1000000 },
 	[HB_JITTER] = JITTER_PARAM,
+	[HB_HOUSEKEEPING] = HOUSEKEEPING_PARAM(10000),
 };
 
 enum { HB_WRITE, HB_READ };
@@ -124,7 +108,7 @@ static int hb_write(struct hackbench *m, struct loop *L, int task, int64_t msg, 
 	struct loop_item it = { .cpu = task % m->cpus, .arrival_ns = t, .cause = WAKE_IPI,
 				.kind = HB_WRITE, .task = task, .stamp_ns = msg };
 
-	it.work_ns = vary(L, task, m->send_ns, m->jitter);
+	it.work_ns = wl_vary(L, task, m->send_ns, m->jitter);
 	return loop_send(L, &it, err);
 }
 
@@ -170,7 +154,7 @@ static int hackbench_done(void *model, struct loop *L, const struct loop_item *d
 	/* Message number n goes to receiver n mod fds. */
 	it.task = hb_task(m, group, 1, (int)(done->stamp_ns % m->fds));
 	it.cpu = it.task % m->cpus;
-	it.work_ns = vary(L, it.task, m->recv_ns, m->jitter);
+	it.work_ns = wl_vary(L, it.task, m->recv_ns, m->jitter);
 	if (loop_send(L, &it, err))
 		return -1;
 	if (done->stamp_ns + 1 < (int64_t)m->fds * m->burst)
@@ -212,7 +196,7 @@ const struct workload wl_hackbench = {
  * work minus the expiry (the exit latency of the state the CPU was in, or the wait behind
  * an overrun). No throughput.
  */
-enum { CT_CPUS, CT_PERIOD_US, CT_DISTANCE_US, CT_WORK_US, CT_JITTER, CT_NR };
+enum { CT_CPUS, CT_PERIOD_US, CT_DISTANCE_US, CT_WORK_US, CT_JITTER, CT_HOUSEKEEPING, CT_NR };
 
 static const struct wl_param cyclictest_params[CT_NR] = {
 	[CT_CPUS] = { "cpus", "threads, one per CPU", 1, 1, MACHINE_MAX_CPUS },
@@ -220,6 +204,7 @@ static const struct wl_param cyclictest_params[CT_NR] = {
 	[CT_DISTANCE_US] = { "distance-us", "interval increment per thread", 0, 0, 1000000 },
 	[CT_WORK_US] = { "work-us", "work per wakeup", 2, 0, 1000000 },
 	[CT_JITTER] = JITTER_PARAM,
+	[CT_HOUSEKEEPING] = HOUSEKEEPING_PARAM(0),
 };
 
 struct cyclictest {
@@ -252,7 +237,7 @@ static int ct_sleep(struct cyclictest *m, struct loop *L, int cpu, int64_t expir
 	struct loop_item it = { .cpu = cpu, .cause = WAKE_TIMER, .task = cpu, .stamp_ns = expiry };
 
 	it.arrival_ns = sim_max64(expiry, t);
-	it.work_ns = vary(L, cpu, m->work_ns, m->jitter);
+	it.work_ns = wl_vary(L, cpu, m->work_ns, m->jitter);
 	return loop_send(L, &it, err);
 }
 
@@ -344,7 +329,7 @@ static int idle_timer(struct idle *m, struct loop *L, int cpu, int64_t expiry, i
 	struct loop_item it = { .cpu = cpu, .cause = WAKE_TIMER, .task = cpu, .stamp_ns = expiry };
 
 	it.arrival_ns = sim_max64(expiry, t);
-	it.work_ns = vary(L, cpu, m->work_ns, m->jitter);
+	it.work_ns = wl_vary(L, cpu, m->work_ns, m->jitter);
 	return loop_send(L, &it, err);
 }
 
@@ -365,7 +350,7 @@ static int idle_done(void *model, struct loop *L, const struct loop_item *done, 
 	struct idle *m = model;
 
 	return idle_timer(m, L, done->cpu,
-			  done->stamp_ns + vary(L, done->cpu, m->period_ns, m->jitter), t, err);
+			  done->stamp_ns + wl_vary(L, done->cpu, m->period_ns, m->jitter), t, err);
 }
 
 static const struct loop_model_ops idle_ops = {
@@ -399,7 +384,7 @@ const struct workload wl_idle = {
  * independently, from their own streams.
  * No requests, no throughput.
  */
-enum { PN_CPUS, PN_SHORTS, PN_SHORT_US, PN_LONG_US, PN_WORK_US, PN_JITTER, PN_NR };
+enum { PN_CPUS, PN_SHORTS, PN_SHORT_US, PN_LONG_US, PN_WORK_US, PN_JITTER, PN_HOUSEKEEPING, PN_NR };
 
 static const struct wl_param powernightmares_params[PN_NR] = {
 	[PN_CPUS] = { "cpus", "CPUs running the pattern", 1, 1, MACHINE_MAX_CPUS },
@@ -408,6 +393,7 @@ static const struct wl_param powernightmares_params[PN_NR] = {
 	[PN_LONG_US] = { "long-us", "length of the long idle period", 100000, 1, 100000000 },
 	[PN_WORK_US] = { "work-us", "work per wakeup", 2, 0, 1000000 },
 	[PN_JITTER] = JITTER_PARAM,
+	[PN_HOUSEKEEPING] = HOUSEKEEPING_PARAM(0),
 };
 
 struct powernightmares {
@@ -442,7 +428,7 @@ static int pn_wake(struct powernightmares *m, struct loop *L, int cpu, int pos, 
 	struct loop_item it = { .cpu = cpu, .arrival_ns = at, .cause = WAKE_IPI, .kind = pos,
 				.task = cpu };
 
-	it.work_ns = vary(L, cpu, m->work_ns, m->jitter);
+	it.work_ns = wl_vary(L, cpu, m->work_ns, m->jitter);
 	return loop_send(L, &it, err);
 }
 
@@ -462,7 +448,7 @@ static int powernightmares_done(void *model, struct loop *L, const struct loop_i
 {
 	struct powernightmares *m = model;
 	bool is_short = done->kind < m->shorts;
-	int64_t gap = vary(L, done->cpu, is_short ? m->short_ns : m->long_ns, m->jitter);
+	int64_t gap = wl_vary(L, done->cpu, is_short ? m->short_ns : m->long_ns, m->jitter);
 
 	return pn_wake(m, L, done->cpu, is_short ? done->kind + 1 : 0, t + gap, err);
 }

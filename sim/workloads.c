@@ -121,6 +121,77 @@ static void *model_create(const struct workload *w, const int64_t *params, int64
 	return model;
 }
 
+/*
+ * The housekeeping timers (workloads.h) wrapped around a model: its items carry kind
+ * HK_KIND, which no model uses, and never reach the model's done().
+ */
+#define HK_KIND (-1000)
+
+struct hk_model {
+	const struct loop_model_ops *ops;
+	void *model;
+	int nr_cpus;
+	int64_t period_ns;
+};
+
+static int hk_send(struct loop *L, int cpu, int64_t at_ns, struct sim_error *err)
+{
+	struct loop_item it = { 0 };
+
+	it.cpu = cpu;
+	it.arrival_ns = at_ns;
+	it.work_ns = WL_HOUSEKEEPING_WORK_NS;
+	it.cause = WAKE_TIMER;
+	it.kind = HK_KIND;
+	it.stamp_ns = at_ns;
+	return loop_send(L, &it, err);
+}
+
+static int hk_start(void *model, struct loop *L, struct sim_error *err)
+{
+	struct hk_model *h = model;
+	int64_t now = loop_now(L);
+	int cpu;
+
+	for (cpu = 0; cpu < h->nr_cpus; cpu++)
+		if (hk_send(L, cpu, now + loop_uniform(L, WL_HOUSEKEEPING_STREAM, 1, h->period_ns),
+			    err))
+			return -1;
+	return h->ops->start(h->model, L, err);
+}
+
+static int hk_done(void *model, struct loop *L, const struct loop_item *it, int64_t t,
+		   struct sim_error *err)
+{
+	struct hk_model *h = model;
+
+	if (it->kind != HK_KIND)
+		return h->ops->done(h->model, L, it, t, err);
+	/* Strictly periodic after the random phase; a timer that ran late is not repeated. */
+	return hk_send(L, it->cpu,
+		       it->arrival_ns + h->period_ns > t ? it->arrival_ns + h->period_ns : t, err);
+}
+
+static const struct loop_model_ops hk_ops = { .start = hk_start, .done = hk_done };
+
+/* The ops and model to give the loop: the model itself, or it wrapped in housekeeping. */
+static void hk_wrap(const struct workload *w, const int64_t *params, void *model, int nr_cpus,
+		    struct hk_model *h, const struct loop_model_ops **ops, void **arg)
+{
+	int k = workload_param_index(w, "housekeeping-us");
+
+	*ops = w->ops;
+	*arg = model;
+	if (k < 0 || params[k] == 0)
+		return;
+	h->ops = w->ops;
+	h->model = model;
+	h->nr_cpus = nr_cpus;
+	h->period_ns = params[k] * SIM_NS_PER_US;
+	*ops = &hk_ops;
+	*arg = h;
+}
+
 static void model_destroy(const struct workload *w, void *model)
 {
 	if (w->fini)
@@ -132,7 +203,9 @@ int workload_run(const struct workload *w, const int64_t *params, const struct s
 		 int64_t duration_ns, uint64_t seed, struct loop_result *out, struct sim_error *err)
 {
 	struct sim_config c = *cfg;
-	void *model;
+	const struct loop_model_ops *ops;
+	struct hk_model hk;
+	void *model, *arg;
 	int nr, have, rc;
 
 	memset(out, 0, sizeof(*out));
@@ -154,7 +227,8 @@ int workload_run(const struct workload *w, const int64_t *params, const struct s
 					     : "");
 	}
 	c.nr_cpus = nr;
-	rc = loop_run(&c, w->ops, model, duration_ns, seed, out, err);
+	hk_wrap(w, params, model, nr, &hk, &ops, &arg);
+	rc = loop_run(&c, ops, arg, duration_ns, seed, out, err);
 	model_destroy(w, model);
 	return rc;
 }
@@ -172,13 +246,16 @@ int workload_write_trace(const struct workload *w, const int64_t *params, int64_
 			 uint64_t seed, const struct trace_header *hdr, FILE *f,
 			 struct sim_error *err)
 {
-	void *model;
+	const struct loop_model_ops *ops;
+	struct hk_model hk;
+	void *model, *arg;
 	int nr, rc;
 
 	model = model_create(w, params, duration_ns, &nr, err);
 	if (!model)
 		return -1;
-	rc = loop_write_ideal(w->ops, model, nr, duration_ns, seed, hdr, f, err);
+	hk_wrap(w, params, model, nr, &hk, &ops, &arg);
+	rc = loop_write_ideal(ops, arg, nr, duration_ns, seed, hdr, f, err);
 	model_destroy(w, model);
 	return rc;
 }

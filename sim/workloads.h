@@ -16,11 +16,49 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sim/common.h"
 #include "sim/error.h"
 #include "sim/loop.h"
 #include "sim/trace.h"
 
 #define WL_MAX_PARAMS 12
+
+/* A time of mean `mean_ns`: (100 - jitter)% fixed, the rest exponential. */
+static inline int64_t wl_vary(struct loop *L, int stream, int64_t mean_ns, int jitter_pct)
+{
+	int64_t fixed = mean_ns * (100 - jitter_pct) / 100;
+
+	if (fixed >= mean_ns)
+		return mean_ns;
+	return fixed + loop_exp(L, stream, mean_ns - fixed);
+}
+
+#define US(p) ((p) * SIM_NS_PER_US)
+#define JITTER_PARAM                                                                       \
+	{ "jitter-pct", "spread of every drawn time: the exponential share of its mean", 20, 0, \
+	  100 }
+
+/*
+ * Housekeeping: the kernel timers a loaded system always has besides the benchmark (TCP
+ * and block-layer timers, vmstat and other delayed work, RCU), modelled as one timer per
+ * CPU every `housekeeping-us`, at a random phase per CPU, each bringing
+ * WL_HOUSEKEEPING_WORK_NS of work; 0 turns it off. workloads.c adds these items around the
+ * model (which never sees them) from random stream WL_HOUSEKEEPING_STREAM, so a model
+ * must not draw from that stream.
+ *
+ * Why it matters: without any timer, an IPI-driven loop on a fresh CPU gives menu a sleep
+ * length of "no timer at all" and only its own history to correct it; a governor that starts
+ * in the deepest state may then never see the short intervals it would need to leave it
+ * (measured, `idlesim compare --workload tbench --housekeeping-us 0|10000 -m skl -g
+ * oracle,menu@6.19 -n 3`: 3.2 MB/s, about 780 req/s, without; 176 MB/s, about 43,000
+ * req/s, with). Real machines always have such timers; the
+ * default is an assumption, documented in README, that a user can change.
+ */
+#define HOUSEKEEPING_PARAM(def_us)                                                           \
+	{ "housekeeping-us", "period of one housekeeping timer per CPU (0: none)", def_us, 0, \
+	  10000000 }
+#define WL_HOUSEKEEPING_WORK_NS 2000
+#define WL_HOUSEKEEPING_STREAM (LOOP_STREAMS - 1)
 
 struct wl_param {
 	const char *name; /* option name without the dashes: "clients", "msg-bytes" */
