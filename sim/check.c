@@ -107,7 +107,7 @@ static int get_strings(const struct where *w, json_t *obj, const char *path, con
 		       bool required, const char **list, int *n)
 {
 	json_t *v = json_object_get(obj, key), *x;
-	char p[PATH_LEN], q[PATH_LEN];
+	char p[PATH_LEN], q[PATH_LEN + 24];
 	size_t i;
 
 	*n = 0;
@@ -168,7 +168,7 @@ static int get_number(const struct where *w, json_t *obj, const char *path, cons
 static int parse_params(const struct where *w, json_t *c, const char *path, struct cmp_request *r)
 {
 	json_t *ps = json_object_get(c, "params"), *v, *x;
-	char p[PATH_LEN], q[PATH_LEN + 16];
+	char p[PATH_LEN], q[PATH_LEN + 24];
 	const char *key;
 	size_t i;
 	int k;
@@ -448,7 +448,7 @@ static int parse_expects(const struct where *w, json_t *c, const char *path,
 			 struct check_comparison *cmp)
 {
 	json_t *a = json_object_get(c, "expect"), *e;
-	char p[PATH_LEN], q[PATH_LEN];
+	char p[PATH_LEN], q[PATH_LEN + 24];
 	size_t i;
 
 	sub(p, path, "expect");

@@ -26,6 +26,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tests/testbin.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -49,33 +51,8 @@
 #include "sim/run.h"
 #include "sim/trace.h"
 
-#define SRC IDLESIM_SOURCE_DIR
 
 typedef int op_fn(const void *arg, FILE *out, struct sim_error *err);
-
-static char tmpdir[64];
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	size_t n = 0, cap = 4096, got;
-	char *buf;
-
-	if (!f)
-		return NULL;
-	buf = malloc(cap);
-	assert_non_null(buf);
-	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
-		if (n + 1 == cap) {
-			buf = realloc(buf, cap *= 2);
-			assert_non_null(buf);
-		}
-	}
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
 
 /* Run op once into a memory stream; returns its rc, the output in *text (malloc'ed). */
 static int run_op(op_fn *op, const void *arg, char **text, struct sim_error *err)
@@ -688,17 +665,13 @@ static int setup(void **state)
 {
 	(void)state;
 	idlesim_init();
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/idlesim-alloc-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return tmpdir_make("alloc");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd);
+	return tmpdir_remove();
 }
 
 int main(void)

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tests/testbin.h"
+
 #include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,60 +24,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define BIN IDLESIM_BINARY_DIR "/idlesim"
-#define SRC IDLESIM_SOURCE_DIR
 #define CORPUS SRC "/tests/machines/invalid"
 #define TRACE SRC "/tests/traces/valid/format-example/input"
-
-static char tmpdir[64];
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/idlesim-badinput-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return tmpdir_make("badinput");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd);
-}
-
-/* Run `idlesim ARGS` with stdout and stderr to tmpdir/out and tmpdir/err. */
-static int run(const char *args)
-{
-	char cmd[4096];
-	int st;
-
-	snprintf(cmd, sizeof(cmd), "%s %s >%s/out 2>%s/err", BIN, args, tmpdir, tmpdir);
-	st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	size_t n = 0, cap = 4096, got;
-	char *buf;
-
-	if (!f)
-		return NULL;
-	buf = malloc(cap);
-	assert_non_null(buf);
-	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
-		if (n + 1 == cap) {
-			buf = realloc(buf, cap *= 2);
-			assert_non_null(buf);
-		}
-	}
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
+	return tmpdir_remove();
 }
 
 static char *tmp_text(const char *name)
@@ -109,7 +70,7 @@ static bool check_case(const char *name, const char *args, const char *want)
 {
 	char *out, *err;
 	bool ok = true;
-	int st = run(args);
+	int st = run_idlesim(args);
 
 	out = tmp_text("out");
 	err = tmp_text("err");

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tests/testbin.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -22,63 +24,17 @@
 
 #include "sim/machine.h"
 
-#define BIN IDLESIM_BINARY_DIR "/idlesim"
-#define SRC IDLESIM_SOURCE_DIR
-
-static char tmpdir[64];
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/idlesim-cli-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return tmpdir_make("cli");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd);
-}
-
-/* Run `idlesim ARGS` with stdout and stderr to files in tmpdir; return the exit status. */
-static int run(const char *args)
-{
-	char cmd[4096];
-	int st;
-
-	snprintf(cmd, sizeof(cmd), "cd %s && %s %s >%s/out 2>%s/err", SRC, BIN, args, tmpdir, tmpdir);
-	st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
-		n = 0;
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
-static char *tmpfile_text(const char *name)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
-	return slurp(path);
+	return tmpdir_remove();
 }
 
 static bool exists(const char *name)
@@ -132,8 +88,8 @@ static void test_json_report_by_hand(void **state)
 	snprintf(args, sizeof(args),
 		 "run --trace %s/one.trace --machine skl --governor oracle --format json -o %s/r.json",
 		 tmpdir, tmpdir);
-	assert_int_equal(run(args), 0);
-	text = tmpfile_text("r.json");
+	assert_int_equal(run_idlesim(args), 0);
+	text = slurp_tmp("r.json");
 	assert_non_null(text);
 	root = json_loads(text, 0, &je);
 	assert_non_null(root);
@@ -170,8 +126,8 @@ static void test_text_and_csv(void **state)
 	write_file("one.trace", "idlesim-trace v1\ncpus 1\nidle 0 0 500000 timer\n");
 	snprintf(args, sizeof(args), "run --trace %s/one.trace --machine skl --governor oracle",
 		 tmpdir);
-	assert_int_equal(run(args), 0);
-	text = tmpfile_text("out");
+	assert_int_equal(run_idlesim(args), 0);
+	text = slurp_tmp("out");
 	assert_non_null(strstr(text, "C6%"));
 	assert_non_null(strstr(text, "C6+"));
 	assert_non_null(strstr(text, "C6-"));
@@ -179,8 +135,8 @@ static void test_text_and_csv(void **state)
 	free(text);
 	snprintf(args, sizeof(args),
 		 "run --trace %s/one.trace --machine skl --governor oracle --format csv", tmpdir);
-	assert_int_equal(run(args), 0);
-	text = tmpfile_text("out");
+	assert_int_equal(run_idlesim(args), 0);
+	text = slurp_tmp("out");
 	assert_non_null(strstr(text, "trace,machine,governor,hz,cpu,state,usage,time_ns,above,below"));
 	assert_non_null(strstr(text, ",skl,oracle,250,all,C6,1,500000,0,0,"));
 	assert_non_null(strstr(text, ",skl,oracle,250,0,C6,1,500000,0,0,"));
@@ -193,12 +149,12 @@ static void test_deterministic_output(void **state)
 	char *a, *b, *c;
 
 	(void)state;
-	assert_int_equal(run("run --machine skl,hsx --format json --explain 50"), 0);
-	a = tmpfile_text("out");
-	assert_int_equal(run("run --machine skl,hsx --format json --explain 50"), 0);
-	b = tmpfile_text("out");
-	assert_int_equal(run("run --machine skl,hsx --format json --explain 50 --queue naive"), 0);
-	c = tmpfile_text("out");
+	assert_int_equal(run_idlesim("run --machine skl,hsx --format json --explain 50"), 0);
+	a = slurp_tmp("out");
+	assert_int_equal(run_idlesim("run --machine skl,hsx --format json --explain 50"), 0);
+	b = slurp_tmp("out");
+	assert_int_equal(run_idlesim("run --machine skl,hsx --format json --explain 50 --queue naive"), 0);
+	c = slurp_tmp("out");
 	assert_true(strlen(a) > 1000);
 	assert_string_equal(a, b);
 	assert_string_equal(a, c);
@@ -216,8 +172,8 @@ static void test_explain(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(run("run --machine skl --governor oracle,deepest --format json --explain 3"), 0);
-	text = tmpfile_text("out");
+	assert_int_equal(run_idlesim("run --machine skl --governor oracle,deepest --format json --explain 3"), 0);
+	text = slurp_tmp("out");
 	root = json_loads(text, 0, &je);
 	assert_non_null(root);
 	runs = json_object_get(root, "runs");
@@ -232,8 +188,8 @@ static void test_explain(void **state)
 	json_decref(root);
 	free(text);
 	/* Text: one line per decision. */
-	assert_int_equal(run("run --machine skl --governor oracle --explain 2"), 0);
-	text = tmpfile_text("out");
+	assert_int_equal(run_idlesim("run --machine skl --governor oracle --explain 2"), 0);
+	text = slurp_tmp("out");
 	assert_non_null(strstr(text, "decisions (2,"));
 	assert_non_null(strstr(text, "sleep_length="));
 	free(text);
@@ -252,8 +208,8 @@ static void test_knobs(void **state)
 	snprintf(args, sizeof(args),
 		 "run --trace %s/one.trace --machine skl --governor oracle --disable C6 --format csv",
 		 tmpdir);
-	assert_int_equal(run(args), 0);
-	text = tmpfile_text("out");
+	assert_int_equal(run_idlesim(args), 0);
+	text = slurp_tmp("out");
 	assert_non_null(strstr(text, ",all,C3,1,500000,"));
 	free(text);
 	/* Latency limit 50 us: C1E (10 us exit) at most, residency again 500,000. */
@@ -261,18 +217,18 @@ static void test_knobs(void **state)
 		 "run --trace %s/one.trace --machine skl --governor oracle --latency-limit-us 50 "
 		 "--format csv",
 		 tmpdir);
-	assert_int_equal(run(args), 0);
-	text = tmpfile_text("out");
+	assert_int_equal(run_idlesim(args), 0);
+	text = slurp_tmp("out");
 	assert_non_null(strstr(text, ",all,C1E,1,500000,"));
 	free(text);
 	/* --enable C3 on hsx (off by default there). */
-	assert_int_equal(run("run --machine hsx --governor oracle --enable C3 --format json"), 0);
-	text = tmpfile_text("out");
+	assert_int_equal(run_idlesim("run --machine hsx --governor oracle --enable C3 --format json"), 0);
+	text = slurp_tmp("out");
 	assert_null(strstr(text, "\"disabled\": [\n        \"C3\""));
 	free(text);
 	/* HZ is reported. */
-	assert_int_equal(run("run --machine skl --governor oracle --hz 1000 --format csv"), 0);
-	text = tmpfile_text("out");
+	assert_int_equal(run_idlesim("run --machine skl --governor oracle --hz 1000 --format csv"), 0);
+	text = slurp_tmp("out");
 	assert_non_null(strstr(text, ",skl,oracle,1000,all,"));
 	free(text);
 }
@@ -281,8 +237,8 @@ static void expect_usage_error(const char *args, const char *msg)
 {
 	char *err;
 
-	assert_int_equal(run(args), 2);
-	err = tmpfile_text("err");
+	assert_int_equal(run_idlesim(args), 2);
+	err = slurp_tmp("err");
 	if (!strstr(err, msg)) {
 		fprintf(stderr, "expected '%s' in: %s", msg, err);
 		fail();
@@ -349,12 +305,12 @@ static void test_bad_input_corpus(void **state)
 		snprintf(args, sizeof(args),
 			 "run --trace %s/%s/input --machine skl --governor oracle -o %s/report.txt", dir,
 			 e->d_name, tmpdir);
-		if (run(args) != 2) {
+		if (run_idlesim(args) != 2) {
 			fprintf(stderr, "case %s: exit status is not 2\n", e->d_name);
 			fail();
 		}
 		snprintf(want, sizeof(want), "%s/%s/input:%s", dir, e->d_name, expected);
-		err = tmpfile_text("err");
+		err = slurp_tmp("err");
 		if (!strstr(err, want)) {
 			fprintf(stderr, "case %s:\n want: %s\n got:  %s", e->d_name, want, err);
 			fail();
@@ -388,7 +344,7 @@ static void test_output_to_fifo(void **state)
 	rd = open(fifo, O_RDONLY | O_NONBLOCK);
 	assert_true(rd >= 0);
 	snprintf(args, sizeof(args), "run --machine skl --governor oracle -o %s", fifo);
-	assert_int_equal(run(args), 0);
+	assert_int_equal(run_idlesim(args), 0);
 	while ((got = read(rd, buf, sizeof(buf))) > 0)
 		total += got;
 	close(rd);
@@ -418,31 +374,31 @@ static void test_gen_and_machines(void **state)
 		 "gen --workload irq-fixed --cpus 2 --duration-s 0.01 --timer-period-us 100000 "
 		 "-o %s/g.trace",
 		 tmpdir);
-	assert_int_equal(run(args), 0);
-	text = tmpfile_text("g.trace");
+	assert_int_equal(run_idlesim(args), 0);
+	text = slurp_tmp("g.trace");
 	assert_non_null(strstr(text, "idlesim-trace v1\ncpus 2\n"));
 	assert_non_null(strstr(text, "source idlesim gen --workload irq-fixed"));
 	free(text);
 	snprintf(args, sizeof(args), "run --trace %s/g.trace --machine skl --governor oracle", tmpdir);
-	assert_int_equal(run(args), 0);
+	assert_int_equal(run_idlesim(args), 0);
 
-	assert_int_equal(run("machines skx --json"), 0);
-	text = tmpfile_text("out");
+	assert_int_equal(run_idlesim("machines skx --json"), 0);
+	text = slurp_tmp("out");
 	assert_int_equal(machine_load_json_string(text, "<out>", &a, &err), 0);
 	assert_int_equal(machine_load("skx", &b, &err), 0);
 	assert_memory_equal(&a, &b, sizeof(a));
 	free(text);
-	assert_int_equal(run("machines"), 0);
-	text = tmpfile_text("out");
+	assert_int_equal(run_idlesim("machines"), 0);
+	text = slurp_tmp("out");
 	assert_non_null(strstr(text, "bdx"));
 	free(text);
-	assert_int_equal(run("machines hsx"), 0);
-	text = tmpfile_text("out");
+	assert_int_equal(run_idlesim("machines hsx"), 0);
+	text = slurp_tmp("out");
 	assert_non_null(strstr(text, "C3 (DISABLED) :"));
 	free(text);
-	assert_int_equal(run("governors"), 0);
-	assert_int_equal(run("help run"), 0);
-	assert_int_equal(run("--version"), 0);
+	assert_int_equal(run_idlesim("governors"), 0);
+	assert_int_equal(run_idlesim("help run"), 0);
+	assert_int_equal(run_idlesim("--version"), 0);
 }
 
 int main(void)

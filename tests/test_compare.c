@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tests/testbin.h"
+
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -34,7 +36,6 @@
 #include "sim/init.h"
 #include "sim/loop.h"
 
-#define BIN IDLESIM_BINARY_DIR "/idlesim"
 
 /* ---- the ping-pong workloads ---- */
 
@@ -698,41 +699,6 @@ static void test_check_bad_input(void **state)
 
 /* ---- the commands ---- */
 
-static char tmpdir[64];
-
-/* Run `idlesim ARGS` with stdout and stderr to files in tmpdir; return the exit status. */
-static int run_bin(const char *args)
-{
-	char cmd[4096];
-	int st;
-
-	snprintf(cmd, sizeof(cmd), "cd %s && %s %s >%s/out 2>%s/err", IDLESIM_SOURCE_DIR, BIN,
-		 args, tmpdir, tmpdir);
-	st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp_tmp(const char *name)
-{
-	char path[256], *buf;
-	FILE *f;
-	long n;
-
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
-	f = fopen(path, "rb");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
-		n = 0;
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 static void write_tmp(const char *name, const char *text)
 {
 	char path[256];
@@ -759,17 +725,13 @@ static void assert_file_contains(const char *name, const char *what)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/idlesim-cmp-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return tmpdir_make("cmp");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd);
+	return tmpdir_remove();
 }
 
 static const char tbench_expect[] =
@@ -790,7 +752,7 @@ static void test_commands(void **state)
 		return;
 	}
 	/* compare: the table on stdout, nothing on stderr when it is not a terminal. */
-	assert_int_equal(run_bin("compare --workload tbench --clients 1,2 -g shallowest,deepest "
+	assert_int_equal(run_idlesim("compare --workload tbench --clients 1,2 -g shallowest,deepest "
 				 "-n 2 --duration-s 0.005 --metric throughput"),
 			 0);
 	assert_file_contains("out", "Hmean     throughput-1");
@@ -806,38 +768,38 @@ static void test_commands(void **state)
 		 "compare --workload tbench --clients 1,2 -g menu,teo -n 2 --duration-s 0.005 "
 		 "-f json -o %s/j1.json -j 1",
 		 tmpdir);
-	assert_int_equal(run_bin(args), 0);
+	assert_int_equal(run_idlesim(args), 0);
 	snprintf(args, sizeof(args),
 		 "compare --workload tbench --clients 1,2 -g menu,teo -n 2 --duration-s 0.005 "
 		 "-f json -o %s/j2.json -j 2",
 		 tmpdir);
-	assert_int_equal(run_bin(args), 0);
+	assert_int_equal(run_idlesim(args), 0);
 	snprintf(args, sizeof(args), "cmp -s %s/j1.json %s/j2.json", tmpdir, tmpdir);
 	assert_int_equal(system(args), 0);
 
 	/* Usage errors: exit status 2 with a message. */
-	assert_int_equal(run_bin("compare --workload tbench --clients 1,2 --server-us 1,2 "
+	assert_int_equal(run_idlesim("compare --workload tbench --clients 1,2 --server-us 1,2 "
 				 "-g menu"),
 			 2);
 	assert_file_contains("err", "only one parameter may take a list");
-	assert_int_equal(run_bin("compare --workload tbench -g menu --metric nosuch"), 2);
+	assert_int_equal(run_idlesim("compare --workload tbench -g menu --metric nosuch"), 2);
 	assert_file_contains("err", "--metric 'nosuch': unknown");
-	assert_int_equal(run_bin("compare --workload nosuch -g menu"), 2);
-	assert_int_equal(run_bin("compare --workload tbench"), 2);
+	assert_int_equal(run_idlesim("compare --workload nosuch -g menu"), 2);
+	assert_int_equal(run_idlesim("compare --workload tbench"), 2);
 	assert_file_contains("err", "--governor is required");
 
 	/* check: 0 when the bounds hold, 3 when one does not, 2 for bad input. */
 	snprintf(text, sizeof(text), tbench_expect, "max_pct", "0");
 	write_tmp("pass.json", text);
 	snprintf(args, sizeof(args), "check %s/pass.json", tmpdir);
-	assert_int_equal(run_bin(args), 0);
+	assert_int_equal(run_idlesim(args), 0);
 	assert_file_contains("out", "ok   tbench clients=2 on skl: throughput of deepest");
 	assert_file_contains("out", "check: 0 of 2 checks failed");
 
 	snprintf(text, sizeof(text), tbench_expect, "min_pct", "0");
 	write_tmp("fail.json", text);
 	snprintf(args, sizeof(args), "check %s/fail.json", tmpdir);
-	assert_int_equal(run_bin(args), CHECK_EXIT_FAILED);
+	assert_int_equal(run_idlesim(args), CHECK_EXIT_FAILED);
 	assert_file_contains("out", "FAIL tbench clients=1 on skl: throughput of deepest: -");
 	assert_file_contains("out", "against shallowest < min_pct +0.00%");
 	assert_file_contains("out", "check: 2 of 2 checks failed");
@@ -845,12 +807,12 @@ static void test_commands(void **state)
 	snprintf(text, sizeof(text), tbench_expect, "min_pct", "\"0\"");
 	write_tmp("bad.json", text);
 	snprintf(args, sizeof(args), "check %s/bad.json", tmpdir);
-	assert_int_equal(run_bin(args), 2);
+	assert_int_equal(run_idlesim(args), 2);
 	snprintf(text, sizeof(text), "%s/bad.json:5:73: comparisons[0].expect[0].min_pct must be "
 				     "a number", tmpdir);
 	assert_file_contains("err", text);
-	assert_int_equal(run_bin("check /nonexistent.json"), 2);
-	assert_int_equal(run_bin("check"), 2);
+	assert_int_equal(run_idlesim("check /nonexistent.json"), 2);
+	assert_int_equal(run_idlesim("check"), 2);
 
 	/* The example shipped in traces/ parses (its runs are the lead's CI's to time). */
 	{

@@ -44,6 +44,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tests/testbin.h"
+
 #include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -58,33 +60,10 @@
 #include "sim/machine.h"
 #include "sim/trace.h"
 
-#define SRC IDLESIM_SOURCE_DIR
 #define FIX SRC "/tests/import/"
 #define REAL IDLESIM_SHARED_DIR "/traces/real/"
-#define BIN IDLESIM_BINARY_DIR "/idlesim"
-
-static char tmpdir[64];
 
 /* ---- helpers ---- */
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
-		n = 0;
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
 
 static const char *tmp_path(const char *name)
 {
@@ -234,18 +213,6 @@ static char *drop_first_field(const char *s)
 	return out;
 }
 
-/* Run `idlesim ARGS` with stdout and stderr to files in tmpdir; return the exit status. */
-static int run(const char *args)
-{
-	char cmd[4096];
-	int st;
-
-	snprintf(cmd, sizeof(cmd), "cd %s && %s %s >%s/out 2>%s/err", SRC, BIN, args, tmpdir,
-		 tmpdir);
-	st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static bool real_traces(void)
 {
 	return access(REAL "README.md", R_OK) == 0;
@@ -254,17 +221,13 @@ static bool real_traces(void)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/idlesim-import-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return tmpdir_make("import");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd);
+	return tmpdir_remove();
 }
 
 /* ---- the golden scenario in every dialect ---- */
@@ -967,7 +930,7 @@ static void test_real_traces(void **state)
 		conv_free(&c);
 		snprintf(args, sizeof(args), "run --trace %s --machine skl --governor oracle",
 			 path);
-		assert_int_equal(run(args), 0);
+		assert_int_equal(run_idlesim(args), 0);
 	}
 	convert_ok(REAL "trappy-trace_surfaceflinger.html", &o, false, &c);
 	assert_string_equal(js(c.json, "format"), "systrace");
@@ -1006,7 +969,7 @@ static void test_cli(void **state)
 	snprintf(args, sizeof(args),
 		 "import tests/import/scenario.ftrace --machine skl -o %s/s.trace --format json",
 		 tmpdir);
-	assert_int_equal(run(args), 0);
+	assert_int_equal(run_idlesim(args), 0);
 	a = slurp(tmp_path("out"));
 	assert_non_null(strstr(a, "\"schema\": \"idlesim-import/1\""));
 	free(a);
@@ -1015,9 +978,9 @@ static void test_cli(void **state)
 	free(a);
 	/* the converted trace and the kernel trace replay the same */
 	snprintf(args, sizeof(args), "run --trace %s/s.trace --machine skl --format csv", tmpdir);
-	assert_int_equal(run(args), 0);
+	assert_int_equal(run_idlesim(args), 0);
 	a = slurp(tmp_path("out"));
-	assert_int_equal(run("run --trace tests/import/scenario.ftrace --machine skl --format csv"),
+	assert_int_equal(run_idlesim("run --trace tests/import/scenario.ftrace --machine skl --format csv"),
 			 0);
 	b = slurp(tmp_path("out"));
 	assert_true(strlen(a) > 500);
@@ -1030,9 +993,9 @@ static void test_cli(void **state)
 	}
 	free(a);
 	free(b);
-	assert_int_equal(run("run --trace tests/import/scenario.perf --machine skl"), 0);
+	assert_int_equal(run_idlesim("run --trace tests/import/scenario.perf --machine skl"), 0);
 	/* standard input, and the trace to standard output with the summary on stderr */
-	assert_int_equal(run("import - -o - < tests/import/scenario.report"), 0);
+	assert_int_equal(run_idlesim("import - -o - < tests/import/scenario.report"), 0);
 	a = slurp(tmp_path("out"));
 	b = slurp(tmp_path("err"));
 	assert_non_null(strstr(a, "idlesim-trace v1\ncpus 2\n"));
@@ -1040,7 +1003,7 @@ static void test_cli(void **state)
 	free(a);
 	free(b);
 	/* text summary */
-	assert_int_equal(run("import tests/import/scenario.html --machine skl"), 0);
+	assert_int_equal(run_idlesim("import tests/import/scenario.html --machine skl"), 0);
 	a = slurp(tmp_path("out"));
 	assert_non_null(strstr(a, "cpu_idle_miss check: 5 events (above 1, below 4); 7 periods "
 				  "compared: 5 agree, 2 disagree"));
@@ -1048,20 +1011,20 @@ static void test_cli(void **state)
 				  "idlesim below"));
 	free(a);
 	/* usage errors and bad input: exit 2, no output left behind */
-	assert_int_equal(run("import"), 2);
-	assert_int_equal(run("import tests/import/scenario.ftrace --input-format bogus"), 2);
-	assert_int_equal(run("import tests/import/scenario.ftrace --format xml"), 2);
-	assert_int_equal(run("import tests/import/scenario.ftrace --disable C1"), 2);
+	assert_int_equal(run_idlesim("import"), 2);
+	assert_int_equal(run_idlesim("import tests/import/scenario.ftrace --input-format bogus"), 2);
+	assert_int_equal(run_idlesim("import tests/import/scenario.ftrace --format xml"), 2);
+	assert_int_equal(run_idlesim("import tests/import/scenario.ftrace --disable C1"), 2);
 	snprintf(args, sizeof(args), "import tests/import/invalid/no-timestamp/input -o %s/x.trace",
 		 tmpdir);
-	assert_int_equal(run(args), 2);
+	assert_int_equal(run_idlesim(args), 2);
 	assert_int_equal(access(tmp_path("x.trace"), F_OK), -1);
 	a = slurp(tmp_path("err"));
 	assert_non_null(
 		strstr(a, "tests/import/invalid/no-timestamp/input:5:38: expected a timestamp"));
 	free(a);
 	assert_int_equal(
-		run("run --trace tests/import/invalid/cpu-id-mismatch/input --machine skl"), 2);
+		run_idlesim("run --trace tests/import/invalid/cpu-id-mismatch/input --machine skl"), 2);
 	a = slurp(tmp_path("err"));
 	assert_non_null(
 		strstr(a, "input:5:77: cpu_idle: cpu_id=0 but the event was recorded on CPU 1"));
@@ -1069,12 +1032,12 @@ static void test_cli(void **state)
 	/* --skip-bad-lines warns on stderr */
 	snprintf(args, sizeof(args),
 		 "import tests/import/invalid/no-timestamp/input --skip-bad-lines");
-	assert_int_equal(run(args), 0);
+	assert_int_equal(run_idlesim(args), 0);
 	a = slurp(tmp_path("err"));
 	assert_non_null(
 		strstr(a, "warning: tests/import/invalid/no-timestamp/input:5:38: expected"));
 	free(a);
-	assert_int_equal(run("help import"), 0);
+	assert_int_equal(run_idlesim("help import"), 0);
 	a = slurp(tmp_path("out"));
 	assert_non_null(strstr(a, "--skip-bad-lines"));
 	free(a);

@@ -12,6 +12,7 @@
  * idle period, so every wakeup costs exactly 890 us, and shallowest (POLL) costs nothing.
  */
 #include "tests/testutil.h"
+#include "tests/testbin.h"
 #include "sim/common.h"
 #include "sim/workloads.h"
 
@@ -702,33 +703,6 @@ static void test_param_errors(void **state)
 
 /* ---- through the binary ---- */
 
-#define BIN IDLESIM_BINARY_DIR "/idlesim"
-
-static int sh(const char *cmd)
-{
-	int st = system(cmd);
-
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
-		n = 0;
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
 
 /*
  * gen writes a model's trace that run replays; options are the model's parameters; a bad

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * testbin.h - helpers for the tests that run the idlesim binary or work with files: one
+ * scratch directory per test program (tmpdir, made by the group setup and removed by its
+ * teardown), running a command, and reading a file whole.
+ */
+#ifndef IDLESIM_TESTBIN_H
+#define IDLESIM_TESTBIN_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#define BIN IDLESIM_BINARY_DIR "/idlesim"
+#define SRC IDLESIM_SOURCE_DIR
+
+static char tmpdir[64];
+
+/* Make tmpdir, /tmp/idlesim-TAG-XXXXXX; 0 or -1 (a cmocka group setup's result). */
+static inline int tmpdir_make(const char *tag)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/idlesim-%s-XXXXXX", tag);
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static inline int tmpdir_remove(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd);
+}
+
+/* Run a shell command; its exit status, or -1 if it did not exit. */
+static inline int sh(const char *cmd)
+{
+	int st = system(cmd);
+
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Run `idlesim ARGS` from the source tree, stdout and stderr to tmpdir/out and tmpdir/err. */
+static inline int run_idlesim(const char *args)
+{
+	char cmd[4096];
+
+	snprintf(cmd, sizeof(cmd), "cd %s && %s %s >%s/out 2>%s/err", SRC, BIN, args, tmpdir,
+		 tmpdir);
+	return sh(cmd);
+}
+
+/* A file's bytes with a NUL after them (malloc'ed), or NULL if it cannot be opened. */
+static inline char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n = 0, cap = 4096, got;
+	char *buf;
+
+	if (!f)
+		return NULL;
+	buf = malloc(cap);
+	assert_non_null(buf);
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (n + 1 == cap) {
+			buf = realloc(buf, cap *= 2);
+			assert_non_null(buf);
+		}
+	}
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* tmpdir/NAME whole; the test fails if it does not exist. */
+static inline char *slurp_tmp(const char *name)
+{
+	char path[256], *s;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	s = slurp(path);
+	assert_non_null(s);
+	return s;
+}
+
+#endif
