@@ -13,8 +13,9 @@
  * input with one is written to a file and read with trace_open() (the chunked reader, which
  * must reject the NUL). The replay uses a governor picked by a hash of the input and a copy
  * of skl widened to the header's CPU count; it is skipped for traces whose simulated time
- * is long (an hour-long trace is valid and merely slow: not what a fuzzer should spend its
- * time on) or that have more than 64 CPUs.
+ * is long, or whose periodic timers expire more than FUZZ_REPLAY_MAX_EXPIRIES times (an
+ * hour-long trace or a 10 ns timer period is valid and merely slow: not what a fuzzer
+ * should spend its time on), or that have more than 64 CPUs.
  */
 #include "tests/fuzz/fuzz_util.h"
 
@@ -36,7 +37,7 @@ static int read_all(const uint8_t *data, size_t size, char *text, int64_t *span)
 	struct trace_reader *r = open_input(data, size, text, &err);
 	const struct trace_header *h;
 	struct trace_record rec;
-	int64_t lo = INT64_MAX, hi = INT64_MIN, end;
+	int64_t lo = INT64_MAX, hi = INT64_MIN, end, min_period = INT64_MAX;
 	int rc;
 
 	if (!r) {
@@ -52,8 +53,11 @@ static int read_all(const uint8_t *data, size_t size, char *text, int64_t *span)
 		end = rec.time_ns;
 		if (rec.kind == TRACE_IDLE || rec.kind == TRACE_BUSY)
 			end = sim_time_add(rec.time_ns, rec.length_ns);
-		if (rec.kind == TRACE_TIMER)
+		if (rec.kind == TRACE_TIMER) {
 			end = sim_max64(end, rec.expiry_ns);
+			if (rec.period_ns > 0)
+				min_period = sim_min64(min_period, rec.period_ns);
+		}
 		lo = sim_min64(lo, rec.time_ns);
 		hi = sim_max64(hi, end);
 		if (rec.cpu < 0 || rec.cpu >= h->cpus)
@@ -64,6 +68,9 @@ static int read_all(const uint8_t *data, size_t size, char *text, int64_t *span)
 	trace_close(r);
 	*span = lo > hi ? 0 : hi - lo;
 	if (hi >= FUZZ_REPLAY_MAX_TIME_NS)
+		*span = INT64_MAX;
+	/* A 10 ns periodic timer over 40 ms is valid, and 4 M expiries: slow, not a bug. */
+	if (min_period != INT64_MAX && *span / min_period > FUZZ_REPLAY_MAX_EXPIRIES)
 		*span = INT64_MAX;
 	return rc;
 }

@@ -92,6 +92,7 @@ static inline unsigned int fuzz_hash(const uint8_t *data, size_t size)
 #define FUZZ_REPLAY_MAX_CPUS 64
 #define FUZZ_REPLAY_MAX_SPAN_NS (10 * 1000000000LL)
 #define FUZZ_REPLAY_MAX_TIME_NS (1LL << 62)
+#define FUZZ_REPLAY_MAX_EXPIRIES 100000
 
 /*
  * Replay a record source through one governor on a copy of base, widened to the header's
