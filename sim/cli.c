@@ -82,6 +82,24 @@ static int bad_option(struct args *a)
 			     a->argv[a->i], a->cmd);
 }
 
+/* An unknown option of a command that runs workload model w: name the model's options. */
+static int bad_model_option(struct args *a, const struct workload *w)
+{
+	char list[512];
+	size_t used = 0;
+	unsigned int j;
+
+	if (strncmp(a->argv[a->i], "--", 2))
+		return bad_option(a);
+	list[0] = '\0';
+	for (j = 0; j < w->nr_params && used < sizeof(list); j++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used, " --%s",
+					 w->params[j].name);
+	return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
+			     "%s: unknown option '%s' (workload %s takes%s; see idlesim help %s)",
+			     a->cmd, a->argv[a->i], w->name, list, a->cmd);
+}
+
 /* A non-negative decimal with up to `decimals` fraction digits, scaled by 10^decimals. */
 static int parse_fixed(const char *s, int decimals, int64_t max, int64_t *out)
 {
@@ -358,7 +376,7 @@ static int gen_model(struct args *a, const struct workload *w)
 		} else if (opt(a, "--output", "-o", &v))
 			output = v;
 		else
-			bad_option(a);
+			bad_model_option(a, w);
 	}
 	if (err->code != SIM_OK || workload_check_params(w, params, err))
 		return finish(err);
@@ -801,7 +819,7 @@ static int cmd_compare(int argc, char **argv)
 		} else if (opt(&a, "--output", "-o", &v))
 			output = v;
 		else if (!wl_param_opt(&a, &req))
-			bad_option(&a);
+			bad_model_option(&a, req.wl);
 	}
 	if (err.code != SIM_OK)
 		return finish(&err);

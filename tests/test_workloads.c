@@ -746,6 +746,9 @@ static void test_gen_cli(void **state)
 	assert_int_equal(sh(cmd), 2);
 	text = slurp(path);
 	assert_non_null(strstr(text, "'--period-us'"));
+	/* ... and the message lists the model's own options. */
+	assert_non_null(strstr(text, "workload dbench takes --clients --cpus --client-us "));
+	assert_non_null(strstr(text, " --jitter-pct --housekeeping-us;"));
 	free(text);
 
 	snprintf(cmd, sizeof(cmd), BIN " help gen >%s/help", dir);
