@@ -57,13 +57,14 @@ static int bad_line(struct importer *im, long line, int col, const char *msg, bo
 		return 0;
 	im->t.bad_lines++;
 	if (im->nwarnings < IMP_MAX_WARNINGS) {
-		char *w = im->warnings[im->nwarnings++];
+		char w[sizeof(im->warnings[0])];
 
+		/* Formatted apart, then copied: GCC cannot tell im->name from the slot. */
 		if (line > 0)
-			snprintf(w, sizeof(im->warnings[0]), "%s:%ld:%d: %s", im->name, line, col,
-				 msg);
+			snprintf(w, sizeof(w), "%s:%ld:%d: %s", im->name, line, col, msg);
 		else
-			snprintf(w, sizeof(im->warnings[0]), "%s: %s", im->name, msg);
+			snprintf(w, sizeof(w), "%s: %s", im->name, msg);
+		memcpy(im->warnings[im->nwarnings++], w, sizeof(w));
 	}
 	return 0;
 }

@@ -257,7 +257,7 @@ static int run_cell(const struct run_request *req, const char *trace, const stru
 	for (i = 0; i < req->nr_governors; i++) {
 		const struct cpuidle_governor *g = gov_find(req->governors[i]);
 		long long *params;
-		struct run_result *r;
+		struct run_result *r = NULL;
 		int rc;
 
 		if (resolve_params(req, g, &params, err))

@@ -757,7 +757,7 @@ static void test_gen_cli(void **state)
 	text = slurp(path);
 	for (i = 0; i < workload_count(); i++) {
 		const struct workload *w = workload_get(i);
-		char *at, *end;
+		char *at, *end = NULL;
 
 		/* Its lines: from "  NAME  --..." to the next model's. */
 		snprintf(path, sizeof(path), "\n  %s ", w->name);
