@@ -380,35 +380,17 @@ static inline int performance_multiplier_4_18(const struct cpuidle_device *dev,
 }
 
 /*
- * get_typical_interval() of v4.18: look for a repeating pattern in the last INTERVALS idle
- * durations. If they are close enough together their average is the prediction; if not, the
- * largest values are dropped and the test repeated, down to 3/4 of the samples. UINT_MAX means
- * no prediction.
+ * The test both classic get_typical_interval() versions (v4.18, v6.6) apply to the samples
+ * kept (those <= thresh, `divisor` of them, summing to `sum`): their average, and whether
+ * they are grouped tightly enough for it to be the prediction.
  */
-static unsigned int get_typical_interval_4_18(const struct cpuidle_device *dev,
-					      struct menu_device *data)
+static bool typical_accept(const struct cpuidle_device *dev, const struct menu_device *data,
+			   unsigned int thresh, uint64_t sum, int divisor, unsigned int *avg_out)
 {
-	int i, divisor;
-	unsigned int max, thresh, avg;
-	uint64_t sum, variance;
+	unsigned int avg;
+	uint64_t variance;
+	int i;
 
-	thresh = UINT_MAX; /* ignore samples above this (none at first) */
-
-again:
-
-	/* mean of the samples kept */
-	max = 0;
-	sum = 0;
-	divisor = 0;
-	for (i = 0; i < (int)INTERVALS; i++) {
-		unsigned int value = data->intervals[i];
-		if (value <= thresh) {
-			sum += value;
-			divisor++;
-			if (value > max)
-				max = value;
-		}
-	}
 	if (divisor == (int)INTERVALS)
 		avg = sum >> INTERVAL_SHIFT;
 	else
@@ -442,9 +424,46 @@ again:
 		if ((((u64)avg * avg > variance * RATIO_SQ) &&
 		     (divisor * 4 >= (int)(INTERVALS * 3))) ||
 		    variance <= VARIANCE_MAX) {
-			data->typical_samples = divisor;
-			return avg;
+			*avg_out = avg;
+			return true;
 		}
+	}
+	return false;
+}
+
+/*
+ * get_typical_interval() of v4.18: look for a repeating pattern in the last INTERVALS idle
+ * durations. If they are close enough together their average is the prediction; if not, the
+ * largest values are dropped and the test repeated, down to 3/4 of the samples. UINT_MAX means
+ * no prediction.
+ */
+static unsigned int get_typical_interval_4_18(const struct cpuidle_device *dev,
+					      struct menu_device *data)
+{
+	int i, divisor;
+	unsigned int max, thresh, avg;
+	uint64_t sum;
+
+	thresh = UINT_MAX; /* ignore samples above this (none at first) */
+
+again:
+
+	/* mean of the samples kept */
+	max = 0;
+	sum = 0;
+	divisor = 0;
+	for (i = 0; i < (int)INTERVALS; i++) {
+		unsigned int value = data->intervals[i];
+		if (value <= thresh) {
+			sum += value;
+			divisor++;
+			if (value > max)
+				max = value;
+		}
+	}
+	if (typical_accept(dev, data, thresh, sum, divisor, &avg)) {
+		data->typical_samples = divisor;
+		return avg;
 	}
 
 	/*
@@ -846,7 +865,7 @@ static unsigned int get_typical_interval_6_6(const struct cpuidle_device *dev,
 {
 	int i, divisor;
 	unsigned int min, max, thresh, avg;
-	uint64_t sum, variance;
+	uint64_t sum;
 
 	thresh = INT_MAX; /* ignore samples above this */
 
@@ -875,42 +894,9 @@ again:
 		return UINT_MAX;
 	}
 
-	if (divisor == (int)INTERVALS)
-		avg = sum >> INTERVAL_SHIFT;
-	else
-		avg = div_u64(sum, divisor);
-
-	/* and their variance around it */
-	variance = 0;
-	for (i = 0; i < (int)INTERVALS; i++) {
-		unsigned int value = data->intervals[i];
-		if (value <= thresh) {
-			int64_t diff = (int64_t)value - avg;
-			variance += (u64)diff * (u64)diff;
-		}
-	}
-	if (divisor == (int)INTERVALS)
-		variance >>= INTERVAL_SHIFT;
-	else
-		variance = div_u64(variance, divisor);
-
-	/*
-	 * Accept the average when the samples are tightly grouped: a variance of at most
-	 * VARIANCE_MAX (400 us^2, i.e. a standard deviation of 20 us), or, with at least 3/4 of
-	 * the samples kept, avg^2 > RATIO_SQ * variance (the average above 6 standard
-	 * deviations). avg fits in 32 bits, so its square fits in a u64; the outer test only
-	 * keeps variance * RATIO_SQ from overflowing, and a variance that large (standard
-	 * deviation beyond about 715 s) just means no pattern.
-	 *
-	 * The caller still takes the smaller of this and the timer-based prediction.
-	 */
-	if (likely(variance <= U64_MAX / RATIO_SQ)) {
-		if ((((u64)avg * avg > variance * RATIO_SQ) &&
-		     (divisor * 4 >= (int)(INTERVALS * 3))) ||
-		    variance <= VARIANCE_MAX) {
-			data->typical_samples = divisor;
-			return avg;
-		}
+	if (typical_accept(dev, data, thresh, sum, divisor, &avg)) {
+		data->typical_samples = divisor;
+		return avg;
 	}
 
 	/*
