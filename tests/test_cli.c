@@ -57,18 +57,6 @@ static void assert_no_tmp_files(void)
 	closedir(d);
 }
 
-static void write_file(const char *name, const char *text)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 /*
  * One 500 us idle period ended by its timer on skl: the oracle picks C6 (the deepest state
  * whose target residency, 200 us, fits; C7s needs 800 us) and prewakes: its exit (85 us)
@@ -84,7 +72,7 @@ static void test_json_report_by_hand(void **state)
 	char *text;
 
 	(void)state;
-	write_file("one.trace", "idlesim-trace v1\ncpus 1\nidle 0 0 500000 timer\n");
+	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nidle 0 0 500000 timer\n");
 	snprintf(args, sizeof(args),
 		 "run --trace %s/one.trace --machine skl --governor oracle --format json -o %s/r.json",
 		 tmpdir, tmpdir);
@@ -123,7 +111,7 @@ static void test_text_and_csv(void **state)
 	char *text;
 
 	(void)state;
-	write_file("one.trace", "idlesim-trace v1\ncpus 1\nidle 0 0 500000 timer\n");
+	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nidle 0 0 500000 timer\n");
 	snprintf(args, sizeof(args), "run --trace %s/one.trace --machine skl --governor oracle",
 		 tmpdir);
 	assert_int_equal(run_idlesim(args), 0);
@@ -202,7 +190,7 @@ static void test_knobs(void **state)
 	char *text;
 
 	(void)state;
-	write_file("one.trace", "idlesim-trace v1\ncpus 1\nidle 0 0 500000 timer\n");
+	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nidle 0 0 500000 timer\n");
 	/* C6 disabled by name: the oracle falls back to C3 (100 us); prewake keeps the
 	 * measured residency at the idle time, 500,000. */
 	snprintf(args, sizeof(args),
@@ -268,7 +256,7 @@ static void test_usage_errors(void **state)
 	expect_usage_error("nosuch", "unknown command");
 	expect_usage_error("machines nosuch", "unknown machine");
 	/* A trace with more CPUs than the machine. */
-	write_file("big.trace", "idlesim-trace v1\ncpus 16\nidle 15 0 1000 irq\n");
+	write_tmp("big.trace", "idlesim-trace v1\ncpus 16\nidle 15 0 1000 irq\n");
 	{
 		char args[256];
 

@@ -699,18 +699,6 @@ static void test_check_bad_input(void **state)
 
 /* ---- the commands ---- */
 
-static void write_tmp(const char *name, const char *text)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static void assert_file_contains(const char *name, const char *what)
 {
 	char *s = slurp_tmp(name);

@@ -65,27 +65,6 @@
 
 /* ---- helpers ---- */
 
-static const char *tmp_path(const char *name)
-{
-	static char path[4][256];
-	static int k;
-
-	k = (k + 1) % 4;
-	snprintf(path[k], sizeof(path[k]), "%s/%s", tmpdir, name);
-	return path[k];
-}
-
-static const char *write_tmp(const char *name, const char *text)
-{
-	const char *path = tmp_path(name);
-	FILE *f = fopen(path, "wb");
-
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	return path;
-}
-
 struct conv {
 	int rc;
 	struct sim_error err;

@@ -90,4 +90,27 @@ static inline char *slurp_tmp(const char *name)
 	return s;
 }
 
+/* tmpdir/NAME, in one of four rotating buffers (so a few can be held at once). */
+static inline const char *tmp_path(const char *name)
+{
+	static char path[4][256];
+	static int k;
+
+	k = (k + 1) % 4;
+	snprintf(path[k], sizeof(path[k]), "%s/%s", tmpdir, name);
+	return path[k];
+}
+
+/* Write text to tmpdir/NAME; returns its path (tmp_path). */
+static inline const char *write_tmp(const char *name, const char *text)
+{
+	const char *path = tmp_path(name);
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
 #endif
