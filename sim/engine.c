@@ -75,8 +75,19 @@ struct sim_cpu {
 	struct cpu_stats st;	  /* counters not kept in dev.states_usage */
 	uint64_t exit_lat_count[CPUIDLE_STATE_MAX]; /* irq/ipi wakeups that paid a full exit */
 	uint64_t fed;		  /* periods fed, for the conservation check */
+	uint64_t entered[CPUIDLE_STATE_MAX]; /* entries begun, per state: transition energy */
+	int64_t ev_ns;		  /* lanes: time of `ev` */
+	struct level_change *log; /* lanes: level changes not yet charged, in time order */
+	size_t log_n, log_cap;
 	struct sim_decision dec;  /* pending decision, with the log on */
 	struct cpuidle_explain ex;
+};
+
+/* Lanes: a CPU's change of level (0 = running, k + 1 = in state k), charged later. */
+struct level_change {
+	int64_t t_ns;
+	int32_t cpu;
+	int32_t level;
 };
 
 struct core_acct {
@@ -116,7 +127,11 @@ struct sim {
 	double core_power_w[CPUIDLE_STATE_MAX + 1]; /* by level, in W/ns (J per ns) */
 	double pkg_power_w[CPUIDLE_STATE_MAX + 1];
 	double entry_exit_j[CPUIDLE_STATE_MAX];
-	double transition_energy_j;
+	bool lanes;		   /* CPUs run one after the other, not through S->q */
+	int64_t lane_min_ns;	   /* lanes: no CPU has an event before this */
+	struct level_change *merge; /* lanes: scratch for merging the CPUs' logs */
+	size_t merge_cap;
+	size_t *merge_bound;	   /* lanes: nr_cpus + 1 run boundaries */
 	long explained;
 	struct sim_error *err; /* the error sink of the current call */
 };
@@ -213,6 +228,23 @@ static void set_thread_level(struct sim *S, int cpu, int level, int64_t t)
 	pkg->level = lvl;
 }
 
+/*
+ * CPU c moves to `level` at t. In lanes the change is logged and charged once every CPU has
+ * run up to the same time (merge_levels()), in time order as the global queue would.
+ */
+static int cpu_level(struct sim *S, struct sim_cpu *c, int level, int64_t t)
+{
+	if (!S->lanes) {
+		set_thread_level(S, c->id, level, t);
+		return 0;
+	}
+	if (c->log_n == c->log_cap &&
+	    sim_grow((void **)&c->log, &c->log_cap, c->log_n + 1, sizeof(*c->log)))
+		return sim_error_nomem(S->err, "");
+	c->log[c->log_n++] = (struct level_change){ t, c->id, level };
+	return 0;
+}
+
 /* ---- per-CPU queue of fed idle periods ---- */
 
 static struct opp *ring_head(struct sim_cpu *c)
@@ -262,6 +294,13 @@ static int cpu_id(const struct sim *S, const struct sim_cpu *c)
 static void schedule(struct sim *S, struct sim_cpu *c, enum ev_kind ev, int64_t t)
 {
 	c->scheduled = true;
+	if (S->lanes) {
+		c->ev = t == SIM_TIME_NEVER ? EV_NONE : ev;
+		c->ev_ns = t;
+		if (t < S->lane_min_ns)
+			S->lane_min_ns = t;
+		return;
+	}
 	if (t == SIM_TIME_NEVER) {
 		eventq_remove(S->q, (uint32_t)cpu_id(S, c));
 		c->ev = EV_NONE;
@@ -305,7 +344,7 @@ static int internal_error(struct sim *S, const char *what, int cpu, int64_t t)
 			     cpu, (long long)t);
 }
 
-static void enter_state(struct sim *S, struct sim_cpu *c, int idx, int64_t t)
+static int enter_state(struct sim *S, struct sim_cpu *c, int idx, int64_t t)
 {
 	struct cpuidle_device *dev = &c->dev;
 
@@ -318,9 +357,9 @@ static void enter_state(struct sim *S, struct sim_cpu *c, int idx, int64_t t)
 		dev->poll_time_limit = false;
 		c->poll_deadline_ns = t + (int64_t)cpuidle_poll_time(&S->drv, dev);
 	}
-	set_thread_level(S, cpu_id(S, c), idx + 1, t);
-	S->transition_energy_j += S->entry_exit_j[idx];
+	c->entered[idx]++;
 	plan_wakeup(S, c);
+	return cpu_level(S, c, idx + 1, t);
 }
 
 static void explain_begin(struct sim *S, struct sim_cpu *c, int64_t t)
@@ -376,8 +415,7 @@ static int do_select(struct sim *S, struct sim_cpu *c, int64_t t)
 		c->dec.stop_tick = stop_tick;
 		c->dec.tick_stopped_after = env->tick_stopped;
 	}
-	enter_state(S, c, idx, t);
-	return 0;
+	return enter_state(S, c, idx, t);
 }
 
 /* cpuidle_enter_state() accounting (sim/cpuidle_rules.c); returns the verdict (0 hit, 1 above,
@@ -506,7 +544,8 @@ static int do_wakeup(struct sim *S, struct sim_cpu *c, int64_t t)
 	dev->last_residency_ns = diff;
 	dev->last_state_idx = idx;
 	c->st.wakeups[cause]++;
-	set_thread_level(S, cpu_id(S, c), 0, t);
+	if (cpu_level(S, c, 0, t))
+		return -1;
 	if (dev->explain)
 		explain_end(S, c, t, cause, diff, verdict);
 
@@ -561,12 +600,30 @@ static int do_enter(struct sim *S, struct sim_cpu *c, int64_t t)
 	return do_select(S, c, t);
 }
 
-int sim_run_until(struct sim *S, int64_t until_ns, struct sim_error *err)
+/* Handle the event of CPU c due at t; the caller has cleared c->ev and c->scheduled. */
+static int dispatch(struct sim *S, struct sim_cpu *c, enum ev_kind ev, int64_t t)
+{
+	switch (ev) {
+	case EV_ENTER:
+		return do_enter(S, c, t);
+	case EV_WAKEUP:
+		return do_wakeup(S, c, t);
+	case EV_REENTER:
+		/* The exit is over; a wakeup moved earlier meanwhile (sim_rewake) may have
+		 * passed already. */
+		return continue_idle(S, c, t, 0);
+	case EV_READY:
+		return do_ready(S, c, t);
+	default:
+		return internal_error(S, "event without a kind", c->id, t);
+	}
+}
+
+static int run_global(struct sim *S, int64_t until_ns)
 {
 	uint32_t cpu;
 	int64_t t;
 
-	S->err = err;
 	while (eventq_peek(S->q, &cpu, &t) && t <= until_ns) {
 		struct sim_cpu *c;
 		enum ev_kind ev;
@@ -577,7 +634,7 @@ int sim_run_until(struct sim *S, int64_t until_ns, struct sim_error *err)
 
 			eventq_remove(S->q, cpu);
 			S->now_ns = t;
-			if (S->cfg.agent->timer(S->cfg.agent_ctx, S, id, t, err))
+			if (S->cfg.agent->timer(S->cfg.agent_ctx, S, id, t, S->err))
 				return -1;
 			continue;
 		}
@@ -589,31 +646,118 @@ int sim_run_until(struct sim *S, int64_t until_ns, struct sim_error *err)
 		c->ev = EV_NONE;
 		c->scheduled = false;
 		S->now_ns = t;
-		switch (ev) {
-		case EV_ENTER:
-			rc = do_enter(S, c, t);
-			break;
-		case EV_WAKEUP:
-			rc = do_wakeup(S, c, t);
-			break;
-		case EV_REENTER:
-			/* The exit is over; a wakeup moved earlier meanwhile (sim_rewake) may have
-			 * passed already. */
-			rc = continue_idle(S, c, t, 0);
-			break;
-		case EV_READY:
-			rc = do_ready(S, c, t);
-			break;
-		default:
-			rc = internal_error(S, "event without a kind", (int)cpu, t);
-			break;
-		}
+		rc = dispatch(S, c, ev, t);
 		if (!c->scheduled)
 			eventq_remove(S->q, cpu);
 		if (rc)
 			return -1;
 	}
 	return 0;
+}
+
+/*
+ * Merge the CPUs' level logs (each in time order) into one, by rounds of pairwise merges,
+ * and charge the changes in that order. Changes at equal times may come in any order:
+ * charging a level for 0 ns adds nothing, so the energy is the same.
+ */
+static int merge_levels(struct sim *S)
+{
+	size_t total = 0, *bound, nruns = 0, w, i;
+	struct level_change *a, *b;
+	int k;
+
+	for (k = 0; k < S->cfg.nr_cpus; k++)
+		total += S->cpus[k].log_n;
+	if (!total)
+		return 0;
+	if (sim_grow((void **)&S->merge, &S->merge_cap, 2 * total, sizeof(*S->merge)))
+		return sim_error_nomem(S->err, "");
+	bound = S->merge_bound;
+	a = S->merge;
+	b = S->merge + total;
+	bound[0] = 0;
+	for (k = 0; k < S->cfg.nr_cpus; k++) {
+		struct sim_cpu *c = &S->cpus[k];
+
+		if (!c->log_n)
+			continue;
+		memcpy(a + bound[nruns], c->log, c->log_n * sizeof(*a));
+		bound[nruns + 1] = bound[nruns] + c->log_n;
+		nruns++;
+		c->log_n = 0;
+	}
+	while (nruns > 1) {
+		struct level_change *tmp;
+
+		for (w = 0; w + 1 < nruns; w += 2) {
+			const struct level_change *x = a + bound[w], *xe = a + bound[w + 1];
+			const struct level_change *y = xe, *ye = a + bound[w + 2];
+			struct level_change *o = b + bound[w];
+
+			while (x < xe && y < ye) {
+				bool take_y = y->t_ns < x->t_ns;
+
+				*o++ = take_y ? *y : *x;
+				y += take_y;
+				x += !take_y;
+			}
+			while (x < xe)
+				*o++ = *x++;
+			while (y < ye)
+				*o++ = *y++;
+		}
+		if (w < nruns) /* an odd run out */
+			memcpy(b + bound[w], a + bound[w], (bound[w + 1] - bound[w]) * sizeof(*a));
+		for (i = 0; 2 * i < nruns; i++)
+			bound[i + 1] = bound[sim_min64(2 * i + 2, (int64_t)nruns)];
+		nruns = (nruns + 1) / 2;
+		tmp = a;
+		a = b;
+		b = tmp;
+	}
+	for (i = 0; i < total; i++)
+		set_thread_level(S, a[i].cpu, a[i].level, a[i].t_ns);
+	return 0;
+}
+
+/*
+ * Without an agent or a decision log, CPUs only meet in the energy accounting: each runs
+ * its own events up to until_ns, one CPU after the other, and their level changes are
+ * merged afterwards. Same results as run_global(), which tests check.
+ */
+static int run_lanes(struct sim *S, int64_t until_ns)
+{
+	int64_t min_ns = SIM_TIME_NEVER;
+	int k;
+
+	if (until_ns < S->lane_min_ns)
+		return 0;
+	for (k = 0; k < S->cfg.nr_cpus; k++) {
+		struct sim_cpu *c = &S->cpus[k];
+
+		while (c->ev != EV_NONE && c->ev_ns <= until_ns) {
+			enum ev_kind ev = c->ev;
+			int64_t t = c->ev_ns;
+
+			c->ev = EV_NONE;
+			c->ev_ns = SIM_TIME_NEVER;
+			c->scheduled = false;
+			if (t > S->now_ns)
+				S->now_ns = t;
+			if (dispatch(S, c, ev, t))
+				return -1;
+		}
+		if (c->ev != EV_NONE && c->ev_ns < min_ns)
+			min_ns = c->ev_ns;
+	}
+	S->lane_min_ns = min_ns;
+	return merge_levels(S);
+}
+
+int sim_run_until(struct sim *S, int64_t until_ns, struct sim_error *err)
+{
+	S->err = err;
+	return S->lanes ? run_lanes(S, until_ns) : run_global(S, until_ns);
 }
 
 /* ---- feeding ---- */
@@ -802,6 +946,7 @@ static int init_cpus(struct sim *S, struct sim_error *err)
 		c->id = i;
 		c->phase = CPU_BUSY;
 		c->ev = EV_NONE;
+		c->ev_ns = SIM_TIME_NEVER;
 		c->ready_ns = c->busy_from_ns = c->last_start_ns = S->start_ns;
 		c->dec.state = -1;
 		machine_cpu_topology(m, i, &c->st.package, &c->st.core, &c->st.thread);
@@ -854,6 +999,8 @@ struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct si
 	}
 	S->cfg = *cfg;
 	S->gov = cfg->gov;
+	S->lanes = !cfg->agent && !cfg->explain && !cfg->global_order;
+	S->lane_min_ns = SIM_TIME_NEVER;
 	S->start_ns = S->now_ns = start_ns;
 	machine_to_driver(m, &S->drv);
 	S->tick_nsec = (SIM_NS_PER_S + cfg->hz / 2) / cfg->hz;
@@ -874,7 +1021,8 @@ struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct si
 			S->params[i] = cfg->gov_params ? cfg->gov_params[i] : S->gov->params[i].def;
 	}
 	S->q = eventq_new(cfg->queue, (uint32_t)cfg->nr_cpus + (cfg->agent ? cfg->agent_timers : 0));
-	if (!S->q || init_energy(S))
+	S->merge_bound = sim_calloc((size_t)cfg->nr_cpus + 1, sizeof(*S->merge_bound));
+	if (!S->q || !S->merge_bound || init_energy(S))
 		goto nomem;
 	if (init_cpus(S, err)) {
 		sim_destroy(S);
@@ -898,12 +1046,15 @@ void sim_destroy(struct sim *S)
 			if (S->gov->disable)
 				S->gov->disable(&S->drv, &S->cpus[i].dev);
 			sim_free(S->cpus[i].ring);
+			sim_free(S->cpus[i].log);
 			lat_hist_release(&S->cpus[i].st.wake_latency);
 		}
 	}
 	sim_free(S->cpus);
 	sim_free(S->gov_data);
 	sim_free(S->params);
+	sim_free(S->merge);
+	sim_free(S->merge_bound);
 	eventq_free(S->q);
 	sim_free(S->thread_level);
 	sim_free(S->cores);
@@ -1019,9 +1170,12 @@ int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_
 		out->energy_j += pkg->energy_j;
 		out->idle_energy_j += pkg->idle_energy_j;
 	}
-	out->transition_energy_j = S->transition_energy_j;
-	out->energy_j += S->transition_energy_j;
-	out->idle_energy_j += S->transition_energy_j;
+	/* Summed per state, then over CPUs: the same whatever order the CPUs ran in. */
+	for (i = 0; i < S->cfg.nr_cpus; i++)
+		for (k = 0; k < S->drv.state_count; k++)
+			out->transition_energy_j += (double)S->cpus[i].entered[k] * S->entry_exit_j[k];
+	out->energy_j += out->transition_energy_j;
+	out->idle_energy_j += out->transition_energy_j;
 	if (run_stats_sum(out)) {
 		run_stats_release(out);
 		return sim_error_nomem(err, "");

@@ -84,6 +84,9 @@ struct sim_config {
 	int64_t latency_req_ns;	     /* PM QoS limit; < 0 = no request (2e12 ns) */
 	uint32_t disabled;	     /* bit i set: state i disabled on every CPU */
 	enum eventq_impl queue;
+	/* Run every CPU's events through the one queue even when they are independent (no
+	 * agent, no decision log): the reference the faster per-CPU lanes are tested against. */
+	bool global_order;
 	sim_explain_fn *explain;     /* NULL = no decision log */
 	void *explain_ud;
 	long explain_limit;	     /* decisions to report; < 0 = all */

@@ -91,8 +91,9 @@ static void log_decision(void *ud, const struct sim_decision *d)
 	}
 }
 
-static void replay_gen(const struct gen_config *gc, const char *machine, const char *gov,
-		       enum eventq_impl q, uint32_t disabled, struct log *log, struct run_stats *rs)
+static void replay_gen_order(const struct gen_config *gc, const char *machine, const char *gov,
+			     enum eventq_impl q, uint32_t disabled, struct log *log, bool global,
+			     struct run_stats *rs)
 {
 	struct sim_error err = { 0 };
 	struct gen_stream *g = gen_open(gc, &err);
@@ -107,6 +108,7 @@ static void replay_gen(const struct gen_config *gc, const char *machine, const c
 	cfg.hz = 250;
 	cfg.latency_req_ns = -1;
 	cfg.queue = q;
+	cfg.global_order = global;
 	cfg.check = true;
 	cfg.disabled = disabled;
 	if (log) {
@@ -121,6 +123,12 @@ static void replay_gen(const struct gen_config *gc, const char *machine, const c
 		fail();
 	}
 	gen_close(g);
+}
+
+static void replay_gen(const struct gen_config *gc, const char *machine, const char *gov,
+		       enum eventq_impl q, uint32_t disabled, struct log *log, struct run_stats *rs)
+{
+	replay_gen_order(gc, machine, gov, q, disabled, log, false, rs);
 }
 
 static void mixed(struct gen_config *gc, int cpus, int64_t dur_ns, uint64_t seed)
@@ -162,6 +170,108 @@ static void test_heap_and_naive_identical(void **state)
 	(void)state;
 	heap_and_naive_identical("skl", 8);
 	heap_and_naive_identical("hsx", 48);
+}
+
+/* Two runs gave the same statistics, to the last bit of every counter and energy. */
+static void assert_same_stats(const struct run_stats *a, const struct run_stats *b)
+{
+	int c;
+
+	assert_int_equal(a->nr_cpus, b->nr_cpus);
+	for (c = 0; c < a->nr_cpus; c++) {
+		const struct cpu_stats *x = &a->cpus[c], *y = &b->cpus[c];
+		const struct lat_hist *hx = &x->wake_latency, *hy = &y->wake_latency;
+
+		assert_memory_equal(x->states, y->states, sizeof(x->states));
+		assert_memory_equal(x->wakeups, y->wakeups, sizeof(x->wakeups));
+		assert_int_equal(x->absorbed, y->absorbed);
+		assert_int_equal(x->idle_periods, y->idle_periods);
+		assert_int_equal(x->busy_ns, y->busy_ns);
+		assert_int_equal(x->truncated_ns, y->truncated_ns);
+		assert_int_equal(hx->n, hy->n);
+		assert_int_equal(hx->sum_ns, hy->sum_ns);
+		assert_int_equal(hx->max_ns, hy->max_ns);
+		assert_int_equal(lat_hist_percentile(hx, 50), lat_hist_percentile(hy, 50));
+		assert_int_equal(lat_hist_percentile(hx, 99), lat_hist_percentile(hy, 99));
+	}
+	assert_true(a->energy_j == b->energy_j);
+	assert_true(a->idle_energy_j == b->idle_energy_j);
+	assert_true(a->transition_energy_j == b->transition_energy_j);
+}
+
+/*
+ * Lanes (each CPU runs on its own, level changes merged afterwards) against the one global
+ * queue: identical results for every governor family, machines with and without SMT
+ * siblings sharing a core, and disabled states.
+ */
+static void test_lanes_match_global(void **state)
+{
+	static const char *const govs[] = { "oracle",  "deepest",  "shallowest", "menu@4.18",
+					    "menu@6.19", "teo@5.1", "teo@5.14",   "teo@6.19" };
+	static const struct {
+		const char *machine;
+		int cpus;
+		uint32_t mask;
+	} cases[] = { { "skl", 8, 0 }, { "hsx", 48, 1u << 1 }, { "skl", 3, 1u << 0 } };
+	struct gen_config gc;
+	struct run_stats a, b;
+	unsigned int i, k;
+
+	(void)state;
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		for (i = 0; i < sizeof(govs) / sizeof(govs[0]); i++) {
+			mixed(&gc, cases[k].cpus, 60000000, 40 + i + 10 * k);
+			replay_gen_order(&gc, cases[k].machine, govs[i], EVENTQ_HEAP, cases[k].mask,
+					 NULL, false, &a);
+			replay_gen_order(&gc, cases[k].machine, govs[i], EVENTQ_HEAP, cases[k].mask,
+					 NULL, true, &b);
+			assert_true(a.total.states[1].usage + a.total.states[2].usage > 100 ||
+				    a.total.wakeups[WAKE_IRQ] > 100);
+			assert_same_stats(&a, &b);
+			run_stats_release(&a);
+			run_stats_release(&b);
+		}
+	}
+}
+
+/* The same for an event trace: timers (periodic, one-shot, resched=0), wakes, busy work. */
+static void test_lanes_match_global_events(void **state)
+{
+	char *text = malloc(1 << 20);
+	size_t len = 0;
+	uint64_t x = 12345;
+	int64_t t = 0;
+	int c, i;
+	struct replay_opts o = { .gov = gov_find("menu@6.19") };
+	struct run_stats a, b;
+
+	(void)state;
+	assert_non_null(text);
+	len += (size_t)sprintf(text + len, "idlesim-trace v1\ncpus 4\nhz 250\nstart 0\nend 400000000\n");
+	for (c = 0; c < 4; c++)
+		len += (size_t)sprintf(text + len, "timer %d 0 tick.%d %d period=%d\n", c, c,
+				       1000000 + 250000 * c, 1000000 + 250000 * c);
+	len += (size_t)sprintf(text + len, "timer 3 0 hk 5000000 period=5000000 resched=0\n");
+	for (i = 0; i < 4000; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		t += 1000 + (int64_t)((x >> 33) % 190000);
+		c = (int)((x >> 20) % 4);
+		len += (size_t)sprintf(text + len, "wake %d %lld %s\nbusy %d %lld %lld\n", c,
+				       (long long)t, (x >> 40) & 1 ? "irq" : "ipi", c, (long long)t,
+				       (long long)(2000 + (x >> 50) % 30000));
+		if (i % 7 == 0)
+			len += (size_t)sprintf(text + len, "timer %d %lld once.%d %lld\n", c,
+					       (long long)t, i, (long long)(t + 300000 + (x >> 45) % 900000));
+	}
+	assert_true(len < (1 << 20));
+	replay_ok(text, &o, &a);
+	o.global_order = true;
+	replay_ok(text, &o, &b);
+	assert_true(a.total.wakeups[WAKE_TIMER] > 100);
+	assert_same_stats(&a, &b);
+	run_stats_release(&a);
+	run_stats_release(&b);
+	free(text);
 }
 
 /* Every CPU's time: entries + busy + truncated = duration + the last exit's overhang. */
@@ -266,6 +376,8 @@ int main(void)
 		cmocka_unit_test(test_event_derivation),
 		cmocka_unit_test(test_event_edge_rules),
 		cmocka_unit_test(test_heap_and_naive_identical),
+		cmocka_unit_test(test_lanes_match_global),
+		cmocka_unit_test(test_lanes_match_global_events),
 		cmocka_unit_test(test_oracle_invariants),
 		cmocka_unit_test(test_conservation_other_governors),
 		cmocka_unit_test(test_deterministic),

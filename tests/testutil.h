@@ -120,6 +120,7 @@ struct replay_opts {
 	int64_t latency_req_ns; /* default -1: none */
 	uint32_t disabled;
 	enum eventq_impl queue;
+	bool global_order; /* one queue for all CPUs, not lanes */
 	sim_explain_fn *explain;
 	void *explain_ud;
 	long explain_limit;
@@ -145,6 +146,7 @@ static inline int replay_string(const char *text, const struct replay_opts *o, s
 	cfg.latency_req_ns = o && o->latency_req_ns ? o->latency_req_ns : -1;
 	cfg.disabled = o ? o->disabled : 0;
 	cfg.queue = o ? o->queue : EVENTQ_HEAP;
+	cfg.global_order = o ? o->global_order : false;
 	cfg.check = true;
 	if (o && o->explain) {
 		cfg.explain = o->explain;
