@@ -27,8 +27,9 @@
  * CPUs are aligned (skew_tick=0).
  *
  * Energy: every change of a CPU's state updates its core (the shallowest of its threads)
- * and its package (the shallowest of its cores), which are charged power x time since
- * their last change; each entry costs the state's entry+exit energy (sim/machine.h).
+ * and its package (the shallowest of its cores), which add the time since their last change
+ * to the level they were at (integer ns); sim_finish() prices those times at the levels'
+ * powers, and each entry begun at its state's entry+exit energy (sim/machine.h).
  */
 #include "sim/engine.h"
 #include "sim/alloc.h"
@@ -74,6 +75,7 @@ struct sim_cpu {
 	uint32_t head, count, cap;
 	struct cpu_stats st;	  /* counters not kept in dev.states_usage */
 	uint64_t exit_lat_count[CPUIDLE_STATE_MAX]; /* irq/ipi wakeups that paid a full exit */
+	uint64_t zero_lat_count;  /* irq/ipi wakeups that paid nothing (a prewaking policy) */
 	uint64_t fed;		  /* periods fed, for the conservation check */
 	uint64_t entered[CPUIDLE_STATE_MAX]; /* entries begun, per state: transition energy */
 	int64_t ev_ns;		  /* lanes: time of `ev` */
@@ -90,16 +92,17 @@ struct level_change {
 	int32_t level;
 };
 
+/* Time is summed per level in integer ns and priced once at the end (sim_finish()). */
 struct core_acct {
 	int level; /* 0 = active, k + 1 = state k */
 	int64_t since_ns;
-	double energy_j, idle_energy_j;
+	int64_t level_ns[CPUIDLE_STATE_MAX + 1];
 };
 
 struct pkg_acct {
 	int level;
 	int64_t since_ns;
-	double energy_j, idle_energy_j;
+	int64_t level_ns[CPUIDLE_STATE_MAX + 1];
 	uint32_t count[CPUIDLE_STATE_MAX + 1]; /* cores per level */
 	uint32_t nonempty;		       /* bit l set: count[l] > 0 */
 };
@@ -174,18 +177,23 @@ u64 cpuidle_poll_time(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 
 /* ---- energy ---- */
 
-static void charge(double *energy, double *idle_energy, int level, int64_t dt_ns,
-		   const double *power_w_per_ns)
+/* Price the time an accounting unit spent at each level; level 0 (running) is not idle. */
+static void price(const int64_t *level_ns, const double *power_w_per_ns, int levels, double *energy,
+		  double *idle_energy)
 {
-	double e = (double)dt_ns * power_w_per_ns[level];
+	int l;
 
-	*energy += e;
-	if (level > 0)
-		*idle_energy += e;
+	for (l = 0; l < levels; l++) {
+		double e = (double)level_ns[l] * power_w_per_ns[l];
+
+		*energy += e;
+		if (l > 0)
+			*idle_energy += e;
+	}
 }
 
 /* CPU `cpu` (a machine CPU) moves to `level` at time t. */
-static void set_thread_level(struct sim *S, int cpu, int level, int64_t t)
+static inline void set_thread_level(struct sim *S, int cpu, int level, int64_t t)
 {
 	int old = S->thread_level[cpu], g, k, lvl;
 	struct core_acct *core;
@@ -211,8 +219,7 @@ static void set_thread_level(struct sim *S, int cpu, int level, int64_t t)
 		if (lvl == core->level)
 			return;
 	}
-	charge(&core->energy_j, &core->idle_energy_j, core->level, t - core->since_ns,
-	       S->core_power_w);
+	core->level_ns[core->level] += t - core->since_ns;
 	core->since_ns = t;
 	pkg = &S->pkgs[S->pkg_of_core[g]];
 	if (!--pkg->count[core->level])
@@ -223,7 +230,7 @@ static void set_thread_level(struct sim *S, int cpu, int level, int64_t t)
 	lvl = __builtin_ctz(pkg->nonempty); /* the package is as deep as its shallowest core */
 	if (lvl == pkg->level)
 		return;
-	charge(&pkg->energy_j, &pkg->idle_energy_j, pkg->level, t - pkg->since_ns, S->pkg_power_w);
+	pkg->level_ns[pkg->level] += t - pkg->since_ns;
 	pkg->since_ns = t;
 	pkg->level = lvl;
 }
@@ -562,6 +569,8 @@ static int do_wakeup(struct sim *S, struct sim_cpu *c, int64_t t)
 		/* The common case, counted per state and folded into the histogram at the end. */
 		if (cause != WAKE_TIMER && late == lat)
 			c->exit_lat_count[idx]++;
+		else if (cause != WAKE_TIMER && late == 0)
+			c->zero_lat_count++;
 		else if (add_latency(S, c, cause, late))
 			return -1;
 		if (resched) {
@@ -601,7 +610,7 @@ static int do_enter(struct sim *S, struct sim_cpu *c, int64_t t)
 }
 
 /* Handle the event of CPU c due at t; the caller has cleared c->ev and c->scheduled. */
-static int dispatch(struct sim *S, struct sim_cpu *c, enum ev_kind ev, int64_t t)
+static inline int dispatch(struct sim *S, struct sim_cpu *c, enum ev_kind ev, int64_t t)
 {
 	switch (ev) {
 	case EV_ENTER:
@@ -952,6 +961,9 @@ static int init_cpus(struct sim *S, struct sim_error *err)
 		machine_cpu_topology(m, i, &c->st.package, &c->st.core, &c->st.thread);
 		c->st.cpu = i;
 		lat_hist_init(&c->st.wake_latency);
+		/* The common latencies, counted apart and added by sim_finish(): 0 and each
+		 * state's full exit. */
+		lat_hist_reserve(&c->st.wake_latency, 0);
 		for (k = 0; k < S->drv.state_count; k++)
 			lat_hist_reserve(&c->st.wake_latency, S->drv.states[k].exit_latency_ns);
 		dev->cpu = (unsigned int)i;
@@ -1143,6 +1155,8 @@ int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_
 			if (lat_hist_add(&c->st.wake_latency, S->drv.states[k].exit_latency_ns,
 					 c->exit_lat_count[k]))
 				return sim_error_nomem(err, "");
+		if (lat_hist_add(&c->st.wake_latency, 0, c->zero_lat_count))
+			return sim_error_nomem(err, "");
 		if (c->phase == CPU_IDLE)
 			c->st.truncated_ns += end_ns - c->entry_ns;
 		else if (c->phase == CPU_BUSY)
@@ -1155,20 +1169,18 @@ int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_
 	for (i = 0; i < S->nr_cores; i++) {
 		struct core_acct *core = &S->cores[i];
 
-		charge(&core->energy_j, &core->idle_energy_j, core->level, end_ns - core->since_ns,
-		       S->core_power_w);
+		core->level_ns[core->level] += end_ns - core->since_ns;
 		core->since_ns = end_ns;
-		out->energy_j += core->energy_j;
-		out->idle_energy_j += core->idle_energy_j;
+		price(core->level_ns, S->core_power_w, m->state_count + 1, &out->energy_j,
+		      &out->idle_energy_j);
 	}
 	for (i = 0; i < m->packages; i++) {
 		struct pkg_acct *pkg = &S->pkgs[i];
 
-		charge(&pkg->energy_j, &pkg->idle_energy_j, pkg->level, end_ns - pkg->since_ns,
-		       S->pkg_power_w);
+		pkg->level_ns[pkg->level] += end_ns - pkg->since_ns;
 		pkg->since_ns = end_ns;
-		out->energy_j += pkg->energy_j;
-		out->idle_energy_j += pkg->idle_energy_j;
+		price(pkg->level_ns, S->pkg_power_w, m->state_count + 1, &out->energy_j,
+		      &out->idle_energy_j);
 	}
 	/* Summed per state, then over CPUs: the same whatever order the CPUs ran in. */
 	for (i = 0; i < S->cfg.nr_cpus; i++)

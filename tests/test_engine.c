@@ -515,6 +515,46 @@ static void test_energy_ordering(void **state)
 	release(&b);
 }
 
+/*
+ * Energy by hand, on skl (1 package x 4 cores x 2 threads; CPU n's sibling is n + 4). The
+ * trace has 2 CPUs: CPU 0 (core 0) and CPU 1 (core 1); CPUs 2-7 are offline in C10, so
+ * cores 2 and 3 stay in C10 and cores 0 and 1 follow CPUs 0 and 1. Every entry is C6:
+ *   CPU 0: C6 over [0, 1 ms), running over [1 ms, 2 ms]
+ *   CPU 1: running over [0, 0.2 ms), C6 over [0.2, 0.7 ms), running over [0.7, 2 ms]
+ * The package is as deep as its shallowest core: C6 over [0.2, 0.7 ms), active otherwise.
+ */
+static void test_energy_by_hand(void **state)
+{
+	struct replay_opts o = { 0 };
+	struct run_stats rs;
+	struct machine m;
+	struct sim_error err = { 0 };
+	const double ms = 1e-3;
+	double core, pkg, trans, idle, pc6, pa, kc6, ka, kc10;
+
+	(void)state;
+	assert_int_equal(machine_load("skl", &m, &err), 0);
+	pc6 = m.states[C6].core_power_w;
+	kc6 = m.states[C6].package_power_w;
+	kc10 = m.states[C10].core_power_w;
+	pa = m.active_core_power_w;
+	ka = m.active_package_power_w;
+	script_set(C6, true);
+	replay_ok("idlesim-trace v1\ncpus 2\nhz 250\nstart 0\nend 2000000\n"
+		  "idle 0 0 1000000 irq\nidle 1 200000 500000 irq\n",
+		  &o, &rs);
+	core = (1.0 * ms * pc6 + 1.0 * ms * pa)	   /* core 0 */
+	       + (0.5 * ms * pc6 + 1.5 * ms * pa)  /* core 1 */
+	       + 2 * (2.0 * ms * kc10);		   /* cores 2 and 3 */
+	pkg = 0.5 * ms * kc6 + 1.5 * ms * ka;
+	trans = 2 * m.states[C6].entry_exit_energy_j;
+	idle = 1.5 * ms * pc6 + 4.0 * ms * kc10 + 0.5 * ms * kc6 + trans;
+	assert_float_equal(rs.transition_energy_j, trans, 1e-15);
+	assert_float_equal(rs.energy_j, core + pkg + trans, 1e-12);
+	assert_float_equal(rs.idle_energy_j, idle, 1e-12);
+	release(&rs);
+}
+
 /* The conservation check catches time that no CPU spent (here added behind the engine's
  * back): the run fails with an internal error instead of reporting it. */
 static void test_conservation_check_catches(void **state)
@@ -550,6 +590,7 @@ int main(void)
 		cmocka_unit_test(test_resched0_events),
 		cmocka_unit_test(test_conservation_check_catches),
 		cmocka_unit_test(test_energy_ordering),
+		cmocka_unit_test(test_energy_by_hand),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
