@@ -35,6 +35,7 @@
 #include "sim/alloc.h"
 #include "sim/common.h"
 #include "sim/cpuidle_rules.h"
+#include "sim/levelsort.h"
 
 #include <string.h>
 
@@ -85,13 +86,6 @@ struct sim_cpu {
 	struct cpuidle_explain ex;
 };
 
-/* Lanes: a CPU's change of level (0 = running, k + 1 = in state k), charged later. */
-struct level_change {
-	int64_t t_ns;
-	int32_t cpu;
-	int32_t level;
-};
-
 /* Time is summed per level in integer ns and priced once at the end (sim_finish()). */
 struct core_acct {
 	int level; /* 0 = active, k + 1 = state k */
@@ -132,9 +126,9 @@ struct sim {
 	double entry_exit_j[CPUIDLE_STATE_MAX];
 	bool lanes;		   /* CPUs run one after the other, not through S->q */
 	int64_t lane_min_ns;	   /* lanes: no CPU has an event before this */
-	struct level_change *merge; /* lanes: scratch for merging the CPUs' logs */
-	size_t merge_cap;
-	size_t *merge_bound;	   /* lanes: nr_cpus + 1 run boundaries */
+	struct level_sort sort;	   /* lanes: the CPUs' logs into one time order */
+	const struct level_change **runs; /* lanes: per CPU, its log */
+	size_t *run_lens;
 	long explained;
 	struct sim_error *err; /* the error sink of the current call */
 };
@@ -664,68 +658,24 @@ static int run_global(struct sim *S, int64_t until_ns)
 	return 0;
 }
 
-/*
- * Merge the CPUs' level logs (each in time order) into one, by rounds of pairwise merges,
- * and charge the changes in that order. Changes at equal times may come in any order:
- * charging a level for 0 ns adds nothing, so the energy is the same.
- */
+/* Charge the level changes the CPUs logged, in time order (sim/levelsort.c). */
 static int merge_levels(struct sim *S)
 {
-	size_t total = 0, *bound, nruns = 0, w, i;
-	struct level_change *a, *b;
+	const struct level_change *sorted;
+	size_t total, i;
 	int k;
 
-	for (k = 0; k < S->cfg.nr_cpus; k++)
-		total += S->cpus[k].log_n;
-	if (!total)
-		return 0;
-	if (sim_grow((void **)&S->merge, &S->merge_cap, 2 * total, sizeof(*S->merge)))
-		return sim_error_nomem(S->err, "");
-	bound = S->merge_bound;
-	a = S->merge;
-	b = S->merge + total;
-	bound[0] = 0;
 	for (k = 0; k < S->cfg.nr_cpus; k++) {
-		struct sim_cpu *c = &S->cpus[k];
-
-		if (!c->log_n)
-			continue;
-		memcpy(a + bound[nruns], c->log, c->log_n * sizeof(*a));
-		bound[nruns + 1] = bound[nruns] + c->log_n;
-		nruns++;
-		c->log_n = 0;
+		S->runs[k] = S->cpus[k].log;
+		S->run_lens[k] = S->cpus[k].log_n;
 	}
-	while (nruns > 1) {
-		struct level_change *tmp;
-
-		for (w = 0; w + 1 < nruns; w += 2) {
-			const struct level_change *x = a + bound[w], *xe = a + bound[w + 1];
-			const struct level_change *y = xe, *ye = a + bound[w + 2];
-			struct level_change *o = b + bound[w];
-
-			while (x < xe && y < ye) {
-				bool take_y = y->t_ns < x->t_ns;
-
-				*o++ = take_y ? *y : *x;
-				y += take_y;
-				x += !take_y;
-			}
-			while (x < xe)
-				*o++ = *x++;
-			while (y < ye)
-				*o++ = *y++;
-		}
-		if (w < nruns) /* an odd run out */
-			memcpy(b + bound[w], a + bound[w], (bound[w + 1] - bound[w]) * sizeof(*a));
-		for (i = 0; 2 * i < nruns; i++)
-			bound[i + 1] = bound[sim_min64(2 * i + 2, (int64_t)nruns)];
-		nruns = (nruns + 1) / 2;
-		tmp = a;
-		a = b;
-		b = tmp;
-	}
+	sorted = level_sort(&S->sort, S->runs, S->run_lens, S->cfg.nr_cpus, &total);
+	if (!sorted)
+		return sim_error_nomem(S->err, "");
+	for (k = 0; k < S->cfg.nr_cpus; k++)
+		S->cpus[k].log_n = 0;
 	for (i = 0; i < total; i++)
-		set_thread_level(S, a[i].cpu, a[i].level, a[i].t_ns);
+		set_thread_level(S, sorted[i].cpu, sorted[i].level, sorted[i].t_ns);
 	return 0;
 }
 
@@ -1033,8 +983,9 @@ struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct si
 			S->params[i] = cfg->gov_params ? cfg->gov_params[i] : S->gov->params[i].def;
 	}
 	S->q = eventq_new(cfg->queue, (uint32_t)cfg->nr_cpus + (cfg->agent ? cfg->agent_timers : 0));
-	S->merge_bound = sim_calloc((size_t)cfg->nr_cpus + 1, sizeof(*S->merge_bound));
-	if (!S->q || !S->merge_bound || init_energy(S))
+	S->runs = sim_calloc((size_t)cfg->nr_cpus, sizeof(*S->runs));
+	S->run_lens = sim_calloc((size_t)cfg->nr_cpus, sizeof(*S->run_lens));
+	if (!S->q || !S->runs || !S->run_lens || init_energy(S))
 		goto nomem;
 	if (init_cpus(S, err)) {
 		sim_destroy(S);
@@ -1065,8 +1016,9 @@ void sim_destroy(struct sim *S)
 	sim_free(S->cpus);
 	sim_free(S->gov_data);
 	sim_free(S->params);
-	sim_free(S->merge);
-	sim_free(S->merge_bound);
+	level_sort_free(&S->sort);
+	sim_free(S->runs);
+	sim_free(S->run_lens);
 	eventq_free(S->q);
 	sim_free(S->thread_level);
 	sim_free(S->cores);
