@@ -186,47 +186,34 @@ static void price(const int64_t *level_ns, const double *power_w_per_ns, int lev
 	}
 }
 
-/* CPU `cpu` (a machine CPU) moves to `level` at time t. */
+/*
+ * CPU `cpu` (a machine CPU) moves to `level` at time t. A core is as deep as its shallowest
+ * thread, a package as its shallowest core. Written without data-dependent branches (they
+ * mispredicted about twice per idle entry): the core and the package are charged for the
+ * time since their last change even when their level stays the same, which sums to the
+ * same integer time per level.
+ */
 static inline void set_thread_level(struct sim *S, int cpu, int level, int64_t t)
 {
-	int old = S->thread_level[cpu], g, k, lvl;
-	struct core_acct *core;
-	struct pkg_acct *pkg;
+	int g = S->core_of_cpu[cpu], k, lvl = level, old;
+	struct core_acct *core = &S->cores[g];
+	struct pkg_acct *pkg = &S->pkgs[S->pkg_of_core[g]];
 
-	if (old == level)
-		return;
 	S->thread_level[cpu] = level;
-	g = S->core_of_cpu[cpu];
-	core = &S->cores[g];
-	/* A core is as deep as its shallowest thread: it follows a thread that becomes
-	 * shallower, and only a thread that was the shallowest can make it deeper. */
-	if (level < core->level) {
-		lvl = level;
-	} else if (old > core->level) {
-		return;
-	} else {
-		/* CPU n's siblings are n +/- multiples of nr_cores (sim/machine.h numbering). */
-		lvl = level;
-		for (k = g; k < S->nr_threads; k += S->nr_cores)
-			if (S->thread_level[k] < lvl)
-				lvl = S->thread_level[k];
-		if (lvl == core->level)
-			return;
-	}
+	/* CPU n's siblings are n +/- multiples of nr_cores (sim/machine.h numbering). */
+	for (k = g; k < S->nr_threads; k += S->nr_cores)
+		lvl = S->thread_level[k] < lvl ? S->thread_level[k] : lvl;
 	core->level_ns[core->level] += t - core->since_ns;
 	core->since_ns = t;
-	pkg = &S->pkgs[S->pkg_of_core[g]];
-	if (!--pkg->count[core->level])
-		pkg->nonempty &= ~(1u << core->level);
-	if (!pkg->count[lvl]++)
-		pkg->nonempty |= 1u << lvl;
+	old = core->level;
 	core->level = lvl;
-	lvl = __builtin_ctz(pkg->nonempty); /* the package is as deep as its shallowest core */
-	if (lvl == pkg->level)
-		return;
+	pkg->count[old]--;
+	pkg->count[lvl]++;
+	pkg->nonempty = (pkg->nonempty & ~(1u << old)) | ((uint32_t)(pkg->count[old] != 0) << old) |
+			(1u << lvl);
 	pkg->level_ns[pkg->level] += t - pkg->since_ns;
 	pkg->since_ns = t;
-	pkg->level = lvl;
+	pkg->level = __builtin_ctz(pkg->nonempty);
 }
 
 /*
