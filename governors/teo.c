@@ -1102,6 +1102,7 @@ static int teo_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *de
 	int idx0 = 0, idx = -1;
 	const char *rule = "timer";
 	const char *tick_rule = "stop";
+	bool tick_intercepts_rule = false;
 	s64 duration_ns;
 	int i;
 
@@ -1279,6 +1280,7 @@ static int teo_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *de
 	    cpu_data->tick_intercepts > cpu_data->total / 2 + cpu_data->total / 8) {
 		duration_ns = TICK_NSEC / 2;
 		tick_rule = "tick-intercepts";
+		tick_intercepts_rule = true;
 	}
 
 end:
@@ -1294,7 +1296,7 @@ end:
 	}
 	if (teo_polling(drv, idx))
 		tick_rule = "polling-state";
-	else if (strcmp(tick_rule, "tick-intercepts"))
+	else if (!tick_intercepts_rule)
 		tick_rule = "short-duration";
 
 	/*
