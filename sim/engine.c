@@ -82,7 +82,12 @@ struct sim_cpu {
 	int64_t ev_ns;		  /* lanes: time of `ev` */
 	struct level_change *log; /* lanes: level changes not yet charged, in time order */
 	size_t log_n, log_cap;
-	struct sim_decision dec;  /* pending decision, with the log on */
+	struct explain_buf *xb;	  /* with the decision log on: its pending decision */
+};
+
+/* Kept out of struct sim_cpu, whose hot fields then share fewer cache lines. */
+struct explain_buf {
+	struct sim_decision dec;
 	struct cpuidle_explain ex;
 };
 
@@ -113,6 +118,7 @@ struct sim {
 	int64_t now_ns;
 	struct eventq *q;
 	struct sim_cpu *cpus;
+	struct explain_buf *xbufs; /* per CPU, with the decision log on */
 	unsigned char *gov_data;
 	int nr_threads;		/* all CPUs of the machine, online or not */
 	int nr_cores;		/* packages * cores */
@@ -353,7 +359,7 @@ static int enter_state(struct sim *S, struct sim_cpu *c, int idx, int64_t t)
 static void explain_begin(struct sim *S, struct sim_cpu *c, int64_t t)
 {
 	struct cpuidle_device *dev = &c->dev;
-	struct sim_decision *d = &c->dec;
+	struct sim_decision *d = &c->xb->dec;
 	ktime_t delta_tick;
 
 	memset(d, 0, sizeof(*d));
@@ -367,8 +373,8 @@ static void explain_begin(struct sim *S, struct sim_cpu *c, int64_t t)
 	d->got_tick = dev->env.got_tick;
 	d->nr_iowait = dev->env.nr_iowait;
 	d->state = -1;
-	c->ex.nr = 0;
-	d->gov = &c->ex;
+	c->xb->ex.nr = 0;
+	d->gov = &c->xb->ex;
 }
 
 /* cpuidle_idle_call(): ask the governor, stop or retain the tick, enter the state. */
@@ -399,9 +405,9 @@ static int do_select(struct sim *S, struct sim_cpu *c, int64_t t)
 		env->tick_stopped = true;
 
 	if (dev->explain) {
-		c->dec.state = idx;
-		c->dec.stop_tick = stop_tick;
-		c->dec.tick_stopped_after = env->tick_stopped;
+		c->xb->dec.state = idx;
+		c->xb->dec.stop_tick = stop_tick;
+		c->xb->dec.tick_stopped_after = env->tick_stopped;
 	}
 	return enter_state(S, c, idx, t);
 }
@@ -451,7 +457,7 @@ static int do_ready(struct sim *S, struct sim_cpu *c, int64_t t)
 static void explain_end(struct sim *S, struct sim_cpu *c, int64_t t, enum wake_cause cause,
 			int64_t diff, int verdict)
 {
-	struct sim_decision *d = &c->dec;
+	struct sim_decision *d = &c->xb->dec;
 	int i;
 
 	if (d->state < 0)
@@ -883,7 +889,9 @@ static int init_cpus(struct sim *S, struct sim_error *err)
 	S->cpus = sim_calloc((size_t)S->cfg.nr_cpus, sizeof(*S->cpus));
 	if (priv)
 		S->gov_data = sim_calloc((size_t)S->cfg.nr_cpus, priv);
-	if (!S->cpus || (priv && !S->gov_data))
+	if (S->cfg.explain)
+		S->xbufs = sim_calloc((size_t)S->cfg.nr_cpus, sizeof(*S->xbufs));
+	if (!S->cpus || (priv && !S->gov_data) || (S->cfg.explain && !S->xbufs))
 		return sim_error_nomem(err, "");
 	for (i = 0; i < S->cfg.nr_cpus; i++) {
 		struct sim_cpu *c = &S->cpus[i];
@@ -894,7 +902,10 @@ static int init_cpus(struct sim *S, struct sim_error *err)
 		c->ev = EV_NONE;
 		c->ev_ns = SIM_TIME_NEVER;
 		c->ready_ns = c->busy_from_ns = c->last_start_ns = S->start_ns;
-		c->dec.state = -1;
+		if (S->xbufs) {
+			c->xb = &S->xbufs[i];
+			c->xb->dec.state = -1;
+		}
 		machine_cpu_topology(m, i, &c->st.package, &c->st.core, &c->st.thread);
 		c->st.cpu = i;
 		lat_hist_init(&c->st.wake_latency);
@@ -915,7 +926,7 @@ static int init_cpus(struct sim *S, struct sim_error *err)
 		dev->env.next_timer_ns = KTIME_MAX;
 		dev->env.oracle_wake_ns = KTIME_MAX;
 		dev->env.now_ns = S->start_ns;
-		dev->explain = S->cfg.explain && S->cfg.explain_limit != 0 ? &c->ex : NULL;
+		dev->explain = S->cfg.explain && S->cfg.explain_limit != 0 ? &c->xb->ex : NULL;
 		if (S->gov->enable && S->gov->enable(&S->drv, dev))
 			return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
 					     "governor %s failed to enable CPU %d", S->gov->name, i);
@@ -1001,6 +1012,7 @@ void sim_destroy(struct sim *S)
 		}
 	}
 	sim_free(S->cpus);
+	sim_free(S->xbufs);
 	sim_free(S->gov_data);
 	sim_free(S->params);
 	level_sort_free(&S->sort);
