@@ -251,21 +251,26 @@ static struct opp *ring_tail(struct sim_cpu *c)
 	return &c->ring[(c->head + c->count - 1) & (c->cap - 1)];
 }
 
-static int ring_push(struct sim_cpu *c, const struct opp *o)
+static __attribute__((noinline)) int ring_grow(struct sim_cpu *c)
 {
-	if (c->count == c->cap) {
-		uint32_t ncap = c->cap ? 2 * c->cap : 4, i;
-		struct opp *n = sim_malloc(ncap * sizeof(*n));
+	uint32_t ncap = c->cap ? 2 * c->cap : 4, i;
+	struct opp *n = sim_malloc(ncap * sizeof(*n));
 
-		if (!n)
-			return -1;
-		for (i = 0; i < c->count; i++)
-			n[i] = c->ring[(c->head + i) & (c->cap - 1)];
-		sim_free(c->ring);
-		c->ring = n;
-		c->cap = ncap;
-		c->head = 0;
-	}
+	if (!n)
+		return -1;
+	for (i = 0; i < c->count; i++)
+		n[i] = c->ring[(c->head + i) & (c->cap - 1)];
+	sim_free(c->ring);
+	c->ring = n;
+	c->cap = ncap;
+	c->head = 0;
+	return 0;
+}
+
+static inline int ring_push(struct sim_cpu *c, const struct opp *o)
+{
+	if (c->count == c->cap && ring_grow(c))
+		return -1;
 	c->ring[(c->head + c->count) & (c->cap - 1)] = *o;
 	c->count++;
 	return 0;
@@ -285,7 +290,7 @@ static int cpu_id(const struct sim *S, const struct sim_cpu *c)
 	return c->id;
 }
 
-static void schedule(struct sim *S, struct sim_cpu *c, enum ev_kind ev, int64_t t)
+static inline void schedule(struct sim *S, struct sim_cpu *c, enum ev_kind ev, int64_t t)
 {
 	c->scheduled = true;
 	if (S->lanes) {
@@ -305,7 +310,7 @@ static void schedule(struct sim *S, struct sim_cpu *c, enum ev_kind ev, int64_t 
 }
 
 /* A BUSY CPU enters its next idle period, if one is known, once it is ready. */
-static void plan_enter(struct sim *S, struct sim_cpu *c)
+static inline void plan_enter(struct sim *S, struct sim_cpu *c)
 {
 	if (!c->count) {
 		schedule(S, c, EV_NONE, SIM_TIME_NEVER);
