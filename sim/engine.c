@@ -96,6 +96,8 @@ struct core_acct {
 	int level; /* 0 = active, k + 1 = state k */
 	int64_t since_ns;
 	int64_t level_ns[CPUIDLE_STATE_MAX + 1];
+	uint32_t count[CPUIDLE_STATE_MAX + 1]; /* threads per level */
+	uint32_t nonempty;		       /* bit l set: count[l] > 0 */
 };
 
 struct pkg_acct {
@@ -194,21 +196,24 @@ static void price(const int64_t *level_ns, const double *power_w_per_ns, int lev
 
 /*
  * CPU `cpu` (a machine CPU) moves to `level` at time t. A core is as deep as its shallowest
- * thread, a package as its shallowest core. Written without data-dependent branches (they
+ * thread, a package as its shallowest core (each keeps a count of its members per level
+ * and a bitmask of the levels in use). Written without data-dependent branches (they
  * mispredicted about twice per idle entry): the core and the package are charged for the
  * time since their last change even when their level stays the same, which sums to the
  * same integer time per level.
  */
 static inline void set_thread_level(struct sim *S, int cpu, int level, int64_t t)
 {
-	int g = S->core_of_cpu[cpu], k, lvl = level, old;
+	int g = S->core_of_cpu[cpu], prev = S->thread_level[cpu], lvl, old;
 	struct core_acct *core = &S->cores[g];
 	struct pkg_acct *pkg = &S->pkgs[S->pkg_of_core[g]];
 
 	S->thread_level[cpu] = level;
-	/* CPU n's siblings are n +/- multiples of nr_cores (sim/machine.h numbering). */
-	for (k = g; k < S->nr_threads; k += S->nr_cores)
-		lvl = S->thread_level[k] < lvl ? S->thread_level[k] : lvl;
+	core->count[prev]--;
+	core->count[level]++;
+	core->nonempty = (core->nonempty & ~(1u << prev)) |
+			 ((uint32_t)(core->count[prev] != 0) << prev) | (1u << level);
+	lvl = __builtin_ctz(core->nonempty);
 	core->level_ns[core->level] += t - core->since_ns;
 	core->since_ns = t;
 	old = core->level;
@@ -862,12 +867,15 @@ static int init_energy(struct sim *S)
 	/* Online CPUs start running work; offline ones sit in the deepest state. */
 	for (i = 0; i < S->nr_threads; i++)
 		S->thread_level[i] = i < S->cfg.nr_cpus ? 0 : deep;
-	for (i = 0; i < S->nr_cores; i++) {
-		int k, lvl = deep;
+	for (i = 0; i < S->nr_threads; i++) {
+		struct core_acct *core = &S->cores[S->core_of_cpu[i]];
 
-		for (k = i; k < S->nr_threads; k += S->nr_cores)
-			if (S->thread_level[k] < lvl)
-				lvl = S->thread_level[k];
+		core->count[S->thread_level[i]]++;
+		core->nonempty |= 1u << S->thread_level[i];
+	}
+	for (i = 0; i < S->nr_cores; i++) {
+		int lvl = __builtin_ctz(S->cores[i].nonempty);
+
 		S->cores[i].level = lvl;
 		S->cores[i].since_ns = S->start_ns;
 		S->pkgs[i / m->cores].count[lvl]++;
