@@ -278,11 +278,17 @@ static int cmd_run(int argc, char **argv)
 			if (!num_arg(&a, "--explain", v, 0, 1, INT64_MAX / 1000, &n))
 				req.explain_limit = (long)n;
 		} else if (opt(&a, "--queue", NULL, &v)) {
-			if (v && !strcmp(v, "naive"))
+			/* lanes (default where possible), or one global queue: heap or naive */
+			if (v && !strcmp(v, "naive")) {
 				req.queue = EVENTQ_NAIVE;
-			else if (v && strcmp(v, "heap"))
+				req.global_order = true;
+			} else if (v && !strcmp(v, "heap")) {
+				req.global_order = true;
+			} else if (!v || strcmp(v, "lanes")) {
 				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
-					      "run --queue: '%s' is not heap or naive", v);
+					      "run --queue: '%s' is not lanes, heap or naive",
+					      v ? v : "");
+			}
 		} else
 			bad_option(&a);
 	}

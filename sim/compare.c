@@ -404,6 +404,7 @@ static void run_job(struct plan *pl, long j)
 	cfg.latency_req_ns = req->knobs.latency_req_ns;
 	cfg.disabled = pl->mask[m];
 	cfg.queue = req->knobs.queue;
+	cfg.global_order = req->knobs.global_order;
 	if (workload_run(req->wl, pl->params[v], &cfg, req->duration_ns, req->seed + (uint64_t)it,
 			 &r, &slot->err)) {
 		slot->failed = true;

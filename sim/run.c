@@ -246,6 +246,7 @@ static int run_cell(const struct run_request *req, const char *trace, const stru
 	cfg.latency_req_ns = req->latency_req_ns;
 	cfg.disabled = mask;
 	cfg.queue = req->queue;
+	cfg.global_order = req->global_order;
 
 	/* The oracle's run on the same input, for regret. */
 	memset(&scratch, 0, sizeof(scratch));

@@ -42,6 +42,7 @@ struct run_request {
 	int nr_sets;
 	long explain_limit;	/* decisions to keep per run: 0 = none, < 0 = all */
 	enum eventq_impl queue;
+	bool global_order;	/* --queue heap|naive: one queue for all CPUs, never lanes */
 };
 
 /* A kept decision (--explain). */
