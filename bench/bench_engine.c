@@ -74,6 +74,7 @@ static int mem_next(void *ctx, struct trace_record *rec, struct sim_error *err)
 	rec->length_ns = r->length_ns;
 	rec->next_timer_ns = r->next_timer_ns;
 	rec->cause = (enum wake_cause)r->cause;
+	rec->no_resched = false;
 	rec->iowait = 0;
 	rec->load = 0;
 	rec->index = m->index++;
