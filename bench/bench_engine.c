@@ -3,7 +3,7 @@
  * bench_engine.c - engine throughput (idle entries per second) and peak memory.
  *
  *   bench_engine [--entries N] [--governor G] [--machine M] [--cpus C]
- *                [--source memory|generator|file] [--file PATH]
+ *                [--source memory|generator|file] [--file PATH] [--runs R]
  *
  * Replays an irq-poisson workload (mean gap 200 us, a 4 ms background timer, 10 us of
  * work per wakeup) sized to give about N idle entries through one governor. Sources:
@@ -13,7 +13,8 @@
  *   generator  the generator feeds the engine directly (adds its cost);
  *   file       the workload is written to PATH as a text trace, then read back (adds
  *              parsing).
- * Prints one line: entries, seconds, entries/s, peak RSS.
+ * Replays R times (default 3) and prints one line for the fastest: entries, seconds,
+ * entries/s, peak RSS.
  *
  * Peak RSS is the process maximum (getrusage), so compare it across separate runs of
  * different lengths (bench/run.sh does): it must not grow with the trace length.
@@ -138,8 +139,9 @@ int main(int argc, char **argv)
 	struct record_source src;
 	struct run_stats rs;
 	struct rusage ru;
-	double t0, t1;
-	int rc;
+	struct mem_source ms;
+	double best_s = 0;
+	int rc = 0, run, runs = 3;
 
 	for (i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--entries"))
@@ -154,12 +156,14 @@ int main(int argc, char **argv)
 			file = source = argv[i + 1];
 		else if (!strcmp(argv[i], "--source"))
 			source = argv[i + 1];
+		else if (!strcmp(argv[i], "--runs"))
+			runs = atoi(argv[i + 1]);
 		else
 			break;
 	}
-	if (i < argc || entries <= 0 || cpus <= 0) {
+	if (i < argc || entries <= 0 || cpus <= 0 || runs <= 0) {
 		fprintf(stderr, "usage: bench_engine [--entries N] [--governor G] [--machine M] "
-				"[--cpus C] [--source memory|generator] [--file PATH]\n");
+				"[--cpus C] [--source memory|generator] [--file PATH] [--runs R]\n");
 		return 2;
 	}
 	if (machine_load(mach_name, &m, &err))
@@ -188,42 +192,54 @@ int main(int argc, char **argv)
 
 	if (file) {
 		FILE *f = fopen(file, "w");
-		struct trace_reader *tr;
 
 		if (!f || gen_write(&gc, f, &err) || fclose(f))
 			return err.code ? die(&err) : 1;
-		tr = trace_open(file, &err);
-		if (!tr)
-			return die(&err);
-		record_source_from_trace(&src, tr);
-		t0 = now_s();
-		rc = replay_run(&src, &cfg, &rs, &err);
-		t1 = now_s();
-		trace_close(tr);
 	} else if (!strcmp(source, "memory")) {
-		struct mem_source ms;
-
 		if (mem_open(&ms, &gc, &err))
 			return err.code ? die(&err) : 1;
-		src.hdr = &ms.hdr;
-		src.next = mem_next;
-		src.error_at = mem_error;
-		src.ctx = &ms;
-		t0 = now_s();
-		rc = replay_run(&src, &cfg, &rs, &err);
-		t1 = now_s();
-		free(ms.recs);
-	} else {
-		struct gen_stream *g = gen_open(&gc, &err);
-
-		if (!g)
-			return die(&err);
-		record_source_from_gen(&src, g);
-		t0 = now_s();
-		rc = replay_run(&src, &cfg, &rs, &err);
-		t1 = now_s();
-		gen_close(g);
 	}
+	/* R runs, the best kept: the machine's speed drifts (a VM), the work does not. */
+	for (run = 0; run < runs; run++) {
+		struct trace_reader *tr = NULL;
+		struct gen_stream *g = NULL;
+		double t0, t1;
+
+		if (file) {
+			tr = trace_open(file, &err);
+			if (!tr)
+				return die(&err);
+			record_source_from_trace(&src, tr);
+		} else if (!strcmp(source, "memory")) {
+			ms.i = 0;
+			ms.shift_ns = 0;
+			ms.index = 0;
+			src.hdr = &ms.hdr;
+			src.next = mem_next;
+			src.error_at = mem_error;
+			src.ctx = &ms;
+		} else {
+			g = gen_open(&gc, &err);
+			if (!g)
+				return die(&err);
+			record_source_from_gen(&src, g);
+		}
+		t0 = now_s();
+		rc = replay_run(&src, &cfg, &rs, &err);
+		t1 = now_s();
+		if (tr)
+			trace_close(tr);
+		if (g)
+			gen_close(g);
+		if (rc)
+			break;
+		if (run == 0 || t1 - t0 < best_s)
+			best_s = t1 - t0;
+		if (run + 1 < runs)
+			run_stats_release(&rs);
+	}
+	if (!file && !strcmp(source, "memory"))
+		free(ms.recs);
 	if (rc)
 		return die(&err);
 	{
@@ -234,8 +250,8 @@ int main(int argc, char **argv)
 		printf("governor=%s machine=%s cpus=%d source=%s entries=%llu seconds=%.3f "
 		       "entries_per_s=%.0f peak_rss_kb=%ld\n",
 		       cfg.gov->name, m.name, cpus, file ? "file" : source,
-		       (unsigned long long)s.idle_entries, t1 - t0,
-		       (double)s.idle_entries / (t1 - t0), ru.ru_maxrss);
+		       (unsigned long long)s.idle_entries, best_s,
+		       (double)s.idle_entries / best_s, ru.ru_maxrss);
 	}
 	run_stats_release(&rs);
 	return 0;
