@@ -166,6 +166,9 @@
  *    tunables (kernel constants by default); the macros read them from dev->gov_params,
  *    so teo_decay() and the helpers that use them take the device. INTERVALS and
  *    NR_RECENT are array sizes and stay fixed.
+ *  - Form only, same results: teo_decay()'s if/else is one masked subtraction (the
+ *    branch mispredicted about once per wakeup in the simulator), and 6.19's "tick_rule"
+ *    explanation string is chosen with a flag, not strcmp().
  *  - Function names carry a version suffix (teo_select_5_14 ...) because the three
  *    versions live in one file; per-CPU data is dev->governor_data (a union sized for the
  *    largest version) instead of DEFINE_PER_CPU.
