@@ -695,36 +695,51 @@ static int merge_levels(struct sim *S)
 
 /*
  * Without an agent or a decision log, CPUs only meet in the energy accounting: each runs
- * its own events up to until_ns, one CPU after the other, and their level changes are
- * merged afterwards. Same results as run_global(), which tests check.
+ * its own events, one CPU after the other, and their level changes are merged afterwards.
+ * Same results as run_global(), which tests check.
+ *
+ * The logs must stay small whatever the trace: a CPU that keeps the tick (or polls) makes
+ * events on its own, without records, so a long stretch between records (an idle machine,
+ * a sparse trace) would log them all before one merge. So the CPUs run in slices of at
+ * most LANE_SLICE_TICKS ticks, each merged before the next (a slice starts at the earliest
+ * pending event, so quiet stretches cost nothing): at most a tick, POLL-limit wakeups (one
+ * per 10 us at least) and the records of one replay batch per CPU and slice.
  */
+#define LANE_SLICE_TICKS 4
+
 static int run_lanes(struct sim *S, int64_t until_ns)
 {
-	int64_t min_ns = SIM_TIME_NEVER;
-	int k;
+	int64_t slice_ns = LANE_SLICE_TICKS * S->tick_nsec;
 
-	if (until_ns < S->lane_min_ns)
-		return 0;
-	for (k = 0; k < S->cfg.nr_cpus; k++) {
-		struct sim_cpu *c = &S->cpus[k];
+	while (S->lane_min_ns <= until_ns) {
+		int64_t end = S->lane_min_ns < until_ns - slice_ns ? S->lane_min_ns + slice_ns
+								   : until_ns;
+		int64_t min_ns = SIM_TIME_NEVER;
+		int k;
 
-		while (c->ev != EV_NONE && c->ev_ns <= until_ns) {
-			enum ev_kind ev = c->ev;
-			int64_t t = c->ev_ns;
+		for (k = 0; k < S->cfg.nr_cpus; k++) {
+			struct sim_cpu *c = &S->cpus[k];
 
-			c->ev = EV_NONE;
-			c->ev_ns = SIM_TIME_NEVER;
-			c->scheduled = false;
-			if (t > S->now_ns)
-				S->now_ns = t;
-			if (dispatch(S, c, ev, t))
-				return -1;
+			while (c->ev != EV_NONE && c->ev_ns <= end) {
+				enum ev_kind ev = c->ev;
+				int64_t t = c->ev_ns;
+
+				c->ev = EV_NONE;
+				c->ev_ns = SIM_TIME_NEVER;
+				c->scheduled = false;
+				if (t > S->now_ns)
+					S->now_ns = t;
+				if (dispatch(S, c, ev, t))
+					return -1;
+			}
+			if (c->ev != EV_NONE && c->ev_ns < min_ns)
+				min_ns = c->ev_ns;
 		}
-		if (c->ev != EV_NONE && c->ev_ns < min_ns)
-			min_ns = c->ev_ns;
+		S->lane_min_ns = min_ns;
+		if (merge_levels(S))
+			return -1;
 	}
-	S->lane_min_ns = min_ns;
-	return merge_levels(S);
+	return 0;
 }
 
 int sim_run_until(struct sim *S, int64_t until_ns, struct sim_error *err)

@@ -8,6 +8,10 @@
 #include "tests/testutil.h"
 #include "sim/gen.h"
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <stdlib.h>
 
 #define HDR "idlesim-trace v1\ncpus 1\n"
@@ -274,6 +278,59 @@ static void test_lanes_match_global_events(void **state)
 	free(text);
 }
 
+/* AddressSanitizer reserves terabytes of address space: no address-space limit under it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+/*
+ * Lanes keep memory bounded when the CPUs make many events between two records: four CPUs
+ * idle for 200 s without a record, under `shallowest` (POLL, tick kept), wake on the POLL
+ * time limit every 20 us (skl: C1E's target residency, the first one of at least 10 us,
+ * below TICK_NSEC / 16), 10,000,000 times each. Logging all their level changes before one
+ * merge (the first version of lanes did) needs well over a gigabyte; run in slices, the
+ * replay fits in a child process limited to 128 MB of address space.
+ */
+static void test_lanes_memory_bounded(void **state)
+{
+	pid_t pid;
+	int status;
+
+	(void)state;
+#ifdef UNDER_ASAN
+	skip();
+#endif
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit rl = { 128u << 20, 128u << 20 };
+		struct replay_opts o = { .gov = gov_find("shallowest") };
+		struct sim_error err = { 0 };
+		struct run_stats rs;
+		int rc;
+
+		if (setrlimit(RLIMIT_AS, &rl))
+			_exit(3);
+		rc = replay_string("idlesim-trace v1\ncpus 4\nhz 250\nstart 0\nend 200000000000\n"
+				   "idle 0 0 200000000000 timer\nidle 1 0 200000000000 timer\n"
+				   "idle 2 0 200000000000 timer\nidle 3 0 200000000000 timer\n",
+				   &o, &rs, &err);
+		if (rc) {
+			sim_error_print(stderr, &err);
+			_exit(1);
+		}
+		/* Every CPU kept polling: one entry per 20 us for 200 s. */
+		_exit(rs.total.states[0].usage == 4 * 10000000ull ? 0 : 2);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 /* Every CPU's time: entries + busy + truncated = duration + the last exit's overhang. */
 static void check_conservation(const struct run_stats *rs, int64_t max_exit_ns)
 {
@@ -378,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_heap_and_naive_identical),
 		cmocka_unit_test(test_lanes_match_global),
 		cmocka_unit_test(test_lanes_match_global_events),
+		cmocka_unit_test(test_lanes_memory_bounded),
 		cmocka_unit_test(test_oracle_invariants),
 		cmocka_unit_test(test_conservation_other_governors),
 		cmocka_unit_test(test_deterministic),
