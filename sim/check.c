@@ -44,16 +44,13 @@ static int fail(const struct where *w, const char *path, const char *fmt, ...)
 
 static int fail(const struct where *w, const char *path, const char *fmt, ...)
 {
-	char msg[sizeof(w->err->text)];
-	int line = 0, column = 0;
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = jsonpos_fail_v(w->err, w->source, w->text, path, fmt, ap);
 	va_end(ap);
-	if (path)
-		jsonpos_find(w->text, path, &line, &column);
-	return sim_error_set(w->err, SIM_ERR_INPUT, w->source, line, column, "%s", msg);
+	return rc;
 }
 
 static const char *sub(char *buf, const char *path, const char *key)

@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -301,25 +302,41 @@ int jsonpos_find(const char *text, const char *path, int *line, int *column)
 	return 0;
 }
 
-const char *jsonpos_clean_message(char *buf, size_t cap, const char *msg)
+size_t jsonpos_put_byte(char *out, unsigned char ch)
 {
 	static const char hex[] = "0123456789abcdef";
+
+	if (ch >= 0x20 && ch < 0x7f) {
+		out[0] = (char)ch;
+		return 1;
+	}
+	out[0] = '\\';
+	out[1] = 'x';
+	out[2] = hex[ch >> 4];
+	out[3] = hex[ch & 15];
+	return 4;
+}
+
+const char *jsonpos_clean_message(char *buf, size_t cap, const char *msg)
+{
 	size_t o = 0;
 
 	if (!cap)
 		return buf;
-	for (; *msg && o + 5 < cap; msg++) {
-		unsigned char ch = (unsigned char)*msg;
-
-		if (ch >= 0x20 && ch < 0x7f) {
-			buf[o++] = (char)ch;
-		} else {
-			buf[o++] = '\\';
-			buf[o++] = 'x';
-			buf[o++] = hex[ch >> 4];
-			buf[o++] = hex[ch & 15];
-		}
-	}
+	for (; *msg && o + 5 < cap; msg++)
+		o += jsonpos_put_byte(buf + o, (unsigned char)*msg);
 	buf[o] = '\0';
 	return buf;
+}
+
+int jsonpos_fail_v(struct sim_error *err, const char *source, const char *text, const char *path,
+		   const char *fmt, va_list ap)
+{
+	char msg[sizeof(err->text)];
+	int line = 0, column = 0;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (text && path)
+		jsonpos_find(text, path, &line, &column);
+	return sim_error_set(err, SIM_ERR_INPUT, source, line, column, "%s", msg);
 }

@@ -15,6 +15,9 @@
 #ifndef IDLESIM_JSONPOS_H
 #define IDLESIM_JSONPOS_H
 
+#include "sim/error.h"
+
+#include <stdarg.h>
 #include <stddef.h>
 
 /* Sets *line and *column (1-based). Returns 0 if the whole path was found, -1 otherwise. */
@@ -26,5 +29,16 @@ int jsonpos_find(const char *text, const char *path, int *line, int *column);
  * \xNN, so a control character of a binary file never reaches the terminal. Returns buf.
  */
 const char *jsonpos_clean_message(char *buf, size_t cap, const char *msg);
+
+/* Write byte ch as a message shows input: itself if printable ASCII, else \xNN (4 bytes).
+ * Returns the number of bytes written to out. */
+size_t jsonpos_put_byte(char *out, unsigned char ch);
+
+/*
+ * Record an input error (SIM_ERR_INPUT) from source: the formatted message, at the position
+ * of `path` in the JSON text when both are given (line and column 0 otherwise). Returns -1.
+ */
+int jsonpos_fail_v(struct sim_error *err, const char *source, const char *text, const char *path,
+		   const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
 
 #endif

@@ -126,25 +126,15 @@ static const char *where(const struct trace_reader *r, int line, long index, cha
 /* A token for a message: at most 40 characters, anything but printable ASCII as \xNN. */
 const char *trace_quote(char *buf, size_t size, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
 	size_t i, o = 0;
 
 	for (i = 0; i < n && o + 8 < size; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
 		if (i == 40) {
 			memcpy(buf + o, "...", 3);
 			o += 3;
 			break;
 		}
-		if (ch >= 0x20 && ch < 0x7f) {
-			buf[o++] = (char)ch;
-		} else {
-			buf[o++] = '\\';
-			buf[o++] = 'x';
-			buf[o++] = hex[ch >> 4];
-			buf[o++] = hex[ch & 15];
-		}
+		o += jsonpos_put_byte(buf + o, (unsigned char)s[i]);
 	}
 	buf[o] = '\0';
 	return buf;
