@@ -403,6 +403,106 @@ static void test_typical_interval_low_outlier(void **state)
 	free(log);
 }
 
+/*
+ * get_typical_interval() of the classic versions, as the kernel writes it (a first loop for
+ * the mean, a second for the variance around it): the reference for menu.c, which gets the
+ * same variance from a sum of squares (an identity modulo 2^64). 4.18 starts at thresh =
+ * UINT_MAX, 6.6 at INT_MAX with the "!max" check. -1 = UINT_MAX.
+ */
+static void classic_typical_reference(const long long *iv_us, bool v6_6, long long *typical,
+				      long long *samples)
+{
+	unsigned int thresh = v6_6 ? INT_MAX : UINT_MAX, max, avg;
+	uint64_t sum, variance;
+	int i, divisor;
+
+	for (;;) {
+		sum = 0;
+		divisor = 0;
+		max = 0;
+		for (i = 0; i < 8; i++) {
+			unsigned int value = (unsigned int)iv_us[i];
+
+			if (value <= thresh) {
+				sum += value;
+				divisor++;
+				if (value > max)
+					max = value;
+			}
+		}
+		if (v6_6 && !max)
+			break;
+		avg = divisor == 8 ? (unsigned int)(sum >> 3) : (unsigned int)(sum / (unsigned int)divisor);
+		variance = 0;
+		for (i = 0; i < 8; i++) {
+			unsigned int value = (unsigned int)iv_us[i];
+
+			if (value <= thresh) {
+				int64_t diff = (int64_t)value - avg;
+
+				variance += (uint64_t)diff * (uint64_t)diff;
+			}
+		}
+		variance = divisor == 8 ? variance >> 3 : variance / (unsigned int)divisor;
+		if (variance <= UINT64_MAX / 36 &&
+		    (((uint64_t)avg * avg > variance * 36 && divisor * 4 >= 24) || variance <= 400)) {
+			*typical = avg;
+			*samples = divisor;
+			return;
+		}
+		if (divisor * 4 <= 24)
+			break;
+		thresh = max - 1;
+	}
+	*typical = -1;
+	*samples = 0;
+}
+
+/*
+ * Random windows of 8 samples (tight groups with outliers on either side, and scattered
+ * ones), each followed by a probe: the typical interval and samples kept that 4.18 and 6.6
+ * log must be the reference's. The samples are exact (periods_trace(); 900 us and more, so
+ * each lasts at least the exit latency of any state).
+ */
+static void test_typical_interval_random_vs_kernel_loops(void **state)
+{
+	struct dlog *log = new_log();
+	struct tbuf *t = calloc(1, sizeof(*t));
+	uint64_t x = 88172645463325252ULL;
+	long long len[9], want_typ, want_n;
+	struct run_stats rs;
+	int c, k, v, accepted = 0;
+
+	(void)state;
+	assert_non_null(t);
+	for (c = 0; c < 150; c++) {
+		long long base = 900 + (long long)(x % 1700), spread = c % 3 == 0 ? 1700 : c % 3 == 1 ? 40 : 8;
+
+		for (k = 0; k < 8; k++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			len[k] = base + (long long)(x % (uint64_t)(2 * spread + 1)) - spread;
+			if (x % 7 == 0) /* an outlier */
+				len[k] = 900 + (long long)((x >> 8) % 1700);
+			len[k] = len[k] < 900 ? 900 : len[k] > 2599 ? 2599 : len[k];
+		}
+		len[8] = 1000;
+		periods_trace(t, len, 9, "");
+		for (v = V4_18; v <= V6_6; v++) {
+			classic_typical_reference(len, v == V6_6, &want_typ, &want_n);
+			run_trace(t->s, versions[v], NULL, log, &rs);
+			assert_int_equal(log->n, 9);
+			assert_int_equal(val(&log->r[8], "typical_interval_us"), want_typ);
+			assert_int_equal(val(&log->r[8], "typical_samples"), want_n);
+			accepted += want_typ >= 0;
+			run_stats_release(&rs);
+		}
+	}
+	/* both outcomes were exercised */
+	assert_true(accepted > 30 && accepted < 270);
+	free(t);
+	free(log);
+}
+
 /* ---- tick ---- */
 
 /*
@@ -1153,6 +1253,7 @@ int main(void)
 		cmocka_unit_test(test_first_select),
 		cmocka_unit_test(test_typical_interval_high_outliers),
 		cmocka_unit_test(test_typical_interval_low_outlier),
+		cmocka_unit_test(test_typical_interval_random_vs_kernel_loops),
 		cmocka_unit_test(test_tick_retained_capped_by_delta_tick),
 		cmocka_unit_test(test_tick_already_stopped),
 		cmocka_unit_test(test_negative_sleep_length),
