@@ -42,17 +42,45 @@ static int64_t bucket_top(int b)
 	return (((int64_t)(33 + sub)) << (e - LAT_SUB_BITS)) - 1;
 }
 
+/*
+ * The exact value v: its index, or -1 (then *slot is where it would go). Values are found
+ * through a small open-addressing table, since most samples that are not exit latencies
+ * miss every exact value (a scan of all of them cost more than the rest of the add).
+ */
+static int exact_find(const struct lat_hist *h, int64_t v, unsigned int *slot)
+{
+	const unsigned int mask = 4 * LAT_EXACT - 1;
+	unsigned int s = (unsigned int)(((uint64_t)v * 0x9E3779B97F4A7C15ULL) >> 58) & mask;
+
+	while (h->exact_slot[s]) {
+		int i = h->exact_slot[s] - 1;
+
+		if (h->exact_val[i] == v)
+			return i;
+		s = (s + 1) & mask;
+	}
+	*slot = s;
+	return -1;
+}
+
+/* Make v exact (count 0) if there is room; returns its index, or -1. */
+static int exact_insert(struct lat_hist *h, int64_t v)
+{
+	unsigned int slot;
+	int i = exact_find(h, v, &slot);
+
+	if (i >= 0 || h->nr_exact == LAT_EXACT)
+		return i;
+	i = h->nr_exact++;
+	h->exact_val[i] = v;
+	h->exact_cnt[i] = 0;
+	h->exact_slot[slot] = (uint8_t)(i + 1);
+	return i;
+}
+
 void lat_hist_reserve(struct lat_hist *h, int64_t v)
 {
-	int i;
-
-	for (i = 0; i < h->nr_exact; i++)
-		if (h->exact_val[i] == v)
-			return;
-	if (h->nr_exact < LAT_EXACT) {
-		h->exact_val[h->nr_exact] = v;
-		h->exact_cnt[h->nr_exact++] = 0;
-	}
+	exact_insert(h, v);
 }
 
 int lat_hist_add(struct lat_hist *h, int64_t v, uint64_t count)
@@ -63,15 +91,8 @@ int lat_hist_add(struct lat_hist *h, int64_t v, uint64_t count)
 		return 0;
 	if (v < 0)
 		v = 0;
-	for (i = 0; i < h->nr_exact; i++)
-		if (h->exact_val[i] == v)
-			break;
-	if (i == h->nr_exact && h->nr_exact < LAT_EXACT) {
-		h->exact_val[i] = v;
-		h->exact_cnt[i] = 0;
-		h->nr_exact++;
-	}
-	if (i < h->nr_exact) {
+	i = exact_insert(h, v);
+	if (i >= 0) {
 		h->exact_cnt[i] += count;
 	} else {
 		if (!h->buckets) {

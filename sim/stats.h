@@ -43,6 +43,7 @@ struct lat_hist {
 	int nr_exact;
 	int64_t exact_val[LAT_EXACT];
 	uint64_t exact_cnt[LAT_EXACT];
+	uint8_t exact_slot[4 * LAT_EXACT]; /* open addressing on the value: index + 1, 0 free */
 	uint64_t *buckets; /* LAT_BUCKETS counters, allocated on first spill */
 };
 

@@ -72,6 +72,50 @@ static void test_buckets(void **state)
 	lat_hist_release(&m);
 }
 
+/* The exact table against a plain reference: from a pool of 40 values added in random order,
+ * the first 16 distinct ones (reserved values first) are counted exactly, every other
+ * sample is bucketed; lookups that collide in the table still find their value. */
+static void test_exact_table(void **state)
+{
+	int64_t pool[40], order[16];
+	uint64_t want[16] = { 0 }, x = 12345, bucketed = 0, got_bucketed = 0;
+	struct lat_hist h;
+	int i, k, nr = 0;
+
+	(void)state;
+	for (i = 0; i < 40; i++)
+		pool[i] = 1000 + (int64_t)i * 7919 * (i % 3 + 1);
+	lat_hist_init(&h);
+	lat_hist_reserve(&h, pool[39]);
+	order[nr++] = pool[39];
+	for (i = 0; i < 2000; i++) {
+		int64_t v;
+		uint64_t cnt;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		v = pool[x % 40];
+		cnt = 1 + (x >> 32) % 3;
+		assert_int_equal(lat_hist_add(&h, v, cnt), 0);
+		for (k = 0; k < nr && order[k] != v; k++)
+			;
+		if (k == nr && nr < 16)
+			order[nr++] = v;
+		if (k < nr)
+			want[k] += cnt;
+		else
+			bucketed += cnt;
+	}
+	assert_int_equal(h.nr_exact, 16);
+	for (k = 0; k < 16; k++) {
+		assert_int_equal(h.exact_val[k], order[k]);
+		assert_int_equal(h.exact_cnt[k], want[k]);
+	}
+	for (i = 0; i < LAT_BUCKETS; i++)
+		got_bucketed += h.buckets[i];
+	assert_int_equal(got_bucketed, bucketed);
+	lat_hist_release(&h);
+}
+
 static void test_summary(void **state)
 {
 	struct run_stats rs;
@@ -114,6 +158,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_percentiles_exact),
 		cmocka_unit_test(test_buckets),
+		cmocka_unit_test(test_exact_table),
 		cmocka_unit_test(test_summary),
 	};
 
