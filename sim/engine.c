@@ -721,8 +721,9 @@ static int account_lanes(struct sim *S, int64_t to)
 		S->offline[i - S->cfg.nr_cpus] = (struct idle_span){ from, to, m->state_count };
 		total++;
 	}
-	if (sim_grow((void **)&S->core_buf, &S->core_buf_cap, total, sizeof(*S->core_buf)) ||
-	    sim_grow((void **)&S->pkg_buf, &S->pkg_buf_cap, total, sizeof(*S->pkg_buf)))
+	/* (at least one span each, so that the buffers exist even when nothing is idle) */
+	if (sim_grow((void **)&S->core_buf, &S->core_buf_cap, total + 1, sizeof(*S->core_buf)) ||
+	    sim_grow((void **)&S->pkg_buf, &S->pkg_buf_cap, total + 1, sizeof(*S->pkg_buf)))
 		return sim_error_nomem(S->err, "");
 	/* Cores: the threads of core g are CPUs g, g + nr_cores, ... */
 	for (i = 0; i < S->nr_cores; i++) {
