@@ -151,10 +151,7 @@ struct sim {
 	int64_t lane_min_ns;	   /* lanes: no CPU has an event before this */
 	int64_t acct_ns;	   /* lanes: energy charged up to here */
 	struct idle_span_fold fold; /* lanes: scratch of the intersections */
-	const struct idle_span **thr_spans; /* lanes: per machine CPU, its spans */
-	size_t *thr_n;
-	struct idle_span *offline;  /* lanes: the one span of each offline CPU */
-	const struct idle_span **unit_spans; /* lanes: per core, its spans; then members */
+	const struct idle_span **unit_spans; /* lanes: per core, its spans */
 	size_t *unit_n;
 	const struct idle_span **member_spans; /* lanes: the members of one unit */
 	size_t *member_n;
@@ -704,37 +701,43 @@ static int account_lanes(struct sim *S, int64_t to)
 {
 	const struct machine *m = S->cfg.machine;
 	int64_t from = S->acct_ns;
+	int deep = m->state_count, online = S->cfg.nr_cpus;
 	size_t total = 0, off = 0, n;
 	const struct idle_span *res;
-	int i, k, p;
+	int i, p, members;
 
-	for (i = 0; i < S->cfg.nr_cpus; i++) {
+	for (i = 0; i < online; i++) {
 		struct sim_cpu *c = &S->cpus[i];
 
 		if (end_span(S, c, to))
 			return -1;
-		S->thr_spans[i] = c->log;
-		S->thr_n[i] = c->log_n;
 		total += c->log_n;
-	}
-	for (i = S->cfg.nr_cpus; i < S->nr_threads; i++) {
-		S->offline[i - S->cfg.nr_cpus] = (struct idle_span){ from, to, m->state_count };
-		total++;
 	}
 	/* (at least one span each, so that the buffers exist even when nothing is idle) */
 	if (sim_grow((void **)&S->core_buf, &S->core_buf_cap, total + 1, sizeof(*S->core_buf)) ||
 	    sim_grow((void **)&S->pkg_buf, &S->pkg_buf_cap, total + 1, sizeof(*S->pkg_buf)))
 		return sim_error_nomem(S->err, "");
-	/* Cores: the threads of core g are CPUs g, g + nr_cores, ... */
+	/*
+	 * Cores: the threads of core g are CPUs g, g + nr_cores, ..., the online ones first
+	 * (CPUs 0 .. online - 1). An offline thread sits in the deepest state for the whole
+	 * window, which changes no intersection, so only online threads take part; a core
+	 * without any is in the deepest state throughout.
+	 */
 	for (i = 0; i < S->nr_cores; i++) {
 		size_t room = 0;
 
-		for (k = 0; k < m->threads; k++) {
-			S->member_spans[k] = S->thr_spans[i + k * S->nr_cores];
-			S->member_n[k] = S->thr_n[i + k * S->nr_cores];
-			room += S->member_n[k];
+		for (members = 0; members < m->threads && i + members * S->nr_cores < online; members++) {
+			const struct sim_cpu *c = &S->cpus[i + members * S->nr_cores];
+
+			S->member_spans[members] = c->log;
+			S->member_n[members] = c->log_n;
+			room += c->log_n;
 		}
-		if (idle_span_fold(&S->fold, S->member_spans, S->member_n, m->threads,
+		if (!members) {
+			S->cores[i].level_ns[deep] += to - from;
+			continue;
+		}
+		if (idle_span_fold(&S->fold, S->member_spans, S->member_n, members,
 				   S->core_buf + off, &res, &n))
 			return sim_error_nomem(S->err, "");
 		idle_span_charge(res, n, from, to, S->cores[i].level_ns);
@@ -742,14 +745,20 @@ static int account_lanes(struct sim *S, int64_t to)
 		S->unit_n[i] = n;
 		off += room;
 	}
-	/* Packages: cores p * cores ... (p + 1) * cores - 1. */
+	/* Packages: cores p * cores ... (p + 1) * cores - 1, those with online threads first. */
 	for (p = 0; p < m->packages; p++) {
+		members = online - p * m->cores;
+		members = members < 0 ? 0 : members > m->cores ? m->cores : members;
+		if (!members) {
+			S->pkgs[p].level_ns[deep] += to - from;
+			continue;
+		}
 		if (idle_span_fold(&S->fold, S->unit_spans + p * m->cores, S->unit_n + p * m->cores,
-				   m->cores, S->pkg_buf, &res, &n))
+				   members, S->pkg_buf, &res, &n))
 			return sim_error_nomem(S->err, "");
 		idle_span_charge(res, n, from, to, S->pkgs[p].level_ns);
 	}
-	for (i = 0; i < S->cfg.nr_cpus; i++)
+	for (i = 0; i < online; i++)
 		S->cpus[i].log_n = 0;
 	S->acct_ns = to;
 	return 0;
@@ -985,25 +994,15 @@ static int init_energy(struct sim *S)
 static int init_lanes(struct sim *S)
 {
 	const struct machine *m = S->cfg.machine;
-	size_t threads = (size_t)S->nr_threads, members = (size_t)m->threads;
+	size_t members = (size_t)(m->threads > m->cores ? m->threads : m->cores);
 
-	if ((size_t)m->cores > members)
-		members = (size_t)m->cores;
 	S->acct_ns = S->start_ns;
-	S->thr_spans = sim_calloc(threads, sizeof(*S->thr_spans));
-	S->thr_n = sim_calloc(threads, sizeof(*S->thr_n));
-	S->offline = sim_calloc(threads - (size_t)S->cfg.nr_cpus + 1, sizeof(*S->offline));
 	S->unit_spans = sim_calloc((size_t)S->nr_cores, sizeof(*S->unit_spans));
 	S->unit_n = sim_calloc((size_t)S->nr_cores, sizeof(*S->unit_n));
 	S->member_spans = sim_calloc(members, sizeof(*S->member_spans));
 	S->member_n = sim_calloc(members, sizeof(*S->member_n));
-	if (!S->thr_spans || !S->thr_n || !S->offline || !S->unit_spans || !S->unit_n ||
-	    !S->member_spans || !S->member_n)
+	if (!S->unit_spans || !S->unit_n || !S->member_spans || !S->member_n)
 		return -1;
-	for (size_t i = (size_t)S->cfg.nr_cpus; i < threads; i++) {
-		S->thr_spans[i] = &S->offline[i - (size_t)S->cfg.nr_cpus];
-		S->thr_n[i] = 1;
-	}
 	return 0;
 }
 
@@ -1141,9 +1140,6 @@ void sim_destroy(struct sim *S)
 	sim_free(S->gov_data);
 	sim_free(S->params);
 	idle_span_fold_free(&S->fold);
-	sim_free(S->thr_spans);
-	sim_free(S->thr_n);
-	sim_free(S->offline);
 	sim_free(S->unit_spans);
 	sim_free(S->unit_n);
 	sim_free(S->member_spans);

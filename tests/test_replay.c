@@ -204,9 +204,10 @@ static void assert_same_stats(const struct run_stats *a, const struct run_stats 
 }
 
 /*
- * Lanes (each CPU runs on its own, level changes merged afterwards) against the one global
- * queue: identical results for every governor family, machines with and without SMT
- * siblings sharing a core, and disabled states.
+ * Lanes (each CPU runs on its own, its idle spans intersected afterwards) against the one
+ * global queue: identical results for every governor family, machines with and without SMT
+ * siblings sharing a core, disabled states, and offline CPUs (a core with one thread
+ * online, cores and a whole package with none: hsx 2x12x2 with 5 and with 30 CPUs).
  */
 static void test_lanes_match_global(void **state)
 {
@@ -216,7 +217,8 @@ static void test_lanes_match_global(void **state)
 		const char *machine;
 		int cpus;
 		uint32_t mask;
-	} cases[] = { { "skl", 8, 0 }, { "hsx", 48, 1u << 1 }, { "skl", 3, 1u << 0 } };
+	} cases[] = { { "skl", 8, 0 }, { "hsx", 48, 1u << 1 }, { "skl", 3, 1u << 0 },
+		      { "hsx", 5, 0 },	 { "hsx", 30, 0 } };
 	struct gen_config gc;
 	struct run_stats a, b;
 	unsigned int i, k;
