@@ -4,6 +4,7 @@
  *
  *   bench_engine [--entries N] [--governor G] [--machine M] [--cpus C]
  *                [--source memory|generator|file] [--file PATH] [--runs R]
+ *                [--queue lanes|heap]
  *
  * Replays an irq-poisson workload (mean gap 200 us, a 4 ms background timer, 10 us of
  * work per wakeup) sized to give about N idle entries through one governor. Sources:
@@ -14,7 +15,8 @@
  *   file       the workload is written to PATH as a text trace, then read back (adds
  *              parsing).
  * Replays R times (default 3) and prints one line for the fastest: entries, seconds,
- * entries/s, peak RSS.
+ * entries/s, peak RSS. --queue heap runs every event through the one global queue, as
+ * closed loops and the decision log do, instead of the per-CPU lanes of replays.
  *
  * Peak RSS is the process maximum (getrusage), so compare it across separate runs of
  * different lengths (bench/run.sh does): it must not grow with the trace length.
@@ -142,6 +144,7 @@ int main(int argc, char **argv)
 	struct mem_source ms;
 	double best_s = 0;
 	int rc = 0, run, runs = 3;
+	const char *queue = "lanes";
 
 	for (i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--entries"))
@@ -158,12 +161,16 @@ int main(int argc, char **argv)
 			source = argv[i + 1];
 		else if (!strcmp(argv[i], "--runs"))
 			runs = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--queue"))
+			queue = argv[i + 1];
 		else
 			break;
 	}
-	if (i < argc || entries <= 0 || cpus <= 0 || runs <= 0) {
+	if (i < argc || entries <= 0 || cpus <= 0 || runs <= 0 ||
+	    (strcmp(queue, "lanes") && strcmp(queue, "heap"))) {
 		fprintf(stderr, "usage: bench_engine [--entries N] [--governor G] [--machine M] "
-				"[--cpus C] [--source memory|generator] [--file PATH] [--runs R]\n");
+				"[--cpus C] [--source memory|generator] [--file PATH] [--runs R] "
+				"[--queue lanes|heap]\n");
 		return 2;
 	}
 	if (machine_load(mach_name, &m, &err))
@@ -182,6 +189,7 @@ int main(int argc, char **argv)
 	cfg.gov = gov_find(gov_name);
 	cfg.hz = 250;
 	cfg.latency_req_ns = -1;
+	cfg.global_order = !strcmp(queue, "heap");
 	if (!cfg.gov) {
 		fprintf(stderr, "bench_engine: unknown governor %s\n", gov_name);
 		return 2;
@@ -247,9 +255,9 @@ int main(int argc, char **argv)
 
 		stats_summarize(&rs, &rs.total, rs.nr_cpus, &s);
 		getrusage(RUSAGE_SELF, &ru);
-		printf("governor=%s machine=%s cpus=%d source=%s entries=%llu seconds=%.3f "
+		printf("governor=%s machine=%s cpus=%d source=%s queue=%s entries=%llu seconds=%.3f "
 		       "entries_per_s=%.0f peak_rss_kb=%ld\n",
-		       cfg.gov->name, m.name, cpus, file ? "file" : source,
+		       cfg.gov->name, m.name, cpus, file ? "file" : source, queue,
 		       (unsigned long long)s.idle_entries, best_s,
 		       (double)s.idle_entries / best_s, ru.ru_maxrss);
 	}

@@ -14,8 +14,10 @@ echo "# $(date -u +%Y-%m-%d) $(uname -m), $(grep -m1 'model name' /proc/cpuinfo 
 for gov in $("$IDLESIM_BUILD/idlesim" governors | awk 'NR>1 && $1!="" && $1!~/^--/ {print $1}'); do
 	taskset -c 0 "$B" --entries 10000000 --governor "$gov"
 done
-# One CPU (no cross-CPU queue work), the generator as source, and a text file as source.
+# One CPU, the generator as source, and a text file as source.
 taskset -c 0 "$B" --entries 10000000 --governor oracle --cpus 1
+# The one global queue (closed loops and --explain use it) instead of the lanes.
+taskset -c 0 "$B" --entries 10000000 --governor oracle --queue heap
 taskset -c 0 "$B" --entries 10000000 --governor oracle --source generator
 taskset -c 0 "$B" --entries 10000000 --governor oracle --file "$tmp/bench.trace"
 # Peak memory must not grow with length: 1 M against 10 M entries (generator source).
