@@ -132,33 +132,32 @@ static void test_text_and_csv(void **state)
 }
 
 /* The same input gives byte-identical output, whatever the event queue. */
+/* The JSON reports of `idlesim ARGS_A` and `idlesim ARGS_B` are the same text. */
+static void assert_same_report(const char *args_a, const char *args_b)
+{
+	char *a, *b;
+
+	assert_int_equal(run_idlesim(args_a), 0);
+	a = slurp_tmp("out");
+	assert_int_equal(run_idlesim(args_b), 0);
+	b = slurp_tmp("out");
+	assert_true(strlen(a) > 1000);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+}
+
 static void test_deterministic_output(void **state)
 {
-	char *a, *b, *c;
-
 	(void)state;
-	assert_int_equal(run_idlesim("run --machine skl,hsx --format json --explain 50"), 0);
-	a = slurp_tmp("out");
-	assert_int_equal(run_idlesim("run --machine skl,hsx --format json --explain 50"), 0);
-	b = slurp_tmp("out");
-	assert_int_equal(run_idlesim("run --machine skl,hsx --format json --explain 50 --queue naive"), 0);
-	c = slurp_tmp("out");
-	assert_true(strlen(a) > 1000);
-	assert_string_equal(a, b);
-	assert_string_equal(a, c);
-	free(a);
-	free(b);
-	free(c);
+	assert_same_report("run --machine skl,hsx --format json --explain 50",
+			   "run --machine skl,hsx --format json --explain 50");
+	assert_same_report("run --machine skl,hsx --format json --explain 50",
+			   "run --machine skl,hsx --format json --explain 50 --queue naive");
 	/* Without the decision log the replay runs in lanes, or, asked to, through the global
 	 * queue: the same report, every governor. */
-	assert_int_equal(run_idlesim("run --machine skl,hsx --format json"), 0);
-	a = slurp_tmp("out");
-	assert_int_equal(run_idlesim("run --machine skl,hsx --format json --queue heap"), 0);
-	b = slurp_tmp("out");
-	assert_true(strlen(a) > 1000);
-	assert_string_equal(a, b);
-	free(a);
-	free(b);
+	assert_same_report("run --machine skl,hsx --format json",
+			   "run --machine skl,hsx --format json --queue heap");
 }
 
 /* --explain N keeps N decisions per run, with the governor's variables. */
