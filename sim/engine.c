@@ -32,23 +32,22 @@
  *             run in one total order. Needed with an agent (closed loop: its callbacks
  *             feed other CPUs) and with the decision log (printed in time order).
  *   lanes     (replays otherwise) CPUs only meet in the energy accounting, so each runs
- *             its own events up to the time asked, one CPU after the other, with no queue,
- *             and logs its idle spans; a core's spans are then the intersection of its
- *             threads', a package's of its cores' (sim/idlespan.c). Same statistics and
- *             energy to the last bit; 1.6 times as fast as the global queue with the
- *             oracle on an 8-CPU replay (bench/bench_engine --queue).
+ *             its own events up to the time asked, one CPU after the other, with no queue;
+ *             the energy accounting takes their idle spans and intersects them once all
+ *             CPUs have run up to the same time. Same statistics and energy to the last
+ *             bit; 1.6 times as fast as the global queue with the oracle on an 8-CPU
+ *             replay (bench/bench_engine --queue).
  *
- * Energy: a core is as deep as its shallowest thread, a package as its shallowest core.
- * The global order updates both at every change of a CPU's state, adding the time since
- * their last change to the level they were at (integer ns); the lanes charge the same
- * integer times from the intersected spans. sim_finish() prices those times at the levels'
- * powers, and each entry begun at its state's entry+exit energy (sim/machine.h).
+ * Energy: every change of a CPU's level goes to sim/energy.c (a core is as deep as its
+ * shallowest thread, a package as its shallowest core; time per level in integer ns, in
+ * time order or by idle spans); sim_finish() has it priced at the levels' powers, and adds
+ * each entry begun at its state's entry+exit energy (sim/machine.h).
  */
 #include "sim/engine.h"
 #include "sim/alloc.h"
 #include "sim/common.h"
 #include "sim/cpuidle_rules.h"
-#include "sim/idlespan.h"
+#include "sim/energy.h"
 
 #include <string.h>
 
@@ -93,34 +92,14 @@ struct sim_cpu {
 	uint64_t fed;		  /* periods fed, for the conservation check */
 	uint64_t entered[CPUIDLE_STATE_MAX]; /* entries begun, per state: transition energy */
 	int64_t ev_ns;		  /* lanes: time of `ev` */
-	struct idle_span *log;	  /* lanes: idle spans not yet charged, in time order */
-	size_t log_n, log_cap;
-	int32_t span_level;	  /* lanes: level since span_start_ns, not yet logged */
-	int64_t span_start_ns;
 	struct explain_buf *xb;	  /* with the decision log on: its pending decision */
+	struct energy_cpu *energy; /* its way into the energy accounting */
 };
 
 /* Kept out of struct sim_cpu, whose hot fields then share fewer cache lines. */
 struct explain_buf {
 	struct sim_decision dec;
 	struct cpuidle_explain ex;
-};
-
-/* Time is summed per level in integer ns and priced once at the end (sim_finish()). */
-struct core_acct {
-	int level; /* 0 = active, k + 1 = state k */
-	int64_t since_ns;
-	int64_t level_ns[CPUIDLE_STATE_MAX + 1];
-	uint32_t count[CPUIDLE_STATE_MAX + 1]; /* threads per level */
-	uint32_t nonempty;		       /* bit l set: count[l] > 0 */
-};
-
-struct pkg_acct {
-	int level;
-	int64_t since_ns;
-	int64_t level_ns[CPUIDLE_STATE_MAX + 1];
-	uint32_t count[CPUIDLE_STATE_MAX + 1]; /* cores per level */
-	uint32_t nonempty;		       /* bit l set: count[l] > 0 */
 };
 
 struct sim {
@@ -137,26 +116,9 @@ struct sim {
 	struct sim_cpu *cpus;
 	struct explain_buf *xbufs; /* per CPU, with the decision log on */
 	unsigned char *gov_data;
-	int nr_threads;		/* all CPUs of the machine, online or not */
-	int nr_cores;		/* packages * cores */
-	int *thread_level;	/* per machine CPU */
-	int *core_of_cpu;	/* per machine CPU */
-	int *pkg_of_core;	/* package of each core */
-	struct core_acct *cores;
-	struct pkg_acct *pkgs;
-	double core_power_w[CPUIDLE_STATE_MAX + 1]; /* by level, in W/ns (J per ns) */
-	double pkg_power_w[CPUIDLE_STATE_MAX + 1];
-	double entry_exit_j[CPUIDLE_STATE_MAX];
+	struct energy *energy;	/* time per level of cores and packages (sim/energy.h) */
 	bool lanes;		   /* CPUs run one after the other, not through S->q */
 	int64_t lane_min_ns;	   /* lanes: no CPU has an event before this */
-	int64_t acct_ns;	   /* lanes: energy charged up to here */
-	struct idle_span_fold fold; /* lanes: scratch of the intersections */
-	const struct idle_span **unit_spans; /* lanes: per core, its spans */
-	size_t *unit_n;
-	const struct idle_span **member_spans; /* lanes: the members of one unit */
-	size_t *member_n;
-	struct idle_span *core_buf, *pkg_buf;
-	size_t core_buf_cap, pkg_buf_cap;
 	long explained;
 	struct sim_error *err; /* the error sink of the current call */
 };
@@ -197,81 +159,14 @@ u64 cpuidle_poll_time(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 	return dev->poll_limit_ns;
 }
 
-/* ---- energy ---- */
-
-/* Price the time an accounting unit spent at each level; level 0 (running) is not idle. */
-static void price(const int64_t *level_ns, const double *power_w_per_ns, int levels, double *energy,
-		  double *idle_energy)
-{
-	int l;
-
-	for (l = 0; l < levels; l++) {
-		double e = (double)level_ns[l] * power_w_per_ns[l];
-
-		*energy += e;
-		if (l > 0)
-			*idle_energy += e;
-	}
-}
-
 /*
- * CPU `cpu` (a machine CPU) moves to `level` at time t. A core is as deep as its shallowest
- * thread, a package as its shallowest core (each keeps a count of its members per level
- * and a bitmask of the levels in use). Written without data-dependent branches (they
- * mispredicted about twice per idle entry): the core and the package are charged for the
- * time since their last change even when their level stays the same, which sums to the
- * same integer time per level.
- */
-static inline void set_thread_level(struct sim *S, int cpu, int level, int64_t t)
-{
-	int g = S->core_of_cpu[cpu], prev = S->thread_level[cpu], lvl, old;
-	struct core_acct *core = &S->cores[g];
-	struct pkg_acct *pkg = &S->pkgs[S->pkg_of_core[g]];
-
-	S->thread_level[cpu] = level;
-	core->count[prev]--;
-	core->count[level]++;
-	core->nonempty = (core->nonempty & ~(1u << prev)) |
-			 ((uint32_t)(core->count[prev] != 0) << prev) | (1u << level);
-	lvl = __builtin_ctz(core->nonempty);
-	core->level_ns[core->level] += t - core->since_ns;
-	core->since_ns = t;
-	old = core->level;
-	core->level = lvl;
-	pkg->count[old]--;
-	pkg->count[lvl]++;
-	pkg->nonempty = (pkg->nonempty & ~(1u << old)) | ((uint32_t)(pkg->count[old] != 0) << old) |
-			(1u << lvl);
-	pkg->level_ns[pkg->level] += t - pkg->since_ns;
-	pkg->since_ns = t;
-	pkg->level = __builtin_ctz(pkg->nonempty);
-}
-
-/* Lanes: CPU c's current span ends at t (logged if idle); the next starts there. */
-static inline int end_span(struct sim *S, struct sim_cpu *c, int64_t t)
-{
-	if (c->log_n == c->log_cap &&
-	    sim_grow((void **)&c->log, &c->log_cap, c->log_n + 1, sizeof(*c->log)))
-		return sim_error_nomem(S->err, "");
-	c->log[c->log_n] = (struct idle_span){ c->span_start_ns, t, c->span_level };
-	c->log_n += c->span_level != 0;
-	c->span_start_ns = t;
-	return 0;
-}
-
-/*
- * CPU c moves to `level` at t. In lanes the idle span that ends is logged, and charged once
- * every CPU has run up to the same time (account_lanes()).
+ * CPU c moves to `level` at t (sim/energy.c): charged at once in the global order; in lanes
+ * the idle span that ends is logged, and charged once every CPU has run up to the same time.
  */
 static int cpu_level(struct sim *S, struct sim_cpu *c, int level, int64_t t)
 {
-	if (!S->lanes) {
-		set_thread_level(S, c->id, level, t);
-		return 0;
-	}
-	if (end_span(S, c, t))
-		return -1;
-	c->span_level = level;
+	if (energy_level(c->energy, level, t))
+		return sim_error_nomem(S->err, "");
 	return 0;
 }
 
@@ -693,86 +588,14 @@ static int run_global(struct sim *S, int64_t until_ns)
 }
 
 /*
- * Charge the time from S->acct_ns to `to` (every CPU has run up to it): each CPU's logged
- * spans and the one it is in, cut at `to`; a core's spans are the intersection of its
- * threads', a package's of its cores' (sim/idlespan.c).
- */
-static int account_lanes(struct sim *S, int64_t to)
-{
-	const struct machine *m = S->cfg.machine;
-	int64_t from = S->acct_ns;
-	int deep = m->state_count, online = S->cfg.nr_cpus;
-	size_t total = 0, off = 0, n;
-	const struct idle_span *res;
-	int i, p, members;
-
-	for (i = 0; i < online; i++) {
-		struct sim_cpu *c = &S->cpus[i];
-
-		if (end_span(S, c, to))
-			return -1;
-		total += c->log_n;
-	}
-	/* (at least one span each, so that the buffers exist even when nothing is idle) */
-	if (sim_grow((void **)&S->core_buf, &S->core_buf_cap, total + 1, sizeof(*S->core_buf)) ||
-	    sim_grow((void **)&S->pkg_buf, &S->pkg_buf_cap, total + 1, sizeof(*S->pkg_buf)))
-		return sim_error_nomem(S->err, "");
-	/*
-	 * Cores: the threads of core g are CPUs g, g + nr_cores, ..., the online ones first
-	 * (CPUs 0 .. online - 1). An offline thread sits in the deepest state for the whole
-	 * window, which changes no intersection, so only online threads take part; a core
-	 * without any is in the deepest state throughout.
-	 */
-	for (i = 0; i < S->nr_cores; i++) {
-		size_t room = 0;
-
-		for (members = 0; members < m->threads && i + members * S->nr_cores < online; members++) {
-			const struct sim_cpu *c = &S->cpus[i + members * S->nr_cores];
-
-			S->member_spans[members] = c->log;
-			S->member_n[members] = c->log_n;
-			room += c->log_n;
-		}
-		if (!members) {
-			S->cores[i].level_ns[deep] += to - from;
-			continue;
-		}
-		if (idle_span_fold(&S->fold, S->member_spans, S->member_n, members,
-				   S->core_buf + off, &res, &n))
-			return sim_error_nomem(S->err, "");
-		idle_span_charge(res, n, from, to, S->cores[i].level_ns);
-		S->unit_spans[i] = res;
-		S->unit_n[i] = n;
-		off += room;
-	}
-	/* Packages: cores p * cores ... (p + 1) * cores - 1, those with online threads first. */
-	for (p = 0; p < m->packages; p++) {
-		members = online - p * m->cores;
-		members = members < 0 ? 0 : members > m->cores ? m->cores : members;
-		if (!members) {
-			S->pkgs[p].level_ns[deep] += to - from;
-			continue;
-		}
-		if (idle_span_fold(&S->fold, S->unit_spans + p * m->cores, S->unit_n + p * m->cores,
-				   members, S->pkg_buf, &res, &n))
-			return sim_error_nomem(S->err, "");
-		idle_span_charge(res, n, from, to, S->pkgs[p].level_ns);
-	}
-	for (i = 0; i < online; i++)
-		S->cpus[i].log_n = 0;
-	S->acct_ns = to;
-	return 0;
-}
-
-/*
  * Without an agent or a decision log, CPUs only meet in the energy accounting: each runs
- * its own events, one CPU after the other, and their level changes are merged afterwards.
+ * its own events, one CPU after the other, and their idle spans are charged afterwards.
  * Same results as run_global(), which tests check.
  *
  * The logs must stay small whatever the trace: a CPU that keeps the tick (or polls) makes
  * events on its own, without records, so a long stretch between records (an idle machine,
- * a sparse trace) would log them all before one merge. So the CPUs run in slices of at
- * most LANE_SLICE_TICKS ticks, each merged before the next (a slice starts at the earliest
+ * a sparse trace) would log them all before one charge. So the CPUs run in slices of at
+ * most LANE_SLICE_TICKS ticks, each charged before the next (a slice starts at the earliest
  * pending event, so quiet stretches cost nothing): at most a tick, POLL-limit wakeups (one
  * per 10 us at least) and the records of one replay batch per CPU and slice.
  */
@@ -807,8 +630,8 @@ static int run_lanes(struct sim *S, int64_t until_ns)
 				min_ns = c->ev_ns;
 		}
 		S->lane_min_ns = min_ns;
-		if (account_lanes(S, end))
-			return -1;
+		if (energy_charge_spans(S->energy, end))
+			return sim_error_nomem(S->err, "");
 	}
 	return 0;
 }
@@ -936,76 +759,6 @@ int sim_cpu_state(const struct sim *S, int cpu)
 
 /* ---- setup and teardown ---- */
 
-static int init_energy(struct sim *S)
-{
-	const struct machine *m = S->cfg.machine;
-	int i, deep = m->state_count; /* level of the deepest state */
-
-	S->nr_threads = machine_nr_cpus(m);
-	S->nr_cores = m->packages * m->cores;
-	S->thread_level = sim_calloc((size_t)S->nr_threads, sizeof(*S->thread_level));
-	S->cores = sim_calloc((size_t)S->nr_cores, sizeof(*S->cores));
-	S->pkgs = sim_calloc((size_t)m->packages, sizeof(*S->pkgs));
-	S->pkg_of_core = sim_calloc((size_t)S->nr_cores, sizeof(*S->pkg_of_core));
-	S->core_of_cpu = sim_calloc((size_t)S->nr_threads, sizeof(*S->core_of_cpu));
-	if (!S->thread_level || !S->cores || !S->pkgs || !S->pkg_of_core || !S->core_of_cpu)
-		return -1;
-	for (i = 0; i < S->nr_threads; i++)
-		S->core_of_cpu[i] = i % S->nr_cores;
-	for (i = 0; i < S->nr_cores; i++)
-		S->pkg_of_core[i] = i / m->cores;
-	S->core_power_w[0] = m->active_core_power_w * 1e-9;
-	S->pkg_power_w[0] = m->active_package_power_w * 1e-9;
-	for (i = 0; i < m->state_count; i++) {
-		S->core_power_w[i + 1] = m->states[i].core_power_w * 1e-9;
-		S->pkg_power_w[i + 1] = m->states[i].package_power_w * 1e-9;
-		S->entry_exit_j[i] = m->states[i].entry_exit_energy_j;
-	}
-	/* Online CPUs start running work; offline ones sit in the deepest state. */
-	for (i = 0; i < S->nr_threads; i++)
-		S->thread_level[i] = i < S->cfg.nr_cpus ? 0 : deep;
-	for (i = 0; i < S->nr_threads; i++) {
-		struct core_acct *core = &S->cores[S->core_of_cpu[i]];
-
-		core->count[S->thread_level[i]]++;
-		core->nonempty |= 1u << S->thread_level[i];
-	}
-	for (i = 0; i < S->nr_cores; i++) {
-		int lvl = __builtin_ctz(S->cores[i].nonempty);
-
-		S->cores[i].level = lvl;
-		S->cores[i].since_ns = S->start_ns;
-		S->pkgs[i / m->cores].count[lvl]++;
-	}
-	for (i = 0; i < m->packages; i++) {
-		int lvl;
-
-		for (lvl = 0; lvl <= CPUIDLE_STATE_MAX; lvl++)
-			if (S->pkgs[i].count[lvl])
-				S->pkgs[i].nonempty |= 1u << lvl;
-		lvl = __builtin_ctz(S->pkgs[i].nonempty);
-		S->pkgs[i].level = lvl;
-		S->pkgs[i].since_ns = S->start_ns;
-	}
-	return 0;
-}
-
-/* The lanes' accounting arrays (after init_energy()). */
-static int init_lanes(struct sim *S)
-{
-	const struct machine *m = S->cfg.machine;
-	size_t members = (size_t)(m->threads > m->cores ? m->threads : m->cores);
-
-	S->acct_ns = S->start_ns;
-	S->unit_spans = sim_calloc((size_t)S->nr_cores, sizeof(*S->unit_spans));
-	S->unit_n = sim_calloc((size_t)S->nr_cores, sizeof(*S->unit_n));
-	S->member_spans = sim_calloc(members, sizeof(*S->member_spans));
-	S->member_n = sim_calloc(members, sizeof(*S->member_n));
-	if (!S->unit_spans || !S->unit_n || !S->member_spans || !S->member_n)
-		return -1;
-	return 0;
-}
-
 static int init_cpus(struct sim *S, struct sim_error *err)
 {
 	const struct machine *m = S->cfg.machine;
@@ -1024,6 +777,7 @@ static int init_cpus(struct sim *S, struct sim_error *err)
 		struct cpuidle_device *dev = &c->dev;
 
 		c->id = i;
+		c->energy = energy_cpu(S->energy, i);
 		c->phase = CPU_BUSY;
 		c->ev = EV_NONE;
 		c->ev_ns = SIM_TIME_NEVER;
@@ -1107,7 +861,8 @@ struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct si
 			S->params[i] = cfg->gov_params ? cfg->gov_params[i] : S->gov->params[i].def;
 	}
 	S->q = eventq_new(cfg->queue, (uint32_t)cfg->nr_cpus + (cfg->agent ? cfg->agent_timers : 0));
-	if (!S->q || init_energy(S) || (S->lanes && init_lanes(S)))
+	S->energy = energy_new(m, cfg->nr_cpus, start_ns, S->lanes);
+	if (!S->q || !S->energy)
 		goto nomem;
 	if (init_cpus(S, err)) {
 		sim_destroy(S);
@@ -1131,7 +886,6 @@ void sim_destroy(struct sim *S)
 			if (S->gov->disable)
 				S->gov->disable(&S->drv, &S->cpus[i].dev);
 			sim_free(S->cpus[i].ring);
-			sim_free(S->cpus[i].log);
 			lat_hist_release(&S->cpus[i].st.wake_latency);
 		}
 	}
@@ -1139,19 +893,8 @@ void sim_destroy(struct sim *S)
 	sim_free(S->xbufs);
 	sim_free(S->gov_data);
 	sim_free(S->params);
-	idle_span_fold_free(&S->fold);
-	sim_free(S->unit_spans);
-	sim_free(S->unit_n);
-	sim_free(S->member_spans);
-	sim_free(S->member_n);
-	sim_free(S->core_buf);
-	sim_free(S->pkg_buf);
 	eventq_free(S->q);
-	sim_free(S->thread_level);
-	sim_free(S->cores);
-	sim_free(S->pkgs);
-	sim_free(S->pkg_of_core);
-	sim_free(S->core_of_cpu);
+	energy_free(S->energy);
 	sim_free(S);
 }
 
@@ -1169,7 +912,6 @@ int64_t sim_lookahead_ns(const struct sim *S)
  */
 static int check_conservation(struct sim *S, const struct run_stats *rs)
 {
-	const struct machine *m = S->cfg.machine;
 	int64_t span = rs->end_ns - rs->start_ns, max_exit = 0;
 	int i, k;
 
@@ -1198,24 +940,8 @@ static int check_conservation(struct sim *S, const struct run_stats *rs)
 					     (unsigned long long)ended,
 					     (unsigned long long)S->cpus[i].fed);
 	}
-	/* Every core and every package spent the whole span at levels, none for less than 0. */
-	for (i = 0; i < S->nr_cores + m->packages; i++) {
-		bool core = i < S->nr_cores;
-		const int64_t *level_ns = core ? S->cores[i].level_ns : S->pkgs[i - S->nr_cores].level_ns;
-		int64_t sum = 0, least = 0;
-
-		for (k = 0; k <= S->drv.state_count; k++) {
-			sum += level_ns[k];
-			least = sim_min64(least, level_ns[k]);
-		}
-		if (sum != span || least < 0)
-			return sim_error_set(S->err, SIM_ERR_INTERNAL, "", 0, 0,
-					     "energy accounting broken on %s %d: %lld ns at its levels "
-					     "for a %lld ns span, %lld ns at one",
-					     core ? "core" : "package", core ? i : i - S->nr_cores,
-					     (long long)sum, (long long)span, (long long)least);
-	}
-	return 0;
+	/* Every core and every package spent the whole span at its levels. */
+	return energy_check(S->energy, span, S->err);
 }
 
 int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_error *err)
@@ -1226,8 +952,10 @@ int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_
 	memset(out, 0, sizeof(*out));
 	if (end_ns < S->start_ns)
 		end_ns = S->start_ns;
-	if (sim_run_until(S, end_ns, err) || (S->lanes && account_lanes(S, end_ns)))
+	if (sim_run_until(S, end_ns, err))
 		return -1;
+	if (energy_close(S->energy, end_ns))
+		return sim_error_nomem(err, "");
 	out->cpus = sim_calloc((size_t)S->cfg.nr_cpus, sizeof(*out->cpus));
 	if (!out->cpus)
 		return sim_error_nomem(err, "");
@@ -1264,28 +992,12 @@ int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_
 		/* The histogram's buckets now belong to out. */
 		c->st.wake_latency.buckets = NULL;
 	}
-	for (i = 0; i < S->nr_cores; i++) {
-		struct core_acct *core = &S->cores[i];
-
-		if (!S->lanes)
-			core->level_ns[core->level] += end_ns - core->since_ns;
-		core->since_ns = end_ns;
-		price(core->level_ns, S->core_power_w, m->state_count + 1, &out->energy_j,
-		      &out->idle_energy_j);
-	}
-	for (i = 0; i < m->packages; i++) {
-		struct pkg_acct *pkg = &S->pkgs[i];
-
-		if (!S->lanes)
-			pkg->level_ns[pkg->level] += end_ns - pkg->since_ns;
-		pkg->since_ns = end_ns;
-		price(pkg->level_ns, S->pkg_power_w, m->state_count + 1, &out->energy_j,
-		      &out->idle_energy_j);
-	}
+	energy_price(S->energy, &out->energy_j, &out->idle_energy_j);
 	/* Summed per state, then over CPUs: the same whatever order the CPUs ran in. */
 	for (i = 0; i < S->cfg.nr_cpus; i++)
 		for (k = 0; k < S->drv.state_count; k++)
-			out->transition_energy_j += (double)S->cpus[i].entered[k] * S->entry_exit_j[k];
+			out->transition_energy_j +=
+				(double)S->cpus[i].entered[k] * m->states[k].entry_exit_energy_j;
 	out->energy_j += out->transition_energy_j;
 	out->idle_energy_j += out->transition_energy_j;
 	if (run_stats_sum(out)) {
