@@ -14,6 +14,8 @@ echo "# $(date -u +%Y-%m-%d) $(uname -m), $(grep -m1 'model name' /proc/cpuinfo 
 for gov in $("$IDLESIM_BUILD/idlesim" governors | awk 'NR>1 && $1!="" && $1!~/^--/ {print $1}'); do
 	taskset -c 0 "$B" --entries 10000000 --governor "$gov"
 done
+# The governors alone, without the engine: ns per select() + reflect() (bench/bench_governor.c).
+taskset -c 0 "$IDLESIM_BUILD/bench_governor" --decisions 10000000
 # One CPU, the generator as source, and a text file as source.
 taskset -c 0 "$B" --entries 10000000 --governor oracle --cpus 1
 # The one global queue (closed loops and --explain use it) instead of the lanes.
