@@ -18,6 +18,16 @@
 
 #define SIM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The next number of the splitmix64 stream whose state is *s (Steele, Lea, Flood 2014). */
+static inline uint64_t sim_splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
 /* a + b for non-negative b, saturating at SIM_TIME_NEVER. */
 static inline int64_t sim_time_add(int64_t a, int64_t b)
 {

@@ -115,19 +115,10 @@ int gen_validate(const struct gen_config *c, struct sim_error *err)
 
 /* ---- randomness ---- */
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
 /* Uniform in (0, 1]. */
 static double uniform(uint64_t *s)
 {
-	return (double)((splitmix64(s) >> 11) + 1) * (1.0 / 9007199254740992.0);
+	return (double)((sim_splitmix64(s) >> 11) + 1) * (1.0 / 9007199254740992.0);
 }
 
 static int64_t exp_gap(uint64_t *s, int64_t mean_ns)
@@ -164,7 +155,7 @@ static void init_cpu(const struct gen_config *cfg, struct gcpu *c, int cpu)
 {
 	memset(c, 0, sizeof(*c));
 	c->rng = cfg->seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(cpu + 1));
-	splitmix64(&c->rng);
+	sim_splitmix64(&c->rng);
 	switch (cfg->workload) {
 	case GEN_PERIODIC:
 		add_source(c, SRC_TIMER, WAKE_TIMER, cfg->period_ns);

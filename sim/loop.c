@@ -70,18 +70,9 @@ struct loop {
 
 /* ---- randomness: one splitmix64 stream per use, so models stay reproducible ---- */
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
 uint64_t loop_rand(struct loop *L, int stream)
 {
-	return splitmix64(&L->rng[(unsigned int)stream % LOOP_STREAMS]);
+	return sim_splitmix64(&L->rng[(unsigned int)stream % LOOP_STREAMS]);
 }
 
 int64_t loop_uniform(struct loop *L, int stream, int64_t lo, int64_t hi)
@@ -307,7 +298,7 @@ static int loop_init(struct loop *L, const struct loop_model_ops *ops, void *mod
 	lat_hist_init(&L->latency);
 	for (i = 0; i < LOOP_STREAMS; i++) {
 		L->rng[i] = seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(i + 1));
-		splitmix64(&L->rng[i]);
+		sim_splitmix64(&L->rng[i]);
 	}
 	L->cpus = sim_calloc((size_t)nr_cpus, sizeof(*L->cpus));
 	return L->cpus ? 0 : -1;
