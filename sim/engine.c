@@ -64,6 +64,7 @@ struct opp {
 	int64_t start_ns;
 	int64_t wake_ns; /* SIM_TIME_NEVER until sim_wake() */
 	int64_t next_timer_ns;
+	int64_t next_wheel_ns; /* earliest timer-wheel timer (>= next_timer_ns) */
 	unsigned long load;
 	unsigned int iowait;
 	enum wake_cause cause;
@@ -335,9 +336,10 @@ static int do_select(struct sim *S, struct sim_cpu *c, int64_t t)
 	if (idx < 0 || idx >= S->drv.state_count)
 		return internal_error(S, "governor returned a state index out of range", cpu_id(S, c), t);
 
-	/* tick_nohz_idle_stop_tick(): the tick keeps running if a timer is due within the
-	 * next tick period (tick_nohz_next_event()); once stopped it stays stopped. */
-	if (stop_tick && !env->tick_stopped && o->next_timer_ns > env->next_tick_ns)
+	/* tick_nohz_idle_stop_tick(): the tick keeps running if a timer-wheel timer is due
+	 * within the next tick period (tick_nohz_next_event(); in high-resolution mode
+	 * get_next_timer_interrupt() ignores hrtimers); once stopped it stays stopped. */
+	if (stop_tick && !env->tick_stopped && o->next_wheel_ns > env->next_tick_ns)
 		env->tick_stopped = true;
 
 	if (dev->explain) {
@@ -644,17 +646,18 @@ int sim_run_until(struct sim *S, int64_t until_ns, struct sim_error *err)
 
 /* ---- feeding ---- */
 
-int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, unsigned int iowait,
-	     unsigned long load, struct sim_error *err)
+int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, int64_t next_wheel_ns,
+	     unsigned int iowait, unsigned long load, struct sim_error *err)
 {
-	struct opp o = { start_ns, SIM_TIME_NEVER, next_timer_ns, load, iowait, WAKE_TIMER, false };
+	struct opp o = { start_ns,  SIM_TIME_NEVER, next_timer_ns, next_wheel_ns,
+			 load,	    iowait,	    WAKE_TIMER,	   false };
 	struct sim_cpu *c;
 
 	if (cpu < 0 || cpu >= S->cfg.nr_cpus)
 		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0, "idle period for CPU %d", cpu);
 	c = &S->cpus[cpu];
 	if ((c->count && ring_tail(c)->wake_ns == SIM_TIME_NEVER) || start_ns < c->last_start_ns ||
-	    start_ns < S->now_ns)
+	    start_ns < S->now_ns || next_wheel_ns < next_timer_ns)
 		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
 				     "idle period of CPU %d at %lld ns fed out of order", cpu,
 				     (long long)start_ns);
@@ -668,17 +671,19 @@ int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, un
 }
 
 int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, enum wake_cause cause,
-	       bool no_resched, int64_t next_timer_ns, unsigned int iowait, unsigned long load,
-	       struct sim_error *err)
+	       bool no_resched, int64_t next_timer_ns, int64_t next_wheel_ns, unsigned int iowait,
+	       unsigned long load, struct sim_error *err)
 {
-	struct opp o = { start_ns, wake_ns, next_timer_ns, load, iowait, cause, no_resched };
+	struct opp o = { start_ns, wake_ns, next_timer_ns, next_wheel_ns,
+			 load,	   iowait,  cause,	   no_resched };
 	struct sim_cpu *c;
 
 	if (cpu < 0 || cpu >= S->cfg.nr_cpus)
 		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0, "idle period for CPU %d", cpu);
 	c = &S->cpus[cpu];
 	if ((c->count && ring_tail(c)->wake_ns == SIM_TIME_NEVER) || start_ns < c->last_start_ns ||
-	    start_ns < S->now_ns || wake_ns < start_ns || cause > WAKE_IPI)
+	    start_ns < S->now_ns || wake_ns < start_ns || cause > WAKE_IPI ||
+	    next_wheel_ns < next_timer_ns)
 		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
 				     "idle period of CPU %d at %lld ns fed out of order", cpu,
 				     (long long)start_ns);

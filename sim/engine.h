@@ -103,18 +103,21 @@ int64_t sim_lookahead_ns(const struct sim *S);
 
 /*
  * Feed the idle period of `cpu` starting at start_ns (the CPU's periods must not overlap and
- * come in order). next_timer_ns is the absolute expiry of the earliest pending timer,
- * SIM_TIME_NEVER if none. Then its wakeup, with sim_wake(). Return 0, or -1 with err set.
+ * come in order). next_timer_ns is the absolute expiry of the earliest pending timer of any
+ * kind, SIM_TIME_NEVER if none (the governor's sleep length); next_wheel_ns that of the
+ * earliest timer-wheel timer (>= next_timer_ns; the tick-stop rule looks only at these,
+ * tick_nohz_next_event() in high-resolution mode ignores hrtimers). Then its wakeup, with
+ * sim_wake(). Return 0, or -1 with err set.
  */
-int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, unsigned int iowait,
-	     unsigned long load, struct sim_error *err);
+int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, int64_t next_wheel_ns,
+	     unsigned int iowait, unsigned long load, struct sim_error *err);
 int sim_wake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause, bool no_resched,
 	     struct sim_error *err);
 
 /* Both at once, for a period whose wakeup is already known (idle-interval records). */
 int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, enum wake_cause cause,
-	       bool no_resched, int64_t next_timer_ns, unsigned int iowait, unsigned long load,
-	       struct sim_error *err);
+	       bool no_resched, int64_t next_timer_ns, int64_t next_wheel_ns, unsigned int iowait,
+	       unsigned long load, struct sim_error *err);
 
 /*
  * Move the wakeup of the CPU's last fed period to an earlier time (not before now): an

@@ -177,7 +177,7 @@ static int go_idle(struct loop *L, int cpu, int64_t t, struct sim_error *err)
 	c->next_timer_ns = next_timer_of(c);
 	c->idle_iowait = c->iowait;
 	c->wake_ns = SIM_TIME_NEVER;
-	if (sim_idle(L->S, cpu, t, c->next_timer_ns, (unsigned int)c->iowait, 0, err))
+	if (sim_idle(L->S, cpu, t, c->next_timer_ns, c->next_timer_ns, (unsigned int)c->iowait, 0, err))
 		return -1;
 	if (!c->nr_pending)
 		return 0;

@@ -64,7 +64,7 @@ static int feed_interval(struct sim *S, const struct trace_record *rec, struct s
 	int64_t next_timer = rec->next_timer_ns < 0 ? SIM_TIME_NEVER : rec->time_ns + rec->next_timer_ns;
 
 	return sim_period(S, rec->cpu, rec->time_ns, rec->time_ns + rec->length_ns, rec->cause,
-			  rec->no_resched, next_timer, rec->iowait, rec->load, err);
+			  rec->no_resched, next_timer, next_timer, rec->iowait, rec->load, err);
 }
 
 /* ---- event records ---- */
@@ -139,7 +139,7 @@ static int internal_event(struct derive *d, int cpu, int64_t t, struct sim_error
 	if (c->idle_pending && c->busy_until_ns == t && next_timer_of(c) > t) {
 		c->idle_pending = false;
 		c->idle_open = true;
-		if (sim_idle(d->S, cpu, t, next_timer_of(c), c->iowait, c->load, err))
+		if (sim_idle(d->S, cpu, t, next_timer_of(c), next_timer_of(c), c->iowait, c->load, err))
 			return -1;
 		replan(d, cpu);
 		return 0;
