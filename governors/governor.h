@@ -160,6 +160,7 @@ struct cpuidle_explain;
 struct cpuidle_env {
 	s64 now_ns;	       /* local_clock() */
 	s64 next_timer_ns;     /* absolute expiry of the earliest non-tick timer, KTIME_MAX if none */
+	s64 next_wheel_ns;     /* the same, timer-wheel timers only (>= next_timer_ns) */
 	s64 next_tick_ns;      /* absolute time of the next tick while the tick runs */
 	s64 oracle_wake_ns;    /* absolute time of the real wakeup, KTIME_MAX if beyond lookahead */
 	s64 tick_nsec;	       /* TICK_NSEC of this run: (NSEC_PER_SEC + HZ/2) / HZ */
@@ -168,6 +169,7 @@ struct cpuidle_env {
 	unsigned long load;    /* FIXED_1 fixed point */
 	bool tick_stopped;
 	bool got_tick;
+	bool load_read;	       /* the governor read `load` in this select() */
 };
 
 struct cpuidle_device {
@@ -202,11 +204,10 @@ struct cpuidle_governor {
 	const struct gov_param *params;
 	unsigned int nr_params;
 	/*
-	 * Reference policies only: the CPU leaves its state early enough to run exactly at its
-	 * real wakeup (as a timer set for the wakeup minus the exit latency would make it), so
-	 * work never waits, and the exit is paid inside the idle period.
+	 * The oracle only: it knows the future, which a closed loop does not grant (its future
+	 * depends on its choices); sim/loop.c runs it on the timeline without exit latency.
 	 */
-	bool prewake;
+	bool oracle;
 
 	int (*enable)(struct cpuidle_driver *drv, struct cpuidle_device *dev);
 	void (*disable)(struct cpuidle_driver *drv, struct cpuidle_device *dev);
@@ -263,11 +264,12 @@ static inline unsigned long nr_iowait_cpu(const struct cpuidle_device *dev)
 }
 
 /* The v4.x get_iowait_load(): iowaiters and the runqueue load (FIXED_1 fixed point). */
-static inline void get_iowait_load(const struct cpuidle_device *dev, unsigned long *nr_waiters,
+static inline void get_iowait_load(struct cpuidle_device *dev, unsigned long *nr_waiters,
 				   unsigned long *load)
 {
 	*nr_waiters = dev->env.nr_iowait;
 	*load = dev->env.load;
+	dev->env.load_read = true; /* for the decision log */
 }
 
 static inline u64 local_clock(const struct cpuidle_device *dev)

@@ -157,10 +157,11 @@
  *    as v4.18 did.
  *  - What the engine does not produce cannot happen here: no driver rejections or
  *    need_resched aborts, so 6.19's UINT_MAX record is only made at the very first select
- *    after enable (which the kernel does too); the tick cannot already be stopped when
- *    menu selects (it stays stopped only across POLL time-limit wakeups, and menu never
- *    selects POLL with the tick stopped); the sleep length is never negative. Those paths
- *    are tested by calling select() directly.
+ *    after enable (which the kernel does too); the sleep length is never negative. Those
+ *    paths are tested by calling select() directly. The tick can already be stopped when
+ *    menu selects: after a wakeup that brings no task (resched=0: a timer or interrupt
+ *    whose handler wakes nobody) the idle loop goes on with the tick stopped, as in the
+ *    kernel; tests/test_replay.c reaches those branches through replays.
  */
 #include "governors/governor.h"
 

@@ -10,19 +10,17 @@
  *	governor can know. It picks the deepest enabled state whose target residency fits that
  *	time and whose exit latency meets the PM QoS limit; when no state qualifies, the
  *	shallowest enabled one. It stops the tick exactly when the wakeup comes after the next
- *	tick, so ticks never split its idle periods. Knowing when it will be woken, it also
- *	leaves its state early enough to run exactly then (prewake, as a timer set for the
- *	wakeup minus the exit latency would make it): its work never waits, which is what a
- *	closed-loop workload needs from a bound on throughput, and its measured residency is
- *	exactly the idle time. Consequences (tested): on any input without a latency limit it
- *	has zero `above` (the chosen residency fits the idle time) and zero `below` (the next
- *	enabled deeper state does not fit), and zero wakeup latency whenever some enabled state
- *	fits the idle time (always, with POLL enabled). The engine's lookahead covers every target residency and
- *	one tick; beyond it the oracle sees KTIME_MAX, which leads to the same choice.
- *	Its energy and latency are the baseline for "regret": with the default energy
- *	parameters each target residency is the break-even time of its state, so for every
- *	idle period the oracle's state minimises the core energy (package effects and the
- *	exit it pays early aside).
+ *	tick, so ticks never split its idle periods. It leaves its state when woken and pays
+ *	the exit latency like every governor (the work waits for it): only its choices differ,
+ *	so a governor that makes the same choices has the same timeline and zero regret.
+ *	Consequences (tested): on any input without a latency limit it has zero `above` (the
+ *	chosen residency fits the idle time) and zero `below` (the next enabled deeper state
+ *	does not fit). The engine's lookahead covers every target residency and one tick;
+ *	beyond it the oracle sees KTIME_MAX, which leads to the same choice. Its energy and
+ *	latency are the baseline for "regret". Its rule is the kernel's (target residency), not
+ *	a minimum of the energy model: the model's package power, and the exit time it charges
+ *	at active power, are not in the target residencies, so a governor can beat it a little
+ *	(README, "Regret"). In closed loops sim/loop.c runs it without exit latency.
  *
  * shallowest
  *	Always the shallowest enabled state, with the tick kept running, as the kernel does
@@ -101,9 +99,9 @@ const struct cpuidle_governor gov_oracle = {
 	.name = "oracle",
 	.rating = 0,
 	.summary = "knows the real idle time: deepest state that fits, tick stopped iff it must, "
-		   "exits in time (prewake)",
+		   "pays its exit like every governor",
 	.select = oracle_select,
-	.prewake = true,
+	.oracle = true,
 };
 
 const struct cpuidle_governor gov_shallowest = {

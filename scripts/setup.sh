@@ -51,3 +51,14 @@ idlesim_build() {
 		-DIDLESIM_WERROR=ON >/dev/null
 	cmake --build "$IDLESIM_BUILD" --parallel "$(nproc 2>/dev/null || echo 2)" >/dev/null
 }
+
+# Tests that could not run: ctest only lists them as "Skipped" (exit 77, see
+# tests/CMakeLists.txt) and counts a cmocka skip() as a pass, so repeat, loudly, what each
+# said. Prints nothing when every test ran; returns 1 if some did not.
+idlesim_report_skips() {
+	local log="$1/Testing/Temporary/LastTest.log"
+	[ -f "$log" ] || return 0
+	grep -h -e '^SKIPPED: ' -e '^\[  SKIPPED \] test_' "$log" | sort -u |
+		sed 's/^/idlesim: WARNING: /' | grep . >&2 || return 0
+	return 1
+}

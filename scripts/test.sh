@@ -7,4 +7,7 @@ set -euo pipefail
 idlesim_install_deps
 idlesim_build
 cd "$IDLESIM_BUILD"
-ctest --output-on-failure --parallel "$(nproc 2>/dev/null || echo 2)" "$@"
+rc=0
+ctest --output-on-failure --parallel "$(nproc 2>/dev/null || echo 2)" "$@" || rc=$?
+idlesim_report_skips "$IDLESIM_BUILD" || true
+exit "$rc"

@@ -454,6 +454,9 @@ static int cmd_gen(int argc, char **argv)
 		else if (opt(&a, "--iowait", NULL, &v)) {
 			if (!num_arg(&a, "--iowait", v, 0, 0, 65535, &n))
 				c.iowait = (unsigned int)n;
+		} else if (opt(&a, "--no-wake-pct", NULL, &v)) {
+			if (!num_arg(&a, "--no-wake-pct", v, 0, 0, 100, &n))
+				c.no_wake_pct = (unsigned int)n;
 		} else if (opt(&a, "--hz", NULL, &v)) {
 			if (!num_arg(&a, "--hz", v, 0, 1, 10000, &n))
 				c.hz = (int)n;
@@ -931,6 +934,8 @@ static const char *const help_gen =
 	"  --timer-period-us P   add a background periodic timer on every CPU\n"
 	"  --busy-us B           work brought by each wakeup (default 0)\n"
 	"  --iowait N            mark every idle period with N iowait tasks\n"
+	"  --no-wake-pct P       P % of irq/ipi wakeups wake no task (resched=0): the CPU stays\n"
+	"                        in the idle loop, the tick as it was (default 0)\n"
 	"  --hz N                tick rate written to the header\n"
 	"\n"
 	"A benchmark-like model is written as its timeline on CPUs without exit latency (the\n"

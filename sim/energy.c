@@ -300,14 +300,19 @@ static void price(const int64_t *level_ns, const double *power_w_per_ns, int lev
 	}
 }
 
-void energy_price(const struct energy *E, double *energy_j, double *idle_energy_j)
+void energy_price(const struct energy *E, double *energy_j, double *idle_energy_j,
+		  double *package_energy_j)
 {
+	double pkg = 0, pkg_idle = 0;
 	int i;
 
 	for (i = 0; i < E->nr_cores; i++)
 		price(E->cores[i].level_ns, E->core_power_w, E->deep + 1, energy_j, idle_energy_j);
 	for (i = 0; i < E->m->packages; i++)
-		price(E->pkgs[i].level_ns, E->pkg_power_w, E->deep + 1, energy_j, idle_energy_j);
+		price(E->pkgs[i].level_ns, E->pkg_power_w, E->deep + 1, &pkg, &pkg_idle);
+	*energy_j += pkg;
+	*idle_energy_j += pkg_idle;
+	*package_energy_j += pkg;
 }
 
 int energy_check(const struct energy *E, int64_t span_ns, struct sim_error *err)

@@ -46,7 +46,10 @@ int energy_close(struct energy *E, int64_t end_ns);
 
 /* Add the energy of the time charged, cores then packages, to *energy_j, and its idle part
  * (levels above 0) to *idle_energy_j. */
-void energy_price(const struct energy *E, double *energy_j, double *idle_energy_j);
+/* Add the cores' and packages' energy to *energy_j (the part in idle levels to *idle_energy_j,
+ * the packages' part to *package_energy_j). */
+void energy_price(const struct energy *E, double *energy_j, double *idle_energy_j,
+		  double *package_energy_j);
 
 /* Every core and package spent exactly span_ns at its levels, none less than 0; else an
  * internal error in err. */

@@ -7,7 +7,9 @@
  * that happens to it.
  *
  *   BUSY      runs work (or finishes waking up) until ready_ns; when its next idle period
- *             is known, EV_ENTER fires at max(period start, ready_ns).
+ *             is known, EV_ENTER fires at its start plus the delay the CPU runs behind
+ *             the trace (work conservation: an exit latency delays the work, which keeps
+ *             its length, and so everything after it on that CPU).
  *   IDLE      sits in `state` since entry_ns; EV_WAKEUP fires at the earliest of the
  *             period's real wakeup, the next tick (if the tick runs and the state is not
  *             POLL) and the POLL time limit (in a polling state).
@@ -20,8 +22,11 @@
  * drivers/cpuidle/cpuidle.c cpuidle_enter_state() (residency, usage, time, above, below,
  * reflect only after a completed entry), cpuidle_poll_time() (>= v5.11),
  * drivers/cpuidle/poll_state.c (poll_time_limit), kernel/time/tick-sched.c
- * (tick_nohz_next_event() keeps the tick when a timer is due within the next tick period;
- * got_idle_tick). Known simplifications, all documented in traces/FORMAT.md: no driver
+ * (tick_nohz_next_event() keeps the tick when a timer-wheel timer is due within the next tick;
+ * got_idle_tick; a tick during the exit is handled before reflect), poll_idle() (only
+ * need_resched() or the time limit end a POLL entry). The end of the run is a snapshot: an
+ * entry whose exit is not over by then is truncated, whatever the governor. Known
+ * simplifications, all documented in traces/FORMAT.md: no driver
  * rejections (rejected stays 0), no TIMER_STOP broadcast fallback, no entry overhead, the
  * POLL limit is checked exactly rather than every 200 cpu_relax() iterations, ticks of all
  * CPUs are aligned (skew_tick=0).
@@ -84,12 +89,17 @@ struct sim_cpu {
 	int64_t real_wake_ns;	  /* when this entry ends for the period's real wakeup */
 	int64_t ready_ns;	  /* when the CPU runs again after its last real wakeup */
 	int64_t busy_from_ns;	  /* start of the current busy stretch */
+	/* How far the CPU runs behind the trace: the exit latency (and the queueing it causes)
+	 * delays the work, which keeps its length, so the next period starts this much later
+	 * than recorded (replays only; an agent feeds periods in the CPU's own time). */
+	int64_t delay_ns;
+	int64_t trace_pos_ns;	  /* with cut: the trace time the CPU had reached */
+	bool cut;		  /* its exit runs past the end: the entry is truncated */
 	int64_t last_start_ns;	  /* start of the last period fed, for order checks */
 	struct opp *ring;	  /* fed periods, head = current; bounded by the lookahead */
 	uint32_t head, count, cap;
 	struct cpu_stats st;	  /* counters not kept in dev.states_usage */
 	uint64_t exit_lat_count[CPUIDLE_STATE_MAX]; /* irq/ipi wakeups that paid a full exit */
-	uint64_t zero_lat_count;  /* irq/ipi wakeups that paid nothing (a prewaking policy) */
 	uint64_t fed;		  /* periods fed, for the conservation check */
 	uint64_t entered[CPUIDLE_STATE_MAX]; /* entries begun, per state: transition energy */
 	int64_t ev_ns;		  /* lanes: time of `ev` */
@@ -112,6 +122,7 @@ struct sim {
 	int64_t lookahead_ns;
 	int64_t latency_req_ns;
 	int64_t start_ns;
+	int64_t end_ns; /* SIM_TIME_NEVER until known (sim_set_end, sim_finish) */
 	int64_t now_ns;
 	struct eventq *q;
 	struct sim_cpu *cpus;
@@ -208,6 +219,12 @@ static inline int ring_push(struct sim_cpu *c, const struct opp *o)
 	return 0;
 }
 
+/* The period after the head, NULL if none is queued. */
+static struct opp *ring_second(struct sim_cpu *c)
+{
+	return c->count > 1 ? &c->ring[(c->head + 1) & (c->cap - 1)] : NULL;
+}
+
 static void ring_pop(struct sim_cpu *c)
 {
 	c->head = (c->head + 1) & (c->cap - 1);
@@ -241,24 +258,24 @@ static inline void schedule(struct sim *S, struct sim_cpu *c, enum ev_kind ev, i
 	eventq_set(S->q, (uint32_t)cpu_id(S, c), t, ev);
 }
 
-/* A BUSY CPU enters its next idle period, if one is known, once it is ready. */
+/*
+ * A BUSY CPU enters its next idle period, if one is known, once its work is done: the
+ * period's recorded start, as late as the CPU runs behind the trace (work conservation).
+ */
 static inline void plan_enter(struct sim *S, struct sim_cpu *c)
 {
 	if (!c->count) {
 		schedule(S, c, EV_NONE, SIM_TIME_NEVER);
 		return;
 	}
-	schedule(S, c, EV_ENTER, sim_max64(ring_head(c)->start_ns, c->ready_ns));
+	schedule(S, c, EV_ENTER, sim_max64(ring_head(c)->start_ns + c->delay_ns, c->ready_ns));
 }
 
 /* An IDLE CPU leaves its state at the earliest of: real wakeup, tick, POLL limit. */
 static void plan_wakeup(struct sim *S, struct sim_cpu *c)
 {
-	int64_t w = ring_head(c)->wake_ns;
+	int64_t w = c->count ? ring_head(c)->wake_ns : SIM_TIME_NEVER;
 
-	/* A prewaking policy starts its exit so that it is over at the wakeup. */
-	if (S->gov->prewake && w != SIM_TIME_NEVER)
-		w = sim_max64(c->entry_ns, w - S->drv.states[c->state].exit_latency_ns);
 	c->real_wake_ns = w;
 	if (is_polling(S, c->state))
 		w = sim_min64(w, c->poll_deadline_ns);
@@ -303,12 +320,15 @@ static void explain_begin(struct sim *S, struct sim_cpu *c, int64_t t)
 	d->time_ns = t;
 	d->cpu = cpu_id(S, c);
 	d->sleep_length_ns = tick_nohz_get_sleep_length(dev, &delta_tick);
+	d->wheel_length_ns = dev->env.next_wheel_ns == KTIME_MAX ? KTIME_MAX
+								  : dev->env.next_wheel_ns - t;
 	d->delta_tick_ns = delta_tick;
 	d->latency_req_ns = dev->env.latency_req_ns;
 	d->oracle_idle_ns = cpuidle_oracle_idle_ns(dev);
 	d->tick_stopped_before = dev->env.tick_stopped;
 	d->got_tick = dev->env.got_tick;
 	d->nr_iowait = dev->env.nr_iowait;
+	d->load = dev->env.load;
 	d->state = -1;
 	c->xb->ex.nr = 0;
 	d->gov = &c->xb->ex;
@@ -325,6 +345,8 @@ static int do_select(struct sim *S, struct sim_cpu *c, int64_t t)
 
 	env->now_ns = t;
 	env->next_timer_ns = o->next_timer_ns;
+	env->next_wheel_ns = o->next_wheel_ns;
+	env->load_read = false;
 	env->next_tick_ns = next_tick_after(S, t);
 	env->oracle_wake_ns = o->wake_ns;
 	env->nr_iowait = o->iowait;
@@ -343,6 +365,7 @@ static int do_select(struct sim *S, struct sim_cpu *c, int64_t t)
 		env->tick_stopped = true;
 
 	if (dev->explain) {
+		c->xb->dec.load_read = env->load_read;
 		c->xb->dec.state = idx;
 		c->xb->dec.stop_tick = stop_tick;
 		c->xb->dec.tick_stopped_after = env->tick_stopped;
@@ -368,13 +391,16 @@ static int add_latency(struct sim *S, struct sim_cpu *c, enum wake_cause cause, 
 
 /*
  * The idle loop ends (a wakeup woke a task): the CPU runs work from `ready` on and the tick
- * runs again. The caller has taken the period off the queue.
+ * runs again. `from_ns` is when the trace has that work begin (the wakeup's recorded time):
+ * the work keeps its length, so the CPU now runs ready - from_ns behind the trace. The
+ * caller has taken the period off the queue.
  */
-static void leave_idle(struct sim *S, struct sim_cpu *c, int64_t ready)
+static void leave_idle(struct sim *S, struct sim_cpu *c, int64_t ready, int64_t from_ns)
 {
 	c->phase = CPU_BUSY;
 	c->ready_ns = ready;
 	c->busy_from_ns = ready;
+	c->delay_ns = S->cfg.agent ? 0 : ready - from_ns;
 	c->dev.env.tick_stopped = false;
 	/* An agent decides the work when the CPU runs, at `ready` in simulated time. */
 	if (S->cfg.agent)
@@ -404,6 +430,9 @@ static void explain_end(struct sim *S, struct sim_cpu *c, int64_t t, enum wake_c
 	d->cause = cause;
 	d->residency_ns = diff;
 	d->verdict = verdict;
+	d->reflect_ns = c->dev.env.now_ns;
+	d->reflect_got_tick = c->dev.env.got_tick;
+	d->poll_time_limit = c->dev.poll_time_limit;
 	S->cfg.explain(S->cfg.explain_ud, d);
 	d->state = -1;
 	if (S->cfg.explain_limit >= 0 && ++S->explained >= S->cfg.explain_limit)
@@ -412,43 +441,76 @@ static void explain_end(struct sim *S, struct sim_cpu *c, int64_t t, enum wake_c
 }
 
 /*
- * A wakeup brought no work (the tick, the POLL limit, or a wakeup with resched=0): the CPU
- * stays in the idle loop, the tick as it was, and asks the governor again once it has left
- * the state at t + lat. Periods whose own wakeup arrives before then end during the exit.
+ * A wakeup brought no work (the tick, the POLL limit, or a real wakeup with resched=0 at
+ * trace time ref_ns, SIM_TIME_NEVER for the first two): the CPU stays in the idle loop, the
+ * tick as it was, and asks the governor again once it has left the state at t + lat.
+ * Periods whose own wakeup arrives before then end during the exit.
  */
-static int continue_idle(struct sim *S, struct sim_cpu *c, int64_t t, int64_t lat)
+static int continue_idle(struct sim *S, struct sim_cpu *c, int64_t t, int64_t lat, int64_t ref_ns)
 {
-	struct cpuidle_device *dev = &c->dev;
 	int64_t ready = t + lat;
 	struct opp *o;
 
 	while (c->count && (o = ring_head(c))->wake_ns <= ready) {
 		enum wake_cause cause = o->cause;
 		bool resched = !o->no_resched;
-		int64_t late = ready - o->wake_ns;
+		int64_t wake = o->wake_ns;
 
 		c->st.absorbed++;
 		ring_pop(c);
-		if (add_latency(S, c, cause, late))
+		if (add_latency(S, c, cause, ready - wake))
 			return -1;
 		if (resched) {
-			leave_idle(S, c, ready);
+			leave_idle(S, c, ready, wake);
 			return 0;
 		}
+		ref_ns = wake;
 	}
-	/* Nothing to stay idle for (the trace ends here, or work comes first). */
-	if (!c->count || ring_head(c)->start_ns > ready) {
-		leave_idle(S, c, ready);
+	/* Nothing to stay idle for: the trace ends here, or work comes first (a period that
+	 * starts after the resched=0 wakeup ended the last one). */
+	if (!c->count) {
+		leave_idle(S, c, ready, ready);
+		return 0;
+	}
+	if (ref_ns != SIM_TIME_NEVER && ring_head(c)->start_ns > ref_ns) {
+		leave_idle(S, c, ready, ref_ns);
 		return 0;
 	}
 	if (lat == 0)
 		return do_select(S, c, t);
-	/* A tick due while the CPU leaves the state runs in the idle loop too. */
-	if (!dev->env.tick_stopped && next_tick_after(S, t) <= ready)
-		dev->env.got_tick = true;
 	c->phase = CPU_EXITING;
 	schedule(S, c, EV_REENTER, ready);
 	return 0;
+}
+
+/*
+ * An interrupt that wakes no task (resched=0) arrives in a polling state: poll_idle() leaves
+ * only on need_resched() or its time limit, so the handler runs inside the loop and the
+ * entry goes on, through the next period (queued, and starting at this wakeup), with no new
+ * select.
+ */
+static int poll_through(struct sim *S, struct sim_cpu *c)
+{
+	enum wake_cause cause = ring_head(c)->cause;
+
+	ring_pop(c);
+	c->st.polled++;
+	plan_wakeup(S, c);
+	return add_latency(S, c, cause, 0);
+}
+
+/*
+ * The exit from the state ends after the end of the run: a snapshot taken at the end would
+ * not count the entry yet (cpuidle_enter_state() has not returned), so, as for an entry still
+ * in progress, its time is truncated; the exit itself runs at the active level up to the end.
+ * The woken period stays queued (pending) and nothing more happens to the CPU.
+ */
+static int cut_at_end(struct sim *S, struct sim_cpu *c, int64_t t)
+{
+	c->cut = true;
+	c->trace_pos_ns = t == c->real_wake_ns ? t : sim_min64(ring_head(c)->wake_ns, S->end_ns);
+	schedule(S, c, EV_NONE, SIM_TIME_NEVER);
+	return cpu_level(S, c, 0, t);
 }
 
 static int do_wakeup(struct sim *S, struct sim_cpu *c, int64_t t)
@@ -467,8 +529,16 @@ static int do_wakeup(struct sim *S, struct sim_cpu *c, int64_t t)
 		cause = WAKE_POLL;
 	else
 		cause = WAKE_TICK;
-	if (c->first_tick_ns <= t)
-		dev->env.got_tick = true; /* the tick handler ran while idle */
+	if (cause <= WAKE_IPI && o->no_resched && is_polling(S, idx) && ring_second(c) &&
+	    ring_second(c)->start_ns == o->wake_ns)
+		return poll_through(S, c);
+	if (t + lat > S->end_ns)
+		return cut_at_end(S, c, t);
+	/* The tick handler ran while idle, or runs at local_irq_enable() in
+	 * cpuidle_enter_state() if it fired while the CPU was leaving the state: either way
+	 * before cpuidle_reflect(). */
+	if (c->first_tick_ns <= t + lat)
+		dev->env.got_tick = true;
 	if (cause == WAKE_POLL)
 		dev->poll_time_limit = true;
 
@@ -478,34 +548,29 @@ static int do_wakeup(struct sim *S, struct sim_cpu *c, int64_t t)
 	c->st.wakeups[cause]++;
 	if (cpu_level(S, c, 0, t))
 		return -1;
+	dev->env.now_ns = t + lat;
 	if (dev->explain)
 		explain_end(S, c, t, cause, diff, verdict);
-
-	dev->env.now_ns = t + lat;
 	if (S->gov->reflect)
 		S->gov->reflect(dev, idx);
 
-	if (cause == WAKE_TIMER || cause == WAKE_IRQ || cause == WAKE_IPI) {
+	if (cause <= WAKE_IPI) {
 		bool resched = !o->no_resched;
-
-		int64_t late = t + lat - o->wake_ns; /* the exit latency, less any prewake */
+		int64_t wake = o->wake_ns;
 
 		ring_pop(c);
 		/* The common case, counted per state and folded into the histogram at the end. */
-		if (cause != WAKE_TIMER && late == lat)
+		if (cause != WAKE_TIMER)
 			c->exit_lat_count[idx]++;
-		else if (cause != WAKE_TIMER && late == 0)
-			c->zero_lat_count++;
-		else if (add_latency(S, c, cause, late))
-			return -1;
 		if (resched) {
-			leave_idle(S, c, t + lat);
+			leave_idle(S, c, t + lat, wake);
 			return 0;
 		}
 		/* The handler woke no task (resched=0): the idle loop goes on with the next
 		 * period, which starts at this wakeup. */
+		return continue_idle(S, c, t, lat, wake);
 	}
-	return continue_idle(S, c, t, lat);
+	return continue_idle(S, c, t, lat, SIM_TIME_NEVER);
 }
 
 static int do_enter(struct sim *S, struct sim_cpu *c, int64_t t)
@@ -513,9 +578,10 @@ static int do_enter(struct sim *S, struct sim_cpu *c, int64_t t)
 	struct opp *o = ring_head(c);
 
 	if (o->wake_ns <= t) {
-		/* Woken before it could idle: need_resched() is already set. */
+		/* Woken before it could idle: need_resched() is already set. The work this
+		 * wakeup brings waits for the work before it, and starts now. */
 		enum wake_cause cause = o->cause;
-		int64_t late = sim_max64(0, c->ready_ns - o->wake_ns);
+		int64_t late = t - o->wake_ns;
 
 		c->st.absorbed++;
 		ring_pop(c);
@@ -524,6 +590,7 @@ static int do_enter(struct sim *S, struct sim_cpu *c, int64_t t)
 			 * the CPU was still on its way into the idle loop). */
 			schedule(S, c, EV_READY, t);
 		} else {
+			c->delay_ns = late;
 			plan_enter(S, c);
 		}
 		return add_latency(S, c, cause, late);
@@ -545,7 +612,7 @@ static inline int dispatch(struct sim *S, struct sim_cpu *c, enum ev_kind ev, in
 	case EV_REENTER:
 		/* The exit is over; a wakeup moved earlier meanwhile (sim_rewake) may have
 		 * passed already. */
-		return continue_idle(S, c, t, 0);
+		return continue_idle(S, c, t, 0, SIM_TIME_NEVER);
 	case EV_READY:
 		return do_ready(S, c, t);
 	default:
@@ -809,6 +876,7 @@ static int init_cpus(struct sim *S, struct sim_error *err)
 		dev->env.tick_nsec = S->tick_nsec;
 		dev->env.latency_req_ns = S->latency_req_ns;
 		dev->env.next_timer_ns = KTIME_MAX;
+		dev->env.next_wheel_ns = KTIME_MAX;
 		dev->env.oracle_wake_ns = KTIME_MAX;
 		dev->env.now_ns = S->start_ns;
 		dev->explain = S->cfg.explain && S->cfg.explain_limit != 0 ? &c->xb->ex : NULL;
@@ -847,6 +915,7 @@ struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct si
 	S->lanes = !cfg->agent && !cfg->explain && !cfg->global_order;
 	S->lane_min_ns = SIM_TIME_NEVER;
 	S->start_ns = S->now_ns = start_ns;
+	S->end_ns = SIM_TIME_NEVER;
 	machine_to_driver(m, &S->drv);
 	S->tick_nsec = (SIM_NS_PER_S + cfg->hz / 2) / cfg->hz;
 	S->latency_req_ns = cfg->latency_req_ns < 0
@@ -909,19 +978,17 @@ int64_t sim_lookahead_ns(const struct sim *S)
 }
 
 /*
- * Conservation, per CPU: the time of its completed entries, its busy time and the entry cut
- * by the end add up to the run's span, plus at most one exit latency that runs past the
- * end; every completed entry has a cause; every period fed was woken out of an idle state,
- * absorbed, or is still pending. And every core and package accounted the whole span.
- * Checked in debug builds and when cfg.check asks.
+ * Conservation, per CPU: busy time, the time of its completed entries and the entry cut by
+ * the end add up to the run's span exactly; every completed entry has a cause; every period
+ * fed was woken out of an idle state, absorbed, polled through, or is still pending. And
+ * every core and package accounted the whole span. Checked at the end of every run (its
+ * cost is O(CPUs x states)); a violation is an internal error.
  */
 static int check_conservation(struct sim *S, const struct run_stats *rs)
 {
-	int64_t span = rs->end_ns - rs->start_ns, max_exit = 0;
+	int64_t span = rs->end_ns - rs->start_ns;
 	int i, k;
 
-	for (k = 0; k < S->drv.state_count; k++)
-		max_exit = sim_max64(max_exit, S->drv.states[k].exit_latency_ns);
 	for (i = 0; i < rs->nr_cpus; i++) {
 		const struct cpu_stats *cs = &rs->cpus[i];
 		int64_t sum = cs->busy_ns + cs->truncated_ns;
@@ -934,19 +1001,58 @@ static int check_conservation(struct sim *S, const struct run_stats *rs)
 		for (k = 0; k < WAKE_NR_CAUSES; k++)
 			causes += cs->wakeups[k];
 		ended = cs->wakeups[WAKE_TIMER] + cs->wakeups[WAKE_IRQ] + cs->wakeups[WAKE_IPI] +
-			cs->absorbed + S->cpus[i].count;
-		if (sum < span || sum > span + max_exit || usage != causes || ended != S->cpus[i].fed)
+			cs->absorbed + cs->polled + S->cpus[i].count;
+		if (sum != span || usage != causes || ended != S->cpus[i].fed || cs->spilled_ns < 0)
 			return sim_error_set(S->err, SIM_ERR_INTERNAL, "", 0, 0,
 					     "conservation broken on CPU %d: %lld ns accounted for a "
 					     "%lld ns span, %llu entries for %llu causes, %llu of %llu "
-					     "periods ended",
+					     "periods ended, %lld ns spilled",
 					     i, (long long)sum, (long long)span,
 					     (unsigned long long)usage, (unsigned long long)causes,
 					     (unsigned long long)ended,
-					     (unsigned long long)S->cpus[i].fed);
+					     (unsigned long long)S->cpus[i].fed,
+					     (long long)cs->spilled_ns);
 	}
 	/* Every core and every package spent the whole span at its levels. */
 	return energy_check(S->energy, span, S->err);
+}
+
+/*
+ * The work the trace does before the end that this CPU had not done by then: it runs
+ * behind the trace (busy, by its delay; or leaving a state past the end, from the trace
+ * time it had reached), and what the trace does in between, less its idle time, spills.
+ */
+static int64_t spilled_work(const struct sim *S, const struct sim_cpu *c, int64_t end)
+{
+	int64_t pos, idle = 0;
+	uint32_t i, first;
+
+	if (S->cfg.agent)
+		return 0;
+	if (c->phase == CPU_BUSY) {
+		pos = end - c->delay_ns;
+		first = 0;
+	} else if (c->cut) {
+		pos = c->trace_pos_ns;
+		first = 1; /* the period it is leaving */
+	} else {
+		return 0;
+	}
+	for (i = first; i < c->count; i++) {
+		const struct opp *o = &c->ring[(c->head + i) & (c->cap - 1)];
+		int64_t a = sim_max64(o->start_ns, pos), b = sim_min64(o->wake_ns, end);
+
+		if (o->start_ns >= end)
+			break;
+		if (b > a)
+			idle += b - a;
+	}
+	return sim_max64(0, end - pos) - idle;
+}
+
+void sim_set_end(struct sim *S, int64_t end_ns)
+{
+	S->end_ns = sim_max64(end_ns, S->start_ns);
 }
 
 int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_error *err)
@@ -955,8 +1061,8 @@ int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_
 	int i, k;
 
 	memset(out, 0, sizeof(*out));
-	if (end_ns < S->start_ns)
-		end_ns = S->start_ns;
+	sim_set_end(S, end_ns);
+	end_ns = S->end_ns;
 	if (sim_run_until(S, end_ns, err))
 		return -1;
 	if (energy_close(S->energy, end_ns))
@@ -973,31 +1079,23 @@ int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_
 	for (i = 0; i < S->cfg.nr_cpus; i++) {
 		struct sim_cpu *c = &S->cpus[i];
 
-		/* Wakeups that arrived before the end while the CPU was still busy or exiting
-		 * (so it never entered their periods) are absorbed, their latency counted. */
-		while (c->phase == CPU_BUSY && c->count && ring_head(c)->wake_ns <= end_ns) {
-			c->st.absorbed++;
-			if (add_latency(S, c, ring_head(c)->cause,
-					sim_max64(0, c->ready_ns - ring_head(c)->wake_ns)))
-				return -1;
-			ring_pop(c);
-		}
+		/* Wakeups that arrived while the CPU was busy and whose work had not started by
+		 * the end stay pending: their latency is not known yet. */
 		for (k = 0; k < S->drv.state_count; k++)
 			if (lat_hist_add(&c->st.wake_latency, S->drv.states[k].exit_latency_ns,
 					 c->exit_lat_count[k]))
 				return sim_error_nomem(err, "");
-		if (lat_hist_add(&c->st.wake_latency, 0, c->zero_lat_count))
-			return sim_error_nomem(err, "");
 		if (c->phase == CPU_IDLE)
 			c->st.truncated_ns += end_ns - c->entry_ns;
 		else if (c->phase == CPU_BUSY)
 			c->st.busy_ns += sim_max64(0, end_ns - c->busy_from_ns);
+		c->st.spilled_ns = spilled_work(S, c, end_ns);
 		memcpy(c->st.states, c->dev.states_usage, sizeof(c->st.states));
 		out->cpus[i] = c->st;
 		/* The histogram's buckets now belong to out. */
 		c->st.wake_latency.buckets = NULL;
 	}
-	energy_price(S->energy, &out->energy_j, &out->idle_energy_j);
+	energy_price(S->energy, &out->energy_j, &out->idle_energy_j, &out->package_energy_j);
 	/* Summed per state, then over CPUs: the same whatever order the CPUs ran in. */
 	for (i = 0; i < S->cfg.nr_cpus; i++)
 		for (k = 0; k < S->drv.state_count; k++)
@@ -1009,10 +1107,6 @@ int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_
 		run_stats_release(out);
 		return sim_error_nomem(err, "");
 	}
-#ifdef NDEBUG
-	if (!S->cfg.check)
-		return 0;
-#endif
 	if (check_conservation(S, out)) {
 		run_stats_release(out);
 		return -1;

@@ -42,12 +42,16 @@ struct sim_decision {
 	int64_t time_ns; /* select time */
 	int cpu;
 	int64_t sleep_length_ns; /* tick_nohz_get_sleep_length(), KTIME_MAX if no timer */
+	int64_t wheel_length_ns; /* to the earliest timer-wheel timer (the tick-stop rule reads
+				  * only these); > sleep_length_ns: the next timer is an hrtimer */
 	int64_t delta_tick_ns;
 	int64_t latency_req_ns;
 	int64_t oracle_idle_ns; /* true time to the wakeup, KTIME_MAX beyond lookahead */
 	bool tick_stopped_before;
 	bool got_tick;		/* tick_nohz_idle_got_tick() would have returned */
 	unsigned long nr_iowait;
+	unsigned long load;	/* get_iowait_load()'s load (FIXED_1), if load_read */
+	bool load_read;		/* the governor read it (menu@4.18) */
 	int state;		/* returned by select() */
 	bool stop_tick;		/* what the governor asked */
 	bool tick_stopped_after; /* what the idle loop did */
@@ -56,6 +60,10 @@ struct sim_decision {
 	enum wake_cause cause;
 	int64_t residency_ns; /* measured, as cpuidle_enter_state() computes it */
 	int verdict;	      /* 0 hit, 1 above (too deep), 2 below (too shallow) */
+	/* what reflect() saw, at the end of cpuidle_enter_state() */
+	int64_t reflect_ns;    /* local_clock(): the wakeup plus the exit latency */
+	bool reflect_got_tick; /* tick_nohz_idle_got_tick(), ticks during the exit included */
+	bool poll_time_limit;  /* dev->poll_time_limit: the POLL time limit ended the entry */
 	const struct cpuidle_explain *gov; /* the governor's own variables */
 };
 
@@ -90,7 +98,6 @@ struct sim_config {
 	sim_explain_fn *explain;     /* NULL = no decision log */
 	void *explain_ud;
 	long explain_limit;	     /* decisions to report; < 0 = all */
-	bool check;			     /* check conservation at the end (always in debug builds) */
 	const struct sim_agent_ops *agent; /* NULL for replays of traces */
 	void *agent_ctx;
 	uint32_t agent_timers;	     /* timer ids 0..agent_timers-1 */
@@ -135,6 +142,13 @@ int sim_cpu_state(const struct sim *S, int cpu);
 
 /* Process every event due at or before until_ns. Returns 0 or -1 with err set. */
 int sim_run_until(struct sim *S, int64_t until_ns, struct sim_error *err);
+
+/*
+ * The run ends at end_ns, if known before sim_finish() (the same value): an exit that runs
+ * past the end leaves its entry truncated (see sim_finish). Replays need not call it (the
+ * feeder never lets the engine near the end before sim_finish); agents do.
+ */
+void sim_set_end(struct sim *S, int64_t end_ns);
 
 /*
  * Process what is left up to end_ns, close the accounting at end_ns and fill *out (the

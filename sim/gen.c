@@ -34,6 +34,7 @@ struct source {
 
 struct gcpu {
 	uint64_t rng;
+	uint64_t rng_wake; /* for --no-wake-pct, apart: other streams stay as they were */
 	int nr_src;
 	struct source src[GEN_MAX_SOURCES];
 	int64_t work_end_ns; /* the CPU is busy until then */
@@ -110,6 +111,8 @@ int gen_validate(const struct gen_config *c, struct sim_error *err)
 		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0, "--busy-us must not be negative");
 	if (c->iowait > 65535)
 		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0, "--iowait must be 0..65535");
+	if (c->no_wake_pct > 100)
+		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0, "--no-wake-pct must be 0..100");
 	return 0;
 }
 
@@ -156,6 +159,7 @@ static void init_cpu(const struct gen_config *cfg, struct gcpu *c, int cpu)
 	memset(c, 0, sizeof(*c));
 	c->rng = cfg->seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(cpu + 1));
 	sim_splitmix64(&c->rng);
+	c->rng_wake = c->rng ^ 0x9E3779B97F4A7C15ull;
 	switch (cfg->workload) {
 	case GEN_PERIODIC:
 		add_source(c, SRC_TIMER, WAKE_TIMER, cfg->period_ns);
@@ -203,6 +207,14 @@ static int64_t next_timer(const struct gcpu *c)
 	return t;
 }
 
+/* An irq or ipi whose handler wakes no task, with probability no_wake_pct %. */
+static bool wakes_nobody(const struct gen_config *cfg, struct gcpu *c, const struct source *s)
+{
+	if (!cfg->no_wake_pct || s->cause == WAKE_TIMER)
+		return false;
+	return sim_splitmix64(&c->rng_wake) % 100 < cfg->no_wake_pct;
+}
+
 /* Prepare the CPU's next idle record, or mark it done. */
 static void step_cpu(const struct gen_config *cfg, struct gcpu *c, int cpu)
 {
@@ -210,12 +222,14 @@ static void step_cpu(const struct gen_config *cfg, struct gcpu *c, int cpu)
 	struct source *s;
 	int64_t start, timer;
 
-	/* Events up to the end of the work are absorbed, each bringing more work. */
+	/* Events up to the end of the work are absorbed, each bringing more work (or none, for
+	 * one that wakes no task). */
 	for (;;) {
 		s = earliest(c);
 		if (s->next_ns > c->work_end_ns || c->work_end_ns >= cfg->duration_ns)
 			break;
-		c->work_end_ns += cfg->busy_ns;
+		if (!wakes_nobody(cfg, c, s))
+			c->work_end_ns += cfg->busy_ns;
 		advance(c, s);
 	}
 	start = c->work_end_ns;
@@ -237,6 +251,12 @@ static void step_cpu(const struct gen_config *cfg, struct gcpu *c, int cpu)
 	}
 	c->work_end_ns = s->next_ns + cfg->busy_ns;
 	advance(c, s);
+	/* A wakeup that wakes no task leaves the CPU idle from that instant: the next period
+	 * starts there, so it needs the next event to be later (a period is never empty). */
+	if (wakes_nobody(cfg, c, s) && earliest(c)->next_ns > r->time_ns + r->length_ns) {
+		r->no_resched = true;
+		c->work_end_ns = r->time_ns + r->length_ns;
+	}
 }
 
 /* ---- the stream ---- */

@@ -47,6 +47,9 @@ struct gen_config {
 	int64_t timer_period_ns; /* background timer; 0 = none */
 	int64_t busy_ns;
 	unsigned int iowait;
+	/* Percentage (0..100) of irq/ipi wakeups whose handler wakes no task (resched=0): the
+	 * CPU stays in the idle loop, with the tick as it was, and no work comes. */
+	unsigned int no_wake_pct;
 	int hz;		  /* written to the header when > 0 */
 	char source[512]; /* written to the header's source line */
 };

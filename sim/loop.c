@@ -15,7 +15,7 @@
  * Items sent to a CPU that runs, or whose wakeup is already set earlier, simply wait. The
  * sleep length the governor sees is the earliest pending item that arrives by a timer.
  *
- * For the oracle (which prewakes), loop_run() runs the loop twice, as sim/loop.h explains.
+ * For the oracle, loop_run() runs the loop twice, as sim/loop.h explains.
  */
 #include "sim/loop.h"
 #include "sim/alloc.h"
@@ -317,6 +317,7 @@ static int run_closed(struct loop *L, const struct sim_config *cfg, struct run_s
 	L->S = sim_create(&c, 0, err);
 	if (!L->S)
 		return -1;
+	sim_set_end(L->S, L->end_ns);
 	for (i = 0; i < L->nr_cpus; i++)
 		L->cpus[i].state = L_RUNNING;
 	if (L->ops->start(L->model, L, err))
@@ -510,7 +511,7 @@ int loop_run(const struct sim_config *cfg, const struct loop_model_ops *ops, voi
 		loop_free(&L);
 		return sim_error_nomem(err, "");
 	}
-	rc = cfg->gov->prewake ? run_oracle(&L, cfg, &out->stats, err)
+	rc = cfg->gov->oracle ? run_oracle(&L, cfg, &out->stats, err)
 			       : run_closed(&L, cfg, &out->stats, err);
 	if (!rc) {
 		out->requests = L.requests;

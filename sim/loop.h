@@ -16,11 +16,13 @@
  * and energy come from the engine as for any replay.
  *
  * The oracle knows the future only when the future does not depend on its own choices,
- * which a closed loop does not grant. Since the oracle prewakes, its timeline is the one of
- * a machine whose states cost no exit latency: loop_run() simulates that (pass 1, on a
- * POLL-only copy of the machine), keeps its idle periods, and replays them through the
- * oracle on the real machine (pass 2) for the idle statistics and energy. Pass 1 keeps its
- * periods in memory: closed-loop runs are meant to be seconds of simulated time.
+ * which a closed loop does not grant. So for the oracle loop_run() simulates the loop on a
+ * machine whose states cost no exit latency (pass 1, on a POLL-only copy of the machine):
+ * its throughput and request latency bound every governor's. It keeps that run's idle
+ * periods and replays them through the oracle on the real machine (pass 2, a work-
+ * conserving replay like any other) for the idle statistics and energy: the oracle's
+ * choices for that work. Pass 1 keeps its periods in memory: closed-loop runs are meant to
+ * be seconds of simulated time.
  */
 #ifndef IDLESIM_LOOP_H
 #define IDLESIM_LOOP_H

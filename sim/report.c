@@ -128,7 +128,8 @@ static int text_summary(FILE *f, const struct run_results *res)
 	static const char *const head[] = { "trace",	  "machine",	"governor",    "HZ",
 					    "entries",	  "above%",	"below%",      "hits%",
 					    "energy_J",	  "avg_W",	"idle_W",      "wlat_mean_us",
-					    "wlat_p99_us", "regret_J",	"regret_E%",   "regret_us" };
+					    "wlat_p99_us", "regret_J",	"regret_E%",   "regret_pkg_J",
+					    "regret_us" };
 	struct table t = { .left = 3 };
 	int i, c, row;
 
@@ -162,7 +163,8 @@ static int text_summary(FILE *f, const struct run_results *res)
 		tbl_set(&t, row, 12, "%.3f", (double)s.lat_p99_ns / 1000.0);
 		tbl_set(&t, row, 13, "%+.6f", r->regret_energy_j);
 		tbl_set(&t, row, 14, "%+.2f", r->regret_energy_pct);
-		tbl_set(&t, row, 15, "%+.3f", r->regret_lat_mean_ns / 1000.0);
+		tbl_set(&t, row, 15, "%+.6f", r->regret_package_j);
+		tbl_set(&t, row, 16, "%+.3f", r->regret_lat_mean_ns / 1000.0);
 	}
 	tbl_print(f, &t);
 	tbl_free(&t);
@@ -200,6 +202,8 @@ static int text_block(FILE *f, const struct run_result *r, int kind, bool per_cp
 			tbl_set(&t, row, c++, "%s-", nm);
 		}
 	}
+	if (kind == 0)
+		tbl_set(&t, row, c++, "Trunc%%");
 	for (i = -1; i < n; i++) {
 		const struct cpu_stats *cs = i < 0 ? &rs->total : &rs->cpus[i];
 		struct stats_summary s;
@@ -235,6 +239,9 @@ static int text_block(FILE *f, const struct run_result *r, int kind, bool per_cp
 				tbl_set(&t, row, c++, "%llu", su->above);
 			}
 		}
+		/* The entry cut by the end: with it, busy and residencies add up to 100 %. */
+		if (kind == 0)
+			tbl_set(&t, row, c++, "%.2f", s.truncated_pct);
 	}
 	tbl_print(f, &t);
 	tbl_free(&t);
@@ -256,8 +263,18 @@ static void text_decision(FILE *f, const struct run_result *r, const struct run_
 		fputs("none", f);
 	else
 		fprintf(f, "%lld", (long long)d->delta_tick_ns);
+	/* The kind of the next timer: the tick-stop rule reads only timer-wheel timers. */
+	if (d->sleep_length_ns != KTIME_MAX && d->wheel_length_ns != d->sleep_length_ns) {
+		fputs(" timer=hrtimer next_wheel=", f);
+		if (d->wheel_length_ns == KTIME_MAX)
+			fputs("none", f);
+		else
+			fprintf(f, "%lld", (long long)d->wheel_length_ns);
+	}
 	fprintf(f, " tick=%s got_tick=%d iowait=%lu", d->tick_stopped_before ? "stopped" : "running",
 		d->got_tick, d->nr_iowait);
+	if (d->load_read)
+		fprintf(f, " load=%lu", d->load);
 	for (i = 0; i < rd->ex.nr; i++) {
 		const struct cpuidle_explain_item *it = &rd->ex.items[i];
 
@@ -266,10 +283,12 @@ static void text_decision(FILE *f, const struct run_result *r, const struct run_
 		else
 			fprintf(f, " %s=%lld", it->key, it->val);
 	}
-	fprintf(f, " -> %s stop_tick=%d tick=%s | woke t=%lld by %s residency=%lld %s\n",
+	fprintf(f, " -> %s stop_tick=%d tick=%s | woke t=%lld by %s residency=%lld %s"
+		   " | reflect t=%lld got_tick=%d poll_limit=%d\n",
 		state_name(r, d->state), d->stop_tick, d->tick_stopped_after ? "stopped" : "running",
 		(long long)d->wake_ns, wake_cause_name(d->cause), (long long)d->residency_ns,
-		verdict_name(d->verdict));
+		verdict_name(d->verdict), (long long)d->reflect_ns, d->reflect_got_tick,
+		d->poll_time_limit);
 }
 
 static int text_run(FILE *f, const struct run_result *r, bool per_cpu)
@@ -297,6 +316,9 @@ static int text_run(FILE *f, const struct run_result *r, bool per_cpu)
 		   "truncated at end %.6f s\n",
 		rs->nr_cpus, r->machine_cpus, dur, (unsigned long long)t->idle_periods,
 		(unsigned long long)t->absorbed, (double)t->truncated_ns / 1e9);
+	fprintf(f, "busy %.6f s, and %.6f s of the trace's work spilled past the end; "
+		   "interrupts polled through %llu\n",
+		(double)t->busy_ns / 1e9, (double)t->spilled_ns / 1e9, (unsigned long long)t->polled);
 	fprintf(f, "entries %llu: above %llu (%.2f%%), below %llu (%.2f%%), hits %llu (%.2f%%)\n",
 		(unsigned long long)s.idle_entries, (unsigned long long)s.above, s.above_pct,
 		(unsigned long long)s.below, s.below_pct, (unsigned long long)s.hits, s.hits_pct);
@@ -312,8 +334,10 @@ static int text_run(FILE *f, const struct run_result *r, bool per_cpu)
 		   "max %.3f us\n",
 		(unsigned long long)s.lat_samples, s.lat_mean_ns / 1000.0, (double)s.lat_p50_ns / 1000.0,
 		(double)s.lat_p99_ns / 1000.0, (double)s.lat_max_ns / 1000.0);
-	fprintf(f, "regret vs oracle: energy %+.6f J (%+.2f%%), wake latency mean %+.3f us\n\n",
-		r->regret_energy_j, r->regret_energy_pct, r->regret_lat_mean_ns / 1000.0);
+	fprintf(f, "regret vs oracle: energy %+.6f J (%+.2f%%: cores and transitions %+.6f J, "
+		   "packages %+.6f J), wake latency mean %+.3f us\n\n",
+		r->regret_energy_j, r->regret_energy_pct, r->regret_energy_j - r->regret_package_j,
+		r->regret_package_j, r->regret_lat_mean_ns / 1000.0);
 	for (i = 0; i < 3; i++) {
 		if (i)
 			fputc('\n', f);
@@ -414,6 +438,10 @@ static json_t *totals_json(const struct run_result *r)
 	json_object_set_new(o, "idle_periods", jint((long long)t->idle_periods));
 	json_object_set_new(o, "absorbed", jint((long long)t->absorbed));
 	json_object_set_new(o, "truncated_ns", jint(t->truncated_ns));
+	json_object_set_new(o, "truncated_pct", jreal(s.truncated_pct));
+	json_object_set_new(o, "busy_ns", jint(t->busy_ns));
+	json_object_set_new(o, "spilled_ns", jint(t->spilled_ns));
+	json_object_set_new(o, "polled", jint((long long)t->polled));
 	json_object_set_new(o, "wakeups", wakeups_json(t));
 	json_object_set_new(o, "energy_j", jreal(rs->energy_j));
 	json_object_set_new(o, "idle_energy_j", jreal(rs->idle_energy_j));
@@ -447,6 +475,9 @@ static json_t *cpus_json(const struct run_result *r)
 		json_object_set_new(o, "busy_ns", jint(cs->busy_ns));
 		json_object_set_new(o, "idle_periods", jint((long long)cs->idle_periods));
 		json_object_set_new(o, "absorbed", jint((long long)cs->absorbed));
+		json_object_set_new(o, "truncated_ns", jint(cs->truncated_ns));
+		json_object_set_new(o, "spilled_ns", jint(cs->spilled_ns));
+		json_object_set_new(o, "polled", jint((long long)cs->polled));
 		json_object_set_new(o, "wakeups", wakeups_json(cs));
 		json_object_set_new(o, "wake_latency_ns", latency_json(&cs->wake_latency));
 		json_object_set_new(o, "states", states_json(r, cs, 1));
@@ -472,10 +503,17 @@ static json_t *decisions_json(const struct run_result *r)
 				    d->sleep_length_ns == KTIME_MAX ? json_null() : jint(d->sleep_length_ns));
 		json_object_set_new(o, "delta_tick_ns",
 				    d->delta_tick_ns == KTIME_MAX ? json_null() : jint(d->delta_tick_ns));
+		json_object_set_new(o, "wheel_length_ns",
+				    d->wheel_length_ns == KTIME_MAX ? json_null() : jint(d->wheel_length_ns));
+		json_object_set_new(o, "timer_kind",
+				    d->sleep_length_ns == KTIME_MAX ? json_null()
+				    : json_string(d->wheel_length_ns == d->sleep_length_ns ? "wheel"
+											     : "hrtimer"));
 		json_object_set_new(o, "latency_req_ns", jint(d->latency_req_ns));
 		json_object_set_new(o, "tick_stopped_before", json_boolean(d->tick_stopped_before));
 		json_object_set_new(o, "got_tick", json_boolean(d->got_tick));
 		json_object_set_new(o, "nr_iowait", jint((long long)d->nr_iowait));
+		json_object_set_new(o, "load", d->load_read ? jint((long long)d->load) : json_null());
 		json_object_set_new(o, "state", jint(d->state));
 		json_object_set_new(o, "state_name", json_string(state_name(r, d->state)));
 		json_object_set_new(o, "stop_tick", json_boolean(d->stop_tick));
@@ -484,6 +522,9 @@ static json_t *decisions_json(const struct run_result *r)
 		json_object_set_new(o, "cause", json_string(wake_cause_name(d->cause)));
 		json_object_set_new(o, "residency_ns", jint(d->residency_ns));
 		json_object_set_new(o, "verdict", json_string(verdict_name(d->verdict)));
+		json_object_set_new(o, "reflect_ns", jint(d->reflect_ns));
+		json_object_set_new(o, "reflect_got_tick", json_boolean(d->reflect_got_tick));
+		json_object_set_new(o, "poll_time_limit", json_boolean(d->poll_time_limit));
 		for (i = 0; i < rd->ex.nr; i++) {
 			const struct cpuidle_explain_item *it = &rd->ex.items[i];
 
@@ -516,8 +557,9 @@ static json_t *run_json(const struct run_result *r)
 	json_object_set_new(o, "end_ns", jint(rs->end_ns));
 	json_object_set_new(o, "duration_ns", jint(rs->end_ns - rs->start_ns));
 	json_object_set_new(o, "totals", totals_json(r));
-	json_object_set_new(o, "regret", json_pack("{s:o, s:o, s:o}", "energy_j", jreal(r->regret_energy_j),
+	json_object_set_new(o, "regret", json_pack("{s:o, s:o, s:o, s:o}", "energy_j", jreal(r->regret_energy_j),
 						   "energy_pct", jreal(r->regret_energy_pct),
+						   "package_energy_j", jreal(r->regret_package_j),
 						   "wake_latency_mean_ns", jreal(r->regret_lat_mean_ns)));
 	json_object_set_new(o, "states", states_json(r, &rs->total, rs->nr_cpus));
 	json_object_set_new(o, "cpus", cpus_json(r));

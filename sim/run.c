@@ -229,6 +229,7 @@ static void set_regret(struct run_result *r, const struct run_stats *oracle)
 
 	r->has_regret = true;
 	r->regret_energy_j = r->stats.energy_j - oracle->energy_j;
+	r->regret_package_j = r->stats.package_energy_j - oracle->package_energy_j;
 	r->regret_energy_pct = oracle->energy_j > 0 ? 100.0 * r->regret_energy_j / oracle->energy_j : 0;
 	r->regret_lat_mean_ns = lat - olat;
 }

@@ -63,6 +63,7 @@ struct run_result {
 	struct run_stats stats;
 	bool has_regret;
 	double regret_energy_j, regret_energy_pct;
+	double regret_package_j; /* the packages' share of regret_energy_j */
 	double regret_lat_mean_ns;
 	struct run_decision *decisions;
 	size_t nr_decisions, cap_decisions;

@@ -222,6 +222,8 @@ int run_stats_sum(struct run_stats *rs)
 		for (i = 0; i < WAKE_NR_CAUSES; i++)
 			t->wakeups[i] += s->wakeups[i];
 		t->absorbed += s->absorbed;
+		t->polled += s->polled;
+		t->spilled_ns += s->spilled_ns;
 		t->idle_periods += s->idle_periods;
 		t->busy_ns += s->busy_ns;
 		t->truncated_ns += s->truncated_ns;
@@ -254,6 +256,7 @@ void stats_summarize(const struct run_stats *rs, const struct cpu_stats *cs, int
 	out->below_pct = pct((double)out->below, (double)out->idle_entries);
 	out->hits_pct = pct((double)out->hits, (double)out->idle_entries);
 	out->busy_pct = pct((double)cs->busy_ns, span);
+	out->truncated_pct = pct((double)cs->truncated_ns, span);
 	for (i = 0; i < WAKE_NR_CAUSES; i++)
 		out->wakeups += cs->wakeups[i];
 	out->lat_samples = cs->wake_latency.n;

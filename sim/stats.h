@@ -63,9 +63,11 @@ struct cpu_stats {
 	struct cpuidle_state_usage states[CPUIDLE_STATE_MAX];
 	uint64_t wakeups[WAKE_NR_CAUSES]; /* idle entries ended, by cause */
 	uint64_t absorbed;     /* real wakeups that found the CPU running or still exiting */
+	uint64_t polled;       /* resched=0 interrupts taken inside a POLL entry, which goes on */
 	uint64_t idle_periods; /* idle periods of the trace that the CPU entered */
 	int64_t busy_ns;       /* running work */
-	int64_t truncated_ns;  /* idle entry still in progress at the end */
+	int64_t truncated_ns;  /* idle entry still in progress at the end (or its exit) */
+	int64_t spilled_ns;    /* work the trace does before the end that ran past it */
 	struct lat_hist wake_latency;
 };
 
@@ -79,6 +81,7 @@ struct run_stats {
 	double energy_j;
 	double idle_energy_j;
 	double transition_energy_j;
+	double package_energy_j; /* the packages' share of energy_j */
 };
 
 void run_stats_release(struct run_stats *rs);
@@ -90,6 +93,7 @@ struct stats_summary {
 	uint64_t idle_entries, above, below, hits;
 	double above_pct, below_pct, hits_pct;
 	double busy_pct;
+	double truncated_pct; /* the entry cut by the end: busy + residencies + this = 100 */
 	double residency_pct[CPUIDLE_STATE_MAX];
 	uint64_t wakeups;
 	int64_t lat_p50_ns, lat_p99_ns, lat_max_ns;

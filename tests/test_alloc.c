@@ -352,7 +352,6 @@ static int op_replay(const void *arg, FILE *out, struct sim_error *err)
 	assert_non_null(cfg.gov);
 	cfg.hz = 250;
 	cfg.latency_req_ns = -1;
-	cfg.check = true;
 	record_source_from_trace(&src, r);
 	rc = replay_run(&src, &cfg, &rs, err);
 	trace_close(r);
@@ -490,7 +489,6 @@ static int op_loop(const void *arg, FILE *out, struct sim_error *err)
 	cfg.nr_cpus = 2;
 	cfg.hz = 250;
 	cfg.latency_req_ns = -1;
-	cfg.check = true;
 	if (loop_run(&cfg, &pingpong, NULL, 5 * 1000000LL, 7, &r, err))
 		return -1;
 	fprintf(out, "%s: %llu requests, energy %.9g J\n", (const char *)arg,

@@ -58,11 +58,11 @@ static void assert_no_tmp_files(void)
 }
 
 /*
- * One 500 us idle period ended by its timer on skl: the oracle picks C6 (the deepest state
- * whose target residency, 200 us, fits; C7s needs 800 us) and prewakes: its exit (85 us)
- * starts at 415,000 and ends at the timer, so the measured residency is 415,000 + 85,000 =
- * 500,000 ns: no above (>= 200,000), no below (500,000 - 85,000 < 800,000). Regret against
- * itself: 0.
+ * One 500 us idle period ended by its timer on skl, in a run that ends at 600 us: the oracle
+ * picks C6 (the deepest state whose target residency, 200 us, fits; C7s needs 800 us); the
+ * timer wakes it at 500,000 and its exit (85 us) ends at 585,000, before the end, so the
+ * entry counts with a measured residency of 500,000 + 85,000 = 585,000 ns: no above
+ * (>= 200,000), no below (585,000 - 85,000 < 800,000). Regret against itself: 0.
  */
 static void test_json_report_by_hand(void **state)
 {
@@ -72,7 +72,7 @@ static void test_json_report_by_hand(void **state)
 	char *text;
 
 	(void)state;
-	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nidle 0 0 500000 timer\n");
+	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n");
 	snprintf(args, sizeof(args),
 		 "run --trace %s/one.trace --machine skl --governor oracle --format json -o %s/r.json",
 		 tmpdir, tmpdir);
@@ -97,7 +97,7 @@ static void test_json_report_by_hand(void **state)
 	st = json_array_get(json_object_get(run0, "states"), 4);
 	assert_string_equal(json_string_value(json_object_get(st, "name")), "C6");
 	assert_int_equal(json_integer_value(json_object_get(st, "usage")), 1);
-	assert_int_equal(json_integer_value(json_object_get(st, "time_ns")), 500000);
+	assert_int_equal(json_integer_value(json_object_get(st, "time_ns")), 585000);
 	assert_int_equal(json_array_size(json_object_get(run0, "cpus")), 1);
 	assert_true(json_real_value(json_object_get(json_object_get(run0, "regret"), "energy_j")) == 0.0);
 	json_decref(root);
@@ -111,7 +111,7 @@ static void test_text_and_csv(void **state)
 	char *text;
 
 	(void)state;
-	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nidle 0 0 500000 timer\n");
+	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n");
 	snprintf(args, sizeof(args), "run --trace %s/one.trace --machine skl --governor oracle",
 		 tmpdir);
 	assert_int_equal(run_idlesim(args), 0);
@@ -126,8 +126,8 @@ static void test_text_and_csv(void **state)
 	assert_int_equal(run_idlesim(args), 0);
 	text = slurp_tmp("out");
 	assert_non_null(strstr(text, "trace,machine,governor,hz,cpu,state,usage,time_ns,above,below"));
-	assert_non_null(strstr(text, ",skl,oracle,250,all,C6,1,500000,0,0,"));
-	assert_non_null(strstr(text, ",skl,oracle,250,0,C6,1,500000,0,0,"));
+	assert_non_null(strstr(text, ",skl,oracle,250,all,C6,1,585000,0,0,"));
+	assert_non_null(strstr(text, ",skl,oracle,250,0,C6,1,585000,0,0,"));
 	free(text);
 }
 
@@ -160,11 +160,23 @@ static void test_deterministic_output(void **state)
 			   "run --machine skl,hsx --format json --queue heap");
 }
 
-/* --explain N keeps N decisions per run, with the governor's variables. */
+/*
+ * --explain N keeps N decisions per run, with the governor's variables. On one.trace (one
+ * 500 us idle period from 0, ended by its timer, skl, HZ 250) the oracle's only decision,
+ * by hand: sleep length 500,000 (the timer), delta_tick 500,000 (the timer comes before
+ * the tick at 4 ms), no PM QoS request (2e9 us = 2e12 ns); its variables: idle_ns 500,000
+ * (the wakeup it knows), the same limit, rule "deepest-fit" (C6 is not the shallowest
+ * enabled state); the tick kept (the wakeup is before the next tick); C6 entered, woken
+ * by the timer at 500,000, residency 500,000 + 85,000 (C6's exit) = 585,000, a hit (as in
+ * test_json_report_by_hand; the run ends at 600 us, after the exit). reflect (none for the
+ * oracle, but the record says what it would see) at 585,000, no tick (the first is at
+ * 4 ms), no POLL limit; the timer is a timer-wheel one (the default), load not read.
+ */
 static void test_explain(void **state)
 {
+	char args[512];
 	json_error_t je;
-	json_t *root, *runs, *d;
+	json_t *root, *runs, *d, *g;
 	char *text;
 	size_t i;
 
@@ -177,11 +189,42 @@ static void test_explain(void **state)
 	assert_int_equal(json_array_size(runs), 2);
 	for (i = 0; i < 2; i++)
 		assert_int_equal(json_array_size(json_object_get(json_array_get(runs, i), "decisions")), 3);
-	d = json_array_get(json_object_get(json_array_get(runs, 0), "decisions"), 0);
-	assert_non_null(json_object_get(d, "sleep_length_ns"));
-	assert_non_null(json_object_get(d, "verdict"));
-	assert_string_equal(json_string_value(json_object_get(json_object_get(d, "governor"), "rule")),
-			    json_string_value(json_object_get(json_object_get(d, "governor"), "rule")));
+	json_decref(root);
+	free(text);
+
+	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n");
+	snprintf(args, sizeof(args),
+		 "run --trace %s/one.trace --machine skl --governor oracle --format json --explain 5",
+		 tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	text = slurp_tmp("out");
+	root = json_loads(text, 0, &je);
+	assert_non_null(root);
+	runs = json_object_get(json_array_get(json_object_get(root, "runs"), 0), "decisions");
+	assert_int_equal(json_array_size(runs), 1);
+	d = json_array_get(runs, 0);
+	assert_int_equal(json_integer_value(json_object_get(d, "time_ns")), 0);
+	assert_int_equal(json_integer_value(json_object_get(d, "cpu")), 0);
+	assert_int_equal(json_integer_value(json_object_get(d, "sleep_length_ns")), 500000);
+	assert_int_equal(json_integer_value(json_object_get(d, "delta_tick_ns")), 500000);
+	assert_int_equal(json_integer_value(json_object_get(d, "latency_req_ns")), 2000000000000LL);
+	assert_true(json_is_false(json_object_get(d, "stop_tick")));
+	assert_true(json_is_false(json_object_get(d, "tick_stopped_after")));
+	assert_string_equal(json_string_value(json_object_get(d, "state_name")), "C6");
+	assert_string_equal(json_string_value(json_object_get(d, "cause")), "timer");
+	assert_int_equal(json_integer_value(json_object_get(d, "wake_ns")), 500000);
+	assert_int_equal(json_integer_value(json_object_get(d, "residency_ns")), 585000);
+	assert_string_equal(json_string_value(json_object_get(d, "verdict")), "hit");
+	assert_int_equal(json_integer_value(json_object_get(d, "reflect_ns")), 585000);
+	assert_true(json_is_false(json_object_get(d, "reflect_got_tick")));
+	assert_true(json_is_false(json_object_get(d, "poll_time_limit")));
+	assert_string_equal(json_string_value(json_object_get(d, "timer_kind")), "wheel");
+	assert_int_equal(json_integer_value(json_object_get(d, "wheel_length_ns")), 500000);
+	assert_true(json_is_null(json_object_get(d, "load")));
+	g = json_object_get(d, "governor");
+	assert_int_equal(json_integer_value(json_object_get(g, "idle_ns")), 500000);
+	assert_int_equal(json_integer_value(json_object_get(g, "latency_req_ns")), 2000000000000LL);
+	assert_string_equal(json_string_value(json_object_get(g, "rule")), "deepest-fit");
 	json_decref(root);
 	free(text);
 	/* Text: one line per decision. */
@@ -199,24 +242,24 @@ static void test_knobs(void **state)
 	char *text;
 
 	(void)state;
-	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nidle 0 0 500000 timer\n");
-	/* C6 disabled by name: the oracle falls back to C3 (100 us); prewake keeps the
-	 * measured residency at the idle time, 500,000. */
+	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n");
+	/* C6 disabled by name: the oracle falls back to C3 (100 us): measured residency
+	 * 500,000 + its exit, 70,000. */
 	snprintf(args, sizeof(args),
 		 "run --trace %s/one.trace --machine skl --governor oracle --disable C6 --format csv",
 		 tmpdir);
 	assert_int_equal(run_idlesim(args), 0);
 	text = slurp_tmp("out");
-	assert_non_null(strstr(text, ",all,C3,1,500000,"));
+	assert_non_null(strstr(text, ",all,C3,1,570000,"));
 	free(text);
-	/* Latency limit 50 us: C1E (10 us exit) at most, residency again 500,000. */
+	/* Latency limit 50 us: C1E (10 us exit) at most, residency 500,000 + 10,000. */
 	snprintf(args, sizeof(args),
 		 "run --trace %s/one.trace --machine skl --governor oracle --latency-limit-us 50 "
 		 "--format csv",
 		 tmpdir);
 	assert_int_equal(run_idlesim(args), 0);
 	text = slurp_tmp("out");
-	assert_non_null(strstr(text, ",all,C1E,1,500000,"));
+	assert_non_null(strstr(text, ",all,C1E,1,510000,"));
 	free(text);
 	/* --enable C3 on hsx (off by default there). */
 	assert_int_equal(run_idlesim("run --machine hsx --governor oracle --enable C3 --format json"), 0);

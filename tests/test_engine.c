@@ -9,6 +9,8 @@
  */
 #include "tests/testutil.h"
 
+#include <stdlib.h>
+
 #define HDR "idlesim-trace v1\ncpus 1\n"
 
 static void release(struct run_stats *rs)
@@ -24,6 +26,7 @@ static void release(struct run_stats *rs)
  *   entry 2: 4,010,000 -> tick 8,000,000: diff = 3,990,000 + 10,000 = 4,000,000
  *   entry 3: 8,010,000 -> timer 11,000,000: diff = 2,990,000 + 10,000 = 3,000,000
  * Each diff - 10,000 >= 100,000 (C3, the next enabled deeper state): below each time.
+ * The run ends at 12 ms, after the last exit (11.01 ms): all three entries count.
  */
 static void test_tick_retained_splits_period(void **state)
 {
@@ -32,7 +35,7 @@ static void test_tick_retained_splits_period(void **state)
 
 	(void)state;
 	script_set(C1E, false);
-	replay_ok(HDR "idle 0 1000000 10000000 timer\n", NULL, &rs);
+	replay_ok(HDR "end 12000000\nidle 0 1000000 10000000 timer\n", NULL, &rs);
 	assert_int_equal(rs.total.states[C1E].usage, 3);
 	assert_int_equal(rs.total.states[C1E].time_ns, 10010000);
 	assert_int_equal(rs.total.states[C1E].below, 3);
@@ -60,8 +63,9 @@ static void test_tick_retained_splits_period(void **state)
 	assert_int_equal(s->seen[2].sleep_length_ns, 2990000);
 	assert_int_equal(s->reflects, 3);
 	assert_int_equal(s->reflected[2], C1E);
-	/* Busy 0 before the period (start = first record); none after (exit overhangs). */
-	assert_int_equal(rs.total.busy_ns, 0);
+	/* Busy 0 before the period (start = first record); after the last exit, 11.01 .. 12 ms. */
+	assert_int_equal(rs.total.busy_ns, 990000);
+	assert_int_equal(rs.total.truncated_ns, 0);
 	release(&rs);
 }
 
@@ -85,11 +89,17 @@ static void test_tick_inside_polling(void **state)
 }
 
 /*
- * A tick that fires while the CPU leaves a state after a wakeup that brought no work also
- * runs in the idle loop. HZ 2000 (TICK_NSEC 500,000); C10 (exit 890,000) with the tick kept,
- * from 100,000: the tick wakes it at 500,000; the governor reads the flag in reflect() (as
- * menu does), clearing it; the exit lasts until 1,390,000 and contains the tick at
- * 1,000,000, so the next select sees the flag set again.
+ * A tick that fires while the CPU leaves a state is handled at local_irq_enable() in
+ * cpuidle_enter_state(), before cpuidle_reflect(): reflect sees it.
+ *
+ * HZ 2000 (TICK_NSEC 500,000); C10 (exit 890,000) with the tick kept, from 100,000: the tick
+ * wakes it at 500,000; the exit lasts until 1,390,000 and contains the tick at 1,000,000.
+ * reflect() (which reads the flag, as menu does) runs at 1,390,000 and sees it; that
+ * clears it, so the next select, at 1,390,000, sees no tick.
+ *
+ * HZ 1000 (TICK_NSEC 1,000,000): C10 from 100,000, the irq at 900,000 wakes it (before the
+ * tick at 1,000,000) and brings work; the tick fires during the exit (until 1,790,000), so
+ * reflect sees it although no tick fired while the CPU was in the state.
  */
 static void test_tick_during_exit(void **state)
 {
@@ -103,18 +113,42 @@ static void test_tick_during_exit(void **state)
 	replay_ok(HDR "idle 0 100000 3000000 irq\n", &o, &rs);
 	assert_true(test_script.reflect_got_tick[0]);
 	assert_int_equal(test_script.seen[1].now_ns, 1390000);
-	assert_true(test_script.seen[1].got_tick);
+	assert_false(test_script.seen[1].got_tick);
+	run_stats_release(&rs);
+
+	script_set(C10, false);
+	test_script.reflect_reads_tick = true;
+	o.hz = 1000;
+	replay_ok(HDR "end 3000000\nidle 0 100000 800000 irq\n", &o, &rs);
+	assert_int_equal(test_script.reflects, 1);
+	assert_true(test_script.reflect_got_tick[0]);
+	assert_int_equal(rs.total.wakeups[WAKE_IRQ], 1);
+	assert_int_equal(rs.total.wakeups[WAKE_TICK], 0);
+	run_stats_release(&rs);
+
+	/* The same with the irq at 200,000: the exit ends at 1,090,000 and still contains the
+	 * tick; at 50,000 it ends at 940,000, before the tick: no tick. */
+	script_set(C10, false);
+	test_script.reflect_reads_tick = true;
+	replay_ok(HDR "end 3000000\nidle 0 100000 100000 irq\n", &o, &rs);
+	assert_true(test_script.reflect_got_tick[0]);
+	run_stats_release(&rs);
+	script_set(C10, false);
+	test_script.reflect_reads_tick = true;
+	replay_ok(HDR "end 3000000\nidle 0 0 50000 irq\n", &o, &rs);
+	assert_false(test_script.reflect_got_tick[0]);
 	run_stats_release(&rs);
 }
 
-/* The same period with the tick stopped: one entry, diff = 10,000,000 + 10,000. */
+/* The same period with the tick stopped: one entry, diff = 10,000,000 + 10,000 (the run
+ * ends at 12 ms, after its exit). */
 static void test_tick_stopped_one_entry(void **state)
 {
 	struct run_stats rs;
 
 	(void)state;
 	script_set(C1E, true);
-	replay_ok(HDR "idle 0 1000000 10000000 timer\n", NULL, &rs);
+	replay_ok(HDR "end 12000000\nidle 0 1000000 10000000 timer\n", NULL, &rs);
 	assert_int_equal(rs.total.states[C1E].usage, 1);
 	assert_int_equal(rs.total.states[C1E].time_ns, 10010000);
 	assert_int_equal(rs.total.wakeups[WAKE_TICK], 0);
@@ -229,7 +263,8 @@ static void test_poll_limit_follows_enabled_states(void **state)
 	release(&rs);
 }
 
-/* One C6 entry (exit 85 us, residency 200 us) ended by an irq after `len` ns. */
+/* One C6 entry (exit 85 us, residency 200 us) ended by an irq after `len` ns; the run ends
+ * just when its exit does, which counts the entry. */
 static void c6_entry(int64_t len, uint32_t disabled, struct run_stats *rs)
 {
 	struct replay_opts o = { 0 };
@@ -237,7 +272,8 @@ static void c6_entry(int64_t len, uint32_t disabled, struct run_stats *rs)
 
 	o.disabled = disabled;
 	script_set(C6, true);
-	snprintf(text, sizeof(text), HDR "idle 0 1000000 %lld irq\n", (long long)len);
+	snprintf(text, sizeof(text), HDR "end %lld\nidle 0 1000000 %lld irq\n",
+		 (long long)(1000000 + len + 85000), (long long)len);
 	replay_ok(text, &o, rs);
 	assert_int_equal(rs->total.states[C6].usage, 1);
 	assert_int_equal((int64_t)rs->total.states[C6].time_ns, len + 85000);
@@ -302,7 +338,7 @@ static void test_latency_limit(void **state)
 	(void)state;
 	o.gov = gov_find("oracle");
 	o.latency_req_ns = 50000;
-	replay_ok(HDR "idle 0 1000000 10000000 timer\n", &o, &rs);
+	replay_ok(HDR "end 12000000\nidle 0 1000000 10000000 timer\n", &o, &rs);
 	assert_int_equal(rs.total.states[C1E].usage, 1);
 	assert_int_equal(rs.total.states[C1E].below, 1);
 	assert_int_equal(rs.total.wakeups[WAKE_TICK], 0);
@@ -321,16 +357,24 @@ static void test_latency_limit(void **state)
 	assert_int_equal(test_script.seen[0].latency_req_ns, 2000000000000LL);
 	release(&rs);
 
-	/* A limit of 0: `deepest` can only use POLL. */
+	/*
+	 * A limit of 1 ns (0 in these options means none): POLL, exit latency 0, is the only
+	 * state `deepest` may use. Its time limit is cpuidle_poll_time(): the target residency
+	 * of the first enabled state of at least CPUIDLE_POLL_MIN (10 us), C1E's 20 us (C1's
+	 * 2 us is below the minimum). The 1 ms period (1 ms .. 2 ms, before the tick at 4 ms)
+	 * is then 50 POLL entries of 20 us, re-entered at once (no exit latency): 49 end by
+	 * the time limit, the last by the irq at 2 ms, which meets its limit.
+	 */
 	o.gov = gov_find("deepest");
-	o.latency_req_ns = 0;
-	/* latency_req_ns = 0 in replay_opts means "none", so use 1 ns: POLL is the only
-	 * state with an exit latency <= 1 ns. */
 	o.latency_req_ns = 1;
 	replay_ok(HDR "idle 0 1000000 1000000 irq\n", &o, &rs);
-	assert_int_equal(rs.total.states[POLL].usage, rs.total.states[POLL].usage);
-	assert_int_equal(rs.total.states[C1].usage, 0);
-	assert_true(rs.total.states[POLL].usage >= 1);
+	assert_int_equal(rs.total.states[POLL].usage, 50);
+	assert_int_equal(rs.total.states[POLL].time_ns, 1000000);
+	assert_int_equal(rs.total.wakeups[WAKE_POLL], 49);
+	assert_int_equal(rs.total.wakeups[WAKE_IRQ], 1);
+	assert_int_equal(rs.total.wakeups[WAKE_TICK], 0);
+	for (int i = C1; i < rs.state_count; i++)
+		assert_int_equal(rs.total.states[i].usage, 0);
 	release(&rs);
 }
 
@@ -353,10 +397,14 @@ static void test_no_timer(void **state)
 }
 
 /*
- * Exit latency outlasting the work: `deepest` picks C10 (exit 890 us). The irq at 100 us
- * wakes it (latency 890,000); the CPU runs again at 990,000, after the next period's
- * wakeup (250,000): that period is absorbed, and its irq waited 990,000 - 250,000 =
- * 740,000 ns. Percentiles by nearest rank over {740,000, 890,000}.
+ * Exit latency outlasting the work, which is conserved: `deepest` picks C10 (exit 890 us).
+ * The irq at 100 us wakes it (latency 890,000); the CPU runs again at 990,000 and does the
+ * 50 us of work the trace has before the next period, until 1,040,000: 890,000 behind the
+ * trace. The next period's wakeup (250,000) has come by then: that period is absorbed, and
+ * its work starts at 1,040,000, 790,000 late. The trace has the CPU busy from 250,000 to
+ * the end (2 ms); the engine runs it from 990,000 (1,010,000 ns) and 790,000 ns spill past
+ * the end: together the trace's 50,000 + 1,750,000. Percentiles by nearest rank over
+ * {790,000, 890,000}.
  */
 static void test_exit_latency_absorbs_next_period(void **state)
 {
@@ -365,25 +413,30 @@ static void test_exit_latency_absorbs_next_period(void **state)
 
 	(void)state;
 	o.gov = gov_find("deepest");
-	replay_ok(HDR "idle 0 0 100000 irq\nidle 0 150000 100000 irq\n", &o, &rs);
+	replay_ok(HDR "end 2000000\nidle 0 0 100000 irq\nidle 0 150000 100000 irq\n", &o, &rs);
 	assert_int_equal(rs.total.states[C10].usage, 1);
+	assert_int_equal(rs.total.states[C10].time_ns, 990000);
 	assert_int_equal(rs.total.absorbed, 1);
 	assert_int_equal(rs.total.idle_periods, 1);
+	assert_int_equal(rs.total.busy_ns, 1010000);
+	assert_int_equal(rs.total.spilled_ns, 790000);
+	assert_int_equal(rs.total.truncated_ns, 0);
 	assert_int_equal(rs.total.wake_latency.n, 2);
 	assert_int_equal(rs.total.wake_latency.max_ns, 890000);
-	assert_int_equal(lat_hist_percentile(&rs.total.wake_latency, 50), 740000);
+	assert_int_equal(lat_hist_percentile(&rs.total.wake_latency, 50), 790000);
 	assert_int_equal(lat_hist_percentile(&rs.total.wake_latency, 99), 890000);
-	assert_true(lat_hist_mean(&rs.total.wake_latency) == 815000.0);
+	assert_true(lat_hist_mean(&rs.total.wake_latency) == 840000.0);
 	release(&rs);
 }
 
 /*
  * Event records (FORMAT.md example): a 1 ms periodic timer, 20 us of work at the start.
  * The oracle: first period 20,000 .. 1,000,000 (980 us) -> C8, the deepest state whose
- * residency (800 us) fits; it prewakes (its exit, 200 us, ends at the timer), so the
- * measured residency is the idle time and the next period starts at 1 ms with the full
- * 1000 us -> C8 again, and so on until the wakeup at 5 ms = end.
- * time = 980,000 + 4 x 1,000,000; busy = 20,000; no wakeup latency.
+ * residency (800 us) fits. Its exit (200 us) delays the zero-length work of the expiry, so
+ * each later period starts 200 us after its expiry: 1,200,000 .. 2,000,000, 800 us -> C8
+ * again (800 fits), diff 1,000,000, and so on. The last entry, 4,200,000 .. 5,000,000, is
+ * woken at the end, and its exit would end after it: truncated (800,000 ns).
+ * time = 1,180,000 + 3 x 1,000,000; busy = 20,000; no wakeup latency (timers).
  */
 static void test_event_records_periodic(void **state)
 {
@@ -393,12 +446,14 @@ static void test_event_records_periodic(void **state)
 	(void)state;
 	o.gov = gov_find("oracle");
 	replay_ok(HDR "end 5000000\ntimer 0 0 t 1000000 period=1000000\nbusy 0 0 20000\n", &o, &rs);
-	assert_int_equal(rs.total.states[C8].usage, 5);
-	assert_int_equal(rs.total.states[C8].time_ns, 4980000);
+	assert_int_equal(rs.total.states[C8].usage, 4);
+	assert_int_equal(rs.total.states[C8].time_ns, 4180000);
 	assert_int_equal(rs.total.states[C8].above, 0);
 	assert_int_equal(rs.total.states[C8].below, 0);
-	assert_int_equal(rs.total.wakeups[WAKE_TIMER], 5);
+	assert_int_equal(rs.total.wakeups[WAKE_TIMER], 4);
 	assert_int_equal(rs.total.busy_ns, 20000);
+	assert_int_equal(rs.total.truncated_ns, 800000);
+	assert_int_equal(rs.total.spilled_ns, 0);
 	assert_int_equal(rs.end_ns, 5000000);
 	release(&rs);
 }
@@ -411,7 +466,8 @@ static void test_event_records_periodic(void **state)
  *   select 2 at 1,585,000 (after the exit), tick still stopped, for the period
  *   [1,500,000, 2,000,000) ended by its timer: sleep length 415,000;
  *   entry 2: 1,585,000 -> 2,000,000, diff = 415,000 + 85,000.
- * No busy time between the two entries: the CPU never left the idle loop.
+ * No busy time between the two entries: the CPU never left the idle loop. The run ends at
+ * 3 ms: busy from the last exit, 2,085,000, to then.
  */
 static void test_resched0_keeps_idle_loop(void **state)
 {
@@ -420,8 +476,9 @@ static void test_resched0_keeps_idle_loop(void **state)
 
 	(void)state;
 	script_set(C6, true);
-	replay_ok(HDR "idle 0 1000000 500000 irq resched=0\nidle 0 1500000 500000 timer\n", NULL,
-		  &rs);
+	replay_ok(HDR "end 3000000\nidle 0 1000000 500000 irq resched=0\n"
+		      "idle 0 1500000 500000 timer\n",
+		  NULL, &rs);
 	assert_int_equal(s->calls, 2);
 	assert_false(s->seen[0].tick_stopped);
 	assert_true(s->seen[1].tick_stopped);
@@ -433,7 +490,7 @@ static void test_resched0_keeps_idle_loop(void **state)
 	assert_int_equal(rs.total.wakeups[WAKE_IRQ], 1);
 	assert_int_equal(rs.total.wakeups[WAKE_TIMER], 1);
 	assert_int_equal(rs.total.idle_periods, 1); /* entered from work once */
-	assert_int_equal(rs.total.busy_ns, 0);
+	assert_int_equal(rs.total.busy_ns, 915000);
 	assert_int_equal(rs.total.wake_latency.n, 1);
 	assert_int_equal(rs.total.wake_latency.max_ns, 85000);
 	run_stats_release(&rs);
@@ -471,7 +528,8 @@ static void test_resched0_events(void **state)
 	assert_int_equal(s->seen[3].now_ns, 25002000);
 	assert_false(s->seen[3].tick_stopped);
 	assert_int_equal(rs.total.idle_periods, 2);
-	assert_int_equal(rs.total.wakeups[WAKE_TIMER], 3); /* 10, 20 and 30 ms */
+	/* 10 and 20 ms; the expiry at 30 ms, the end, is truncated: its exit would end later. */
+	assert_int_equal(rs.total.wakeups[WAKE_TIMER], 2);
 	run_stats_release(&rs);
 }
 
@@ -565,15 +623,151 @@ static void test_conservation_check_catches(void **state)
 	(void)state;
 	script_set(C6, true);
 	test_script.corrupt_time = true;
-	assert_int_equal(replay_string(HDR "idle 0 1000000 500000 irq\n", NULL, &rs, &err), -1);
+	assert_int_equal(replay_string(HDR "end 2000000\nidle 0 1000000 500000 irq\n", NULL, &rs, &err),
+			 -1);
 	assert_int_equal(err.code, SIM_ERR_INTERNAL);
 	assert_non_null(strstr(err.text, "conservation broken on CPU 0"));
+}
+
+/*
+ * poll_idle() leaves only on need_resched() or its time limit: interrupts that wake no task
+ * (resched=0) run inside the polling loop. Three of them 5 us apart (1,005,000, 1,010,000,
+ * 1,015,000), then an irq that brings work at 1,018,000: one POLL entry from 1,000,000, ended
+ * by that irq, diff 18,000 (< the 20 us limit); the governor is asked once. Each interrupt
+ * costs no exit (POLL): 4 wake-latency samples of 0.
+ */
+static void test_poll_through_resched0(void **state)
+{
+	struct run_stats rs;
+
+	(void)state;
+	script_set(POLL, false);
+	replay_ok(HDR "end 2000000\n"
+		      "idle 0 1000000 5000 irq resched=0\n"
+		      "idle 0 1005000 5000 ipi resched=0\n"
+		      "idle 0 1010000 5000 irq resched=0\n"
+		      "idle 0 1015000 3000 irq\n",
+		  NULL, &rs);
+	assert_int_equal(test_script.calls, 1);
+	assert_int_equal(rs.total.states[POLL].usage, 1);
+	assert_int_equal(rs.total.states[POLL].time_ns, 18000);
+	assert_int_equal(rs.total.polled, 3);
+	assert_int_equal(rs.total.wakeups[WAKE_IRQ], 1);
+	assert_int_equal(rs.total.wakeups[WAKE_POLL], 0);
+	assert_int_equal(rs.total.wake_latency.n, 4);
+	assert_int_equal(rs.total.wake_latency.max_ns, 0);
+	assert_int_equal(rs.total.busy_ns, 982000); /* after 1,018,000 (the run starts at 1 ms) */
+	release(&rs);
+
+	/* In C1 (not polling) each of them ends the entry: 4 entries, 4 selects. */
+	script_set(C1, false);
+	replay_ok(HDR "end 2000000\n"
+		      "idle 0 1000000 5000 irq resched=0\n"
+		      "idle 0 1005000 5000 ipi resched=0\n"
+		      "idle 0 1010000 5000 irq resched=0\n"
+		      "idle 0 1015000 3000 irq\n",
+		  NULL, &rs);
+	assert_int_equal(test_script.calls, 4);
+	assert_int_equal(rs.total.states[C1].usage, 4);
+	assert_int_equal(rs.total.polled, 0);
+	release(&rs);
+}
+
+/*
+ * Work is conserved (the example of traces/FORMAT.md): 1 CPU, an interrupt every 1 ms bringing
+ * 25 us of work, C7s..C10 disabled. The oracle and `deepest` both choose C6 for every period
+ * (the first lasts 975 us; each later one starts after C6's 85 us exit plus the 25 us of
+ * work: 890 us >= 200 us): the same choices, so the same timeline and the same energy, to the
+ * last bit (zero regret). Both do the trace's work in full: 100 x 25 us = 2,500,000 ns of busy
+ * time in the 100 ms (the 100th period ends at the end: its exit would end later, so its
+ * entry is truncated, 890,000 ns, and its work lies beyond the end).
+ */
+static void test_work_conserved_same_choices(void **state)
+{
+	static const char *const govs[] = { "oracle", "deepest" };
+	const uint32_t off = (1u << C7S) | (1u << C8) | (1u << C9) | (1u << C10);
+	struct replay_opts o = { 0 };
+	struct run_stats rs[2];
+	char *text = malloc(1 << 16);
+	size_t n;
+	int g, k;
+
+	(void)state;
+	assert_non_null(text);
+	n = (size_t)snprintf(text, 1 << 16, HDR "start 0\nend 100000000\n");
+	for (k = 0; k < 100; k++)
+		n += (size_t)snprintf(text + n, (1 << 16) - n, "idle 0 %d 975000 irq\n",
+				      k * 1000000 + 25000);
+	o.disabled = off;
+	for (g = 0; g < 2; g++) {
+		o.gov = gov_find(govs[g]);
+		replay_ok(text, &o, &rs[g]);
+		assert_int_equal(rs[g].total.states[C6].usage, 99);
+		assert_int_equal(rs[g].total.states[C6].above + rs[g].total.states[C6].below, 0);
+		assert_int_equal(rs[g].total.busy_ns, 2500000);
+		assert_int_equal(rs[g].total.spilled_ns, 0);
+		assert_int_equal(rs[g].total.truncated_ns, 890000);
+		/* 975,000 + 85,000, then 98 x (890,000 + 85,000) */
+		assert_int_equal(rs[g].total.states[C6].time_ns, 1060000 + 98 * 975000);
+	}
+	assert_true(rs[0].energy_j == rs[1].energy_j);
+	assert_true(rs[0].package_energy_j == rs[1].package_energy_j);
+	release(&rs[0]);
+	release(&rs[1]);
+	free(text);
+}
+
+/*
+ * The end treats every governor alike. tick-split (one 10 ms period, 1 .. 11 ms, the trace's
+ * end): the oracle and `deepest` both enter C10 once, woken at the end; its 890 us exit would
+ * end after it, so for both the entry is truncated (10 ms) and nothing else happens: the same
+ * energy. A period still idle at the end (woken at end + 1, as imported traces write it) is
+ * truncated for every governor, the oracle included (which used to leave its state early for
+ * that wakeup, and count an entry the others did not).
+ */
+static void test_end_alike_for_all(void **state)
+{
+	static const char *const govs[] = { "oracle", "deepest", "menu", "teo" };
+	struct replay_opts o = { 0 };
+	struct run_stats rs, ref;
+	unsigned int g;
+
+	(void)state;
+	for (g = 0; g < 2; g++) {
+		o.gov = gov_find(govs[g]);
+		replay_ok(HDR "idle 0 1000000 10000000 timer\n", &o, g ? &rs : &ref);
+	}
+	assert_int_equal(ref.total.states[C10].usage, 0);
+	assert_int_equal(ref.total.truncated_ns, 10000000);
+	assert_int_equal(rs.total.truncated_ns, 10000000);
+	assert_true(rs.energy_j == ref.energy_j);
+	release(&rs);
+	release(&ref);
+
+	for (g = 0; g < sizeof(govs) / sizeof(govs[0]); g++) {
+		o.gov = gov_find(govs[g]);
+		replay_ok(HDR "end 10000000\nidle 0 0 4000000 timer\nidle 0 4100000 5900001 irq\n", &o,
+			  &rs);
+		assert_int_equal(rs.total.wakeups[WAKE_IRQ], 0);
+		assert_true(rs.total.truncated_ns > 0);
+		if (g == 0) {
+			/* The oracle: C8 for the 4 ms period (C9 needs 5 ms), exit until 4.2 ms,
+			 * the 100 us of work, then idle from 4.3 ms to the end: one entry. */
+			assert_int_equal(rs.total.states[C8].usage, 1);
+			assert_int_equal(rs.total.truncated_ns, 5700000);
+			assert_int_equal(rs.total.busy_ns, 100000);
+		}
+		release(&rs);
+	}
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tick_retained_splits_period),
+		cmocka_unit_test(test_poll_through_resched0),
+		cmocka_unit_test(test_work_conserved_same_choices),
+		cmocka_unit_test(test_end_alike_for_all),
 		cmocka_unit_test(test_tick_stopped_one_entry),
 		cmocka_unit_test(test_tick_inside_polling),
 		cmocka_unit_test(test_tick_during_exit),

@@ -21,8 +21,10 @@
  * exit latency 2 us):
  *   timer a expires at 300 us (one-shot), a wake (irq) at 500 us, busy 500..600 us,
  *   a timer b armed at 550 us (while busy) for 900 us, cancelled timer c.
- * Periods: [0, 300) timer; [300, 500) irq; [600, 900) timer. The governor sees sleep
- * lengths 300 us, KTIME_MAX (a expired, b not armed yet, c cancelled), 300 us.
+ * Periods: [0, 300) timer; [300, 500) irq; [600, 900) timer. Each exit delays what
+ * follows by 2 us (the work keeps its length): the periods start at 0, 302 and 602 us. The
+ * governor sees sleep lengths 300 us, KTIME_MAX (a expired, b not armed yet, c cancelled),
+ * 298 us.
  */
 static void test_event_derivation(void **state)
 {
@@ -46,15 +48,16 @@ static void test_event_derivation(void **state)
 	assert_int_equal(s->seen[1].now_ns, 302000); /* 300 us + C1's exit latency */
 	assert_int_equal(s->seen[1].sleep_length_ns, KTIME_MAX);
 	assert_int_equal(s->seen[1].oracle_idle_ns, 198000);
-	assert_int_equal(s->seen[2].now_ns, 600000);
-	assert_int_equal(s->seen[2].sleep_length_ns, 300000);
+	assert_int_equal(s->seen[2].now_ns, 602000);
+	assert_int_equal(s->seen[2].sleep_length_ns, 298000);
 	assert_int_equal(s->seen[2].nr_iowait, 3); /* sticky from the wake record */
 	assert_int_equal(rs.total.wakeups[WAKE_TIMER], 2);
 	assert_int_equal(rs.total.wakeups[WAKE_IRQ], 1);
 	assert_int_equal(rs.total.states[C1].usage, 3);
 	/* [900 us + 2 us, 1 ms) is the last, truncated, period: not counted. */
 	assert_int_equal(rs.total.truncated_ns, 98000);
-	assert_int_equal(rs.total.busy_ns, 98000); /* 502..600 us */
+	assert_int_equal(rs.total.busy_ns, 100000); /* 502..602 us: the 100 us of work */
+	assert_int_equal(rs.total.spilled_ns, 0);
 	run_stats_release(&rs);
 }
 
@@ -113,7 +116,6 @@ static void replay_gen_order(const struct gen_config *gc, const char *machine, c
 	cfg.latency_req_ns = -1;
 	cfg.queue = q;
 	cfg.global_order = global;
-	cfg.check = true;
 	cfg.disabled = disabled;
 	if (log) {
 		log->n = 0;
@@ -231,8 +233,10 @@ static void test_lanes_match_global(void **state)
 					 NULL, false, &a);
 			replay_gen_order(&gc, cases[k].machine, govs[i], EVENTQ_HEAP, cases[k].mask,
 					 NULL, true, &b);
+			/* Enough happened (deepest on skl with POLL off: its 890 us exits queue
+			 * most wakeups behind work, as absorbed ones). */
 			assert_true(a.total.states[1].usage + a.total.states[2].usage > 100 ||
-				    a.total.wakeups[WAKE_IRQ] > 100);
+				    a.total.wakeups[WAKE_IRQ] + a.total.absorbed > 100);
 			assert_same_stats(&a, &b);
 			run_stats_release(&a);
 			run_stats_release(&b);
@@ -304,6 +308,8 @@ static void test_lanes_memory_bounded(void **state)
 
 	(void)state;
 #ifdef UNDER_ASAN
+	print_message("SKIPPED: test_lanes_memory_bounded: no address-space limit under "
+		      "AddressSanitizer; it runs in the plain build\n");
 	skip();
 #endif
 	pid = fork();
@@ -333,8 +339,8 @@ static void test_lanes_memory_bounded(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
-/* Every CPU's time: entries + busy + truncated = duration + the last exit's overhang. */
-static void check_conservation(const struct run_stats *rs, int64_t max_exit_ns)
+/* Every CPU's time: busy + completed entries + truncated = the run's duration, exactly. */
+static void check_conservation(const struct run_stats *rs)
 {
 	int c, i;
 
@@ -344,8 +350,7 @@ static void check_conservation(const struct run_stats *rs, int64_t max_exit_ns)
 
 		for (i = 0; i < rs->state_count; i++)
 			sum += (int64_t)cs->states[i].time_ns;
-		assert_true(sum >= span);
-		assert_true(sum <= span + max_exit_ns);
+		assert_int_equal(sum, span);
 	}
 }
 
@@ -378,17 +383,13 @@ static void test_oracle_invariants(void **state)
 			assert_int_equal(sum.above, 0);
 			assert_int_equal(sum.below, 0);
 			assert_int_equal(rs.total.wakeups[WAKE_TICK], 0);
-			/* Prewake: no irq or ipi waits for an exit, except when no enabled state
-			 * fits (POLL disabled, idle shorter than the shallowest exit). */
-			if (!(mask & 1u))
-				assert_int_equal(rs.total.wake_latency.max_ns, 0);
-			else
-				assert_true(rs.total.wake_latency.max_ns <=
-					    m.states[__builtin_ctz(~mask)].exit_latency_ns);
+			/* A wakeup waits at most for one exit: the work it interrupts ends
+			 * at most that late, and a queued wakeup waits only for that. */
 			for (s = 0; s < m.state_count; s++)
 				max_exit = m.states[s].exit_latency_ns > max_exit ? m.states[s].exit_latency_ns
 										: max_exit;
-			check_conservation(&rs, max_exit);
+			assert_true(rs.total.wake_latency.max_ns <= max_exit);
+			check_conservation(&rs);
 			run_stats_release(&rs);
 		}
 	}
@@ -405,9 +406,214 @@ static void test_conservation_other_governors(void **state)
 	for (i = 0; i < 2; i++) {
 		mixed(&gc, 4, 100000000, 3);
 		replay_gen(&gc, "skl", govs[i], EVENTQ_HEAP, 0, NULL, &rs);
-		check_conservation(&rs, 890000);
+		check_conservation(&rs);
 		run_stats_release(&rs);
 	}
+}
+
+/*
+ * The trace's own busy time per CPU, from its records alone: the window less every idle
+ * period cut to the window (a CPU runs work outside its idle periods).
+ */
+static void trace_busy(const struct gen_config *gc, int64_t *busy, int nr_cpus)
+{
+	struct sim_error err = { 0 };
+	struct gen_stream *g = gen_open(gc, &err);
+	const struct trace_header *h;
+	struct trace_record rec;
+	int c;
+
+	assert_non_null(g);
+	h = gen_header(g);
+	for (c = 0; c < nr_cpus; c++)
+		busy[c] = h->end_ns - h->start_ns;
+	while (gen_next(g, &rec) > 0) {
+		int64_t a = rec.time_ns, b = rec.time_ns + rec.length_ns;
+
+		assert_int_equal(rec.kind, TRACE_IDLE);
+		if (b > h->end_ns)
+			b = h->end_ns;
+		if (b > a)
+			busy[rec.cpu] -= b - a;
+	}
+	gen_close(g);
+}
+
+/*
+ * Work is conserved whatever the governor: each CPU's busy time, plus the trace's work that
+ * spilled past the end, is the trace's busy time, on every machine, for every governor
+ * (shallow ones that delay nothing, deep ones whose exits queue wakeups behind work).
+ */
+static void test_work_conserved_every_governor(void **state)
+{
+	static const char *const govs[] = { "oracle",  "deepest",  "shallowest", "menu@4.18",
+					    "menu@6.19", "teo@5.1", "teo@5.14",   "teo@6.19" };
+	static const char *const machines[] = { "skl", "hsx", "bdx", "skx" };
+	struct gen_config gc;
+	struct run_stats rs;
+	int64_t busy[4];
+	unsigned int i, k;
+	int c;
+
+	(void)state;
+	for (k = 0; k < sizeof(machines) / sizeof(machines[0]); k++) {
+		mixed(&gc, 4, 100000000, 70 + k);
+		gc.busy_ns = 20000 + 30000 * k; /* queueing grows with the work */
+		trace_busy(&gc, busy, 4);
+		for (i = 0; i < sizeof(govs) / sizeof(govs[0]); i++) {
+			replay_gen(&gc, machines[k], govs[i], EVENTQ_HEAP, 0, NULL, &rs);
+			for (c = 0; c < 4; c++)
+				assert_int_equal(rs.cpus[c].busy_ns + rs.cpus[c].spilled_ns, busy[c]);
+			check_conservation(&rs);
+			run_stats_release(&rs);
+		}
+	}
+}
+
+/* For the tick-stopped branches: each decision's state, tick and the governor's rule. */
+struct rule_log {
+	int n;
+	struct {
+		int state;
+		bool tick_stopped;
+		char rule[32];
+	} d[256];
+};
+
+static void log_rule(void *ud, const struct sim_decision *d)
+{
+	struct rule_log *l = ud;
+	int i;
+
+	if (l->n >= 256)
+		return;
+	l->d[l->n].state = d->state;
+	l->d[l->n].tick_stopped = d->tick_stopped_before;
+	l->d[l->n].rule[0] = 0;
+	for (i = 0; i < d->gov->nr; i++)
+		if (!strcmp(d->gov->items[i].key, "rule") && d->gov->items[i].str)
+			snprintf(l->d[l->n].rule, sizeof(l->d[l->n].rule), "%s", d->gov->items[i].str);
+	l->n++;
+}
+
+/*
+ * A governor meets a tick that is already stopped when a wakeup brings no task (resched=0):
+ * the idle loop goes on with the tick as it was. Interrupts every 200 us that wake nobody,
+ * with a timer pending at 50 ms: the first select (no history) predicts long and stops the
+ * tick (the timer is beyond the next tick), and every later one sees it stopped while the
+ * recent intervals turn short. Then:
+ *   - menu (>= 6.6) raises a prediction shorter than a tick (its "tick-stopped" rule);
+ *   - teo (5.14, 6.19) lets the intercepts pull it shallower, but with the tick stopped never
+ *     below the first state whose target residency reaches TICK_NSEC: C9 (5 ms) on skl at
+ *     HZ 250 (C8's 800 us does not).
+ * Neither branch is reachable without resched=0 wakeups: a wakeup that brings work restarts
+ * the tick.
+ */
+static void test_tick_stopped_branches(void **state)
+{
+	static const char *const menus[] = { "menu@6.6", "menu@6.19" };
+	static const char *const teos[] = { "teo@5.14", "teo@6.19" };
+	struct rule_log *l = calloc(1, sizeof(*l));
+	char *text = malloc(1 << 14);
+	struct replay_opts o = { 0 };
+	struct run_stats rs;
+	size_t n;
+	int k, i, hits;
+	unsigned int g;
+
+	(void)state;
+	assert_non_null(l);
+	assert_non_null(text);
+	n = (size_t)snprintf(text, 1 << 14, HDR "end 100000000\n");
+	for (k = 0; k < 40; k++)
+		n += (size_t)snprintf(text + n, (1 << 14) - n,
+				      "idle 0 %d 200000 irq resched=0 next_timer=%d\n", k * 200000,
+				      50000000 - k * 200000);
+	n += (size_t)snprintf(text + n, (1 << 14) - n, "idle 0 8000000 42000000 timer\n");
+	o.explain = log_rule;
+	o.explain_ud = l;
+	o.explain_limit = -1;
+	for (g = 0; g < 2; g++) {
+		memset(l, 0, sizeof(*l));
+		o.gov = gov_find(menus[g]);
+		replay_ok(text, &o, &rs);
+		assert_true(l->n > 2);
+		for (i = 1, hits = 0; i < l->n; i++) {
+			assert_true(l->d[i].tick_stopped);
+			hits += !strcmp(l->d[i].rule, "tick-stopped");
+		}
+		assert_true(hits > 0);
+		run_stats_release(&rs);
+	}
+	for (g = 0; g < 2; g++) {
+		memset(l, 0, sizeof(*l));
+		o.gov = gov_find(teos[g]);
+		replay_ok(text, &o, &rs);
+		for (i = 1, hits = 0; i < l->n; i++) {
+			assert_true(l->d[i].tick_stopped);
+			assert_true(l->d[i].state >= C9);
+			hits += !strncmp(l->d[i].rule, "intercepts", 10);
+		}
+		assert_true(hits > 0);
+		run_stats_release(&rs);
+	}
+	free(text);
+	free(l);
+}
+
+/*
+ * gen --no-wake-pct: a share of the interrupts wake no task (resched=0), and the next period
+ * of that CPU starts at that wakeup, as the format requires; replayed, the governors meet a
+ * tick that is already stopped (which no workload without such wakeups produces: work
+ * restarts the tick).
+ */
+static void test_gen_no_wake(void **state)
+{
+	struct sim_error err = { 0 };
+	struct gen_config gc;
+	struct gen_stream *g;
+	struct trace_record rec;
+	int64_t resume[2] = { -1, -1 };
+	int nowake = 0, total = 0, i, stopped = 0;
+	struct log *l = calloc(1, sizeof(*l));
+	struct run_stats rs;
+
+	(void)state;
+	assert_non_null(l);
+	gen_config_defaults(&gc, GEN_IRQ_POISSON);
+	gc.cpus = 2;
+	gc.duration_ns = 200000000;
+	gc.mean_ns = 2000000;
+	gc.busy_ns = 20000;
+	gc.no_wake_pct = 60;
+	g = gen_open(&gc, &err);
+	assert_non_null(g);
+	while (gen_next(g, &rec) > 0) {
+		if (resume[rec.cpu] >= 0)
+			assert_int_equal(rec.time_ns, resume[rec.cpu]);
+		resume[rec.cpu] = rec.no_resched ? rec.time_ns + rec.length_ns : -1;
+		nowake += rec.no_resched;
+		total++;
+	}
+	gen_close(g);
+	/* about 60 % of them; 200 periods at least */
+	assert_true(total > 200);
+	assert_true(nowake * 100 > total * 45 && nowake * 100 < total * 75);
+
+	replay_gen(&gc, "skl", "menu@6.19", EVENTQ_HEAP, 0, l, &rs);
+	for (i = 0; i < l->n; i++)
+		stopped += l->d[i].tick_stopped_before;
+	assert_true(stopped > 10);
+	run_stats_release(&rs);
+
+	/* The same without --no-wake-pct: never. */
+	gc.no_wake_pct = 0;
+	replay_gen(&gc, "skl", "menu@6.19", EVENTQ_HEAP, 0, l, &rs);
+	for (i = 0, stopped = 0; i < l->n; i++)
+		stopped += l->d[i].tick_stopped_before;
+	assert_int_equal(stopped, 0);
+	run_stats_release(&rs);
+	free(l);
 }
 
 static void test_deterministic(void **state)
@@ -440,6 +646,9 @@ int main(void)
 		cmocka_unit_test(test_lanes_memory_bounded),
 		cmocka_unit_test(test_oracle_invariants),
 		cmocka_unit_test(test_conservation_other_governors),
+		cmocka_unit_test(test_work_conserved_every_governor),
+		cmocka_unit_test(test_tick_stopped_branches),
+		cmocka_unit_test(test_gen_no_wake),
 		cmocka_unit_test(test_deterministic),
 	};
 

@@ -147,7 +147,6 @@ static inline int replay_string(const char *text, const struct replay_opts *o, s
 	cfg.disabled = o ? o->disabled : 0;
 	cfg.queue = o ? o->queue : EVENTQ_HEAP;
 	cfg.global_order = o ? o->global_order : false;
-	cfg.check = true;
 	if (o && o->explain) {
 		cfg.explain = o->explain;
 		cfg.explain_ud = o->explain_ud;

@@ -116,7 +116,6 @@ static inline int fuzz_replay_source(struct record_source *src, const struct mac
 	cfg.hz = hz;
 	cfg.latency_req_ns = -1;
 	cfg.queue = EVENTQ_HEAP;
-	cfg.check = true; /* conservation of idle time, also in optimized builds */
 	if (replay_run(src, &cfg, &rs, &err)) {
 		fuzz_check(&err, "replay");
 		return -1;
