@@ -234,7 +234,9 @@ static void h_reflect(struct harness *h, int64_t now, int idx, int64_t residency
 
 /*
  * Trace: a 10 ms timer period at 1 ms (woken at 11 ms; C10's exit 890 us, ready 11.89 ms),
- * then a 1 us timer period at 12 ms.
+ * then a timer period recorded 12 ms -> 12.891 ms. Work is conserved: the CPU runs 890 us
+ * behind the trace after C10, so P2 is entered at 12.89 ms with a sleep length of 1 us (a
+ * recorded 1 us period would be absorbed: its wakeup at 12.001 ms precedes the entry).
  *
  * teo@5.1: enable() memsets the data, so last_state == 0 and the first select() runs
  * teo_update() on nothing: time_span_ns (0) >= sleep_length_ns (0) -> measured_us =
@@ -254,7 +256,7 @@ static void h_reflect(struct harness *h, int64_t now, int idx, int64_t residency
 static void test_first_decision_after_enable(void **state)
 {
 	static const char *trace =
-		HDR "idle 0 1000000 10000000 timer\nidle 0 12000000 1000 timer\n";
+		HDR "idle 0 1000000 10000000 timer\nidle 0 12000000 891000 timer\n";
 	struct topts o = {0};
 
 	(void)state;
@@ -274,6 +276,9 @@ static void test_first_decision_after_enable(void **state)
 	assert_int_equal(exv(X(2), "hits"), 1024); /* the phantom first update */
 	assert_int_equal(exv(X(2), "misses"), 0);
 
+	/* 12.891 ms - 12.89 ms */
+	assert_int_equal(exv(X(2), "duration_us"), 1);
+
 	o.gov = &gov_teo_5_14;
 	run_release(trace, &o);
 	assert_int_equal(D(1)->state, C10);
@@ -282,6 +287,7 @@ static void test_first_decision_after_enable(void **state)
 	assert_int_equal(exv(X(1), "alt_intercepts"), 0);
 	assert_int_equal(exv(X(1), "sleep_length_ns"), 10 * MS);
 	/* D2: 1 us < C1's 2 us with POLL enabled: POLL at once, tick kept. */
+	assert_int_equal(exv(X(2), "sleep_length_ns"), 1000);
 	assert_int_equal(D(2)->state, POLL);
 	assert_false(D(2)->stop_tick);
 
@@ -399,10 +405,18 @@ static void test_hit(void **state)
 
 /*
  * Slots 11 ms apart: P1 (1 ms) and P2 (12 ms) are 10 ms timer periods; P3 (23 ms) and P4
- * (34 ms) are woken by an irq after 300 us with the timer 10 ms away; D5 at 45 ms (timer
- * 10 ms away; next tick 48 ms, delta_tick 3 ms). Every entry until D5 is C10 with the tick
- * stopped (no tick wakeups). An irq period in C10: residency 300 + 890 = 1190 us; measured
- * 1190 - 890/2 = 745 us -> the C6 bin [200, 800); the timer's bin is C10.
+ * (34 ms) are woken by an irq 1190 us after their recorded start, with the timer 10 ms
+ * away; P5 (45 ms) is a 10 ms timer period. Every entry until D5 is C10 with the tick
+ * stopped (no tick wakeups), and work is conserved: each C10 exit (890 us) delays the work
+ * and so the next entry, so P2..P5 are entered 890 us after their recorded start and see a
+ * sleep length of 10 ms - 890 us = 9.11 ms (still >= 5 ms: the timer's bin is C10).
+ * An irq period thus idles 1190 - 890 = 300 us in C10 (a recorded 300 us would be absorbed,
+ * its wakeup coming before the delayed entry): residency 300 + 890 = 1190 us (5.1's time
+ * span is the same 1190 us < 9110 us); measured 1190 - 890/2 = 745 us -> the C6 bin
+ * [200, 800). A timer period: 5.1 and 5.14 see a time span (select -> reflect) of
+ * 10.89 ms for P1 and 9.11 ms + 890 us = 10 ms for P2, >= the sleep length: a timer
+ * wakeup; 6.19 measures 10.89 ms (P1) or 10 ms (P2) - 445 us, in the C10 bin: a hit.
+ * D5 at 45.89 ms: next tick 48 ms, delta_tick 2.11 ms.
  *
  * teo@5.14 (total == sum of the bins after each update):
  *   D2: H10 = 1024. D3: H10 = 1024 - 128 + 1024 = 1920.
@@ -411,23 +425,25 @@ static void test_hit(void **state)
  *   D5: H10 = 1680 - 210 = 1470; I6 = 1024 - 128 + 1024 = 1920; total 3390.
  *       alt_intercepts: 3840 > 3390 -> walk down from C9: bins 7, 6, 5 hold no
  *       intercepts; at C6 the sum is 1920, 2 * 1920 > 1920 -> C6, duration = middle of the
- *       C6 bin = (200 + 800) / 2 = 500 us < TICK -> tick kept; 200 us <= 3 ms.
+ *       C6 bin = (200 + 800) / 2 = 500 us < TICK -> tick kept; 200 us <= 2.11 ms.
  * teo@5.1:
  *   D4: P3 is a miss on C10: hits 1920 - 240 = 1680, misses 1024, early_hits[C6] 1024
  *       (745 us >= 200); hits > misses -> C10.
  *   D5: hits 1680 - 210 = 1470, misses 1024 - 128 + 1024 = 1920, early_hits[C6] 1920 ->
- *       hits <= misses: take max_early_idx C6, duration 200 us < TICK_USEC: tick kept.
+ *       hits <= misses: take max_early_idx C6, duration 200 us < TICK_USEC: tick kept
+ *       (200 us <= delta_tick 2110 us). The ring holds two 745 us, not < 200: no pattern.
  * teo@6.19 (candidate always C10, idx_hit_sum over bins 0..7 = 0 here):
  *   D4: total = 1680 + 1024 = 2704; 2048 > 2704? no -> C10.
  *   D5: total = 1470 + 1920 = 3390; 3840 > 3390 -> walk from C9 down, stop at C6 where
- *       2 * 1920 > 1920. Not shallow (200 us >= 15 us): sleep length 10 ms read; C6 fits;
- *       tick_intercepts = 1920 (both measured 745 us <= TICK_NSEC) > 3390/2 + 3390/8 =
- *       1695 + 423 = 2118? no; duration 10 ms >= TICK -> the tick may be stopped.
+ *       2 * 1920 > 1920. Not shallow (200 us >= 15 us): sleep length 9.11 ms read; C6
+ *       fits; tick_intercepts = 1920 (both measured 745 us <= TICK_NSEC) > 3390/2 +
+ *       3390/8 = 1695 + 423 = 2118? no; duration 9.11 ms >= TICK -> the tick may be
+ *       stopped.
  */
 static const char *intercept_trace = HDR "idle 0 1000000 10000000 timer\n"
 					 "idle 0 12000000 10000000 timer\n"
-					 "idle 0 23000000 300000 irq next_timer=10000000\n"
-					 "idle 0 34000000 300000 irq next_timer=10000000\n"
+					 "idle 0 23000000 1190000 irq next_timer=10000000\n"
+					 "idle 0 34000000 1190000 irq next_timer=10000000\n"
 					 "idle 0 45000000 10000000 timer\n";
 
 static void test_intercepts_move_shallower(void **state)
@@ -440,6 +456,7 @@ static void test_intercepts_move_shallower(void **state)
 	run_release(intercept_trace, &o);
 	for (k = 1; k <= 4; k++)
 		assert_int_equal(D(k)->state, C10);
+	assert_int_equal(D(3)->time_ns, 23890 * US); /* 890 us behind the trace */
 	assert_int_equal(D(3)->residency_ns, 1190000);
 	assert_int_equal(exv(X(4), "total"), 2704);
 	assert_int_equal(exv(X(4), "idx_intercept_sum"), 1024);
@@ -453,6 +470,7 @@ static void test_intercepts_move_shallower(void **state)
 	assert_int_equal(exv(X(5), "alt_intercepts"), 1);
 	assert_int_equal(exv(X(5), "alt_recent"), 0);
 	assert_int_equal(exv(X(5), "expected_ns"), 500000);
+	assert_int_equal(exv(X(5), "sleep_length_ns"), 9110 * US);
 	assert_string_equal(exs(X(5), "rule"), "intercepts");
 
 	o.gov = &gov_teo_5_1;
@@ -483,7 +501,7 @@ static void test_intercepts_move_shallower(void **state)
 	assert_int_equal(exv(X(5), "idx_intercept_sum"), 1920);
 	assert_int_equal(exv(X(5), "intercepts_idx"), C6);
 	assert_int_equal(exv(X(5), "tick_intercepts"), 1920);
-	assert_int_equal(exv(X(5), "sleep_length_ns"), 10 * MS);
+	assert_int_equal(exv(X(5), "sleep_length_ns"), 9110 * US);
 	assert_string_equal(exs(X(5), "rule"), "intercepts");
 }
 
@@ -492,9 +510,11 @@ static void test_intercepts_move_shallower(void **state)
  * ====================================================================================== */
 
 /*
- * 50 slots 11 ms apart, each a 10 ms timer period except P4, an irq after 300 us (timer
- * 10 ms away): one intercept/miss in the C6 bin (measured 745 us, see above), then timer
- * hits on C10 only. The C6 metric is 1024 at D5 and decays once per update after that:
+ * 50 slots 11 ms apart, each a 10 ms timer period except P4, an irq 1190 us after its
+ * recorded start (timer 10 ms away; entered 890 us late after C10, so 300 us idle, as in
+ * the intercept trace above): one intercept/miss in the C6 bin (measured 745 us), then
+ * timer hits on C10 only (sleep length 9.11 ms from D2 on, time span 10 ms). The C6
+ * metric is 1024 at D5 and decays once per update after that:
  *   x -= x >> 3: 1024 896 784 686 601 526 461 404 354 310 272 238 209 183 161 141 124 109
  *                96 84 74 65 57 50 44 39 35 31 28 25 22 20 18 16 14 13 12 11 10 9 8 7 7 7
  *   (8 - (8 >> 3) = 7, and 7 >> 3 = 0: below 8 it never decays, v5.1 .. v6.18)
@@ -525,7 +545,7 @@ static char *decay_trace(void)
 
 		if (k == 4)
 			len += (size_t)snprintf(t + len, cap - len,
-						"idle 0 %lld 300000 irq next_timer=10000000\n",
+						"idle 0 %lld 1190000 irq next_timer=10000000\n",
 						start);
 		else
 			len += (size_t)snprintf(t + len, cap - len, "idle 0 %lld 10000000 timer\n",
@@ -617,14 +637,17 @@ static void test_tunables(void **state)
 
 /*
  * teo@5.14, alt_recent alone: 20 timer periods (10 ms, hits in the C10 bin), then nine
- * periods alternating irq (300 us in C10: intercept in the C6 bin, as above) and timer:
+ * periods alternating irq (1190 us recorded, entered 890 us late after C10, so 300 us in
+ * C10: measured 745 us, an intercept in the C6 bin, as in the intercept trace) and timer
+ * (entered 890 us late: sleep length 9.11 ms, time span 10 ms: a hit in the C10 bin):
  * I H I H I H I H I, then D30. Metric arithmetic (x -= x >> 3, then + 1024; total = sum
  * of the bins after the update; an independent step-by-step computation of these rules):
  *   H10 = 4804, I6 = 3222, total = 8026, recent intercepts in the last 9 events = 5.
  * alt_intercepts: 2 * 3222 = 6444 > 8026 - 0? no. alt_recent: 5 > NR_RECENT / 2 = 4: yes.
  * Before D30 at most 4 recent intercepts and 2 * I6 < total: every entry is C10.
  * The walk checks only the recent sums: bins 7, 6, 5 hold none; at C6 2 * 5 > 5 -> C6,
- * duration = middle of its bin, 500 us -> tick kept; rule "recent".
+ * duration = middle of its bin, 500 us -> tick kept (D30 at 320.89 ms, next tick 324 ms:
+ * 200 us <= delta_tick 3.11 ms); rule "recent".
  */
 static void test_5_14_alt_recent(void **state)
 {
@@ -641,7 +664,7 @@ static void test_5_14_alt_recent(void **state)
 		bool irq = k > 20 && k < 30 && (k - 21) % 2 == 0;
 
 		len += (size_t)snprintf(t + len, cap - len,
-					irq ? "idle 0 %lld 300000 irq next_timer=10000000\n"
+					irq ? "idle 0 %lld 1190000 irq next_timer=10000000\n"
 					    : "idle 0 %lld 10000000 timer\n",
 					start);
 		assert_true(len < cap);
@@ -1115,9 +1138,11 @@ static void test_disabled_states(void **state)
  * teo@5.14 D5: alt_intercepts as before (3840 > 3390); walking down, C9, C8 and C7s become
  *   first_suitable_idx in turn (tick running: every span is ok); at the C6 bin the sums
  *   qualify but C6 is disabled -> first_suitable_idx C7s with its middle (800+800)/2 =
- *   800 us < TICK: tick kept.
+ *   800 us < TICK: tick kept; C7s's 800 us <= delta_tick 2.11 ms (D5 entered at 45.89 ms,
+ *   890 us behind the trace, next tick 48 ms): no cap.
  * teo@6.19 D5: the simplified walk adds the C6 bin's intercepts, skips C6 and stops at the
- *   next enabled state below, C3 (2 * 1920 > 1920); sleep 10 ms -> C3, tick stoppable.
+ *   next enabled state below, C3 (2 * 1920 > 1920); sleep 9.11 ms -> C3, tick stoppable
+ *   (tick_intercepts 1920 <= 2118).
  * teo@5.1 D5: hits 1470 <= misses 1920, but early_hits of a disabled state only raise the
  *   running maximum once max_early_idx >= 0, which it never is (no enabled state below C10
  *   has early hits) -> C10 stays, rule "timer".
