@@ -1093,6 +1093,15 @@ int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_
 		return -1;
 	if (energy_close(S->energy, end_ns))
 		return sim_error_nomem(err, "");
+	/* Wakeups that arrived while the CPU was busy and whose work had not started by the
+	 * end stay pending: their latency is not known yet. The full exits, counted apart,
+	 * join each histogram here, before out owns any of them: a failure leaves everything
+	 * to sim_destroy() and nothing in out. */
+	for (i = 0; i < S->cfg.nr_cpus; i++)
+		for (k = 0; k < S->drv.state_count; k++)
+			if (lat_hist_add(&S->cpus[i].st.wake_latency,
+					 S->drv.states[k].exit_latency_ns, S->cpus[i].exit_lat_count[k]))
+				return sim_error_nomem(err, "");
 	out->cpus = sim_calloc((size_t)S->cfg.nr_cpus, sizeof(*out->cpus));
 	if (!out->cpus)
 		return sim_error_nomem(err, "");
@@ -1105,12 +1114,6 @@ int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_
 	for (i = 0; i < S->cfg.nr_cpus; i++) {
 		struct sim_cpu *c = &S->cpus[i];
 
-		/* Wakeups that arrived while the CPU was busy and whose work had not started by
-		 * the end stay pending: their latency is not known yet. */
-		for (k = 0; k < S->drv.state_count; k++)
-			if (lat_hist_add(&c->st.wake_latency, S->drv.states[k].exit_latency_ns,
-					 c->exit_lat_count[k]))
-				return sim_error_nomem(err, "");
 		if (c->phase == CPU_IDLE)
 			c->st.truncated_ns += end_ns - c->entry_ns;
 		else if (c->phase == CPU_BUSY)
