@@ -1,15 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * outfile.c - write to a temporary, then rename.
+ *
+ * The file gets the mode any program's output gets: a new file 0666 less the umask (the
+ * temporary is created with open(O_CREAT | O_EXCL, 0666), so the kernel applies the umask
+ * and any default ACL, which mkstemp()'s 0600 would not); a file replaced keeps its mode.
  */
 #include "sim/outfile.h"
 #include "sim/alloc.h"
+#include "sim/common.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+#define TMP_SUFFIX ".tmp.XXXXXX"
+
+/*
+ * Create tmp, whose last six characters are replaced by random ones until the name is new,
+ * as mkstemp() does, but with the given mode. Returns the descriptor, or -1 with errno.
+ */
+static int create_tmp(char *tmp, mode_t mode)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	char *x = tmp + strlen(tmp) - 6;
+	struct timespec ts;
+	uint64_t seed;
+	int attempt, i, fd;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	seed = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ ((uint64_t)getpid() << 16) ^
+	       (uint64_t)(uintptr_t)tmp;
+	for (attempt = 0; attempt < 1000; attempt++) {
+		for (i = 0; i < 6; i++)
+			x[i] = chars[sim_splitmix64(&seed) % (sizeof(chars) - 1)];
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
 
 /* A destination that is not a regular file (a device such as /dev/null, a FIFO) is
  * written in place: renaming a temporary over it would replace the device. */
@@ -26,6 +61,7 @@ static int open_special(struct outfile *o, const char *path, struct sim_error *e
 int outfile_open(struct outfile *o, const char *path, struct sim_error *err)
 {
 	struct stat st;
+	bool replaces;
 	size_t n;
 	int fd;
 
@@ -34,18 +70,28 @@ int outfile_open(struct outfile *o, const char *path, struct sim_error *err)
 		o->f = stdout;
 		return 0;
 	}
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+	replaces = stat(path, &st) == 0;
+	if (replaces && !S_ISREG(st.st_mode))
 		return open_special(o, path, err);
 	n = strlen(path);
 	o->path = sim_strdup(path);
-	o->tmp = sim_malloc(n + sizeof(".tmp.XXXXXX"));
+	o->tmp = sim_malloc(n + sizeof(TMP_SUFFIX));
 	if (!o->path || !o->tmp) {
 		outfile_abort(o);
 		return sim_error_nomem(err, path);
 	}
 	memcpy(o->tmp, path, n);
-	memcpy(o->tmp + n, ".tmp.XXXXXX", sizeof(".tmp.XXXXXX"));
-	fd = mkstemp(o->tmp);
+	memcpy(o->tmp + n, TMP_SUFFIX, sizeof(TMP_SUFFIX));
+	/* A replaced file's mode is set exactly (the umask does not apply to fchmod). */
+	fd = create_tmp(o->tmp, replaces ? 0600 : 0666);
+	if (fd >= 0 && replaces && fchmod(fd, st.st_mode & 07777)) {
+		int e = errno;
+
+		close(fd);
+		unlink(o->tmp);
+		errno = e;
+		fd = -1;
+	}
 	if (fd < 0) {
 		int e = errno;
 

@@ -395,6 +395,53 @@ static void test_output_to_fifo(void **state)
 }
 
 /* An output file that cannot be written: exit 2, nothing left behind. */
+static mode_t mode_of(const char *name)
+{
+	struct stat st;
+
+	assert_int_equal(stat(tmp_path(name), &st), 0);
+	return st.st_mode & 07777;
+}
+
+/*
+ * Output files get the usual mode: a new one 0666 less the umask (022 -> 0644, 027 ->
+ * 0640), a replaced one keeps its own (0640 stays 0640, 0604 stays 0604 under umask 022).
+ */
+static void test_output_mode(void **state)
+{
+	mode_t old = umask(022);
+	char args[512];
+
+	(void)state;
+	snprintf(args, sizeof(args), "gen --workload periodic --duration-s 0.01 -o %s/new.trace",
+		 tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	assert_int_equal(mode_of("new.trace"), 0644);
+	write_tmp("old.trace", "x");
+	assert_int_equal(chmod(tmp_path("old.trace"), 0640), 0);
+	snprintf(args, sizeof(args), "gen --workload periodic --duration-s 0.01 -o %s/old.trace",
+		 tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	assert_int_equal(mode_of("old.trace"), 0640);
+	assert_int_equal(chmod(tmp_path("old.trace"), 0604), 0);
+	snprintf(args, sizeof(args),
+		 "run --trace traces/demo.trace --machine skl --governor oracle -o %s/old.trace",
+		 tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	assert_int_equal(mode_of("old.trace"), 0604);
+	umask(027);
+	snprintf(args, sizeof(args),
+		 "run --trace traces/demo.trace --machine skl --governor oracle -o %s/r.txt",
+		 tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	assert_int_equal(mode_of("r.txt"), 0640);
+	umask(old);
+	assert_no_tmp_files();
+	unlink(tmp_path("new.trace"));
+	unlink(tmp_path("old.trace"));
+	unlink(tmp_path("r.txt"));
+}
+
 static void test_unwritable_output(void **state)
 {
 	(void)state;
@@ -452,6 +499,7 @@ int main(void)
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_bad_input_corpus),
 		cmocka_unit_test(test_unwritable_output),
+		cmocka_unit_test(test_output_mode),
 		cmocka_unit_test(test_output_to_fifo),
 		cmocka_unit_test(test_gen_and_machines),
 	};
