@@ -12,6 +12,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <sys/stat.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,6 +23,80 @@
 #include <unistd.h>
 
 #define TMP_SUFFIX ".tmp.XXXXXX"
+
+/*
+ * The temporaries being written, for the signal handler. This is the one piece of
+ * process-wide mutable state in idlesim, against the rule that everything hangs off a
+ * context: a signal handler receives no context. It is kept to a few fixed slots, each a
+ * copy of the path and a flag; a slot's path is complete before its flag is set, with a
+ * signal fence between, and the handler calls only unlink() and raise(), which are
+ * async-signal-safe. A temporary that finds no free slot (more than PENDING_MAX written at
+ * once) is still removed on every way out but a signal.
+ */
+#define PENDING_MAX 4
+
+static struct {
+	volatile sig_atomic_t used;
+	char path[PATH_MAX];
+} pending[PENDING_MAX];
+
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
+
+static void on_signal(int sig)
+{
+	int i;
+
+	for (i = 0; i < PENDING_MAX; i++)
+		if (pending[i].used)
+			unlink(pending[i].path);
+	/* SA_RESETHAND restored the default action: this terminates, once the handler returns */
+	raise(sig);
+}
+
+/* Install the handler, except for signals the process was started ignoring (nohup, &). */
+static void catch_signals(void)
+{
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigfillset(&sa.sa_mask);
+	for (i = 0; i < SIM_ARRAY_SIZE(caught); i++)
+		if (sigaction(caught[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(caught[i], &sa, NULL);
+}
+
+/* List tmp for the handler; returns its slot + 1, or 0 if none is free. */
+static int pending_add(const char *tmp)
+{
+	size_t n = strlen(tmp);
+	int i;
+
+	if (n >= PATH_MAX)
+		return 0;
+	for (i = 0; i < PENDING_MAX; i++) {
+		if (pending[i].used)
+			continue;
+		memcpy(pending[i].path, tmp, n + 1);
+		atomic_signal_fence(memory_order_seq_cst);
+		pending[i].used = 1;
+		catch_signals();
+		return i + 1;
+	}
+	return 0;
+}
+
+/* Once the temporary is renamed or removed. */
+static void pending_drop(struct outfile *o)
+{
+	if (o->slot) {
+		pending[o->slot - 1].used = 0;
+		atomic_signal_fence(memory_order_seq_cst);
+	}
+	o->slot = 0;
+}
 
 /*
  * Create tmp, whose last six characters are replaced by random ones until the name is new,
@@ -101,6 +178,7 @@ int outfile_open(struct outfile *o, const char *path, struct sim_error *err)
 		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot create output file: %s",
 				     strerror(e));
 	}
+	o->slot = pending_add(o->tmp);
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
 		close(fd);
@@ -140,6 +218,7 @@ int outfile_commit(struct outfile *o, struct sim_error *err)
 				   strerror(errno));
 	if (rc)
 		unlink(o->tmp);
+	pending_drop(o);
 	sim_free(o->tmp);
 	sim_free(o->path);
 	memset(o, 0, sizeof(*o));
@@ -156,6 +235,7 @@ void outfile_abort(struct outfile *o)
 	}
 	if (o->tmp) {
 		unlink(o->tmp);
+		pending_drop(o);
 		sim_free(o->tmp);
 	}
 	sim_free(o->path);

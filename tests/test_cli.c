@@ -15,11 +15,13 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sim/machine.h"
@@ -442,6 +444,73 @@ static void test_output_mode(void **state)
 	unlink(tmp_path("r.txt"));
 }
 
+/* The size of the first file in tmpdir whose name starts with prefix, or -1. */
+static long long tmp_file_size(const char *prefix)
+{
+	DIR *d = opendir(tmpdir);
+	struct dirent *e;
+	struct stat st;
+	long long size = -1;
+
+	assert_non_null(d);
+	while (size < 0 && (e = readdir(d)))
+		if (!strncmp(e->d_name, prefix, strlen(prefix)) &&
+		    stat(tmp_path(e->d_name), &st) == 0)
+			size = st.st_size;
+	closedir(d);
+	return size;
+}
+
+/*
+ * `idlesim gen` writing a large trace to tmpdir/NAME gets sig once its temporary holds
+ * data: it must die by that signal (the conventional status) and leave no temporary.
+ * 4 s of an interrupt every microsecond on 8 CPUs is about 800 MB, many seconds of work.
+ */
+static void signal_during_gen(const char *name, int sig)
+{
+	char out[256], prefix[64];
+	int status, i;
+	pid_t pid;
+
+	snprintf(out, sizeof(out), "%s/%s", tmpdir, name);
+	snprintf(prefix, sizeof(prefix), "%s.tmp.", name);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		execl(BIN, BIN, "gen", "--workload", "irq-fixed", "--interval-us", "1", "--cpus",
+		      "8", "--duration-s", "4", "-o", out, (char *)NULL);
+		_exit(127);
+	}
+	for (i = 0; i < 20000 && tmp_file_size(prefix) <= 0; i++)
+		nanosleep(&(struct timespec){0, 500000}, NULL);
+	assert_true(tmp_file_size(prefix) > 0);
+	assert_int_equal(kill(pid, sig), 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), sig);
+	assert_no_tmp_files();
+}
+
+/* SIGTERM and SIGINT while gen writes: no temporary left, the old file (if any) intact. */
+static void test_signal_removes_tmp(void **state)
+{
+	char *text;
+
+	(void)state;
+	signal_during_gen("sig.trace", SIGTERM);
+	assert_false(exists("sig.trace"));
+	write_tmp("old.trace", "old contents\n");
+	signal_during_gen("old.trace", SIGINT);
+	text = slurp_tmp("old.trace");
+	assert_string_equal(text, "old contents\n");
+	free(text);
+	unlink(tmp_path("old.trace"));
+}
+
 static void test_unwritable_output(void **state)
 {
 	(void)state;
@@ -500,6 +569,7 @@ int main(void)
 		cmocka_unit_test(test_bad_input_corpus),
 		cmocka_unit_test(test_unwritable_output),
 		cmocka_unit_test(test_output_mode),
+		cmocka_unit_test(test_signal_removes_tmp),
 		cmocka_unit_test(test_output_to_fifo),
 		cmocka_unit_test(test_gen_and_machines),
 	};
