@@ -127,10 +127,17 @@ static int create_tmp(char *tmp, mode_t mode)
  * written in place: renaming a temporary over it would replace the device. */
 static int open_special(struct outfile *o, const char *path, struct sim_error *err)
 {
+	o->path = sim_strdup(path);
+	if (!o->path)
+		return sim_error_nomem(err, path);
 	o->f = fopen(path, "w");
-	if (!o->f)
+	if (!o->f) {
+		int e = errno;
+
+		outfile_abort(o);
 		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot open output file: %s",
-				     strerror(errno));
+				     strerror(e));
+	}
 	o->special = true;
 	return 0;
 }
@@ -194,9 +201,12 @@ int outfile_commit(struct outfile *o, struct sim_error *err)
 
 	if (o->special) {
 		if (fflush(o->f) || ferror(o->f))
-			rc = sim_error_set(err, SIM_ERR_IO, "", 0, 0, "write error: %s",
+			rc = sim_error_set(err, SIM_ERR_IO, o->path, 0, 0, "write error: %s",
 					   strerror(errno));
-		fclose(o->f);
+		if (fclose(o->f) && !rc)
+			rc = sim_error_set(err, SIM_ERR_IO, o->path, 0, 0, "write error: %s",
+					   strerror(errno));
+		sim_free(o->path);
 		memset(o, 0, sizeof(*o));
 		return rc;
 	}
@@ -230,6 +240,7 @@ void outfile_abort(struct outfile *o)
 	if (o->f && o->f != stdout)
 		fclose(o->f);
 	if (o->special) {
+		sim_free(o->path);
 		memset(o, 0, sizeof(*o));
 		return;
 	}
@@ -240,4 +251,19 @@ void outfile_abort(struct outfile *o)
 	}
 	sim_free(o->path);
 	memset(o, 0, sizeof(*o));
+}
+
+int outfile_fail(struct outfile *o, struct sim_error *err)
+{
+	int e = errno;
+
+	if (err->code == SIM_OK || err->code == SIM_ERR_IO) {
+		if (o->f && fflush(o->f))
+			e = errno;
+		sim_error_clear(err);
+		sim_error_set(err, SIM_ERR_IO, o->path ? o->path : "<stdout>", 0, 0,
+			      "write error: %s", e ? strerror(e) : "unknown reason");
+	}
+	outfile_abort(o);
+	return -1;
 }

@@ -30,5 +30,11 @@ struct outfile {
 int outfile_open(struct outfile *o, const char *path, struct sim_error *err);
 int outfile_commit(struct outfile *o, struct sim_error *err);
 void outfile_abort(struct outfile *o);
+/*
+ * A writer failed on o->f. An I/O error (err unset, or of class SIM_ERR_IO) becomes
+ * "DEST: write error: REASON", with the reason from errno (the stream is flushed once more
+ * to learn it); any other error is kept. The temporary is removed. Returns -1.
+ */
+int outfile_fail(struct outfile *o, struct sim_error *err);
 
 #endif

@@ -654,7 +654,7 @@ static int op_cli(const void *arg, FILE *out, struct sim_error *err)
 	text = slurp(path);
 	assert_non_null(text);
 	if ((st != 1 || !strstr(text, "out of memory")) &&
-	    !(c->report_nomem_is_write_error && st == 2 && strstr(text, ": write error\n"))) {
+	    !(c->report_nomem_is_write_error && st == 2 && strstr(text, ": write error: "))) {
 		fprintf(stderr, "exit status %d: %s", st, text);
 		free(text);
 		return sim_error_set(err, SIM_ERR_INTERNAL, "<cli>", 0, 0, "not a clean failure");

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/common.h"
 #include "sim/machine.h"
 
 
@@ -464,9 +465,10 @@ static long long tmp_file_size(const char *prefix)
 /*
  * `idlesim gen` writing a large trace to tmpdir/NAME gets sig once its temporary holds
  * data: it must die by that signal (the conventional status) and leave no temporary.
- * 4 s of an interrupt every microsecond on 8 CPUs is about 800 MB, many seconds of work.
+ * An interrupt every microsecond on 8 CPUs is about 8 x 10^6 records of ~23 bytes a
+ * second: 3 s is about 550 MB, many seconds of work, and below gen's bound without --force.
  */
-static void signal_during_gen(const char *name, int sig)
+static void signal_during_gen(const char *name, int sig, const char *duration_s, bool force)
 {
 	char out[256], prefix[64];
 	int status, i;
@@ -482,7 +484,8 @@ static void signal_during_gen(const char *name, int sig)
 		dup2(null, 1);
 		dup2(null, 2);
 		execl(BIN, BIN, "gen", "--workload", "irq-fixed", "--interval-us", "1", "--cpus",
-		      "8", "--duration-s", "4", "-o", out, (char *)NULL);
+		      "8", "--duration-s", duration_s, "-o", out, force ? "--force" : NULL,
+		      (char *)NULL);
 		_exit(127);
 	}
 	for (i = 0; i < 20000 && tmp_file_size(prefix) <= 0; i++)
@@ -501,14 +504,61 @@ static void test_signal_removes_tmp(void **state)
 	char *text;
 
 	(void)state;
-	signal_during_gen("sig.trace", SIGTERM);
+	signal_during_gen("sig.trace", SIGTERM, "3", false);
 	assert_false(exists("sig.trace"));
 	write_tmp("old.trace", "old contents\n");
-	signal_during_gen("old.trace", SIGINT);
+	signal_during_gen("old.trace", SIGINT, "3", false);
 	text = slurp_tmp("old.trace");
 	assert_string_equal(text, "old contents\n");
 	free(text);
 	unlink(tmp_path("old.trace"));
+}
+
+/*
+ * gen refuses more than 1 GiB without --force: 10 s of the workload above is about
+ * 8 x 10^7 records of ~23 bytes, 1.8 GB. With --force it writes (stopped once it has
+ * begun). No file either way.
+ */
+static void test_gen_size_bound(void **state)
+{
+	char args[512], *err;
+
+	(void)state;
+	snprintf(args, sizeof(args),
+		 "gen --workload irq-fixed --interval-us 1 --cpus 8 --duration-s 10 -o %s/huge.trace",
+		 tmpdir);
+	assert_int_equal(run_idlesim(args), 2);
+	err = slurp_tmp("err");
+	assert_non_null(strstr(err, "idlesim: gen: the trace would be about 1."));
+	assert_non_null(strstr(err, "GiB that gen writes without --force"));
+	free(err);
+	assert_false(exists("huge.trace"));
+	signal_during_gen("huge.trace", SIGTERM, "10", true);
+	assert_false(exists("huge.trace"));
+}
+
+/* Every write error names the file and the reason; nothing is left behind. */
+static void test_write_errors(void **state)
+{
+	static const char *const cmds[] = {
+		"gen --workload periodic -o /dev/full",
+		"gen --workload tbench --duration-s 0.1 -o /dev/full",
+		"run --trace traces/demo.trace --machine skl --governor menu -o /dev/full",
+		"import tests/import/scenario.ftrace -o /dev/full",
+		"compare --workload tbench --governor menu,teo -n 1 --duration-s 0.01 -o /dev/full",
+	};
+	size_t i;
+	char *err;
+
+	(void)state;
+	for (i = 0; i < SIM_ARRAY_SIZE(cmds); i++) {
+		assert_int_equal(run_idlesim(cmds[i]), 2);
+		err = slurp_tmp("err");
+		if (strcmp(err, "idlesim: /dev/full: write error: No space left on device\n"))
+			fail_msg("%s: %s", cmds[i], err);
+		free(err);
+	}
+	assert_no_tmp_files();
 }
 
 static void test_unwritable_output(void **state)
@@ -570,6 +620,8 @@ int main(void)
 		cmocka_unit_test(test_unwritable_output),
 		cmocka_unit_test(test_output_mode),
 		cmocka_unit_test(test_signal_removes_tmp),
+		cmocka_unit_test(test_gen_size_bound),
+		cmocka_unit_test(test_write_errors),
 		cmocka_unit_test(test_output_to_fifo),
 		cmocka_unit_test(test_gen_and_machines),
 	};
