@@ -299,7 +299,11 @@ static int cmd_run(int argc, char **argv)
 	if (run_grid(&req, &res, &err))
 		return finish(&err);
 	if (!outfile_open(&out, output, &err)) {
-		if (report_write(out.f, &res, &ro))
+		int rc = report_write(out.f, &res, &ro);
+
+		if (rc == REPORT_ERR_NOMEM)
+			sim_error_nomem(&err, "");
+		if (rc)
 			outfile_fail(&out, &err);
 		else
 			outfile_commit(&out, &err);
