@@ -12,6 +12,7 @@
 #include "sim/common.h"
 #include "sim/compare.h"
 #include "sim/gen.h"
+#include "sim/gen_size.h"
 #include "sim/import.h"
 #include "sim/init.h"
 #include "sim/machine.h"
@@ -20,6 +21,7 @@
 #include "sim/run.h"
 #include "sim/workloads.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,13 +299,14 @@ static int cmd_run(int argc, char **argv)
 	if (run_grid(&req, &res, &err))
 		return finish(&err);
 	if (!outfile_open(&out, output, &err)) {
-		if (report_write(out.f, &res, &ro)) {
-			sim_error_set(&err, SIM_ERR_IO, output ? output : "<stdout>", 0, 0,
-				      "write error");
-			outfile_abort(&out);
-		} else {
+		int rc = report_write(out.f, &res, &ro);
+
+		if (rc == REPORT_ERR_NOMEM)
+			sim_error_nomem(&err, "");
+		if (rc)
+			outfile_fail(&out, &err);
+		else
 			outfile_commit(&out, &err);
-		}
 	}
 	run_results_free(&res);
 	return finish(&err);
@@ -355,6 +358,7 @@ static int gen_model(struct args *a, const struct workload *w)
 	struct outfile out;
 	const char *v, *output = NULL;
 	char name[64];
+	bool force = false;
 
 	workload_defaults(w, params);
 	command_line(hdr.source, sizeof(hdr.source), a->argc, a->argv);
@@ -381,14 +385,17 @@ static int gen_model(struct args *a, const struct workload *w)
 				hdr.hz = (int)n;
 		} else if (opt(a, "--output", "-o", &v))
 			output = v;
+		else if (opt(a, "--force", NULL, NULL))
+			force = true;
 		else
 			bad_model_option(a, w);
 	}
-	if (err->code != SIM_OK || workload_check_params(w, params, err))
+	if (err->code != SIM_OK || workload_check_params(w, params, err) ||
+	    gen_size_check_model(w, params, duration_ns, seed, &hdr, force, err))
 		return finish(err);
 	if (!outfile_open(&out, output, err)) {
 		if (workload_write_trace(w, params, duration_ns, seed, &hdr, out.f, err))
-			outfile_abort(&out);
+			outfile_fail(&out, err);
 		else
 			outfile_commit(&out, err);
 	}
@@ -404,6 +411,7 @@ static int cmd_gen(int argc, char **argv)
 	struct outfile out;
 	const char *v, *output = NULL, *workload = NULL;
 	char names[512];
+	bool force = false;
 	int64_t n;
 	int i;
 
@@ -462,14 +470,16 @@ static int cmd_gen(int argc, char **argv)
 				c.hz = (int)n;
 		} else if (opt(&a, "--output", "-o", &v))
 			output = v;
+		else if (opt(&a, "--force", NULL, NULL))
+			force = true;
 		else
 			bad_option(&a);
 	}
-	if (err.code != SIM_OK || gen_validate(&c, &err))
+	if (err.code != SIM_OK || gen_validate(&c, &err) || gen_size_check(&c, force, &err))
 		return finish(&err);
 	if (!outfile_open(&out, output, &err)) {
 		if (gen_write(&c, out.f, &err))
-			outfile_abort(&out);
+			outfile_fail(&out, &err);
 		else
 			outfile_commit(&out, &err);
 	}
@@ -494,20 +504,27 @@ static int import_output(struct importer *im, const char *output, bool json, str
 	} else if (output && stat(output, &sb) == 0 && !S_ISREG(sb.st_mode)) {
 		dev = fopen(output, "w");
 		if (!dev)
-			return sim_error_set(err, SIM_ERR_IO, output, 0, 0, "cannot open for writing");
+			return sim_error_set(err, SIM_ERR_IO, output, 0, 0,
+					     "cannot open for writing: %s", strerror(errno));
 	} else if (output && outfile_open(&out, output, err)) {
 		return -1;
 	}
 	if (import_convert(im, !output ? NULL : dev ? dev : out.f ? out.f : stdout, err)) {
 		if (out.path)
-			outfile_abort(&out);
+			return outfile_fail(&out, err);
+		if (dev && err->code == SIM_ERR_IO) {
+			fflush(dev); /* sets errno again if the device still fails */
+			sim_error_clear(err);
+			sim_error_set(err, SIM_ERR_IO, output, 0, 0, "write error: %s",
+				      strerror(errno));
+		}
 		if (dev)
 			fclose(dev);
 		return -1;
 	}
 	if (dev ? fclose(dev) != 0
 		: output && (out.path ? outfile_commit(&out, err) : fflush(stdout) ? -1 : 0)) {
-		sim_error_set(err, SIM_ERR_IO, output, 0, 0, "write error");
+		sim_error_set(err, SIM_ERR_IO, output, 0, 0, "write error: %s", strerror(errno));
 		return -1;
 	}
 	if (import_write_summary(summary, im, json) || fflush(summary))
@@ -842,9 +859,7 @@ static int cmd_compare(int argc, char **argv)
 		return finish(&err);
 	if (!outfile_open(&out, output, &err)) {
 		if (cmp_write(out.f, &res, format, style)) {
-			sim_error_set(&err, SIM_ERR_IO, output ? output : "<stdout>", 0, 0,
-				      "write error");
-			outfile_abort(&out);
+			outfile_fail(&out, &err);
 		} else {
 			outfile_commit(&out, &err);
 		}
@@ -918,7 +933,8 @@ static const char *const help_run =
 	"Lists may also be given comma-separated: --machine hsx,skl.\n";
 
 static const char *const help_gen =
-	"usage: idlesim gen --workload W [--cpus N] [--duration-s S] [--seed N] [options] [-o FILE]\n"
+	"usage: idlesim gen --workload W [--cpus N] [--duration-s S] [--seed N] [options] [--force]\n"
+	"                   [-o FILE]\n"
 	"\n"
 	"Writes a synthetic workload as a native trace (deterministic for a seed).\n"
 	"  --workload W          periodic, irq-fixed, irq-poisson or mixed (open loop, below), or\n"
@@ -937,10 +953,12 @@ static const char *const help_gen =
 	"  --no-wake-pct P       P % of irq/ipi wakeups wake no task (resched=0): the CPU stays\n"
 	"                        in the idle loop, the tick as it was (default 0)\n"
 	"  --hz N                tick rate written to the header\n"
+	"  --force               write even if the trace is estimated above 1 GiB\n"
 	"\n"
 	"A benchmark-like model is written as its timeline on CPUs without exit latency (the\n"
-	"one the oracle follows); it takes --duration-s (at most 3600), --seed, --hz, -o and its\n"
-	"own parameters, all integers (defaults in brackets; 0 for --cpus: one per thread):\n";
+	"one the oracle follows); it takes --duration-s (at most 3600), --seed, --hz, --force, -o\n"
+	"and its own parameters, all integers (defaults in brackets; 0 for --cpus: one per\n"
+	"thread):\n";
 
 /* The models' parameters, from their tables: "  NAME  --PARAM [DEF] ..." wrapped at 90. */
 static void help_gen_models(FILE *f)

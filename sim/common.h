@@ -12,6 +12,14 @@
 #include <stdint.h>
 
 #define SIM_TIME_NEVER INT64_MAX
+/*
+ * The latest instant a workload may name, 2^62 ns (146 years of uptime): trace start, end,
+ * record times and the ends of idle and busy periods. The engine adds ticks, exit
+ * latencies (at most STATE_MAX_NS, 50 days), POLL limits and its lookahead to instants;
+ * below 2^62 none of these sums can reach 2^63. Readers reject later times with the
+ * position of the field; the engine refuses them as an internal error.
+ */
+#define SIM_TIME_MAX_NS (INT64_C(1) << 62)
 #define SIM_NS_PER_US 1000LL
 #define SIM_NS_PER_MS 1000000LL
 #define SIM_NS_PER_S 1000000000LL

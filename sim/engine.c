@@ -713,6 +713,14 @@ int sim_run_until(struct sim *S, int64_t until_ns, struct sim_error *err)
 
 /* ---- feeding ---- */
 
+/* An instant past SIM_TIME_MAX_NS: the readers reject those, so it is the caller's bug. */
+static int beyond_limit(struct sim_error *err, const char *what, int cpu, int64_t t)
+{
+	return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+			     "%s of CPU %d at %lld ns is beyond the engine's limit, 2^62 ns", what,
+			     cpu, (long long)t);
+}
+
 int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, int64_t next_wheel_ns,
 	     unsigned int iowait, unsigned long load, struct sim_error *err)
 {
@@ -723,6 +731,8 @@ int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, in
 	if (cpu < 0 || cpu >= S->cfg.nr_cpus)
 		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0, "idle period for CPU %d", cpu);
 	c = &S->cpus[cpu];
+	if (start_ns > SIM_TIME_MAX_NS)
+		return beyond_limit(err, "idle period", cpu, start_ns);
 	if ((c->count && ring_tail(c)->wake_ns == SIM_TIME_NEVER) || start_ns < c->last_start_ns ||
 	    start_ns < S->now_ns || next_wheel_ns < next_timer_ns)
 		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
@@ -748,6 +758,8 @@ int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, enum w
 	if (cpu < 0 || cpu >= S->cfg.nr_cpus)
 		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0, "idle period for CPU %d", cpu);
 	c = &S->cpus[cpu];
+	if (wake_ns > SIM_TIME_MAX_NS)
+		return beyond_limit(err, "idle period", cpu, wake_ns);
 	if ((c->count && ring_tail(c)->wake_ns == SIM_TIME_NEVER) || start_ns < c->last_start_ns ||
 	    start_ns < S->now_ns || wake_ns < start_ns || cause > WAKE_IPI ||
 	    next_wheel_ns < next_timer_ns)
@@ -772,6 +784,8 @@ int sim_wake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause, boo
 	if (cpu < 0 || cpu >= S->cfg.nr_cpus)
 		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0, "wakeup for CPU %d", cpu);
 	c = &S->cpus[cpu];
+	if (wake_ns > SIM_TIME_MAX_NS && wake_ns != SIM_TIME_NEVER)
+		return beyond_limit(err, "wakeup", cpu, wake_ns);
 	if (!c->count || (o = ring_tail(c))->wake_ns != SIM_TIME_NEVER || wake_ns < o->start_ns ||
 	    wake_ns == SIM_TIME_NEVER || cause > WAKE_IPI)
 		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
@@ -898,6 +912,12 @@ struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct si
 		sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
 			      "the trace has %d CPUs but machine %s has %d; pick a larger machine",
 			      cfg->nr_cpus, m->name, machine_nr_cpus(m));
+		return NULL;
+	}
+	if (start_ns < 0 || start_ns > SIM_TIME_MAX_NS) {
+		sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+			      "start %lld ns is outside the engine's range, 0 to 2^62 ns",
+			      (long long)start_ns);
 		return NULL;
 	}
 	if (cfg->hz < 1 || cfg->hz > 10000) {
@@ -1061,12 +1081,27 @@ int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_
 	int i, k;
 
 	memset(out, 0, sizeof(*out));
+	/* and the totals over CPUs must fit: (end - start) x CPUs <= 2^62 (FORMAT.md) */
+	if (end_ns > SIM_TIME_MAX_NS || end_ns - S->start_ns > SIM_TIME_MAX_NS / S->cfg.nr_cpus)
+		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+				     "end %lld ns is beyond the engine's limit, 2^62 ns, or "
+				     "2^62 ns of CPU time from the start",
+				     (long long)end_ns);
 	sim_set_end(S, end_ns);
 	end_ns = S->end_ns;
 	if (sim_run_until(S, end_ns, err))
 		return -1;
 	if (energy_close(S->energy, end_ns))
 		return sim_error_nomem(err, "");
+	/* Wakeups that arrived while the CPU was busy and whose work had not started by the
+	 * end stay pending: their latency is not known yet. The full exits, counted apart,
+	 * join each histogram here, before out owns any of them: a failure leaves everything
+	 * to sim_destroy() and nothing in out. */
+	for (i = 0; i < S->cfg.nr_cpus; i++)
+		for (k = 0; k < S->drv.state_count; k++)
+			if (lat_hist_add(&S->cpus[i].st.wake_latency,
+					 S->drv.states[k].exit_latency_ns, S->cpus[i].exit_lat_count[k]))
+				return sim_error_nomem(err, "");
 	out->cpus = sim_calloc((size_t)S->cfg.nr_cpus, sizeof(*out->cpus));
 	if (!out->cpus)
 		return sim_error_nomem(err, "");
@@ -1079,12 +1114,6 @@ int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_
 	for (i = 0; i < S->cfg.nr_cpus; i++) {
 		struct sim_cpu *c = &S->cpus[i];
 
-		/* Wakeups that arrived while the CPU was busy and whose work had not started by
-		 * the end stay pending: their latency is not known yet. */
-		for (k = 0; k < S->drv.state_count; k++)
-			if (lat_hist_add(&c->st.wake_latency, S->drv.states[k].exit_latency_ns,
-					 c->exit_lat_count[k]))
-				return sim_error_nomem(err, "");
 		if (c->phase == CPU_IDLE)
 			c->st.truncated_ns += end_ns - c->entry_ns;
 		else if (c->phase == CPU_BUSY)

@@ -455,6 +455,12 @@ static inline int parse_ts(const char *p, const char *e, int64_t *ns, int *frac,
 	for (*frac = nf; nf < 9; nf++)
 		f *= 10;
 	*ns = s * SIM_NS_PER_S + f;
+	/* below SIM_TIME_MAX_NS: the converted trace ends 1 ns after its last event */
+	if (*ns >= SIM_TIME_MAX_NS) {
+		*why = "timestamp beyond 2^62 ns (4611686018.427387904 s), the latest time a "
+		       "trace may name";
+		return -1;
+	}
 	*after = q + 1;
 	return 1;
 }

@@ -327,14 +327,18 @@ static int run_closed(struct loop *L, const struct sim_config *cfg, struct run_s
 			goto out;
 	if (sim_finish(L->S, L->end_ns, stats, err))
 		goto out;
-	/* Periods still open at the end, cut there by the replay. */
+	/* Periods still open at the end, cut there by the replay. A failure here gives back
+	 * what sim_finish() handed over. */
 	for (i = 0; i < L->nr_cpus && L->record; i++)
 		if (L->cpus[i].state == L_IDLE &&
 		    record_period(L, i, sim_max64(L->cpus[i].wake_ns == SIM_TIME_NEVER
 							    ? L->end_ns + 1
 							    : L->cpus[i].wake_ns,
-						    L->cpus[i].idle_start_ns + 1)))
+						    L->cpus[i].idle_start_ns + 1))) {
+			run_stats_release(stats);
+			sim_error_nomem(err, "");
 			goto out;
+		}
 	rc = 0;
 out:
 	sim_destroy(L->S);

@@ -59,9 +59,15 @@ struct derive {
 
 /* ---- idle-interval records ---- */
 
+/*
+ * START + next_timer may pass 2^63 (next_timer is a duration up to 2^63 - 1): it saturates at
+ * KTIME_MAX, as the kernel's ktime_add_safe() does for a timer's expiry, which reads as no
+ * timer pending.
+ */
 static int feed_interval(struct sim *S, const struct trace_record *rec, struct sim_error *err)
 {
-	int64_t next_timer = rec->next_timer_ns < 0 ? SIM_TIME_NEVER : rec->time_ns + rec->next_timer_ns;
+	int64_t next_timer = rec->next_timer_ns < 0 ? SIM_TIME_NEVER
+						    : sim_time_add(rec->time_ns, rec->next_timer_ns);
 
 	return sim_period(S, rec->cpu, rec->time_ns, rec->time_ns + rec->length_ns, rec->cause,
 			  rec->no_resched, next_timer, next_timer, rec->iowait, rec->load, err);
@@ -317,6 +323,15 @@ int replay_run(struct record_source *src, const struct sim_config *cfg, struct r
 	}
 	last = start;
 	while (have > 0) {
+		/* The native reader checks these with the field's position; imports come
+		 * here (FORMAT.md: instants and the CPU time a trace covers). */
+		if (record_end(&rec) > SIM_TIME_MAX_NS ||
+		    record_end(&rec) - start > SIM_TIME_MAX_NS / hdr->cpus) {
+			src->error_at(src->ctx, &rec, err,
+				      "time beyond 2^62 ns, or beyond 2^62 ns of CPU time from "
+				      "the trace's start");
+			goto out;
+		}
 		if (events && flush_before(&d, rec.time_ns, false, err))
 			goto out;
 		/* The engine may run up to this record's time less the lookahead; letting

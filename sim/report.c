@@ -676,8 +676,14 @@ static int report_csv(FILE *f, const struct run_results *res)
 	return 0;
 }
 
+/*
+ * A formatter fails alike when a write fails and when an allocation fails (jansson's, for
+ * the JSON tree, go through sim/alloc.h too): the count of failed allocations tells them
+ * apart, and running out of memory is not the destination's fault.
+ */
 int report_write(FILE *f, const struct run_results *res, const struct report_opts *o)
 {
+	unsigned long failures = sim_alloc_failures();
 	int rc;
 
 	switch (o->format) {
@@ -691,5 +697,7 @@ int report_write(FILE *f, const struct run_results *res, const struct report_opt
 		rc = report_text(f, res, o);
 		break;
 	}
-	return rc || ferror(f) ? -1 : 0;
+	if (sim_alloc_failures() != failures)
+		return REPORT_ERR_NOMEM;
+	return rc || ferror(f) ? REPORT_ERR_IO : 0;
 }

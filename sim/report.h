@@ -22,7 +22,10 @@ struct report_opts {
 };
 
 int report_format_parse(const char *s, enum report_format *f);
-/* Returns 0, or -1 if writing failed. */
+/* report_write() failures: a write failed (errno says why), or memory ran out. */
+enum { REPORT_ERR_IO = -1, REPORT_ERR_NOMEM = -2 };
+
+/* Returns 0, REPORT_ERR_IO or REPORT_ERR_NOMEM (the command line exits 2 or 1). */
 int report_write(FILE *f, const struct run_results *res, const struct report_opts *o);
 
 #endif

@@ -547,7 +547,7 @@ static int text_record(struct trace_reader *r, struct cursor *c, enum trace_kind
 	if (trace_check_family(r, rec))
 		return -1;
 	if (text_num(r, c, rec, F_CPU, &v) || trace_check_cpu(r, rec, v) ||
-	    text_num(r, c, rec, F_TIME, &rec->time_ns))
+	    text_num(r, c, rec, F_TIME, &rec->time_ns) || trace_check_time(r, rec))
 		return -1;
 	rec->column = r->col[F_TIME];
 	switch (kind) {
@@ -737,13 +737,13 @@ static int text_directive(struct trace_reader *r, struct cursor *c, enum word w,
 		h->hz = (int)v;
 		break;
 	case W_START:
-		rc = dir_num(r, c, name, "a time (ns)", 0, INT64_MAX, &h->start_ns);
+		rc = dir_num(r, c, name, "a time (ns)", 0, SIM_TIME_MAX_NS, &h->start_ns);
 		h->has_start = true;
 		break;
 	case W_END:
 		skip_ws(c);
 		r->end_col = col_of(c, c->p);
-		rc = dir_num(r, c, name, "a time (ns)", 0, INT64_MAX, &h->end_ns);
+		rc = dir_num(r, c, name, "a time (ns)", 0, SIM_TIME_MAX_NS, &h->end_ns);
 		h->has_end = true;
 		break;
 	case W_MACHINE:

@@ -371,15 +371,29 @@ int trace_check_cpu(struct trace_reader *r, struct trace_record *rec, int64_t v)
 	return 0;
 }
 
-/* idle LENGTH and busy DURATION: the interval must end before 2^63 ns. */
+/* A record's time: at most SIM_TIME_MAX_NS (sim/common.h), like every instant of a trace. */
+int trace_check_time(struct trace_reader *r, struct trace_record *rec)
+{
+	if (rec->time_ns > SIM_TIME_MAX_NS)
+		return trace_fail_field(r, rec, F_TIME,
+					"%s %" PRId64 " is beyond 2^62 ns (%" PRId64
+					"), the latest time a trace may name",
+					trace_field_name(rec->kind, F_TIME), rec->time_ns,
+					SIM_TIME_MAX_NS);
+	return 0;
+}
+
+/* idle LENGTH and busy DURATION: the interval must end by 2^62 ns. */
 int trace_check_length(struct trace_reader *r, struct trace_record *rec)
 {
 	if (rec->kind == TRACE_IDLE && rec->length_ns <= 0)
 		return trace_fail_field(r, rec, F_LENGTH, "length must be positive");
-	if (rec->length_ns > INT64_MAX - rec->time_ns)
-		return trace_fail_field(r, rec, F_LENGTH, "%s + %s is beyond 2^63 ns",
+	if (rec->length_ns > SIM_TIME_MAX_NS - rec->time_ns)
+		return trace_fail_field(r, rec, F_LENGTH,
+					"%s + %s is beyond 2^62 ns (%" PRId64
+					"), the latest time a trace may name",
 					trace_field_name(rec->kind, F_TIME),
-					trace_field_name(rec->kind, F_LENGTH));
+					trace_field_name(rec->kind, F_LENGTH), SIM_TIME_MAX_NS);
 	return 0;
 }
 
@@ -411,6 +425,39 @@ int trace_check_resched(struct trace_reader *r, struct trace_record *rec, const 
 		return trace_fail_field(r, rec, F_RESCHED, "resched must be 0 or 1, got '%s'",
 					trace_quote(q, sizeof(q), s, n));
 	rec->no_resched = s[0] == '0';
+	return 0;
+}
+
+/*
+ * The CPU time a trace covers, (end - start) x cpus, is at most 2^62 ns (FORMAT.md): the
+ * totals over CPUs of busy, state and truncated time add up to it. So no record may end
+ * more than 2^62 / cpus ns after the start, which is the first record's time when there is
+ * no start directive.
+ */
+static int64_t span_limit(const struct trace_reader *r)
+{
+	return SIM_TIME_MAX_NS / r->hdr.cpus;
+}
+
+static int check_span(struct trace_reader *r, struct trace_record *rec)
+{
+	const struct trace_header *h = &r->hdr;
+	bool interval = rec->kind == TRACE_IDLE || rec->kind == TRACE_BUSY;
+	int64_t start = h->has_start ? h->start_ns : r->nrec ? r->first_time : rec->time_ns;
+	int64_t end = rec->time_ns + (interval ? rec->length_ns : 0);
+
+	if (end - start > span_limit(r))
+		return trace_fail_field(r, rec, interval ? F_LENGTH : F_TIME,
+					"this record ends %" PRId64 " ns after the trace's start "
+					"%" PRId64 ", but a trace of %d CPUs spans at most %" PRId64
+					" ns (2^62 ns of CPU time)",
+					end - start, start, h->cpus, span_limit(r));
+	if (!r->nrec && !h->has_start && h->has_end && h->end_ns - start > span_limit(r))
+		return trace_fail_field(r, rec, F_TIME,
+					"the trace starts with this record, %" PRId64 " ns before its "
+					"end, but a trace of %d CPUs spans at most %" PRId64
+					" ns (2^62 ns of CPU time)",
+					h->end_ns - start, h->cpus, span_limit(r));
 	return 0;
 }
 
@@ -472,6 +519,10 @@ int trace_check_record(struct trace_reader *r, struct trace_record *rec, unsigne
 					" is before %" PRId64 " (%s)",
 					rec->time_ns, r->last_time,
 					where(r, r->last_line, r->last_index, w, sizeof(w)));
+	if (check_span(r, rec))
+		return -1;
+	if (!r->nrec)
+		r->first_time = rec->time_ns;
 	if (rec->kind == TRACE_IDLE) {
 		cs->idle_end = rec->time_ns + rec->length_ns;
 		cs->line = rec->line;
@@ -488,6 +539,20 @@ int trace_check_record(struct trace_reader *r, struct trace_record *rec, unsigne
 	return 0;
 }
 
+/* An error at the end directive (text) or member (JSON). */
+static int __attribute__((format(printf, 2, 3))) fail_end(struct trace_reader *r, const char *fmt, ...)
+{
+	char text[sizeof(r->error.text)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (r->root)
+		return trace_fail_json(r, "end", "%s", text);
+	return trace_fail(r, r->dir_line[W_END - W_CPUS], r->end_col, "%s", text);
+}
+
 /*
  * At the end of the trace: an idle record with resched=0 must be followed by the idle period
  * its CPU goes on with. The first such record in the file is named.
@@ -498,6 +563,13 @@ int trace_check_end(struct trace_reader *r)
 	char path[48];
 	int i, line, col;
 
+	/* no record and no start: the trace starts at 0 */
+	if (!r->nrec && !r->hdr.has_start && r->hdr.has_end && r->hdr.end_ns > span_limit(r))
+		return fail_end(r,
+				"end %" PRId64 " is more than %" PRId64 " ns after the start (0 "
+				"without records or a start directive): a trace of %d CPUs spans at "
+				"most that (2^62 ns of CPU time)",
+				r->hdr.end_ns, span_limit(r), r->hdr.cpus);
 	if (!r->stay_idle)
 		return 0;
 	for (i = 0; i < r->hdr.cpus; i++)
@@ -521,15 +593,14 @@ int trace_header_done(struct trace_reader *r)
 {
 	const struct trace_header *h = &r->hdr;
 
-	if (h->has_start && h->has_end && h->end_ns < h->start_ns) {
-		if (r->root)
-			return trace_fail_json(r, "end",
-					       "end (%" PRId64 ") is before start (%" PRId64 ")",
-					       h->end_ns, h->start_ns);
-		return trace_fail(r, r->dir_line[W_END - W_CPUS], r->end_col,
-				  "end (%" PRId64 ") is before start (%" PRId64 ")", h->end_ns,
-				  h->start_ns);
-	}
+	if (h->has_start && h->has_end && h->end_ns < h->start_ns)
+		return fail_end(r, "end (%" PRId64 ") is before start (%" PRId64 ")", h->end_ns,
+				h->start_ns);
+	if (h->has_start && h->has_end && h->end_ns - h->start_ns > span_limit(r))
+		return fail_end(r,
+				"end is %" PRId64 " ns after start, but a trace of %d CPUs spans at "
+				"most %" PRId64 " ns (2^62 ns of CPU time)",
+				h->end_ns - h->start_ns, h->cpus, span_limit(r));
 	r->cpu = sim_calloc((size_t)h->cpus, sizeof(*r->cpu));
 	return r->cpu ? 0 : trace_fail_nomem(r);
 }

@@ -10,6 +10,7 @@
 #ifndef IDLESIM_TRACE_INT_H
 #define IDLESIM_TRACE_INT_H
 
+#include "sim/common.h"
 #include "sim/trace.h"
 
 #include <jansson.h>
@@ -104,6 +105,7 @@ struct trace_reader {
 	int family_line;
 	long family_index;
 	int64_t last_time;
+	int64_t first_time; /* of the first record: the start without a start directive */
 	int last_line;
 	long last_index;
 	struct cpu_state *cpu;
@@ -136,6 +138,7 @@ void trace_record_init(const struct trace_reader *r, struct trace_record *rec,
 		       enum trace_kind kind);
 int trace_check_family(struct trace_reader *r, const struct trace_record *rec);
 int trace_check_cpu(struct trace_reader *r, struct trace_record *rec, int64_t v);
+int trace_check_time(struct trace_reader *r, struct trace_record *rec);
 int trace_check_length(struct trace_reader *r, struct trace_record *rec);
 int trace_check_iowait(struct trace_reader *r, struct trace_record *rec, int64_t v);
 int trace_check_period(struct trace_reader *r, struct trace_record *rec, int64_t v);

@@ -193,7 +193,7 @@ static int json_record(struct trace_reader *r, struct trace_record *rec)
 	if (json_kind(r, rec, o) || trace_check_family(r, rec) || json_members(r, rec, o))
 		return -1;
 	if (json_uint(r, rec, o, F_CPU, &v, &present) || trace_check_cpu(r, rec, v) ||
-	    json_uint(r, rec, o, F_TIME, &rec->time_ns, &present))
+	    json_uint(r, rec, o, F_TIME, &rec->time_ns, &present) || trace_check_time(r, rec))
 		return -1;
 	switch (rec->kind) {
 	case TRACE_IDLE:
@@ -234,7 +234,8 @@ int trace_json_next(struct trace_reader *r, struct trace_record *rec)
 	return json_record(r, rec) ? -1 : 1;
 }
 
-/* An integer header member in [lo, hi] (a time if hi is INT64_MAX); absent leaves *v alone. */
+/* An integer header member in [lo, hi] (a time if hi is SIM_TIME_MAX_NS); absent leaves *v
+ * alone. */
 static int json_hdr_int(struct trace_reader *r, const char *name, int64_t lo, int64_t hi,
 			int64_t *v, bool *present)
 {
@@ -243,7 +244,7 @@ static int json_hdr_int(struct trace_reader *r, const char *name, int64_t lo, in
 	*present = j != NULL;
 	if (!j)
 		return 0;
-	if (hi == INT64_MAX && (!json_is_integer(j) || json_integer_value(j) < 0))
+	if (hi == SIM_TIME_MAX_NS && (!json_is_integer(j) || json_integer_value(j) < 0))
 		return trace_fail_json(r, name, "%s must be a non-negative integer (ns)", name);
 	if (!json_is_integer(j))
 		return trace_fail_json(r, name,
@@ -356,8 +357,8 @@ int trace_json_header(struct trace_reader *r)
 	if (json_hdr_int(r, "hz", 1, HZ_MAX, &v, &present))
 		return -1;
 	h->hz = present ? (int)v : 0;
-	if (json_hdr_int(r, "start", 0, INT64_MAX, &h->start_ns, &h->has_start) ||
-	    json_hdr_int(r, "end", 0, INT64_MAX, &h->end_ns, &h->has_end) ||
+	if (json_hdr_int(r, "start", 0, SIM_TIME_MAX_NS, &h->start_ns, &h->has_start) ||
+	    json_hdr_int(r, "end", 0, SIM_TIME_MAX_NS, &h->end_ns, &h->has_end) ||
 	    json_hdr_str(r, "machine", true, h->machine, sizeof(h->machine)) ||
 	    json_hdr_str(r, "source", false, h->source, sizeof(h->source)))
 		return -1;

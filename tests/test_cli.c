@@ -15,13 +15,16 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "sim/common.h"
 #include "sim/machine.h"
 
 
@@ -395,6 +398,169 @@ static void test_output_to_fifo(void **state)
 }
 
 /* An output file that cannot be written: exit 2, nothing left behind. */
+static mode_t mode_of(const char *name)
+{
+	struct stat st;
+
+	assert_int_equal(stat(tmp_path(name), &st), 0);
+	return st.st_mode & 07777;
+}
+
+/*
+ * Output files get the usual mode: a new one 0666 less the umask (022 -> 0644, 027 ->
+ * 0640), a replaced one keeps its own (0640 stays 0640, 0604 stays 0604 under umask 022).
+ */
+static void test_output_mode(void **state)
+{
+	mode_t old = umask(022);
+	char args[512];
+
+	(void)state;
+	snprintf(args, sizeof(args), "gen --workload periodic --duration-s 0.01 -o %s/new.trace",
+		 tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	assert_int_equal(mode_of("new.trace"), 0644);
+	write_tmp("old.trace", "x");
+	assert_int_equal(chmod(tmp_path("old.trace"), 0640), 0);
+	snprintf(args, sizeof(args), "gen --workload periodic --duration-s 0.01 -o %s/old.trace",
+		 tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	assert_int_equal(mode_of("old.trace"), 0640);
+	assert_int_equal(chmod(tmp_path("old.trace"), 0604), 0);
+	snprintf(args, sizeof(args),
+		 "run --trace traces/demo.trace --machine skl --governor oracle -o %s/old.trace",
+		 tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	assert_int_equal(mode_of("old.trace"), 0604);
+	umask(027);
+	snprintf(args, sizeof(args),
+		 "run --trace traces/demo.trace --machine skl --governor oracle -o %s/r.txt",
+		 tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	assert_int_equal(mode_of("r.txt"), 0640);
+	umask(old);
+	assert_no_tmp_files();
+	unlink(tmp_path("new.trace"));
+	unlink(tmp_path("old.trace"));
+	unlink(tmp_path("r.txt"));
+}
+
+/* The size of the first file in tmpdir whose name starts with prefix, or -1. */
+static long long tmp_file_size(const char *prefix)
+{
+	DIR *d = opendir(tmpdir);
+	struct dirent *e;
+	struct stat st;
+	long long size = -1;
+
+	assert_non_null(d);
+	while (size < 0 && (e = readdir(d)))
+		if (!strncmp(e->d_name, prefix, strlen(prefix)) &&
+		    stat(tmp_path(e->d_name), &st) == 0)
+			size = st.st_size;
+	closedir(d);
+	return size;
+}
+
+/*
+ * `idlesim gen` writing a large trace to tmpdir/NAME gets sig once its temporary holds
+ * data: it must die by that signal (the conventional status) and leave no temporary.
+ * An interrupt every microsecond on 8 CPUs is about 8 x 10^6 records of ~23 bytes a
+ * second: 3 s is about 550 MB, many seconds of work, and below gen's bound without --force.
+ */
+static void signal_during_gen(const char *name, int sig, const char *duration_s, bool force)
+{
+	char out[256], prefix[64];
+	int status, i;
+	pid_t pid;
+
+	snprintf(out, sizeof(out), "%s/%s", tmpdir, name);
+	snprintf(prefix, sizeof(prefix), "%s.tmp.", name);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		execl(BIN, BIN, "gen", "--workload", "irq-fixed", "--interval-us", "1", "--cpus",
+		      "8", "--duration-s", duration_s, "-o", out, force ? "--force" : NULL,
+		      (char *)NULL);
+		_exit(127);
+	}
+	for (i = 0; i < 20000 && tmp_file_size(prefix) <= 0; i++)
+		nanosleep(&(struct timespec){0, 500000}, NULL);
+	assert_true(tmp_file_size(prefix) > 0);
+	assert_int_equal(kill(pid, sig), 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), sig);
+	assert_no_tmp_files();
+}
+
+/* SIGTERM and SIGINT while gen writes: no temporary left, the old file (if any) intact. */
+static void test_signal_removes_tmp(void **state)
+{
+	char *text;
+
+	(void)state;
+	signal_during_gen("sig.trace", SIGTERM, "3", false);
+	assert_false(exists("sig.trace"));
+	write_tmp("old.trace", "old contents\n");
+	signal_during_gen("old.trace", SIGINT, "3", false);
+	text = slurp_tmp("old.trace");
+	assert_string_equal(text, "old contents\n");
+	free(text);
+	unlink(tmp_path("old.trace"));
+}
+
+/*
+ * gen refuses more than 1 GiB without --force: 10 s of the workload above is about
+ * 8 x 10^7 records of ~23 bytes, 1.8 GB. With --force it writes (stopped once it has
+ * begun). No file either way.
+ */
+static void test_gen_size_bound(void **state)
+{
+	char args[512], *err;
+
+	(void)state;
+	snprintf(args, sizeof(args),
+		 "gen --workload irq-fixed --interval-us 1 --cpus 8 --duration-s 10 -o %s/huge.trace",
+		 tmpdir);
+	assert_int_equal(run_idlesim(args), 2);
+	err = slurp_tmp("err");
+	assert_non_null(strstr(err, "idlesim: gen: the trace would be about 1."));
+	assert_non_null(strstr(err, "GiB that gen writes without --force"));
+	free(err);
+	assert_false(exists("huge.trace"));
+	signal_during_gen("huge.trace", SIGTERM, "10", true);
+	assert_false(exists("huge.trace"));
+}
+
+/* Every write error names the file and the reason; nothing is left behind. */
+static void test_write_errors(void **state)
+{
+	static const char *const cmds[] = {
+		"gen --workload periodic -o /dev/full",
+		"gen --workload tbench --duration-s 0.1 -o /dev/full",
+		"run --trace traces/demo.trace --machine skl --governor menu -o /dev/full",
+		"import tests/import/scenario.ftrace -o /dev/full",
+		"compare --workload tbench --governor menu,teo -n 1 --duration-s 0.01 -o /dev/full",
+	};
+	size_t i;
+	char *err;
+
+	(void)state;
+	for (i = 0; i < SIM_ARRAY_SIZE(cmds); i++) {
+		assert_int_equal(run_idlesim(cmds[i]), 2);
+		err = slurp_tmp("err");
+		if (strcmp(err, "idlesim: /dev/full: write error: No space left on device\n"))
+			fail_msg("%s: %s", cmds[i], err);
+		free(err);
+	}
+	assert_no_tmp_files();
+}
+
 static void test_unwritable_output(void **state)
 {
 	(void)state;
@@ -452,6 +618,10 @@ int main(void)
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_bad_input_corpus),
 		cmocka_unit_test(test_unwritable_output),
+		cmocka_unit_test(test_output_mode),
+		cmocka_unit_test(test_signal_removes_tmp),
+		cmocka_unit_test(test_gen_size_bound),
+		cmocka_unit_test(test_write_errors),
 		cmocka_unit_test(test_output_to_fifo),
 		cmocka_unit_test(test_gen_and_machines),
 	};

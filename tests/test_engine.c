@@ -8,6 +8,7 @@
  *   C7s 124000/800000, C8 200000/800000, C9 480000/5000000, C10 890000/5000000.
  */
 #include "tests/testutil.h"
+#include "sim/common.h"
 
 #include <stdlib.h>
 
@@ -67,6 +68,84 @@ static void test_tick_retained_splits_period(void **state)
 	assert_int_equal(rs.total.busy_ns, 990000);
 	assert_int_equal(rs.total.truncated_ns, 0);
 	release(&rs);
+}
+
+/*
+ * The same period 12 ms before the last tick boundary below 2^62, the latest time a trace may
+ * name (sim/common.h): 2^62 / 4,000,000 = 1,152,921,504,606.8..., so that boundary is
+ * 1,152,921,504,606 x 4,000,000 = 4,611,686,018,424,000,000 and T = that - 12 ms
+ * = 4,611,686,018,412,000,000 is a tick boundary too. Everything is the test above plus T:
+ * the tick and exit arithmetic must not overflow there.
+ */
+static void test_tick_near_time_limit(void **state)
+{
+	struct run_stats rs;
+	const struct script *s = &test_script;
+
+	(void)state;
+	script_set(C1E, false);
+	replay_ok(HDR "end 4611686018424000000\nidle 0 4611686018413000000 10000000 timer\n",
+		  NULL, &rs);
+	assert_int_equal(rs.total.states[C1E].usage, 3);
+	assert_int_equal(rs.total.states[C1E].time_ns, 10010000);
+	assert_int_equal(rs.total.states[C1E].below, 3);
+	assert_int_equal(rs.total.wakeups[WAKE_TICK], 2);
+	assert_int_equal(rs.total.wakeups[WAKE_TIMER], 1);
+	assert_int_equal(s->calls, 3);
+	assert_int_equal(s->seen[0].delta_tick_ns, 3000000);
+	assert_int_equal(s->seen[1].now_ns, 4611686018416010000LL);
+	assert_int_equal(s->seen[2].delta_tick_ns, 2990000);
+	assert_int_equal(rs.total.busy_ns, 990000);
+	assert_int_equal(rs.total.truncated_ns, 0);
+	release(&rs);
+}
+
+/*
+ * Past 2^62 the engine refuses to start, feed or end, rather than let its tick and exit
+ * arithmetic overflow near 2^63: the readers reject such times, so a caller that passes
+ * one has a bug (internal error).
+ */
+static void test_time_limit_guard(void **state)
+{
+	struct sim_config cfg = { 0 };
+	struct sim_error err = { 0 };
+	struct run_stats rs;
+	struct machine m;
+	struct sim *S;
+
+	(void)state;
+	script_set(C1, true);
+	assert_int_equal(machine_load("skl", &m, &err), 0);
+	cfg.machine = &m;
+	cfg.gov = &gov_scripted;
+	cfg.hz = 250;
+	cfg.latency_req_ns = -1;
+	cfg.nr_cpus = 1;
+	cfg.queue = EVENTQ_HEAP;
+	assert_null(sim_create(&cfg, SIM_TIME_MAX_NS + 1, &err));
+	assert_int_equal(err.code, SIM_ERR_INTERNAL);
+	S = sim_create(&cfg, SIM_TIME_MAX_NS - 1000, &err);
+	assert_non_null(S);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(sim_period(S, 0, SIM_TIME_MAX_NS - 100, SIM_TIME_MAX_NS + 1, WAKE_IRQ,
+				    false, SIM_TIME_NEVER, SIM_TIME_NEVER, 0, 0, &err),
+			 -1);
+	assert_int_equal(err.code, SIM_ERR_INTERNAL);
+	assert_string_equal(err.text, "idle period of CPU 0 at 4611686018427387905 ns is beyond "
+				      "the engine's limit, 2^62 ns");
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(sim_idle(S, 0, SIM_TIME_MAX_NS + 1, SIM_TIME_NEVER, SIM_TIME_NEVER, 0, 0,
+				  &err),
+			 -1);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(sim_idle(S, 0, SIM_TIME_MAX_NS - 100, SIM_TIME_NEVER, SIM_TIME_NEVER, 0,
+				  0, &err),
+			 0);
+	assert_int_equal(sim_wake(S, 0, SIM_TIME_MAX_NS + 1, WAKE_IRQ, false, &err), -1);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(sim_finish(S, SIM_TIME_MAX_NS + 1, &rs, &err), -1);
+	assert_int_equal(err.code, SIM_ERR_INTERNAL);
+	sim_destroy(S);
 }
 
 /*
@@ -765,6 +844,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tick_retained_splits_period),
+		cmocka_unit_test(test_tick_near_time_limit),
+		cmocka_unit_test(test_time_limit_guard),
 		cmocka_unit_test(test_poll_through_resched0),
 		cmocka_unit_test(test_work_conserved_same_choices),
 		cmocka_unit_test(test_end_alike_for_all),

@@ -61,6 +61,33 @@ static void test_event_derivation(void **state)
 	run_stats_release(&rs);
 }
 
+/*
+ * START + next_timer past 2^63 saturates at KTIME_MAX, as ktime_add_safe() does for a
+ * timer's expiry: 1000 + (2^63 - 1 - 500) = 2^63 + 499 reads as no timer pending. Near
+ * 2^62 (the latest START) likewise.
+ */
+static void test_next_timer_saturates(void **state)
+{
+	struct run_stats rs;
+	const struct script *s = &test_script;
+
+	(void)state;
+	script_set(C1, true);
+	replay_ok(HDR "idle 0 1000 100 irq next_timer=9223372036854775307\n", NULL, &rs);
+	assert_int_equal(s->calls, 1);
+	assert_int_equal(s->seen[0].now_ns, 1000);
+	assert_int_equal(s->seen[0].sleep_length_ns, KTIME_MAX);
+	run_stats_release(&rs);
+
+	script_set(C1, true);
+	replay_ok(HDR "idle 0 4611686018427386904 1000 irq next_timer=9223372036854775807\n", NULL,
+		  &rs);
+	assert_int_equal(s->seen[0].sleep_length_ns, KTIME_MAX);
+	/* the wakeup at 2^62 is the end: C1 is still being left then, truncated */
+	assert_int_equal(rs.total.truncated_ns, 1000);
+	run_stats_release(&rs);
+}
+
 /* A wakeup at the instant the work ends is absorbed; an idle CPU needs a wakeup for work. */
 static void test_event_edge_rules(void **state)
 {
@@ -701,6 +728,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_event_derivation),
 		cmocka_unit_test(test_event_edge_rules),
+		cmocka_unit_test(test_next_timer_saturates),
 		cmocka_unit_test(test_heap_and_naive_identical),
 		cmocka_unit_test(test_lanes_match_global),
 		cmocka_unit_test(test_lanes_match_global_events),

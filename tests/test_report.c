@@ -34,6 +34,7 @@
 
 #include "governors/governor.h"
 #include "sim/alloc.h"
+#include "sim/init.h"
 #include "sim/report.h"
 
 enum { POLL, C1, C6, NR_STATES };
@@ -383,6 +384,37 @@ static void test_deterministic(void **state)
 	assert_int_equal(report_format_parse("xml", &f), -1);
 }
 
+/*
+ * A failed write is REPORT_ERR_IO (exit status 2), running out of memory REPORT_ERR_NOMEM
+ * (exit status 1): /dev/full fails every write; the JSON tree needs allocations, and with
+ * none allowed (sim_alloc_fail_after(0)) it cannot be built.
+ */
+static void test_failures(void **state)
+{
+	struct report_opts o = { .format = REPORT_JSON };
+	struct run_results res = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	idlesim_init(); /* jansson allocates through sim/alloc.h */
+	toy_results(&res, "t.trace");
+	f = fopen("/dev/full", "w");
+	assert_non_null(f);
+	setvbuf(f, NULL, _IONBF, 0); /* fail at the first write, not at fclose */
+	assert_int_equal(report_write(f, &res, &o), REPORT_ERR_IO);
+	fclose(f);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	sim_alloc_fail_after(0);
+	assert_int_equal(report_write(f, &res, &o), REPORT_ERR_NOMEM);
+	sim_alloc_fail_after(-1);
+	fclose(f);
+	free(buf);
+	run_results_free(&res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -390,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_failures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -520,11 +520,45 @@ static void test_inline_errors(void **state)
 	expect_error(HDR "cpus 1\nidle 0 0 5 irq\nidle 0 5 5 irq\nbusy 0 10 5\n", 5, 1,
 		     "this trace uses idle-interval records (line 3); event records cannot be "
 		     "mixed in");
-	/* 2^63 - 1 is the largest time */
-	expect_error(HDR "cpus 1\nwake 0 9223372036854775807 irq\nwake 0 1 irq\n", 4, 8,
-		     "records must be in time order: 1 is before 9223372036854775807 (line 3)");
-	expect_error(HDR "cpus 1\nbusy 0 9223372036854775807 1\n", 3, 28,
-		     "time + duration is beyond 2^63 ns");
+	/* 2^62 = 4611686018427387904 is the latest time (sim/common.h); columns: "wake 0 " and
+	 * "busy 0 " put the time at 8, its 19 digits end at 26, the duration is at 28 */
+	expect_error(HDR "cpus 1\nwake 0 4611686018427387904 irq\nwake 0 1 irq\n", 4, 8,
+		     "records must be in time order: 1 is before 4611686018427387904 (line 3)");
+	expect_error(HDR "cpus 1\nwake 0 4611686018427387905 irq\n", 3, 8,
+		     "time 4611686018427387905 is beyond 2^62 ns (4611686018427387904), the "
+		     "latest time a trace may name");
+	expect_error(HDR "cpus 1\nidle 0 9223372036854775807 1 timer\n", 3, 8,
+		     "start 9223372036854775807 is beyond 2^62 ns (4611686018427387904), the "
+		     "latest time a trace may name");
+	/* 4611686018427387000 + 905 = 2^62 + 1 */
+	expect_error(HDR "cpus 1\nbusy 0 4611686018427387000 905\n", 3, 28,
+		     "time + duration is beyond 2^62 ns (4611686018427387904), the latest time "
+		     "a trace may name");
+	expect_error(HDR "cpus 1\nidle 0 4611686018427387904 1 timer\n", 3, 28,
+		     "start + length is beyond 2^62 ns (4611686018427387904), the latest time a "
+		     "trace may name");
+	/* (end - start) x cpus <= 2^62: with 4 CPUs a trace spans at most 2^62 / 4 =
+	 * 1152921504606846976 ns; 5 + that + 1 = 1152921504606846982 is 1 ns too far */
+	expect_error(HDR "cpus 4\nstart 5\nend 1152921504606846982\n", 4, 5,
+		     "end is 1152921504606846977 ns after start, but a trace of 4 CPUs spans at "
+		     "most 1152921504606846976 ns (2^62 ns of CPU time)");
+	expect_error(HDR "cpus 4\nend 1152921504606846982\nwake 0 5 irq\n", 4, 8,
+		     "the trace starts with this record, 1152921504606846977 ns before its end, "
+		     "but a trace of 4 CPUs spans at most 1152921504606846976 ns (2^62 ns of CPU "
+		     "time)");
+	/* "busy 0 5 " puts the duration at column 10 */
+	expect_error(HDR "cpus 4\nwake 0 5 irq\nbusy 0 5 1152921504606846977\n", 4, 10,
+		     "this record ends 1152921504606846977 ns after the trace's start 5, but a "
+		     "trace of 4 CPUs spans at most 1152921504606846976 ns (2^62 ns of CPU time)");
+	/* no record, no start: the trace starts at 0, and 2 CPUs span at most 2^61 ns */
+	expect_error(HDR "cpus 2\nend 4611686018427387904\n", 3, 5,
+		     "end 4611686018427387904 is more than 2305843009213693952 ns after the start "
+		     "(0 without records or a start directive): a trace of 2 CPUs spans at most "
+		     "that (2^62 ns of CPU time)");
+	expect_error(HDR "cpus 1\nend 4611686018427387905\n", 3, 5,
+		     "end 4611686018427387905 is out of range (0 to 4611686018427387904)");
+	expect_error(HDR "cpus 1\nstart 9223372036854775807\n", 3, 7,
+		     "start 9223372036854775807 is out of range (0 to 4611686018427387904)");
 
 	/* a line of exactly 4096 bytes is fine, 4097 is not; in the middle of a stream too */
 	text = malloc(3 * 5000);
@@ -537,6 +571,35 @@ static void test_inline_errors(void **state)
 }
 
 /* After an error, trace_next() keeps failing with the same message. */
+/* Every instant may be 2^62 = 4611686018427387904 ns exactly (sim/common.h), no later. */
+static void test_time_limit(void **state)
+{
+	struct trace_reader *r = open_ok(HDR "cpus 1\nstart 4611686018427386904\n"
+					     "end 4611686018427387904\n"
+					     "wake 0 4611686018427387000 irq\n"
+					     "busy 0 4611686018427387000 904\n" /* ends at 2^62 */
+					     "timer 0 4611686018427387904 t 9223372036854775807\n");
+	struct trace_record rec;
+
+	(void)state;
+	next_ok(r, &rec);
+	next_ok(r, &rec);
+	assert_int_equal(rec.time_ns + rec.length_ns, 4611686018427387904LL);
+	next_ok(r, &rec);
+	assert_int_equal(rec.time_ns, 4611686018427387904LL);
+	assert_int_equal(rec.expiry_ns, INT64_MAX); /* an expiry is not an instant of the trace */
+	at_end(r);
+	trace_close(r);
+
+	/* 4 CPUs over exactly 2^62 / 4 ns: 2^62 ns of CPU time */
+	r = open_ok(HDR "cpus 4\nstart 5\nend 1152921504606846981\nwake 0 5 irq\n"
+			"busy 0 5 1152921504606846976\n");
+	next_ok(r, &rec);
+	next_ok(r, &rec);
+	at_end(r);
+	trace_close(r);
+}
+
 static void test_error_sticks(void **state)
 {
 	struct trace_reader *r = open_ok(HDR "cpus 1\nidle 0 0 x timer\nidle 0 100 1 timer\n");
@@ -1146,6 +1209,14 @@ static void test_json_errors(void **state)
 			  "\"cause\": \"tick\"}"),
 		     4, 67, "expected a wakeup cause (timer, irq or ipi), got 'tick'");
 	expect_error(JREC("5"), 4, 3, "a record must be an object");
+	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 1, \"start\": 4611686018427387905, "
+			  "\"length\": 50, \"cause\": \"timer\"}"),
+		     4, 39,
+		     "start 4611686018427387905 is beyond 2^62 ns (4611686018427387904), the latest "
+		     "time a trace may name");
+	expect_error("{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 1, "
+		     "\"end\": 4611686018427387905}",
+		     1, 61, "end 4611686018427387905 is out of range (0 to 4611686018427387904)");
 
 	expect_error("{\"format\": \"foo\", \"version\": 1, \"cpus\": 1}", 1, 12,
 		     "not an idlesim scenario: format must be \"idlesim-trace\"");
@@ -1526,7 +1597,8 @@ int main(void)
 		cmocka_unit_test(test_header_full),	 cmocka_unit_test(test_crlf_comments_blank),
 		cmocka_unit_test(test_load_parse),	 cmocka_unit_test(test_load_roundtrip),
 		cmocka_unit_test(test_invalid_dir),	 cmocka_unit_test(test_valid_dir),
-		cmocka_unit_test(test_inline_errors),	 cmocka_unit_test(test_error_sticks),
+		cmocka_unit_test(test_inline_errors),	 cmocka_unit_test(test_time_limit),
+		cmocka_unit_test(test_error_sticks),
 		cmocka_unit_test(test_missing_file),	 cmocka_unit_test(test_streaming),
 		cmocka_unit_test(test_long_line_stream), cmocka_unit_test(test_writer_roundtrip),
 		cmocka_unit_test(test_writer_format),	 cmocka_unit_test(test_json_equivalent),

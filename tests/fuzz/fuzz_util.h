@@ -84,14 +84,12 @@ static inline unsigned int fuzz_hash(const uint8_t *data, size_t size)
 }
 
 /*
- * Replays are for bugs, not for hour-long traces: bigger inputs are only read. Times from
- * 2^62 ns on (146 years; the format allows up to 2^63) are not replayed either: the engine's
- * tick arithmetic overflows within a tick of 2^63 (reported; remove this limit once the
- * engine saturates there).
+ * Replays are for bugs, not for hour-long traces: bigger inputs are only read. Any time the
+ * readers accept is replayed, up to 2^62 ns (SIM_TIME_MAX_NS), next_timer and expiries up to
+ * 2^63 - 1.
  */
 #define FUZZ_REPLAY_MAX_CPUS 64
 #define FUZZ_REPLAY_MAX_SPAN_NS (10 * 1000000000LL)
-#define FUZZ_REPLAY_MAX_TIME_NS (1LL << 62)
 #define FUZZ_REPLAY_MAX_EXPIRIES 100000
 
 /*
