@@ -66,6 +66,11 @@ const char *wake_cause_name(enum wake_cause c)
 	}
 }
 
+const char *timer_kind_name(enum timer_kind k)
+{
+	return k == TIMER_HRTIMER ? "hrtimer" : k == TIMER_WHEEL ? "wheel" : "?";
+}
+
 /* ---- errors ---- */
 
 static int fail_io(struct trace_reader *r, int line, const char *fmt, ...)
@@ -467,6 +472,8 @@ static int text_value(struct trace_reader *r, struct cursor *c, struct trace_rec
 	switch (f) {
 	case F_NEXT_TIMER:
 		return parse_u63(r, c, trace_field_what(rec->kind, f), &rec->next_timer_ns);
+	case F_NEXT_WHEEL:
+		return parse_u63(r, c, trace_field_what(rec->kind, f), &rec->next_wheel_ns);
 	case F_IOWAIT:
 		return parse_u63(r, c, trace_field_what(rec->kind, f), &v) ||
 				       trace_check_iowait(r, rec, v)
@@ -484,6 +491,13 @@ static int text_value(struct trace_reader *r, struct cursor *c, struct trace_rec
 		if (find_binary(c->p, e))
 			return bad_token(r, c, c->p, "");
 		v = trace_check_resched(r, rec, c->p, (size_t)(e - c->p));
+		c->p = e;
+		return (int)v;
+	case F_TKIND:
+		e = token_end(c->p, c->end);
+		if (find_binary(c->p, e))
+			return bad_token(r, c, c->p, "");
+		v = trace_check_tkind(r, rec, c->p, (size_t)(e - c->p));
 		c->p = e;
 		return (int)v;
 	default:
