@@ -304,6 +304,7 @@ static void test_usage_errors(void **state)
 	expect_usage_error("gen --workload periodic --period-us 0", "--period-us");
 	expect_usage_error("gen --workload periodic --period-us -3", "--period-us");
 	expect_usage_error("gen --workload nosuch", "unknown workload");
+	expect_usage_error("gen --workload periodic --timer-kind soft", "--timer-kind");
 	expect_usage_error("gen --cpus 4", "--workload is required");
 	expect_usage_error("nosuch", "unknown command");
 	expect_usage_error("machines nosuch", "unknown machine");
@@ -420,6 +421,17 @@ static void test_gen_and_machines(void **state)
 	assert_non_null(strstr(text, "source idlesim gen --workload irq-fixed"));
 	free(text);
 	snprintf(args, sizeof(args), "run --trace %s/g.trace --machine skl --governor oracle", tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	/* --timer-kind hrtimer: every timer record says so, and there is no wheel timer */
+	snprintf(args, sizeof(args),
+		 "gen --workload periodic --duration-s 0.01 --timer-kind hrtimer -o %s/h.trace",
+		 tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	text = slurp_tmp("h.trace");
+	assert_non_null(strstr(text, " timer timer=hrtimer\n"));
+	assert_null(strstr(text, "next_wheel"));
+	free(text);
+	snprintf(args, sizeof(args), "run --trace %s/h.trace --machine skl --governor menu", tmpdir);
 	assert_int_equal(run_idlesim(args), 0);
 
 	assert_int_equal(run_idlesim("machines skx --json"), 0);
