@@ -10,9 +10,9 @@
  * was not enough), max_waiting_records, stale_timers, merging, idle_periods, opportunities,
  * merged_periods, truncated_at_end, idle_throughout, zero_length, unpaired {entries, exits, reasons
  * {}}, wake_causes {tick, timer, irq, ipi, unknown}, period_wake_causes {...}, sleep_length {known,
- * assumption, opportunities_with_next_timer}, tick_stop {success, failed}, per_cpu [{cpu,
- * idle_periods, opportunities, unpaired_entries, unpaired_exits, wake_causes}], recorded {machine,
- * outside_table, states [{index, name, usage, time_ns, above, below}], cpus [{cpu, states}]}, and
+ * assumption, opportunities_with_next_timer, opportunities_hrtimer_first}, tick_stop {success,
+ * failed}, per_cpu [{cpu, idle_periods, opportunities, unpaired_entries, unpaired_exits,
+ * wake_causes}], recorded {machine, outside_table, states [{index, name, usage, time_ns, above, below}], cpus [{cpu, states}]}, and
  * miss_check {events, above, below, compared, agree, disagree, unmatched, disagreements [{cpu,
  * time_ns, state, residency_ns, kernel, idlesim}], listed} when the trace has cpu_idle_miss events.
  */
@@ -245,10 +245,11 @@ static json_t *summary_json(const struct importer *im)
 	json_object_set_new(o, "wake_causes", causes_json(sum.causes));
 	json_object_set_new(o, "period_wake_causes", causes_json(sum.period_causes));
 	json_object_set_new(o, "sleep_length",
-			    json_pack("{s:b, s:s, s:I}", "known",
+			    json_pack("{s:b, s:s, s:I, s:I}", "known",
 				      im->has[KEV_HRTIMER_START] || im->has[KEV_TIMER_START],
 				      "assumption", im->assumption, "opportunities_with_next_timer",
-				      (json_int_t)sum.with_next_timer));
+				      (json_int_t)sum.with_next_timer, "opportunities_hrtimer_first",
+				      (json_int_t)sum.hrtimer_first));
 	json_object_set_new(o, "tick_stop",
 			    json_pack("{s:I, s:I}", "success", (json_int_t)sum.tick_stop_ok,
 				      "failed", (json_int_t)sum.tick_stop_fail));
@@ -388,8 +389,9 @@ static void summary_text(FILE *f, const struct importer *im)
 	fprintf(f, "periods woken by:");
 	causes_text(f, sum.period_causes);
 	fprintf(f, "replayed as: tick and timer -> timer, unknown -> irq\n");
-	fprintf(f, "%s; %llu opportunities with a pending timer\n", im->assumption,
-		(unsigned long long)sum.with_next_timer);
+	fprintf(f, "%s; %llu opportunities with a pending timer; %llu with an hrtimer first\n",
+		im->assumption, (unsigned long long)sum.with_next_timer,
+		(unsigned long long)sum.hrtimer_first);
 	if (sum.tick_stop_ok || sum.tick_stop_fail)
 		fprintf(f, "tick_stop: %llu stopped, %llu failed\n",
 			(unsigned long long)sum.tick_stop_ok,

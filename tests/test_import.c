@@ -19,7 +19,8 @@
  *  CPU 0: entry C1E at 20 (timers pending: T1 hrtimer_wakeup at 5000, the tick excluded);
  *         exit 4000, tick hrtimer expiry (tick), re-entry C1E at 4020 with no task between
  *         (merged), exit 5000, T1 expires (timer), task -> one opportunity [20, 5000),
- *         4980 us, timer -> "idle 0 100000020000 4980000 timer".
+ *         4980 us, timer; T1 is an hrtimer and no wheel timer is pending at 20 ->
+ *         "idle 0 100000020000 4980000 timer timer=hrtimer".
  *  CPU 1: C1 1010-1500 (no cause event: unknown), merged with C1 1510-2000 (irq) ->
  *         "idle 1 100001010000 990000 irq".
  *  CPU 1: C8 3010-12000, no cause event, but CPU 0 woke a task for CPU 1 at 11990 and
@@ -371,7 +372,7 @@ static void test_latency_us(void **state)
 	convert_ok(FIX "scenario-latency-us.ftrace", &o, false, &c);
 	assert_string_equal(c.records, expected);
 	assert_string_equal(c.records, "idle 1 0 100000 irq\n"
-				       "idle 0 20000 4980000 timer\n"
+				       "idle 0 20000 4980000 timer timer=hrtimer\n"
 				       "idle 1 1010000 990000 irq\n"
 				       "idle 1 3010000 8990000 ipi\n"
 				       "idle 0 6010000 990000 irq next_timer=99490000\n"
@@ -474,8 +475,9 @@ static void test_wake_causes(void **state)
 		  ENTRY(0, 700, 1)
 		  EXIT(0, 800) TO_TASK(0, 810),
 		  NULL, &c);
+	/* [300, 400) was ended by an hrtimer (hrtimer_wakeup): timer=hrtimer */
 	assert_string_equal(c.records, "idle 0 1000100000 100000 irq\n"
-				       "idle 0 1000300000 100000 timer\n"
+				       "idle 0 1000300000 100000 timer timer=hrtimer\n"
 				       "idle 0 1000500000 100000 ipi\n"
 				       "idle 0 1000700000 100000 irq\n");
 	assert_int_equal(ji(c.json, "wake_causes.unknown"), 1);
@@ -573,6 +575,74 @@ static void test_unpaired(void **state)
 	conv_free(&c);
 }
 
+/*
+ * Timer kinds: hrtimer_* events are hrtimers, timer_* events timer-wheel timers (HZ 1000,
+ * times in us after 1 s). A wheel timer W is armed at 0 for 5 jiffies: due at 5000; an
+ * hrtimer H1 for 300 (before the first tick expiry the hrtimer clock is trace time).
+ *   [100, 300): H1 expires and a task runs: timer, an hrtimer, W behind it at 5000 - 100 ->
+ *               "idle 0 1000100000 200000 timer timer=hrtimer next_wheel=4900000".
+ *   H2 armed at 320 for 2000. [400, 500): irq; next timer H2, 2000 - 400 = 1600 us, an
+ *               hrtimer; W at 5000 - 400 = 4600 us -> "... irq next_timer=1600000
+ *               timer=hrtimer next_wheel=4600000".
+ *   [700, 900): W's expiry event wakes it: a wheel timer -> "idle 0 1000700000 200000 timer".
+ * Two of the three have an hrtimer first. Then an hrtimer and a wheel timer due together
+ * (both at 5000): the earliest wheel timer is the next timer, a plain wheel record.
+ */
+static void test_timer_kinds(void **state)
+{
+	struct import_options o = { 0 };
+	struct conv c;
+
+	(void)state;
+	o.hz = 1000;
+	conv_text(HDR1 T(0, 000, "timer_start",
+		    "timer=ffff01 function=f expires=4294937300 [timeout=5] cpu=0 idx=1 flags=")
+		  T(0, 010, "hrtimer_start",
+		    "hrtimer=ffff02 function=hrtimer_wakeup expires=1000300000 "
+		    "softexpires=1000300000 mode=ABS")
+		  TO_IDLE(0, 050)
+		  ENTRY(0, 100, 1)
+		  EXIT(0, 300)
+		  L(0, 301, "hrtimer_expire_entry",
+		    "hrtimer=ffff02 function=hrtimer_wakeup now=1000300000")
+		  TO_TASK(0, 310)
+		  T(0, 320, "hrtimer_start",
+		    "hrtimer=ffff03 function=hrtimer_wakeup expires=1002000000 "
+		    "softexpires=1002000000 mode=ABS")
+		  TO_IDLE(0, 330)
+		  ENTRY(0, 400, 1)
+		  EXIT(0, 500)
+		  L(0, 501, "irq_handler_entry", "irq=5 name=eth0")
+		  TO_TASK(0, 510) TO_IDLE(0, 600)
+		  ENTRY(0, 700, 1)
+		  EXIT(0, 900)
+		  L(0, 901, "timer_expire_entry", "timer=ffff01 function=f now=4294937301")
+		  TO_TASK(0, 910),
+		  &o, &c);
+	assert_string_equal(c.records,
+			    "idle 0 1000100000 200000 timer timer=hrtimer next_wheel=4900000\n"
+			    "idle 0 1000400000 100000 irq next_timer=1600000 timer=hrtimer "
+			    "next_wheel=4600000\n"
+			    "idle 0 1000700000 200000 timer\n");
+	assert_int_equal(ji(c.json, "sleep_length.opportunities_hrtimer_first"), 2);
+	assert_int_equal(ji(c.json, "sleep_length.opportunities_with_next_timer"), 1);
+	conv_free(&c);
+
+	conv_text(HDR1 T(0, 000, "timer_start",
+		    "timer=ffff01 function=f expires=4294937300 [timeout=5] cpu=0 idx=1 flags=")
+		  T(0, 010, "hrtimer_start",
+		    "hrtimer=ffff02 function=hrtimer_wakeup expires=1005000000 "
+		    "softexpires=1005000000 mode=ABS")
+		  TO_IDLE(0, 050)
+		  ENTRY(0, 100, 1)
+		  EXIT(0, 200)
+		  L(0, 201, "irq_handler_entry", "irq=5 name=eth0") TO_TASK(0, 210),
+		  &o, &c);
+	assert_string_equal(c.records, "idle 0 1000100000 100000 irq next_timer=4900000\n");
+	assert_int_equal(ji(c.json, "sleep_length.opportunities_hrtimer_first"), 0);
+	conv_free(&c);
+}
+
 /* Sleep lengths: timer_list from jiffies, hrtimers through the tick's clock offset, timers
  * that expired inside a merged opportunity left out. */
 static void test_sleep_lengths(void **state)
@@ -608,9 +678,13 @@ static void test_sleep_lengths(void **state)
 		  &o, &c);
 	/* [100, 400): hrtimer at 300 fired inside (no task), irq at 400; the timer_list timer
 	 * (10 jiffies of 1 ms from 0) is due at 10000 -> next_timer 9900 us. [600, 700): the
-	 * hrtimer armed at 510 is due at 2000 + 50 -> 1450 us. */
-	assert_string_equal(c.records, "idle 0 1000100000 300000 irq next_timer=9900000\n"
-				       "idle 0 1000600000 100000 irq next_timer=1450000\n");
+	 * hrtimer armed at 510 is due at 2000 + 50 -> 1450 us, an hrtimer first: the earliest
+	 * wheel timer is the timer_list one, 10000 - 600 = 9400 us. */
+	assert_string_equal(c.records,
+			    "idle 0 1000100000 300000 irq next_timer=9900000\n"
+			    "idle 0 1000600000 100000 irq next_timer=1450000 timer=hrtimer "
+			    "next_wheel=9400000\n");
+	assert_int_equal(ji(c.json, "sleep_length.opportunities_hrtimer_first"), 1);
 	assert_int_equal(ji(c.json, "hz"), 1000);
 	assert_string_equal(js(c.json, "hz_from"), "--hz");
 	conv_free(&c);
@@ -1073,6 +1147,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_no_merging),
 		cmocka_unit_test(test_unpaired),
 		cmocka_unit_test(test_sleep_lengths),
+		cmocka_unit_test(test_timer_kinds),
 		cmocka_unit_test(test_line_shapes),
 		cmocka_unit_test(test_late_cpu_count),
 		cmocka_unit_test(test_skip_bad_lines),
