@@ -270,6 +270,7 @@ struct rcpu_stats {
 	uint64_t periods;	  /* complete entry -> exit pairs */
 	uint64_t opportunities;	  /* records written, after merging (not counting the two below) */
 	uint64_t truncated;	  /* idle until the end of the trace: records cut by `end` */
+	uint64_t started_idle;	  /* idle when the trace began: records up to the first exit */
 	uint64_t idle_throughout; /* CPUs without events: idle for the whole trace */
 	uint64_t merged;	  /* periods merged into the one before (no task ran between) */
 	uint64_t zero_length, with_next_timer;
@@ -291,6 +292,7 @@ struct rcpu {
 	int64_t entry_ns, exit_ns;
 	/* the opportunity under construction */
 	bool run_open, run_has_wake;
+	bool run_started_idle; /* it began with the trace: it ends at the first exit */
 	int64_t run_start, run_wake;
 	int run_periods;
 	enum icause run_cause; /* what ended its last period */

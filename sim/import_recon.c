@@ -268,7 +268,7 @@ static void heap_pop(struct recon *R)
  * wheel); when it is an hrtimer, the earliest timer-wheel timer due no earlier than the
  * wakeup is noted too (a wheel timer due with the hrtimer makes the record a wheel one).
  */
-enum emit_kind { EMIT_ENDED, EMIT_TO_END, EMIT_THROUGHOUT };
+enum emit_kind { EMIT_ENDED, EMIT_STARTED_IDLE, EMIT_TO_END, EMIT_THROUGHOUT };
 
 static int emit(struct recon *R, int cpu, int64_t start, int64_t length, enum icause cause,
 		bool hr, enum emit_kind kind)
@@ -301,6 +301,8 @@ static int emit(struct recon *R, int cpu, int64_t start, int64_t length, enum ic
 		r.next_wheel_ns = wheel;
 	if (kind == EMIT_THROUGHOUT) {
 		c->s.idle_throughout++;
+	} else if (kind == EMIT_STARTED_IDLE) {
+		c->s.started_idle++;
 	} else if (kind == EMIT_TO_END) {
 		c->s.truncated++;
 	} else {
@@ -328,11 +330,12 @@ static void unpaired(struct rcpu *c, enum unpaired_reason why)
 }
 
 /* An opportunity opens at t; `snap`: note the CPU's pending timers (no: none are known, for
- * an opportunity that began with the trace). */
+ * an opportunity that began with the trace, which is a started-idle record). */
 static int open_run(struct recon *R, struct rcpu *c, int cpu, int64_t t, bool snap)
 {
 	c->run_open = true;
 	c->run_has_wake = false;
+	c->run_started_idle = !snap;
 	c->run_start = t;
 	c->run_periods = 0;
 	c->nsnap = 0;
@@ -349,7 +352,7 @@ static int close_run(struct recon *R, struct rcpu *c, int cpu)
 	if (!c->run_has_wake)
 		return 0;
 	return emit(R, cpu, c->run_start, c->run_wake - c->run_start, c->run_cause, c->run_cause_hr,
-		    EMIT_ENDED);
+		    c->run_started_idle ? EMIT_STARTED_IDLE : EMIT_ENDED);
 }
 
 /* The cause of the period that ended last, if no event has told it yet. */
@@ -422,7 +425,9 @@ static int on_entry(struct recon *R, struct rcpu *c, const struct kevent *ev)
 	case RS_EXITED:
 		settle_cause(c);
 		stats_settle(R, c, cpu);
-		if (R->merge)
+		/* idle since the trace began: that record ends at its first exit, whatever
+		 * follows (its entry, and so its state and timers, are unknown) */
+		if (R->merge && !c->run_started_idle)
 			c->s.merged++;
 		else if (close_run(R, c, cpu))
 			return -1;
@@ -817,6 +822,7 @@ void recon_total(const struct recon *R, struct rcpu_stats *sum)
 		sum->with_next_timer += s->with_next_timer;
 		sum->hrtimer_first += s->hrtimer_first;
 		sum->truncated += s->truncated;
+		sum->started_idle += s->started_idle;
 		sum->idle_throughout += s->idle_throughout;
 		sum->tick_stop_ok += s->tick_stop_ok;
 		sum->tick_stop_fail += s->tick_stop_fail;
