@@ -369,6 +369,25 @@ static int feed(struct importer *im, struct sim_error *err)
 	return rc ? sim_error_nomem(err, im->name) : 1;
 }
 
+/*
+ * A trace that yields no idle record has nothing to replay: most likely power:cpu_idle was
+ * not recorded. That is an error, not an empty success.
+ */
+static int check_some_records(struct importer *im, struct sim_error *err)
+{
+	struct rcpu_stats sum;
+
+	recon_total(&im->R, &sum);
+	if (sum.opportunities + sum.started_idle + sum.truncated + sum.idle_throughout)
+		return 0;
+	return sim_error_set(err, SIM_ERR_INPUT, im->name, 0, 0,
+			     "no idle period found (%llu events read, %s): nothing to replay; "
+			     "record the power:cpu_idle event (README, \"Importing kernel traces\")",
+			     (unsigned long long)im->t.events,
+			     im->has[KEV_CPU_IDLE] ? "no complete cpu_idle entry and exit"
+						   : "none of them power:cpu_idle");
+}
+
 int import_next(struct importer *im, struct trace_record *rec, struct sim_error *err)
 {
 	int rc;
@@ -378,8 +397,11 @@ int import_next(struct importer *im, struct trace_record *rec, struct sim_error 
 	while (im->err.code == SIM_OK && !im->restart) {
 		if (recon_pop(&im->R, rec))
 			return 1;
-		if (im->done)
-			return 0;
+		if (im->done) {
+			if (im->R.written || !check_some_records(im, &im->err))
+				return 0;
+			break;
+		}
 		rc = feed(im, &im->err);
 		if (rc == 0) {
 			if (recon_finish(&im->R))
@@ -739,6 +761,8 @@ static int one_pass(struct importer *im, FILE *body, struct sim_error *err)
 	while (recon_pop(&im->R, &rec))
 		if (body && trace_write_record(body, &rec))
 			return sim_error_set(err, SIM_ERR_IO, "", 0, 0, "write error");
+	if (check_some_records(im, err))
+		return -1;
 	describe(im);
 	return 0;
 }

@@ -137,7 +137,8 @@ struct lexer {
 	int declared_cpus;	/* from a header line (#P:N, cpus=N, nrcpus avail), 0 = none */
 	bool tracecmd_header;	/* cpus= or version = lines */
 	bool ftrace_header;	/* # tracer: */
-	bool perf_header;	/* # ======== or # nrcpus */
+	bool perf_header;	/* # ======== or # nrcpus, or lines only perf script writes
+				 * (PERF_RECORD_*, Intel PT's "instruction trace error") */
 	int lost_cpu;
 	int bad_col;
 	char bad_msg[200];
@@ -154,6 +155,7 @@ struct lexed {
 	const char *pay; /* payload: the rest of the line */
 	size_t pay_len;
 	bool sys_name;	 /* the name was "system:event:" (perf) */
+	bool period;	 /* perf: a sample's period came before the name ("1 branches:u:") */
 	bool padded;	 /* two or more blanks after the name (trace-cmd) */
 	bool flags;	 /* a latency-flags column (d..1. etc.) */
 	int frac_digits; /* decimals of the timestamp */

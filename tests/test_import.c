@@ -910,6 +910,61 @@ static void test_not_traces(void **state)
 	assert_int_equal(import_probe(tmp_path("nothing")), IMPORT_AUTO);
 }
 
+/*
+ * perf script with Intel PT samples and side-band records mixed in (scenario-pt.perf: the
+ * scenario with PERF_RECORD_* lines, with and without a CPU, samples with a period and plain
+ * or modified names, an Intel PT decoder error, at the start and among the events): it is
+ * perf, and gives the scenario's records. The samples are events of other names (counted
+ * and skipped: branches, cbr, instructions, pwre), the records and the error no events.
+ */
+static void test_perf_mixed(void **state)
+{
+	char *expected = slurp(FIX "scenario.expected");
+	struct import_options o = { 0 };
+	struct conv c;
+	int two;
+
+	(void)state;
+	assert_int_equal(import_probe(FIX "scenario-pt.perf"), IMPORT_PERF);
+	for (two = 0; two < 2; two++) {
+		convert_ok(FIX "scenario-pt.perf", NULL, two, &c);
+		assert_string_equal(c.records, expected);
+		assert_string_equal(js(c.json, "format"), "perf");
+		assert_int_equal(ji(c.json, "events_read"), 54 + 4);
+		assert_int_equal(ji(c.json, "skipped.branches"), 1);
+		assert_int_equal(ji(c.json, "skipped.instructions"), 1);
+		assert_int_equal(ji(c.json, "skipped.pwre"), 1);
+		assert_int_equal(ji(c.json, "skipped.cbr"), 1);
+		assert_int_equal(ji(c.json, "bad_lines"), 0);
+		conv_free(&c);
+	}
+	/* a sample period is perf's alone: forced ftrace refuses it */
+	o.format = IMPORT_FTRACE;
+	convert(FIX "scenario-pt.perf", &o, false, &c);
+	assert_int_equal(c.err.code, SIM_ERR_INPUT);
+	assert_int_equal(c.err.line, 3);
+	assert_string_equal(c.err.text,
+			    "a sample period before the event name: this is perf script output");
+	conv_free(&c);
+	/* only samples and records, no cpu_idle: no idle period, an error (both ways) */
+	for (two = 0; two < 2; two++) {
+		convert(write_tmp("pt-only.perf",
+				  "            perf  1234 [000]   1.000000000: PERF_RECORD_COMM: "
+				  "perf:1234/1234\n"
+				  "              ls  3136 [001]   1.000000100:          1  "
+				  "instructions:  ffffffff81234567 f+0x7 ([kernel.kallsyms])\n"),
+			NULL, two, &c);
+		assert_int_equal(c.err.code, SIM_ERR_INPUT);
+		assert_non_null(strstr(c.err.source, "pt-only.perf"));
+		assert_string_equal(c.err.text,
+				    "no idle period found (1 events read, none of them "
+				    "power:cpu_idle): nothing to replay; record the power:cpu_idle "
+				    "event (README, \"Importing kernel traces\")");
+		conv_free(&c);
+	}
+	free(expected);
+}
+
 /* Disabled states change the kernel's rule: a lone enabled state is never above/below. */
 static void test_disabled_states(void **state)
 {
@@ -1162,12 +1217,33 @@ static void test_cli(void **state)
 		strstr(a, "input:5:77: cpu_idle: cpu_id=0 but the event was recorded on CPU 1"));
 	free(a);
 	/* --skip-bad-lines warns on stderr */
+	assert_int_equal(
+		run_idlesim("import tests/import/with-bad-line.txt --skip-bad-lines"), 0);
+	a = slurp(tmp_path("err"));
+	assert_non_null(strstr(a, "warning: tests/import/with-bad-line.txt:6:"));
+	free(a);
+	/* run --trace of a perf trace without cpu_idle: no idle period, exit 2 */
+	write_tmp("nocpuidle.perf",
+		  "            perf  1234 [000]   1.000000000: PERF_RECORD_COMM: perf:1234/1234\n"
+		  "         swapper     0 [000]   1.000000100:          power:cpu_frequency: "
+		  "state=1 cpu_id=0\n");
+	snprintf(args, sizeof(args), "run --trace %s --machine skl", tmp_path("nocpuidle.perf"));
+	assert_int_equal(run_idlesim(args), 2);
+	a = slurp(tmp_path("err"));
+	assert_non_null(strstr(a, "nocpuidle.perf: no idle period found (1 events read, none of "
+				  "them power:cpu_idle)"));
+	free(a);
+	/* skipping the one event line leaves no idle period: an error, not an empty trace */
 	snprintf(args, sizeof(args),
-		 "import tests/import/invalid/no-timestamp/input --skip-bad-lines");
-	assert_int_equal(run_idlesim(args), 0);
+		 "import tests/import/invalid/no-timestamp/input --skip-bad-lines -o %s/x.trace",
+		 tmpdir);
+	assert_int_equal(run_idlesim(args), 2);
+	assert_int_equal(access(tmp_path("x.trace"), F_OK), -1);
 	a = slurp(tmp_path("err"));
 	assert_non_null(
 		strstr(a, "warning: tests/import/invalid/no-timestamp/input:5:38: expected"));
+	assert_non_null(strstr(a, "tests/import/invalid/no-timestamp/input: no idle period found "
+				  "(0 events read, none of them power:cpu_idle)"));
 	free(a);
 	assert_int_equal(run_idlesim("help import"), 0);
 	a = slurp(tmp_path("out"));
@@ -1187,6 +1263,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_sleep_lengths),
 		cmocka_unit_test(test_timer_kinds),
 		cmocka_unit_test(test_started_idle),
+		cmocka_unit_test(test_perf_mixed),
 		cmocka_unit_test(test_line_shapes),
 		cmocka_unit_test(test_late_cpu_count),
 		cmocka_unit_test(test_skip_bad_lines),
