@@ -408,7 +408,8 @@ struct dat_event {
 	long long missed; /* events lost on this CPU before this one; < 0 unknown number */
 };
 
-struct datsrc *dat_open(const char *path, struct sim_error *err);
+/* Open the trace.dat at path; `name` is the file's name in messages. */
+struct datsrc *dat_open(const char *path, const char *name, struct sim_error *err);
 void dat_close(struct datsrc *d);
 int dat_cpus(const struct datsrc *d);
 int dat_rewind(struct datsrc *d, struct sim_error *err);

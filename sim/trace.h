@@ -91,6 +91,8 @@ struct trace_reader;
  * header. "-" reads standard input. Returns NULL with err set on failure.
  */
 struct trace_reader *trace_open(const char *path, struct sim_error *err);
+/* The same, naming the file `name` in messages (a spooled standard input, sim/spool.h). */
+struct trace_reader *trace_open_as(const char *path, const char *name, struct sim_error *err);
 /* The same from a string; `name` is used in messages. */
 struct trace_reader *trace_open_string(const char *name, const char *text, struct sim_error *err);
 void trace_close(struct trace_reader *r);

@@ -172,27 +172,6 @@ static json_t *jget(json_t *o, const char *path)
 	return o;
 }
 
-/* The text with the first comma-separated field of every line removed (the trace name). */
-static char *drop_first_field(const char *s)
-{
-	char *out = malloc(strlen(s) + 1), *q = out;
-
-	while (*s) {
-		const char *nl = strchr(s, '\n'), *comma = strchr(s, ',');
-
-		if (!nl)
-			nl = s + strlen(s);
-		if (comma && comma < nl)
-			s = comma;
-		while (s < nl)
-			*q++ = *s++;
-		if (*s)
-			*q++ = *s++;
-	}
-	*q = '\0';
-	return out;
-}
-
 static bool real_traces(void)
 {
 	return access(REAL "README.md", R_OK) == 0;
@@ -1099,6 +1078,48 @@ static void test_real_traces(void **state)
 	conv_free(&c);
 }
 
+/*
+ * A trace.dat on standard input, redirected and piped: libtracecmd reads files only, so the
+ * importer spools it and opens the copy through /proc/self/fd. The same records as the file
+ * (`records`); run --trace - replays it for each governor as the file.
+ */
+static void tracedat_stdin(const char *records)
+{
+	const char *dat = REAL "trappy-trace_idle.dat";
+	char cmd[2048], *a, *b, *x, *y;
+	int pipe;
+
+	for (pipe = 0; pipe < 2; pipe++) {
+		snprintf(cmd, sizeof(cmd), "%s%s%s %s import - -o %s/dat.trace %s%s 2>%s/err",
+			 pipe ? "cat " : "", pipe ? dat : "", pipe ? " |" : "", BIN, tmpdir,
+			 pipe ? "" : "<", pipe ? "" : dat, tmpdir);
+		assert_int_equal(sh(cmd), 0);
+		a = slurp(tmp_path("dat.trace"));
+		assert_non_null(strstr(a, "from <stdin> (trace-dat)"));
+		/* its idle lines, which come last, are the records of the file */
+		b = strstr(a, "\nidle ");
+		assert_non_null(b);
+		assert_string_equal(b + 1, records);
+		free(a);
+	}
+	snprintf(cmd, sizeof(cmd), "%s run --trace %s --machine skl --format csv >%s/out 2>%s/err",
+		 BIN, dat, tmpdir, tmpdir);
+	assert_int_equal(sh(cmd), 0);
+	a = slurp(tmp_path("out"));
+	snprintf(cmd, sizeof(cmd), "%s run --trace - --machine skl --format csv <%s >%s/out 2>%s/err",
+		 BIN, dat, tmpdir, tmpdir);
+	assert_int_equal(sh(cmd), 0);
+	b = slurp(tmp_path("out"));
+	x = drop_first_field(a);
+	y = drop_first_field(b);
+	assert_true(strlen(x) > 500);
+	assert_string_equal(x, y);
+	free(x);
+	free(y);
+	free(a);
+	free(b);
+}
+
 /* The trace.dat reader: a real trace.dat and its `trace-cmd report -t` text give the same
  * events and the same records. */
 static void test_real_tracedat(void **state)
@@ -1119,6 +1140,7 @@ static void test_real_tracedat(void **state)
 	assert_int_equal(ji(d.json, "cpus"), 6);
 	assert_int_equal(ji(d.json, "idle_periods"), ji(c.json, "idle_periods"));
 	assert_int_equal(ji(d.json, "recorded.states.2.usage"), ji(c.json, "recorded.states.2.usage"));
+	tracedat_stdin(d.records);
 	conv_free(&d);
 	conv_free(&c);
 }

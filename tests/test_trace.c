@@ -909,6 +909,23 @@ static void test_writer_format(void **state)
 }
 
 /* resched=0 comes after the other optional keys; resched=1 is never written. */
+/* The header and the records written by the writer, as one string (malloc'ed). */
+static char *written(const struct trace_header *h, struct trace_record *recs, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	memfile(&f, &buf, &len);
+	assert_int_equal(trace_write_header(f, h), 0);
+	for (i = 0; i < n; i++) {
+		recs[i].index = (long)i;
+		assert_int_equal(trace_write_record(f, &recs[i]), 0);
+	}
+	fclose(f);
+	return buf;
+}
+
 static void test_writer_resched(void **state)
 {
 	struct trace_header h = {.cpus = 2};
@@ -976,25 +993,14 @@ static void test_writer_resched(void **state)
 	FILE *f;
 
 	(void)state;
-	memfile(&f, &buf, &len);
-	assert_int_equal(trace_write_header(f, &h), 0);
-	for (i = 0; i < sizeof(recs) / sizeof(recs[0]); i++) {
-		recs[i].index = (long)i;
-		assert_int_equal(trace_write_record(f, &recs[i]), 0);
-	}
-	fclose(f);
+	buf = written(&h, recs, sizeof(recs) / sizeof(recs[0]));
 	assert_string_equal(buf, idle_text);
 	free(buf);
 	roundtrip(idle_text, &h, recs, 3);
 
-	memfile(&f, &buf, &len);
-	assert_int_equal(trace_write_header(f, &h), 0);
-	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
-		events[i].index = (long)i;
+	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++)
 		events[i].next_timer_ns = -1;
-		assert_int_equal(trace_write_record(f, &events[i]), 0);
-	}
-	fclose(f);
+	buf = written(&h, events, sizeof(events) / sizeof(events[0]));
 	assert_string_equal(buf, event_text);
 	free(buf);
 	roundtrip(event_text, &h, events, 6);
@@ -1463,28 +1469,14 @@ static void test_timer_kinds(void **state)
 					     "timer 0 1 w 5\n";
 	struct trace_reader *r;
 	struct trace_record rec;
-	char *buf = NULL;
-	size_t len = 0, i;
-	FILE *f;
+	char *buf;
 
 	(void)state;
-	memfile(&f, &buf, &len);
-	assert_int_equal(trace_write_header(f, &h), 0);
-	for (i = 0; i < sizeof(recs) / sizeof(recs[0]); i++) {
-		recs[i].index = (long)i;
-		assert_int_equal(trace_write_record(f, &recs[i]), 0);
-	}
-	fclose(f);
+	buf = written(&h, recs, sizeof(recs) / sizeof(recs[0]));
 	assert_string_equal(buf, idle_text);
 	free(buf);
 	roundtrip(idle_text, &h, recs, 3);
-	memfile(&f, &buf, &len);
-	assert_int_equal(trace_write_header(f, &h), 0);
-	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
-		events[i].index = (long)i;
-		assert_int_equal(trace_write_record(f, &events[i]), 0);
-	}
-	fclose(f);
+	buf = written(&h, events, sizeof(events) / sizeof(events[0]));
 	assert_string_equal(buf, event_text);
 	free(buf);
 	roundtrip(event_text, &h, events, 2);
