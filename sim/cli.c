@@ -465,6 +465,12 @@ static int cmd_gen(int argc, char **argv)
 		} else if (opt(&a, "--no-wake-pct", NULL, &v)) {
 			if (!num_arg(&a, "--no-wake-pct", v, 0, 0, 100, &n))
 				c.no_wake_pct = (unsigned int)n;
+		} else if (opt(&a, "--timer-kind", NULL, &v)) {
+			if (v && gen_timer_kind_parse(v, &c.timer_kind))
+				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+					      "%s --timer-kind: '%s' is not a valid value (expected "
+					      "wheel, hrtimer or mix)",
+					      a.cmd, v);
 		} else if (opt(&a, "--hz", NULL, &v)) {
 			if (!num_arg(&a, "--hz", v, 0, 1, 10000, &n))
 				c.hz = (int)n;
@@ -917,7 +923,8 @@ static const char *const help_run =
 	"\n"
 	"Replays every trace on every machine through every governor.\n"
 	"  --trace FILE          native trace (text or JSON), or any kernel trace idlesim import\n"
-	"                        reads (converted on the fly); default: traces/demo.trace\n"
+	"                        reads (converted on the fly); - reads standard input (once:\n"
+	"                        every run replays the copy); default: traces/demo.trace\n"
 	"  --machine M           built-in name or JSON file; default: hsx, bdx, skl\n"
 	"  --governor G          e.g. oracle, deepest, menu@4.18; default: all registered\n"
 	"  --hz N                tick rate (default: the trace's, else 250)\n"
@@ -948,6 +955,8 @@ static const char *const help_gen =
 	"  --interval-us I       irq-fixed: interrupt interval (default 300)\n"
 	"  --mean-us M           irq-poisson: mean gap (default 500); mixed: irq gap (default 2000)\n"
 	"  --timer-period-us P   add a background periodic timer on every CPU\n"
+	"  --timer-kind K        the timers' kind: wheel (default), hrtimer, or mix (the\n"
+	"                        workload's timer an hrtimer, the background timer wheel)\n"
 	"  --busy-us B           work brought by each wakeup (default 0)\n"
 	"  --iowait N            mark every idle period with N iowait tasks\n"
 	"  --no-wake-pct P       P % of irq/ipi wakeups wake no task (resched=0): the CPU stays\n"

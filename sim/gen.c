@@ -30,6 +30,7 @@ struct source {
 	enum wake_cause cause;
 	int64_t param_ns; /* period, interval or mean */
 	int64_t next_ns;  /* next event */
+	bool hrtimer;	  /* a timer: an hrtimer, not a timer-wheel timer */
 };
 
 struct gcpu {
@@ -69,6 +70,24 @@ int gen_workload_parse(const char *name, enum gen_workload *w)
 	for (i = 0; i < GEN_NR_WORKLOADS; i++) {
 		if (!strcmp(name, workload_names[i])) {
 			*w = (enum gen_workload)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int gen_timer_kind_parse(const char *name, enum gen_timer_kind *k)
+{
+	static const char *const names[GEN_NR_TIMER_KINDS] = {
+		[GEN_TIMER_WHEEL] = "wheel",
+		[GEN_TIMER_HRTIMER] = "hrtimer",
+		[GEN_TIMER_MIX] = "mix",
+	};
+	int i;
+
+	for (i = 0; i < GEN_NR_TIMER_KINDS; i++) {
+		if (!strcmp(name, names[i])) {
+			*k = (enum gen_timer_kind)i;
 			return 0;
 		}
 	}
@@ -139,13 +158,15 @@ static int64_t phase(uint64_t *s, int64_t period_ns)
 
 /* ---- one CPU ---- */
 
-static void add_source(struct gcpu *c, enum src_kind kind, enum wake_cause cause, int64_t param)
+static void add_source(struct gcpu *c, enum src_kind kind, enum wake_cause cause, int64_t param,
+		       bool hrtimer)
 {
 	struct source *s = &c->src[c->nr_src++];
 
 	s->kind = kind;
 	s->cause = cause;
 	s->param_ns = param;
+	s->hrtimer = hrtimer;
 	s->next_ns = kind == SRC_POISSON ? exp_gap(&c->rng, param) : phase(&c->rng, param);
 }
 
@@ -156,28 +177,32 @@ static void advance(struct gcpu *c, struct source *s)
 
 static void init_cpu(const struct gen_config *cfg, struct gcpu *c, int cpu)
 {
+	/* the workload's own timer: an hrtimer unless every timer is a wheel timer */
+	bool own_hr = cfg->timer_kind != GEN_TIMER_WHEEL;
+
 	memset(c, 0, sizeof(*c));
 	c->rng = cfg->seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(cpu + 1));
 	sim_splitmix64(&c->rng);
 	c->rng_wake = c->rng ^ 0x9E3779B97F4A7C15ull;
 	switch (cfg->workload) {
 	case GEN_PERIODIC:
-		add_source(c, SRC_TIMER, WAKE_TIMER, cfg->period_ns);
+		add_source(c, SRC_TIMER, WAKE_TIMER, cfg->period_ns, own_hr);
 		break;
 	case GEN_IRQ_FIXED:
-		add_source(c, SRC_FIXED, WAKE_IRQ, cfg->interval_ns);
+		add_source(c, SRC_FIXED, WAKE_IRQ, cfg->interval_ns, false);
 		break;
 	case GEN_IRQ_POISSON:
-		add_source(c, SRC_POISSON, WAKE_IRQ, cfg->mean_ns);
+		add_source(c, SRC_POISSON, WAKE_IRQ, cfg->mean_ns, false);
 		break;
 	default:
-		add_source(c, SRC_TIMER, WAKE_TIMER, cfg->period_ns);
-		add_source(c, SRC_POISSON, WAKE_IRQ, cfg->mean_ns);
-		add_source(c, SRC_POISSON, WAKE_IPI, 3 * cfg->mean_ns);
+		add_source(c, SRC_TIMER, WAKE_TIMER, cfg->period_ns, own_hr);
+		add_source(c, SRC_POISSON, WAKE_IRQ, cfg->mean_ns, false);
+		add_source(c, SRC_POISSON, WAKE_IPI, 3 * cfg->mean_ns, false);
 		break;
 	}
 	if (cfg->timer_period_ns)
-		add_source(c, SRC_TIMER, WAKE_TIMER, cfg->timer_period_ns);
+		add_source(c, SRC_TIMER, WAKE_TIMER, cfg->timer_period_ns,
+			   cfg->timer_kind == GEN_TIMER_HRTIMER);
 }
 
 /* The source with the earliest next event (timers first at equal times). */
@@ -196,15 +221,19 @@ static struct source *earliest(struct gcpu *c)
 	return best;
 }
 
-static int64_t next_timer(const struct gcpu *c)
+/* The earliest timer expiry of any kind, and of the timer-wheel timers (for the tick rule). */
+static void next_timers(const struct gcpu *c, int64_t *any, int64_t *wheel)
 {
-	int64_t t = SIM_TIME_NEVER;
 	int i;
 
-	for (i = 0; i < c->nr_src; i++)
-		if (c->src[i].kind == SRC_TIMER)
-			t = sim_min64(t, c->src[i].next_ns);
-	return t;
+	*any = *wheel = SIM_TIME_NEVER;
+	for (i = 0; i < c->nr_src; i++) {
+		if (c->src[i].kind != SRC_TIMER)
+			continue;
+		*any = sim_min64(*any, c->src[i].next_ns);
+		if (!c->src[i].hrtimer)
+			*wheel = sim_min64(*wheel, c->src[i].next_ns);
+	}
 }
 
 /* An irq or ipi whose handler wakes no task, with probability no_wake_pct %. */
@@ -220,7 +249,7 @@ static void step_cpu(const struct gen_config *cfg, struct gcpu *c, int cpu)
 {
 	struct trace_record *r = &c->next;
 	struct source *s;
-	int64_t start, timer;
+	int64_t start, timer, wheel;
 
 	/* Events up to the end of the work are absorbed, each bringing more work (or none, for
 	 * one that wakes no task). */
@@ -237,7 +266,7 @@ static void step_cpu(const struct gen_config *cfg, struct gcpu *c, int cpu)
 		c->done = true;
 		return;
 	}
-	timer = next_timer(c);
+	next_timers(c, &timer, &wheel);
 	memset(r, 0, sizeof(*r));
 	r->kind = TRACE_IDLE;
 	r->cpu = cpu;
@@ -245,6 +274,11 @@ static void step_cpu(const struct gen_config *cfg, struct gcpu *c, int cpu)
 	r->length_ns = s->next_ns - start;
 	r->cause = s->cause;
 	r->next_timer_ns = timer == SIM_TIME_NEVER ? -1 : timer - start;
+	/* an hrtimer first (a wheel timer due at the same time makes it a wheel record) */
+	if (timer != SIM_TIME_NEVER && wheel != timer) {
+		r->timer_kind = TIMER_HRTIMER;
+		r->next_wheel_ns = wheel == SIM_TIME_NEVER ? -1 : wheel - start;
+	}
 	if (cfg->iowait) {
 		r->has_iowait = true;
 		r->iowait = cfg->iowait;

@@ -10,6 +10,8 @@
  *                gaps of mean --mean-us (default 2000) and IPIs with gaps of mean
  *                3 x --mean-us
  * and for all: --timer-period-us adds a background periodic timer on every CPU,
+ * --timer-kind says which kind the timers are (wheel, hrtimer, or mix: the workload's own
+ * timer an hrtimer and the background timer a timer-wheel timer),
  * --busy-us is the work each wakeup brings (work queues up when wakeups arrive while the
  * CPU is busy), --iowait marks every idle period with that many iowait tasks.
  *
@@ -36,6 +38,14 @@ enum gen_workload {
 	GEN_NR_WORKLOADS
 };
 
+/* The kind of the generated timers (--timer-kind). */
+enum gen_timer_kind {
+	GEN_TIMER_WHEEL,   /* every timer a timer-wheel timer (the default) */
+	GEN_TIMER_HRTIMER, /* every timer an hrtimer */
+	GEN_TIMER_MIX,	   /* the workload's timer an hrtimer, the background timer wheel */
+	GEN_NR_TIMER_KINDS
+};
+
 struct gen_config {
 	enum gen_workload workload;
 	int cpus;
@@ -45,6 +55,7 @@ struct gen_config {
 	int64_t interval_ns;	 /* irq-fixed */
 	int64_t mean_ns;	 /* irq-poisson, mixed */
 	int64_t timer_period_ns; /* background timer; 0 = none */
+	enum gen_timer_kind timer_kind;
 	int64_t busy_ns;
 	unsigned int iowait;
 	/* Percentage (0..100) of irq/ipi wakeups whose handler wakes no task (resched=0): the
@@ -57,6 +68,8 @@ struct gen_config {
 const char *gen_workload_name(enum gen_workload w);
 /* Returns 0, or -1 if the name is unknown. */
 int gen_workload_parse(const char *name, enum gen_workload *w);
+/* --timer-kind's names: wheel, hrtimer, mix. Returns 0, or -1 if the name is unknown. */
+int gen_timer_kind_parse(const char *name, enum gen_timer_kind *k);
 /* Defaults for a workload: 1 CPU, 1 s, seed 1, and the periods above. */
 void gen_config_defaults(struct gen_config *c, enum gen_workload w);
 /* Range checks with messages naming the option. */

@@ -29,6 +29,7 @@
 #include "sim/import_int.h"
 #include "sim/alloc.h"
 #include "sim/common.h"
+#include "sim/spool.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,8 +37,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define READ_SPOOL (1024 * 1024)
 
 /* ---- errors ---- */
 
@@ -369,6 +368,25 @@ static int feed(struct importer *im, struct sim_error *err)
 	return rc ? sim_error_nomem(err, im->name) : 1;
 }
 
+/*
+ * A trace that yields no idle record has nothing to replay: most likely power:cpu_idle was
+ * not recorded. That is an error, not an empty success.
+ */
+static int check_some_records(struct importer *im, struct sim_error *err)
+{
+	struct rcpu_stats sum;
+
+	recon_total(&im->R, &sum);
+	if (sum.opportunities + sum.started_idle + sum.truncated + sum.idle_throughout)
+		return 0;
+	return sim_error_set(err, SIM_ERR_INPUT, im->name, 0, 0,
+			     "no idle period found (%llu events read, %s): nothing to replay; "
+			     "record the power:cpu_idle event (README, \"Importing kernel traces\")",
+			     (unsigned long long)im->t.events,
+			     im->has[KEV_CPU_IDLE] ? "no complete cpu_idle entry and exit"
+						   : "none of them power:cpu_idle");
+}
+
 int import_next(struct importer *im, struct trace_record *rec, struct sim_error *err)
 {
 	int rc;
@@ -378,8 +396,11 @@ int import_next(struct importer *im, struct trace_record *rec, struct sim_error 
 	while (im->err.code == SIM_OK && !im->restart) {
 		if (recon_pop(&im->R, rec))
 			return 1;
-		if (im->done)
-			return 0;
+		if (im->done) {
+			if (im->R.written || !check_some_records(im, &im->err))
+				return 0;
+			break;
+		}
 		rc = feed(im, &im->err);
 		if (rc == 0) {
 			if (recon_finish(&im->R))
@@ -422,43 +443,6 @@ const struct trace_header *import_header(const struct importer *im)
 
 /* ---- opening ---- */
 
-/* Standard input to an unlinked temporary file: it is read more than once. */
-static int spool_stdin(struct sim_error *err)
-{
-	const char *dir = getenv("TMPDIR");
-	char path[512], *buf;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/idlesim-import-XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(path);
-	if (fd < 0)
-		return sim_error_set(err, SIM_ERR_IO, "<stdin>", 0, 0,
-				     "cannot create a temporary file");
-	unlink(path);
-	buf = sim_malloc(READ_SPOOL);
-	if (!buf) {
-		close(fd);
-		return sim_error_nomem(err, "<stdin>");
-	}
-	while ((n = read(0, buf, READ_SPOOL)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 || write(fd, buf, (size_t)n) != n) {
-			sim_free(buf);
-			close(fd);
-			return sim_error_set(err, SIM_ERR_IO, "<stdin>", 0, 0,
-					     "cannot copy standard input");
-		}
-	}
-	sim_free(buf);
-	if (lseek(fd, 0, SEEK_SET) < 0) {
-		close(fd);
-		return sim_error_set(err, SIM_ERR_IO, "<stdin>", 0, 0, "cannot rewind");
-	}
-	return fd;
-}
-
 static int open_input(struct importer *im, const char *path, struct sim_error *err)
 {
 	char *buf;
@@ -466,11 +450,12 @@ static int open_input(struct importer *im, const char *path, struct sim_error *e
 	bool event;
 
 	if (!strcmp(path, "-")) {
+		/* read more than once (two passes; libtracecmd wants a file) */
 		im->fd = spool_stdin(err);
 		if (im->fd < 0)
 			return -1;
 	} else if ((im->fd = open(path, O_RDONLY)) < 0) {
-		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot open: %s",
+		return sim_error_set(err, SIM_ERR_IO, im->name, 0, 0, "cannot open: %s",
 				     strerror(errno));
 	}
 	if (im->fmt_forced)
@@ -622,7 +607,8 @@ static struct importer *open_common(const char *path, const struct import_option
 	}
 	im->fd = -1;
 	im->opt = *o;
-	snprintf(im->name, sizeof(im->name), "%s", strcmp(path, "-") ? path : "<stdin>");
+	snprintf(im->name, sizeof(im->name), "%s",
+		 o->name ? o->name : strcmp(path, "-") ? path : "<stdin>");
 	im->fmt = o->format;
 	im->fmt_forced = o->format != IMPORT_AUTO;
 	if (names_init(&im->names) || scan_init(&im->scan)) {
@@ -633,7 +619,12 @@ static struct importer *open_common(const char *path, const struct import_option
 		goto fail;
 	im->lx.fmt = im->fmt;
 	if (im->fmt == IMPORT_TRACE_DAT) {
-		im->dat = dat_open(im->name, err);
+		char fdpath[64];
+
+		/* standard input: libtracecmd opens the spooled copy through /proc */
+		im->dat = dat_open(strcmp(path, "-") ? path : spool_path(im->fd, fdpath,
+									  sizeof(fdpath)),
+				   im->name, err);
 		if (!im->dat)
 			goto fail;
 		close(im->fd);
@@ -739,6 +730,8 @@ static int one_pass(struct importer *im, FILE *body, struct sim_error *err)
 	while (recon_pop(&im->R, &rec))
 		if (body && trace_write_record(body, &rec))
 			return sim_error_set(err, SIM_ERR_IO, "", 0, 0, "write error");
+	if (check_some_records(im, err))
+		return -1;
 	describe(im);
 	return 0;
 }

@@ -59,6 +59,7 @@ struct import_options {
 	int hz;			       /* tick rate of the recording; 0 = infer from the trace */
 	int cpus;		       /* CPU count; 0 = from the trace header or the highest CPU */
 	const char *command;	       /* the command line, for the converted trace's source line */
+	const char *name;	       /* the input's name in messages; NULL = its path */
 };
 
 struct importer;

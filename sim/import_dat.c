@@ -60,20 +60,20 @@ int dat_rewind(struct datsrc *d, struct sim_error *err)
 	return 0;
 }
 
-struct datsrc *dat_open(const char *path, struct sim_error *err)
+struct datsrc *dat_open(const char *path, const char *name, struct sim_error *err)
 {
 	struct datsrc *d = sim_calloc(1, sizeof(*d));
 
 	if (!d) {
-		sim_error_nomem(err, path);
+		sim_error_nomem(err, name);
 		return NULL;
 	}
-	snprintf(d->path, sizeof(d->path), "%s", path);
+	snprintf(d->path, sizeof(d->path), "%s", name);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	d->h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!d->h) {
 		sim_error_set(
-			err, SIM_ERR_INPUT, path, 0, 0,
+			err, SIM_ERR_INPUT, name, 0, 0,
 			"libtracecmd cannot read this trace.dat (damaged, or a version it does "
 			"not know)");
 		sim_free(d);
@@ -82,14 +82,14 @@ struct datsrc *dat_open(const char *path, struct sim_error *err)
 	d->tep = tracecmd_get_tep(d->h);
 	d->cpus = tep_get_cpus(d->tep);
 	if (d->cpus < 1 || d->cpus > TRACE_MAX_CPUS) {
-		sim_error_set(err, SIM_ERR_INPUT, path, 0, 0, "trace.dat with %d CPUs (1..%d)",
+		sim_error_set(err, SIM_ERR_INPUT, name, 0, 0, "trace.dat with %d CPUs (1..%d)",
 			      d->cpus, TRACE_MAX_CPUS);
 		dat_close(d);
 		return NULL;
 	}
 	d->cur = sim_calloc((size_t)d->cpus, sizeof(*d->cur));
 	if (!d->cur) {
-		sim_error_nomem(err, path);
+		sim_error_nomem(err, name);
 		dat_close(d);
 		return NULL;
 	}
@@ -319,9 +319,10 @@ bool import_has_tracedat(void)
 	return false;
 }
 
-struct datsrc *dat_open(const char *path, struct sim_error *err)
+struct datsrc *dat_open(const char *path, const char *name, struct sim_error *err)
 {
-	sim_error_set(err, SIM_ERR_INPUT, path, 0, 0,
+	(void)path;
+	sim_error_set(err, SIM_ERR_INPUT, name, 0, 0,
 		      "this idlesim was built without trace.dat support: install libtracecmd-dev "
 		      "and rebuild (CMake option IDLESIM_TRACEDAT), or import the output of "
 		      "`trace-cmd report -t` instead");

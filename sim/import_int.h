@@ -137,7 +137,8 @@ struct lexer {
 	int declared_cpus;	/* from a header line (#P:N, cpus=N, nrcpus avail), 0 = none */
 	bool tracecmd_header;	/* cpus= or version = lines */
 	bool ftrace_header;	/* # tracer: */
-	bool perf_header;	/* # ======== or # nrcpus */
+	bool perf_header;	/* # ======== or # nrcpus, or lines only perf script writes
+				 * (PERF_RECORD_*, Intel PT's "instruction trace error") */
 	int lost_cpu;
 	int bad_col;
 	char bad_msg[200];
@@ -154,6 +155,7 @@ struct lexed {
 	const char *pay; /* payload: the rest of the line */
 	size_t pay_len;
 	bool sys_name;	 /* the name was "system:event:" (perf) */
+	bool period;	 /* perf: a sample's period came before the name ("1 branches:u:") */
 	bool padded;	 /* two or more blanks after the name (trace-cmd) */
 	bool flags;	 /* a latency-flags column (d..1. etc.) */
 	int frac_digits; /* decimals of the timestamp */
@@ -246,13 +248,22 @@ enum unpaired_reason {
 const char *unpaired_reason_name(enum unpaired_reason r);
 bool unpaired_is_entry(enum unpaired_reason r);
 
+/* The kinds of pending timers: hrtimer_* events and timer_* (timer-wheel) events. */
+enum { TM_HRTIMER = 0, TM_WHEEL = 1 };
+
+/* A pending timer noted at the start of an opportunity. */
+struct snap_timer {
+	int64_t expiry_ns;
+	bool wheel;
+};
+
 struct rtimer {
 	uint64_t id;
 	int64_t expiry_ns; /* trace time */
 	int32_t cpu;
 	int32_t hnext;	      /* hash chain */
 	int32_t cprev, cnext; /* the CPU's list */
-	uint8_t kind;	      /* 0 hrtimer, 1 timer_list */
+	uint8_t kind;	      /* TM_HRTIMER, TM_WHEEL (timer_list) */
 	uint8_t tick;
 	uint8_t used;
 };
@@ -261,9 +272,11 @@ struct rcpu_stats {
 	uint64_t periods;	  /* complete entry -> exit pairs */
 	uint64_t opportunities;	  /* records written, after merging (not counting the two below) */
 	uint64_t truncated;	  /* idle until the end of the trace: records cut by `end` */
+	uint64_t started_idle;	  /* idle when the trace began: records up to the first exit */
 	uint64_t idle_throughout; /* CPUs without events: idle for the whole trace */
 	uint64_t merged;	  /* periods merged into the one before (no task ran between) */
 	uint64_t zero_length, with_next_timer;
+	uint64_t hrtimer_first; /* opportunities whose next timer is an hrtimer */
 	uint64_t causes[IC_NR], period_causes[IC_NR];
 	uint64_t unpaired[UNP_NR];
 	uint64_t tick_stop_ok, tick_stop_fail;
@@ -281,11 +294,14 @@ struct rcpu {
 	int64_t entry_ns, exit_ns;
 	/* the opportunity under construction */
 	bool run_open, run_has_wake;
+	bool run_started_idle; /* it began with the trace: it ends at the first exit */
 	int64_t run_start, run_wake;
 	int run_periods;
 	enum icause run_cause; /* what ended its last period */
+	bool run_cause_hr;     /* and it was an hrtimer's expiry */
 	/* what ended the current period */
 	bool cause_final, timer_irq, remote;
+	bool cause_hr; /* cause IC_TIMER from an hrtimer (not a timer-wheel timer) */
 	enum icause cause;
 	/* recorded-governor verdict waiting for a cpu_idle_miss */
 	bool verdict_pending;
@@ -294,7 +310,7 @@ struct rcpu {
 	enum cpuidle_verdict v;
 	int kernel_v; /* -1 none yet */
 	/* timers pending at the start of the opportunity (non-tick), for its sleep length */
-	int64_t *snap;
+	struct snap_timer *snap;
 	size_t nsnap, capsnap;
 	int32_t timers; /* head of its pending timers */
 	struct rcpu_stats s;
@@ -315,8 +331,10 @@ struct miss_check {
 
 struct out_rec {
 	int64_t start_ns, length_ns, next_timer_ns;
+	int64_t next_wheel_ns; /* with hr: the earliest timer-wheel timer, -1 none */
 	int32_t cpu;
 	uint8_t cause;
+	bool hr; /* the next timer (for cause timer: the one that woke) is an hrtimer */
 };
 
 struct recon {
@@ -390,7 +408,8 @@ struct dat_event {
 	long long missed; /* events lost on this CPU before this one; < 0 unknown number */
 };
 
-struct datsrc *dat_open(const char *path, struct sim_error *err);
+/* Open the trace.dat at path; `name` is the file's name in messages. */
+struct datsrc *dat_open(const char *path, const char *name, struct sim_error *err);
 void dat_close(struct datsrc *d);
 int dat_cpus(const struct datsrc *d);
 int dat_rewind(struct datsrc *d, struct sim_error *err);

@@ -467,6 +467,15 @@ static inline int parse_ts(const char *p, const char *e, int64_t *ns, int *frac,
 
 /* ---- event lines ---- */
 
+/* perf's event modifiers (u, k, pp, ...: tools/perf/Documentation/perf-list.txt) */
+static bool perf_modifiers(const char *p, const char *e)
+{
+	for (; p < e; p++)
+		if (!*p || !strchr("ukhIGHpPSDWeb", *p))
+			return false;
+	return true;
+}
+
 /*
  * After the timestamp: [(+N)] NAME: [PAYLOAD], NAME being "event" or (perf) "system:event".
  * The characters of a name are checked once, when the name table first sees it.
@@ -482,6 +491,18 @@ static int lex_name(struct lexer *L, const char *line, const char *p, const char
 		if (q[-1] == ')')
 			p = skip_blanks(q, e);
 	}
+	/* perf script: the period of a sample (hardware, software, Intel PT events, or any
+	 * event with -F +period) comes before its name; no other dialect has a number there */
+	for (q = p; q < e && is_digit(*q); q++)
+		;
+	x->period = q > p && q < e && is_blank(*q);
+	if (x->period)
+		p = skip_blanks(q, e);
+	/* perf script's side-band records (--show-task-events etc.): not events */
+	if (starts(p, e, "PERF_RECORD_")) {
+		L->perf_header = true;
+		return LEX_SKIP;
+	}
 	q = memchr(p, ':', (size_t)(e - p));
 	if (!q || q == p)
 		return lex_bad(L, line, p,
@@ -495,14 +516,24 @@ static int lex_name(struct lexer *L, const char *line, const char *p, const char
 			return lex_bad(L, line, p, "malformed event name");
 		x->sys_name = true;
 	}
+	if (x->sys_name && x->period && perf_modifiers(n0, q)) {
+		/* "branches:u:": a sample event with its modifiers, not SYSTEM:EVENT: */
+		q = n0 - 1;
+		n0 = p;
+		x->sys_name = false;
+	}
 	if (q - n0 > IMP_NAME_MAX)
 		return lex_bad(L, line, n0, "event name longer than %d characters", IMP_NAME_MAX);
-	if (L->fmt == IMPORT_PERF && !x->sys_name)
+	/* a sample (with its period) may have a plain name: cycles:, instructions:, cbr: */
+	if (L->fmt == IMPORT_PERF && !x->sys_name && !x->period)
 		return lex_bad(L, line, p, "perf script event names are SYSTEM:EVENT:");
 	if (L->fmt != IMPORT_PERF && L->fmt != IMPORT_AUTO && x->sys_name)
 		return lex_bad(
 			L, line, p,
 			"event name with a system (SYSTEM:EVENT:): this is perf script output");
+	if (L->fmt != IMPORT_PERF && L->fmt != IMPORT_AUTO && x->period)
+		return lex_bad(L, line, p,
+			       "a sample period before the event name: this is perf script output");
 	x->name = n0;
 	x->name_len = (size_t)(q - n0);
 	t = skip_blanks(q + 1, e);
@@ -683,7 +714,7 @@ static void header_comment(struct lexer *L, const char *s, const char *e)
 int lex_line(struct lexer *L, const char *p, size_t n, struct lexed *x)
 {
 	const char *s = p, *e = p + n, *q;
-	int v = 0, nd = 0;
+	int v = 0, nd = 0, rc;
 
 	s = skip_blanks(s, e);
 	if (s == e)
@@ -705,6 +736,12 @@ int lex_line(struct lexer *L, const char *p, size_t n, struct lexed *x)
 		if (!L->declared_cpus)
 			L->declared_cpus = v;
 		L->tracecmd_header = true;
+		return LEX_SKIP;
+	case 'i':
+		/* perf script with Intel PT: decoder errors are printed among the samples */
+		if (!starts(s, e, "instruction trace error "))
+			break;
+		L->perf_header = true;
 		return LEX_SKIP;
 	case 'v':
 		if (!starts(s, e, "version = "))
@@ -733,5 +770,11 @@ int lex_line(struct lexer *L, const char *p, size_t n, struct lexed *x)
 	default:
 		break;
 	}
-	return lex_event(L, p, s, e, x);
+	rc = lex_event(L, p, s, e, x);
+	/* perf script's side-band records without a CPU column: not events */
+	if (rc == LEX_BAD && find(s, e, "PERF_RECORD_")) {
+		L->perf_header = true;
+		return LEX_SKIP;
+	}
+	return rc;
 }

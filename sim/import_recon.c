@@ -216,7 +216,8 @@ static int snapshot(struct recon *R, struct rcpu *c)
 			continue;
 		if (sim_grow((void **)&c->snap, &c->capsnap, c->nsnap + 1, sizeof(*c->snap)))
 			return -1;
-		c->snap[c->nsnap++] = t->expiry_ns;
+		c->snap[c->nsnap].expiry_ns = t->expiry_ns;
+		c->snap[c->nsnap++].wheel = t->kind == TM_WHEEL;
 	}
 	return 0;
 }
@@ -262,29 +263,46 @@ static void heap_pop(struct recon *R)
 /*
  * A finished opportunity of `cpu`. Its sleep length: the earliest timer pending at its start
  * that is due no earlier than its wakeup (earlier ones expired or were cancelled inside it,
- * waking no task); none when the trace has no timer events.
+ * waking no task); none when the trace has no timer events. Its kind: that timer's (for
+ * cause timer, the kind of the timer that woke the CPU, `hr`; the tick runs the timer
+ * wheel); when it is an hrtimer, the earliest timer-wheel timer due no earlier than the
+ * wakeup is noted too (a wheel timer due with the hrtimer makes the record a wheel one).
  */
-enum emit_kind { EMIT_ENDED, EMIT_TO_END, EMIT_THROUGHOUT };
+enum emit_kind { EMIT_ENDED, EMIT_STARTED_IDLE, EMIT_TO_END, EMIT_THROUGHOUT };
 
 static int emit(struct recon *R, int cpu, int64_t start, int64_t length, enum icause cause,
-		enum emit_kind kind)
+		bool hr, enum emit_kind kind)
 {
 	struct rcpu *c = &R->cpu[cpu];
-	struct out_rec r = {start, length, -1, cpu, (uint8_t)cause};
+	struct out_rec r = {start, length, -1, -1, cpu, (uint8_t)cause, false};
+	int64_t any = -1, wheel = -1, rel;
 	size_t i;
 
 	if (length <= 0) {
 		c->s.zero_length++;
 		return 0;
 	}
-	if (cause != IC_TIMER && cause != IC_TICK) {
-		for (i = 0; i < c->nsnap; i++)
-			if (c->snap[i] >= start + length &&
-			    (r.next_timer_ns < 0 || c->snap[i] - start < r.next_timer_ns))
-				r.next_timer_ns = c->snap[i] - start;
+	for (i = 0; i < c->nsnap; i++) {
+		if (c->snap[i].expiry_ns < start + length)
+			continue;
+		rel = c->snap[i].expiry_ns - start;
+		if (any < 0 || rel < any)
+			any = rel;
+		if (c->snap[i].wheel && (wheel < 0 || rel < wheel))
+			wheel = rel;
 	}
+	if (cause == IC_TIMER || cause == IC_TICK) {
+		r.hr = cause == IC_TIMER && hr && wheel != length;
+	} else if (any >= 0) {
+		r.next_timer_ns = any;
+		r.hr = wheel != any;
+	}
+	if (r.hr)
+		r.next_wheel_ns = wheel;
 	if (kind == EMIT_THROUGHOUT) {
 		c->s.idle_throughout++;
+	} else if (kind == EMIT_STARTED_IDLE) {
+		c->s.started_idle++;
 	} else if (kind == EMIT_TO_END) {
 		c->s.truncated++;
 	} else {
@@ -292,6 +310,7 @@ static int emit(struct recon *R, int cpu, int64_t start, int64_t length, enum ic
 		c->s.causes[cause]++;
 		if (r.next_timer_ns >= 0)
 			c->s.with_next_timer++;
+		c->s.hrtimer_first += r.hr;
 	}
 	if (!R->prologue && start == R->start_ns) {
 		/* one pass: records from the trace's start may show up late; they go first */
@@ -311,11 +330,12 @@ static void unpaired(struct rcpu *c, enum unpaired_reason why)
 }
 
 /* An opportunity opens at t; `snap`: note the CPU's pending timers (no: none are known, for
- * an opportunity that began with the trace). */
+ * an opportunity that began with the trace, which is a started-idle record). */
 static int open_run(struct recon *R, struct rcpu *c, int cpu, int64_t t, bool snap)
 {
 	c->run_open = true;
 	c->run_has_wake = false;
+	c->run_started_idle = !snap;
 	c->run_start = t;
 	c->run_periods = 0;
 	c->nsnap = 0;
@@ -331,7 +351,8 @@ static int close_run(struct recon *R, struct rcpu *c, int cpu)
 	eventq_remove(R->open, (uint32_t)cpu);
 	if (!c->run_has_wake)
 		return 0;
-	return emit(R, cpu, c->run_start, c->run_wake - c->run_start, c->run_cause, EMIT_ENDED);
+	return emit(R, cpu, c->run_start, c->run_wake - c->run_start, c->run_cause, c->run_cause_hr,
+		    c->run_started_idle ? EMIT_STARTED_IDLE : EMIT_ENDED);
 }
 
 /* The cause of the period that ended last, if no event has told it yet. */
@@ -343,6 +364,7 @@ static void settle_cause(struct rcpu *c)
 	}
 	c->s.period_causes[c->cause]++;
 	c->run_cause = c->cause;
+	c->run_cause_hr = c->cause_hr;
 }
 
 static void new_window(struct rcpu *c)
@@ -350,6 +372,7 @@ static void new_window(struct rcpu *c)
 	c->cause_final = false;
 	c->timer_irq = false;
 	c->remote = false;
+	c->cause_hr = false;
 	c->cause = IC_UNKNOWN;
 }
 
@@ -366,6 +389,14 @@ static void cause(struct rcpu *c, enum icause ic)
 	}
 }
 
+/* An hrtimer (not the tick's) expired: if it decides the cause, the record says hrtimer. */
+static void cause_hrtimer(struct rcpu *c)
+{
+	if (may_wake(c))
+		c->cause_hr = true;
+	cause(c, IC_TIMER);
+}
+
 /* Idle until the end of the trace: a record past `end`, so the replay cuts it there. */
 static int emit_to_end(struct recon *R, struct rcpu *c, int cpu)
 {
@@ -373,7 +404,7 @@ static int emit_to_end(struct recon *R, struct rcpu *c, int cpu)
 
 	c->run_open = false;
 	eventq_remove(R->open, (uint32_t)cpu);
-	return emit(R, cpu, start, R->end_ns + 1 - start, IC_UNKNOWN, EMIT_TO_END);
+	return emit(R, cpu, start, R->end_ns + 1 - start, IC_UNKNOWN, false, EMIT_TO_END);
 }
 
 static int on_entry(struct recon *R, struct rcpu *c, const struct kevent *ev)
@@ -394,7 +425,9 @@ static int on_entry(struct recon *R, struct rcpu *c, const struct kevent *ev)
 	case RS_EXITED:
 		settle_cause(c);
 		stats_settle(R, c, cpu);
-		if (R->merge)
+		/* idle since the trace began: that record ends at its first exit, whatever
+		 * follows (its entry, and so its state and timers, are unknown) */
+		if (R->merge && !c->run_started_idle)
 			c->s.merged++;
 		else if (close_run(R, c, cpu))
 			return -1;
@@ -517,15 +550,16 @@ int recon_event(struct recon *R, const struct kevent *ev)
 	case KEV_SCHED_SWITCH:
 		return on_switch(R, c, ev);
 	case KEV_HRTIMER_START:
-		return tm_arm(R, 0, ev->id, ev->cpu, hr_to_trace(R, ev->a), ev->flags & KF_TICK);
+		return tm_arm(R, TM_HRTIMER, ev->id, ev->cpu, hr_to_trace(R, ev->a),
+			      ev->flags & KF_TICK);
 	case KEV_TIMER_START:
-		return tm_arm(R, 1, ev->id, ev->v >= 0 && ev->v < R->cpus ? ev->v : ev->cpu, ev->a,
-			      false);
+		return tm_arm(R, TM_WHEEL, ev->id, ev->v >= 0 && ev->v < R->cpus ? ev->v : ev->cpu,
+			      ev->a, false);
 	case KEV_HRTIMER_CANCEL:
-		tm_cancel(R, 0, ev->id);
+		tm_cancel(R, TM_HRTIMER, ev->id);
 		return 0;
 	case KEV_TIMER_CANCEL:
-		tm_cancel(R, 1, ev->id);
+		tm_cancel(R, TM_WHEEL, ev->id);
 		return 0;
 	case KEV_HRTIMER_EXPIRE:
 		/* The tick's hrtimer runs on CLOCK_MONOTONIC: now= ties that clock to trace time.
@@ -534,11 +568,14 @@ int recon_event(struct recon *R, const struct kevent *ev)
 			R->clock_offset = ev->time_ns - ev->a;
 			R->have_offset = true;
 		}
-		tm_cancel(R, 0, ev->id);
-		cause(c, ev->flags & KF_TICK ? IC_TICK : IC_TIMER);
+		tm_cancel(R, TM_HRTIMER, ev->id);
+		if (ev->flags & KF_TICK)
+			cause(c, IC_TICK);
+		else
+			cause_hrtimer(c);
 		return 0;
 	case KEV_TIMER_EXPIRE:
-		tm_cancel(R, 1, ev->id);
+		tm_cancel(R, TM_WHEEL, ev->id);
 		cause(c, IC_TIMER);
 		return 0;
 	case KEV_TICK_STOP:
@@ -621,7 +658,7 @@ int recon_finish(struct recon *R)
 
 		if (c->st == RS_FRESH && !c->any_event && R->idle_events) {
 			/* no event at all: idle from the first event of the trace to its end */
-			if (emit(R, i, R->start_ns, R->end_ns + 1 - R->start_ns, IC_UNKNOWN,
+			if (emit(R, i, R->start_ns, R->end_ns + 1 - R->start_ns, IC_UNKNOWN, false,
 				 EMIT_THROUGHOUT))
 				return -1;
 		} else if (c->st == RS_IDLE) {
@@ -652,6 +689,10 @@ static void to_record(struct recon *R, const struct out_rec *r, struct trace_rec
 		     : r->cause == IC_IPI			 ? WAKE_IPI
 								 : WAKE_IRQ;
 	rec->next_timer_ns = rec->cause == WAKE_TIMER ? r->length_ns : r->next_timer_ns;
+	if (r->hr) {
+		rec->timer_kind = TIMER_HRTIMER;
+		rec->next_wheel_ns = r->next_wheel_ns;
+	}
 	rec->index = R->written++;
 }
 
@@ -717,7 +758,7 @@ int recon_init(struct recon *R, const struct scan *s, int cpus, const struct imp
 			/* no event at all: idle from the first event of the trace to its end */
 			c->run_start = R->start_ns;
 			c->st = RS_FINAL;
-			if (emit(R, i, R->start_ns, R->end_ns + 1 - R->start_ns, IC_UNKNOWN,
+			if (emit(R, i, R->start_ns, R->end_ns + 1 - R->start_ns, IC_UNKNOWN, false,
 				 EMIT_THROUGHOUT))
 				return -1;
 		} else if (s->cpu[i].starts_idle) {
@@ -779,7 +820,9 @@ void recon_total(const struct recon *R, struct rcpu_stats *sum)
 		sum->merged += s->merged;
 		sum->zero_length += s->zero_length;
 		sum->with_next_timer += s->with_next_timer;
+		sum->hrtimer_first += s->hrtimer_first;
 		sum->truncated += s->truncated;
+		sum->started_idle += s->started_idle;
 		sum->idle_throughout += s->idle_throughout;
 		sum->tick_stop_ok += s->tick_stop_ok;
 		sum->tick_stop_fail += s->tick_stop_fail;

@@ -8,11 +8,11 @@
  * skipped {name: count}, bad_lines, warnings [], lost {lines, events}, out_of_order (null, or
  * {events, cpus [], held_in_memory}), passes, reread_because (null, or why the one pass
  * was not enough), max_waiting_records, stale_timers, merging, idle_periods, opportunities,
- * merged_periods, truncated_at_end, idle_throughout, zero_length, unpaired {entries, exits, reasons
+ * merged_periods, started_idle, truncated_at_end, idle_throughout, zero_length, unpaired {entries, exits, reasons
  * {}}, wake_causes {tick, timer, irq, ipi, unknown}, period_wake_causes {...}, sleep_length {known,
- * assumption, opportunities_with_next_timer}, tick_stop {success, failed}, per_cpu [{cpu,
- * idle_periods, opportunities, unpaired_entries, unpaired_exits, wake_causes}], recorded {machine,
- * outside_table, states [{index, name, usage, time_ns, above, below}], cpus [{cpu, states}]}, and
+ * assumption, opportunities_with_next_timer, opportunities_hrtimer_first}, tick_stop {success,
+ * failed}, per_cpu [{cpu, idle_periods, opportunities, unpaired_entries, unpaired_exits,
+ * wake_causes}], recorded {machine, outside_table, states [{index, name, usage, time_ns, above, below}], cpus [{cpu, states}]}, and
  * miss_check {events, above, below, compared, agree, disagree, unmatched, disagreements [{cpu,
  * time_ns, state, residency_ns, kernel, idlesim}], listed} when the trace has cpu_idle_miss events.
  */
@@ -232,6 +232,7 @@ static json_t *summary_json(const struct importer *im)
 	json_object_set_new(o, "idle_periods", json_integer((json_int_t)sum.periods));
 	json_object_set_new(o, "opportunities", json_integer((json_int_t)sum.opportunities));
 	json_object_set_new(o, "merged_periods", json_integer((json_int_t)sum.merged));
+	json_object_set_new(o, "started_idle", json_integer((json_int_t)sum.started_idle));
 	json_object_set_new(o, "truncated_at_end", json_integer((json_int_t)sum.truncated));
 	json_object_set_new(o, "idle_throughout", json_integer((json_int_t)sum.idle_throughout));
 	json_object_set_new(o, "zero_length", json_integer((json_int_t)sum.zero_length));
@@ -245,10 +246,11 @@ static json_t *summary_json(const struct importer *im)
 	json_object_set_new(o, "wake_causes", causes_json(sum.causes));
 	json_object_set_new(o, "period_wake_causes", causes_json(sum.period_causes));
 	json_object_set_new(o, "sleep_length",
-			    json_pack("{s:b, s:s, s:I}", "known",
+			    json_pack("{s:b, s:s, s:I, s:I}", "known",
 				      im->has[KEV_HRTIMER_START] || im->has[KEV_TIMER_START],
 				      "assumption", im->assumption, "opportunities_with_next_timer",
-				      (json_int_t)sum.with_next_timer));
+				      (json_int_t)sum.with_next_timer, "opportunities_hrtimer_first",
+				      (json_int_t)sum.hrtimer_first));
 	json_object_set_new(o, "tick_stop",
 			    json_pack("{s:I, s:I}", "success", (json_int_t)sum.tick_stop_ok,
 				      "failed", (json_int_t)sum.tick_stop_fail));
@@ -375,10 +377,11 @@ static void summary_text(FILE *f, const struct importer *im)
 		(unsigned long long)sum.periods, (unsigned long long)sum.merged,
 		R->merge ? "" : " (no sched_switch events: no merging)");
 	fprintf(f,
-		"opportunities: %llu; idle until the end: %llu; idle throughout: %llu; "
-		"zero length dropped: %llu\n",
-		(unsigned long long)sum.opportunities, (unsigned long long)sum.truncated,
-		(unsigned long long)sum.idle_throughout, (unsigned long long)sum.zero_length);
+		"opportunities: %llu; idle since the start: %llu; idle until the end: %llu; "
+		"idle throughout: %llu; zero length dropped: %llu\n",
+		(unsigned long long)sum.opportunities, (unsigned long long)sum.started_idle,
+		(unsigned long long)sum.truncated, (unsigned long long)sum.idle_throughout,
+		(unsigned long long)sum.zero_length);
 	fprintf(f, "unpaired entries ");
 	unpaired_text(f, &sum, true);
 	fprintf(f, "; unpaired exits ");
@@ -388,8 +391,9 @@ static void summary_text(FILE *f, const struct importer *im)
 	fprintf(f, "periods woken by:");
 	causes_text(f, sum.period_causes);
 	fprintf(f, "replayed as: tick and timer -> timer, unknown -> irq\n");
-	fprintf(f, "%s; %llu opportunities with a pending timer\n", im->assumption,
-		(unsigned long long)sum.with_next_timer);
+	fprintf(f, "%s; %llu opportunities with a pending timer; %llu with an hrtimer first\n",
+		im->assumption, (unsigned long long)sum.with_next_timer,
+		(unsigned long long)sum.hrtimer_first);
 	if (sum.tick_stop_ok || sum.tick_stop_fail)
 		fprintf(f, "tick_stop: %llu stopped, %llu failed\n",
 			(unsigned long long)sum.tick_stop_ok,

@@ -190,7 +190,7 @@ enum import_format import_sniff(const char *buf, size_t n, bool *event)
 		*event = true;
 		if (f != IMPORT_AUTO)
 			return f;
-		if (x.sys_name)
+		if (x.sys_name || x.period)
 			return IMPORT_PERF;
 		return x.padded || !x.flags || x.frac_digits == 9 ? IMPORT_TRACE_CMD
 								  : IMPORT_FTRACE;

@@ -34,6 +34,7 @@ struct dtimer {
 	int64_t expiry_ns;
 	int64_t period_ns;
 	bool no_resched; /* its expiries wake no task */
+	bool hrtimer;	 /* kind=hrtimer: not seen by the tick-stop rule */
 };
 
 struct dcpu {
@@ -60,31 +61,52 @@ struct derive {
 /* ---- idle-interval records ---- */
 
 /*
- * START + next_timer may pass 2^63 (next_timer is a duration up to 2^63 - 1): it saturates at
- * KTIME_MAX, as the kernel's ktime_add_safe() does for a timer's expiry, which reads as no
- * timer pending.
+ * The absolute expiry of a relative time of the record, SIM_TIME_NEVER for none (< 0).
+ * START + next_timer may pass 2^63 (a duration up to 2^63 - 1): it saturates at KTIME_MAX,
+ * as the kernel's ktime_add_safe() does for a timer's expiry, which reads as no timer.
  */
+static int64_t rec_abs(const struct trace_record *rec, int64_t rel_ns)
+{
+	return rel_ns < 0 ? SIM_TIME_NEVER : sim_time_add(rec->time_ns, rel_ns);
+}
+
 static int feed_interval(struct sim *S, const struct trace_record *rec, struct sim_error *err)
 {
-	int64_t next_timer = rec->next_timer_ns < 0 ? SIM_TIME_NEVER
-						    : sim_time_add(rec->time_ns, rec->next_timer_ns);
+	int64_t next_timer = rec_abs(rec, rec->next_timer_ns);
+	/* the earliest timer-wheel timer: the next timer itself unless it is an hrtimer */
+	int64_t next_wheel = rec->timer_kind == TIMER_HRTIMER ? rec_abs(rec, rec->next_wheel_ns)
+							      : next_timer;
 
 	return sim_period(S, rec->cpu, rec->time_ns, rec->time_ns + rec->length_ns, rec->cause,
-			  rec->no_resched, next_timer, next_timer, rec->iowait, rec->load, err);
+			  rec->no_resched, next_timer, next_wheel, rec->iowait, rec->load, err);
 }
 
 /* ---- event records ---- */
+
+/* The earliest pending timer; wheel_only: of the timer-wheel timers (the tick-stop rule's). */
+static int64_t earliest_timer(const struct dcpu *c, bool wheel_only)
+{
+	int64_t t = SIM_TIME_NEVER;
+	size_t i;
+
+	for (i = 0; i < c->nr_timers; i++)
+		if (!wheel_only || !c->timers[i].hrtimer)
+			t = sim_min64(t, c->timers[i].expiry_ns);
+	return t;
+}
+
+static int64_t next_timer_of(const struct dcpu *c)
+{
+	return earliest_timer(c, false);
+}
 
 /* The CPU's next internal event: earliest timer expiry, or the start of its idle period. */
 static void replan(struct derive *d, int cpu)
 {
 	struct dcpu *c = &d->cpus[cpu];
-	int64_t t = SIM_TIME_NEVER;
+	int64_t t = next_timer_of(c);
 	int prio = IEV_EXPIRY;
-	size_t i;
 
-	for (i = 0; i < c->nr_timers; i++)
-		t = sim_min64(t, c->timers[i].expiry_ns);
 	if (c->idle_pending && c->busy_until_ns < t) {
 		t = c->busy_until_ns;
 		prio = IEV_IDLE;
@@ -103,16 +125,6 @@ static struct dtimer *find_timer(struct dcpu *c, const char *id)
 		if (!strcmp(c->timers[i].id, id))
 			return &c->timers[i];
 	return NULL;
-}
-
-static int64_t next_timer_of(const struct dcpu *c)
-{
-	int64_t t = SIM_TIME_NEVER;
-	size_t i;
-
-	for (i = 0; i < c->nr_timers; i++)
-		t = sim_min64(t, c->timers[i].expiry_ns);
-	return t;
 }
 
 /*
@@ -145,7 +157,8 @@ static int internal_event(struct derive *d, int cpu, int64_t t, struct sim_error
 	if (c->idle_pending && c->busy_until_ns == t && next_timer_of(c) > t) {
 		c->idle_pending = false;
 		c->idle_open = true;
-		if (sim_idle(d->S, cpu, t, next_timer_of(c), next_timer_of(c), c->iowait, c->load, err))
+		if (sim_idle(d->S, cpu, t, next_timer_of(c), earliest_timer(c, true), c->iowait,
+			     c->load, err))
 			return -1;
 		replan(d, cpu);
 		return 0;
@@ -216,6 +229,7 @@ static int feed_event(struct derive *d, const struct trace_record *rec, struct s
 		tm->expiry_ns = rec->expiry_ns;
 		tm->period_ns = rec->period_ns;
 		tm->no_resched = rec->no_resched;
+		tm->hrtimer = rec->timer_kind == TIMER_HRTIMER;
 		break;
 	case TRACE_CANCEL:
 		tm = find_timer(c, rec->id);

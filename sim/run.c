@@ -4,13 +4,15 @@
  *
  * For each (trace, machine) the oracle runs first on the same input and knobs; each
  * governor's regret is its energy and mean wakeup latency minus the oracle's. Traces are
- * re-read for every run (streaming), so memory does not depend on their length.
+ * re-read for every run (streaming), so memory does not depend on their length; standard
+ * input ("-") is read once into a spooled copy (sim/spool.h), which every run reopens.
  */
 #include "sim/run.h"
 #include "sim/alloc.h"
 #include "sim/common.h"
 #include "sim/import.h"
 #include "sim/replay.h"
+#include "sim/spool.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -35,6 +37,8 @@ const char *run_default_trace(void)
 /* How a trace is named in reports: the demo trace by its short name. */
 static const char *trace_display_name(const char *path)
 {
+	if (!strcmp(path, "-"))
+		return "<stdin>";
 	return strcmp(path, run_default_trace()) ? path : "traces/demo.trace";
 }
 
@@ -175,10 +179,10 @@ static void keep_decision(void *ud, const struct sim_decision *d)
 
 /*
  * Replay one trace file: a native trace, or any kernel trace the importer reads, converted
- * on the fly (sim/import.h) without an intermediate file.
+ * on the fly (sim/import.h) without an intermediate file. `name` names it in messages.
  */
-static int replay_file(const char *path, const struct sim_config *cfg, struct run_result *r,
-		       struct sim_error *err)
+static int replay_file(const char *path, const char *name, const struct sim_config *cfg,
+		       struct run_result *r, struct sim_error *err)
 {
 	enum import_format f = import_probe(path);
 	struct trace_reader *tr = NULL;
@@ -189,11 +193,12 @@ static int replay_file(const char *path, const struct sim_config *cfg, struct ru
 	int rc;
 
 	if (f == IMPORT_AUTO || f == IMPORT_NATIVE) {
-		tr = trace_open(path, err);
+		tr = trace_open_as(path, name, err);
 		if (!tr)
 			return -1;
 		record_source_from_trace(&src, tr);
 	} else {
+		io.name = name;
 		im = import_open(path, &io, err);
 		if (!im)
 			return -1;
@@ -234,9 +239,12 @@ static void set_regret(struct run_result *r, const struct run_stats *oracle)
 	r->regret_lat_mean_ns = lat - olat;
 }
 
-static int run_cell(const struct run_request *req, const char *trace, const struct machine *m,
-		    uint32_t mask, struct run_results *res, struct sim_error *err)
+/* `trace` as given; `path` the file to open (a spooled copy for standard input). */
+static int run_cell(const struct run_request *req, const char *trace, const char *path,
+		    const struct machine *m, uint32_t mask, struct run_results *res,
+		    struct sim_error *err)
 {
+	const char *name = trace_display_name(trace);
 	struct sim_config cfg = { 0 };
 	struct run_stats oracle = { 0 };
 	struct run_result scratch;
@@ -252,7 +260,7 @@ static int run_cell(const struct run_request *req, const char *trace, const stru
 	/* The oracle's run on the same input, for regret. */
 	memset(&scratch, 0, sizeof(scratch));
 	cfg.gov = gov_find("oracle");
-	if (replay_file(trace, &cfg, &scratch, err))
+	if (replay_file(path, name, &cfg, &scratch, err))
 		return -1;
 	oracle = scratch.stats;
 
@@ -268,7 +276,7 @@ static int run_cell(const struct run_request *req, const char *trace, const stru
 			sim_free(params);
 			goto fail;
 		}
-		snprintf(r->trace, sizeof(r->trace), "%s", trace_display_name(trace));
+		snprintf(r->trace, sizeof(r->trace), "%s", name);
 		snprintf(r->machine, sizeof(r->machine), "%s", m->name);
 		snprintf(r->governor, sizeof(r->governor), "%s", g->name);
 		r->latency_req_ns = req->latency_req_ns;
@@ -279,7 +287,7 @@ static int run_cell(const struct run_request *req, const char *trace, const stru
 		cfg.gov_params = params;
 		cfg.explain = req->explain_limit ? keep_decision : NULL;
 		cfg.explain_limit = req->explain_limit;
-		rc = replay_file(trace, &cfg, r, err);
+		rc = replay_file(path, name, &cfg, r, err);
 		sim_free(params);
 		if (rc)
 			goto fail;
@@ -296,7 +304,8 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 {
 	struct run_request q = *req;
 	struct machine m;
-	int t, k, i;
+	int t, k, i, rc = 0, stdin_fd = -1;
+	char stdin_path[64] = "";
 
 	memset(out, 0, sizeof(*out));
 	if (!q.nr_traces) {
@@ -321,17 +330,31 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 					     q.governors[i]);
 	if (run_check_sets(&q, err))
 		return -1;
-	for (t = 0; t < q.nr_traces; t++) {
-		for (k = 0; k < q.nr_machines; k++) {
+	for (t = 0; t < q.nr_traces && stdin_fd < 0; t++) {
+		if (strcmp(q.traces[t], "-"))
+			continue;
+		/* not seekable, and replayed once per governor: read it once */
+		stdin_fd = spool_stdin(err);
+		if (stdin_fd < 0)
+			return -1;
+		spool_path(stdin_fd, stdin_path, sizeof(stdin_path));
+	}
+	for (t = 0; t < q.nr_traces && !rc; t++) {
+		const char *path = strcmp(q.traces[t], "-") ? q.traces[t] : stdin_path;
+
+		for (k = 0; k < q.nr_machines && !rc; k++) {
 			uint32_t mask;
 
-			if (run_load_machine(&q, q.machines[k], &m, err) ||
-			    run_disabled_mask(&q, &m, &mask, err) ||
-			    run_cell(&q, q.traces[t], &m, mask, out, err)) {
-				run_results_free(out);
-				return -1;
-			}
+			rc = run_load_machine(&q, q.machines[k], &m, err) ||
+			     run_disabled_mask(&q, &m, &mask, err) ||
+			     run_cell(&q, q.traces[t], path, &m, mask, out, err);
 		}
+	}
+	if (stdin_fd >= 0)
+		close(stdin_fd);
+	if (rc) {
+		run_results_free(out);
+		return -1;
 	}
 	return 0;
 }

@@ -66,6 +66,11 @@ const char *wake_cause_name(enum wake_cause c)
 	}
 }
 
+const char *timer_kind_name(enum timer_kind k)
+{
+	return k == TIMER_HRTIMER ? "hrtimer" : k == TIMER_WHEEL ? "wheel" : "?";
+}
+
 /* ---- errors ---- */
 
 static int fail_io(struct trace_reader *r, int line, const char *fmt, ...)
@@ -458,15 +463,31 @@ static int text_load(struct trace_reader *r, struct cursor *c, struct trace_reco
 	return 0;
 }
 
+/* A value that is a word, checked by `check` (resched=, timer=, kind=). */
+static int text_word(struct trace_reader *r, struct cursor *c, struct trace_record *rec,
+		     int (*check)(struct trace_reader *, struct trace_record *, const char *,
+				  size_t))
+{
+	const char *e = token_end(c->p, c->end);
+	int rc;
+
+	if (find_binary(c->p, e))
+		return bad_token(r, c, c->p, "");
+	rc = check(r, rec, c->p, (size_t)(e - c->p));
+	c->p = e;
+	return rc;
+}
+
 static int text_value(struct trace_reader *r, struct cursor *c, struct trace_record *rec,
 		      enum field f)
 {
-	const char *e;
 	int64_t v;
 
 	switch (f) {
 	case F_NEXT_TIMER:
 		return parse_u63(r, c, trace_field_what(rec->kind, f), &rec->next_timer_ns);
+	case F_NEXT_WHEEL:
+		return parse_u63(r, c, trace_field_what(rec->kind, f), &rec->next_wheel_ns);
 	case F_IOWAIT:
 		return parse_u63(r, c, trace_field_what(rec->kind, f), &v) ||
 				       trace_check_iowait(r, rec, v)
@@ -480,12 +501,9 @@ static int text_value(struct trace_reader *r, struct cursor *c, struct trace_rec
 			       ? -1
 			       : 0;
 	case F_RESCHED:
-		e = token_end(c->p, c->end);
-		if (find_binary(c->p, e))
-			return bad_token(r, c, c->p, "");
-		v = trace_check_resched(r, rec, c->p, (size_t)(e - c->p));
-		c->p = e;
-		return (int)v;
+		return text_word(r, c, rec, trace_check_resched);
+	case F_TKIND:
+		return text_word(r, c, rec, trace_check_tkind);
 	default:
 		return -1;
 	}
@@ -857,8 +875,13 @@ fail:
 
 struct trace_reader *trace_open(const char *path, struct sim_error *err)
 {
+	return trace_open_as(path, strcmp(path, "-") ? path : "<stdin>", err);
+}
+
+struct trace_reader *trace_open_as(const char *path, const char *name, struct sim_error *err)
+{
 	bool std_in = !strcmp(path, "-");
-	struct trace_reader *r = reader_new(std_in ? "<stdin>" : path, err);
+	struct trace_reader *r = reader_new(name, err);
 
 	if (!r)
 		return NULL;

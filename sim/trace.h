@@ -24,8 +24,8 @@
 #define TRACE_ID_LEN 64
 
 enum trace_kind {
-	TRACE_IDLE,   /* idle CPU START LENGTH CAUSE [next_timer=] [iowait=] [load=] */
-	TRACE_TIMER,  /* timer CPU TIME ID EXPIRY [period=] */
+	TRACE_IDLE,   /* idle CPU START LENGTH CAUSE [next_timer=] [timer=] [next_wheel=] ... */
+	TRACE_TIMER,  /* timer CPU TIME ID EXPIRY [period=] [resched=] [kind=] */
 	TRACE_CANCEL, /* cancel CPU TIME ID */
 	TRACE_WAKE,   /* wake CPU TIME CAUSE [iowait=] [load=] */
 	TRACE_BUSY,   /* busy CPU TIME DURATION [iowait=] [load=] */
@@ -43,12 +43,24 @@ enum wake_cause {
 
 const char *wake_cause_name(enum wake_cause c);
 
+/*
+ * The kind of a timer. It matters for the tick-stop rule only: in high-resolution mode
+ * tick_nohz_next_event() looks at timer-wheel timers, not at hrtimers (FORMAT.md).
+ * TIMER_WHEEL is 0: a zeroed record, or one without the keys, has wheel timers.
+ */
+enum timer_kind { TIMER_WHEEL, TIMER_HRTIMER };
+
+const char *timer_kind_name(enum timer_kind k);
+
 struct trace_record {
 	enum trace_kind kind;
 	int cpu;
 	int64_t time_ns;     /* START for idle records */
 	int64_t length_ns;   /* idle: LENGTH; busy: DURATION */
 	int64_t next_timer_ns; /* idle: time from START to the next timer; -1 = none */
+	enum timer_kind timer_kind; /* idle: kind of that next timer (timer=); timer: kind= */
+	int64_t next_wheel_ns; /* idle with TIMER_HRTIMER only: time from START to the earliest
+				* timer-wheel timer (next_wheel=), >= next_timer_ns; -1 = none */
 	int64_t expiry_ns;   /* timer: absolute expiry */
 	int64_t period_ns;   /* timer: 0 = one-shot */
 	enum wake_cause cause; /* idle, wake */
@@ -79,6 +91,8 @@ struct trace_reader;
  * header. "-" reads standard input. Returns NULL with err set on failure.
  */
 struct trace_reader *trace_open(const char *path, struct sim_error *err);
+/* The same, naming the file `name` in messages (a spooled standard input, sim/spool.h). */
+struct trace_reader *trace_open_as(const char *path, const char *name, struct sim_error *err);
 /* The same from a string; `name` is used in messages. */
 struct trace_reader *trace_open_string(const char *name, const char *text, struct sim_error *err);
 void trace_close(struct trace_reader *r);

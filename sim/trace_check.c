@@ -34,12 +34,14 @@
 
 const struct kind_info trace_kinds[] = {
 	[TRACE_IDLE] = {"idle", FB(F_CPU) | FB(F_TIME) | FB(F_LENGTH) | FB(F_CAUSE),
-			FB(F_NEXT_TIMER) | FB(F_IOWAIT) | FB(F_LOAD) | FB(F_RESCHED),
-			"next_timer, iowait, load or resched",
-			"type, cpu, start, length, cause, next_timer, iowait, load or resched"},
+			FB(F_NEXT_TIMER) | FB(F_TKIND) | FB(F_NEXT_WHEEL) | FB(F_IOWAIT) |
+				FB(F_LOAD) | FB(F_RESCHED),
+			"next_timer, timer, next_wheel, iowait, load or resched",
+			"type, cpu, start, length, cause, next_timer, timer, next_wheel, iowait, "
+			"load or resched"},
 	[TRACE_TIMER] = {"timer", FB(F_CPU) | FB(F_TIME) | FB(F_ID) | FB(F_EXPIRY),
-			 FB(F_PERIOD) | FB(F_RESCHED), "period or resched",
-			 "type, cpu, time, id, expiry, period or resched"},
+			 FB(F_PERIOD) | FB(F_RESCHED) | FB(F_TKIND), "period, resched or kind",
+			 "type, cpu, time, id, expiry, period, resched or kind"},
 	[TRACE_CANCEL] = {"cancel", FB(F_CPU) | FB(F_TIME) | FB(F_ID), 0, "none",
 			  "type, cpu, time or id"},
 	[TRACE_WAKE] = {"wake", FB(F_CPU) | FB(F_TIME) | FB(F_CAUSE),
@@ -149,10 +151,13 @@ const char *trace_field_name(enum trace_kind kind, enum field f)
 		[F_LENGTH] = "length", [F_CAUSE] = "cause",   [F_NEXT_TIMER] = "next_timer",
 		[F_IOWAIT] = "iowait", [F_LOAD] = "load",     [F_ID] = "id",
 		[F_EXPIRY] = "expiry", [F_PERIOD] = "period", [F_RESCHED] = "resched",
+		[F_TKIND] = "kind",    [F_NEXT_WHEEL] = "next_wheel",
 	};
 
 	if (f == F_TIME && kind == TRACE_IDLE)
 		return "start";
+	if (f == F_TKIND && kind == TRACE_IDLE)
+		return "timer";
 	if (f == F_LENGTH && kind == TRACE_BUSY)
 		return "duration";
 	return names[f];
@@ -165,10 +170,13 @@ static size_t field_len(enum trace_kind kind, enum field f)
 		[F_KIND] = 4,  [F_CPU] = 3,	    [F_TIME] = 4,   [F_LENGTH] = 6,
 		[F_CAUSE] = 5, [F_NEXT_TIMER] = 10, [F_IOWAIT] = 6, [F_LOAD] = 4,
 		[F_ID] = 2,    [F_EXPIRY] = 6,	    [F_PERIOD] = 6, [F_RESCHED] = 7,
+		[F_TKIND] = 4, [F_NEXT_WHEEL] = 10,
 	};
 
 	if (f == F_TIME && kind == TRACE_IDLE)
 		return 5; /* start */
+	if (f == F_TKIND && kind == TRACE_IDLE)
+		return 5; /* timer */
 	if (f == F_LENGTH && kind == TRACE_BUSY)
 		return 8; /* duration */
 	return len[f];
@@ -191,7 +199,10 @@ const char *trace_field_what(enum trace_kind kind, enum field f)
 	case F_EXPIRY:
 		return "an expiry time (ns)";
 	case F_NEXT_TIMER:
+	case F_NEXT_WHEEL:
 		return "a time (ns)";
+	case F_TKIND:
+		return "a timer kind (hrtimer or wheel)";
 	case F_IOWAIT:
 		return "a number of tasks (0 to 65535)";
 	case F_LOAD:
@@ -217,8 +228,11 @@ enum field trace_key_field(enum trace_kind kind, unsigned int allowed, const cha
 	if (!n)
 		return F_NR;
 	switch (s[0]) {
-	case 't':
-		f = n > 1 && s[1] == 'y' ? F_KIND : F_TIME;
+	case 't': /* type, time, timer */
+		f = n > 1 && s[1] == 'y' ? F_KIND : n == 5 ? F_TKIND : F_TIME;
+		break;
+	case 'k':
+		f = F_TKIND;
 		break;
 	case 's':
 		f = F_TIME;
@@ -232,8 +246,8 @@ enum field trace_key_field(enum trace_kind kind, unsigned int allowed, const cha
 	case 'd':
 		f = F_LENGTH;
 		break;
-	case 'n':
-		f = F_NEXT_TIMER;
+	case 'n': /* next_timer, next_wheel */
+		f = n > 5 && s[5] == 'w' ? F_NEXT_WHEEL : F_NEXT_TIMER;
 		break;
 	case 'i':
 		f = n == 2 ? F_ID : F_IOWAIT;
@@ -319,6 +333,8 @@ void trace_record_init(const struct trace_reader *r, struct trace_record *rec, e
 	rec->time_ns = 0;
 	rec->length_ns = 0;
 	rec->next_timer_ns = -1;
+	rec->timer_kind = TIMER_WHEEL;
+	rec->next_wheel_ns = -1;
 	rec->expiry_ns = 0;
 	rec->period_ns = 0;
 	rec->cause = WAKE_TIMER;
@@ -428,6 +444,53 @@ int trace_check_resched(struct trace_reader *r, struct trace_record *rec, const 
 	return 0;
 }
 
+/* timer=/kind= hrtimer|wheel, from the value's text (text and JSON alike). */
+int trace_check_tkind(struct trace_reader *r, struct trace_record *rec, const char *s, size_t n)
+{
+	char q[200];
+
+	if (n == 7 && !memcmp(s, "hrtimer", 7))
+		rec->timer_kind = TIMER_HRTIMER;
+	else if (n == 5 && !memcmp(s, "wheel", 5))
+		rec->timer_kind = TIMER_WHEEL;
+	else
+		return trace_fail_field(r, rec, F_TKIND, "%s must be hrtimer or wheel, got '%s'",
+					trace_field_name(rec->kind, F_TKIND),
+					trace_quote(q, sizeof(q), s, n));
+	return 0;
+}
+
+/*
+ * An idle record's timer kinds: timer= needs a next timer to qualify; next_wheel= is the
+ * earliest wheel timer when the earliest timer is an hrtimer, so it needs timer=hrtimer and
+ * cannot come before next_timer. Without it, an hrtimer-first record has no wheel timer.
+ */
+static int check_idle_kinds(struct trace_reader *r, struct trace_record *rec, unsigned int seen)
+{
+	if ((seen & FB(F_TKIND)) && rec->next_timer_ns < 0)
+		return trace_fail_field(
+			r, rec, F_TKIND,
+			"timer= gives the kind of the next timer, and this %s record has none "
+			"(no next_timer)",
+			wake_cause_name(rec->cause));
+	if (!(seen & FB(F_NEXT_WHEEL))) {
+		if (rec->timer_kind == TIMER_HRTIMER)
+			rec->next_wheel_ns = -1;
+		return 0;
+	}
+	if (rec->timer_kind != TIMER_HRTIMER)
+		return trace_fail_field(
+			r, rec, F_NEXT_WHEEL,
+			"next_wheel needs timer=hrtimer: when the next timer is a timer-wheel timer, "
+			"it is next_wheel");
+	if (rec->next_wheel_ns < rec->next_timer_ns)
+		return trace_fail_field(r, rec, F_NEXT_WHEEL,
+					"next_wheel (%" PRId64 ") is before the next timer (%" PRId64
+					"), which is the earliest timer of any kind",
+					rec->next_wheel_ns, rec->next_timer_ns);
+	return 0;
+}
+
 /*
  * The CPU time a trace covers, (end - start) x cpus, is at most 2^62 ns (FORMAT.md): the
  * totals over CPUs of busy, state and truncated time add up to it. So no record may end
@@ -486,6 +549,8 @@ int trace_check_record(struct trace_reader *r, struct trace_record *rec, unsigne
 				") but the idle period was ended by %s",
 				rec->next_timer_ns, rec->length_ns, wake_cause_name(rec->cause));
 		}
+		if (check_idle_kinds(r, rec, seen))
+			return -1;
 	}
 	if (rec->kind == TRACE_TIMER && rec->expiry_ns < rec->time_ns)
 		return trace_fail_field(r, rec, F_EXPIRY,

@@ -35,6 +35,8 @@ enum field {
 	F_EXPIRY,
 	F_PERIOD,
 	F_RESCHED,
+	F_TKIND,      /* idle: timer= (kind of the next timer); timer: kind= */
+	F_NEXT_WHEEL, /* idle: next_wheel= */
 	F_NR
 };
 
@@ -143,6 +145,7 @@ int trace_check_length(struct trace_reader *r, struct trace_record *rec);
 int trace_check_iowait(struct trace_reader *r, struct trace_record *rec, int64_t v);
 int trace_check_period(struct trace_reader *r, struct trace_record *rec, int64_t v);
 int trace_check_resched(struct trace_reader *r, struct trace_record *rec, const char *s, size_t n);
+int trace_check_tkind(struct trace_reader *r, struct trace_record *rec, const char *s, size_t n);
 int trace_check_record(struct trace_reader *r, struct trace_record *rec, unsigned int seen);
 int trace_check_end(struct trace_reader *r);
 int trace_header_done(struct trace_reader *r);

@@ -18,7 +18,8 @@
 
 static bool json_time_field(enum field f)
 {
-	return f == F_TIME || f == F_LENGTH || f == F_NEXT_TIMER || f == F_EXPIRY || f == F_PERIOD;
+	return f == F_TIME || f == F_LENGTH || f == F_NEXT_TIMER || f == F_EXPIRY || f == F_PERIOD ||
+	       f == F_NEXT_WHEEL;
 }
 
 /* A non-negative integer member; *present tells whether it is there. */
@@ -154,6 +155,19 @@ static int json_resched(struct trace_reader *r, struct trace_record *rec, json_t
 	return trace_check_resched(r, rec, buf, strlen(buf));
 }
 
+/* timer (idle) or kind (timer records), optional: the string "hrtimer" or "wheel". */
+static int json_tkind(struct trace_reader *r, struct trace_record *rec, json_t *o,
+		      unsigned int *seen)
+{
+	const char *s = NULL;
+	size_t n = 0;
+
+	if (!json_object_get(o, trace_field_name(rec->kind, F_TKIND)))
+		return 0;
+	*seen |= FB(F_TKIND);
+	return json_str(r, rec, o, F_TKIND, &s, &n) || trace_check_tkind(r, rec, s, n) ? -1 : 0;
+}
+
 static int json_kind(struct trace_reader *r, struct trace_record *rec, json_t *o)
 {
 	json_t *t = json_object_get(o, "type");
@@ -202,13 +216,18 @@ static int json_record(struct trace_reader *r, struct trace_record *rec)
 		     json_uint(r, rec, o, F_NEXT_TIMER, &rec->next_timer_ns, &present);
 		if (present)
 			seen |= FB(F_NEXT_TIMER);
+		rc = rc || json_tkind(r, rec, o, &seen) ||
+		     json_uint(r, rec, o, F_NEXT_WHEEL, &rec->next_wheel_ns, &present);
+		if (present)
+			seen |= FB(F_NEXT_WHEEL);
 		rc = rc || json_iowait_load(r, rec, o) || json_resched(r, rec, o);
 		break;
 	case TRACE_TIMER:
 		rc = json_id(r, rec, o) ||
 		     json_uint(r, rec, o, F_EXPIRY, &rec->expiry_ns, &present) ||
 		     json_uint(r, rec, o, F_PERIOD, &v, &present) ||
-		     (present && trace_check_period(r, rec, v)) || json_resched(r, rec, o);
+		     (present && trace_check_period(r, rec, v)) || json_resched(r, rec, o) ||
+		     json_tkind(r, rec, o, &seen);
 		break;
 	case TRACE_CANCEL:
 		rc = json_id(r, rec, o);

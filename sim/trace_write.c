@@ -142,6 +142,15 @@ int trace_write_record(FILE *f, const struct trace_record *rec)
 			p = put_str(p, " next_timer=");
 			p = put_s64(p, rec->next_timer_ns);
 		}
+		/* wheel is the default; an hrtimer first names the earliest wheel timer, if any */
+		if (rec->timer_kind == TIMER_HRTIMER &&
+		    (rec->cause == WAKE_TIMER || rec->next_timer_ns >= 0)) {
+			p = put_str(p, " timer=hrtimer");
+			if (rec->next_wheel_ns >= 0) {
+				p = put_str(p, " next_wheel=");
+				p = put_s64(p, rec->next_wheel_ns);
+			}
+		}
 		p = put_iowait_load(p, rec);
 		p = put_resched(p, rec);
 		break;
@@ -154,6 +163,8 @@ int trace_write_record(FILE *f, const struct trace_record *rec)
 			p = put_s64(p, rec->period_ns);
 		}
 		p = put_resched(p, rec);
+		if (rec->timer_kind == TIMER_HRTIMER)
+			p = put_str(p, " kind=hrtimer");
 		break;
 	case TRACE_CANCEL:
 		p = put_id(p, rec->id);

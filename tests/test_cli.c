@@ -307,6 +307,7 @@ static void test_usage_errors(void **state)
 	expect_usage_error("gen --workload periodic --period-us 0", "--period-us");
 	expect_usage_error("gen --workload periodic --period-us -3", "--period-us");
 	expect_usage_error("gen --workload nosuch", "unknown workload");
+	expect_usage_error("gen --workload periodic --timer-kind soft", "--timer-kind");
 	expect_usage_error("gen --cpus 4", "--workload is required");
 	expect_usage_error("nosuch", "unknown command");
 	expect_usage_error("machines nosuch", "unknown machine");
@@ -568,6 +569,66 @@ static void test_unwritable_output(void **state)
 			   "/nonexistent-dir/out.txt");
 }
 
+/*
+ * "-" reads standard input (FORMAT.md), redirected or piped, for every input. run --trace -
+ * replays it once per governor (the oracle first, then each of three), so it is read once
+ * and kept: the reports equal those of the file, but for the trace's name (<stdin>). Before,
+ * the runs after the first met an exhausted standard input. The same for a kernel trace,
+ * converted on the fly, and for import.
+ */
+static void run_stdin(const char *input, const char *args, bool pipe, char **out)
+{
+	char cmd[4096];
+
+	snprintf(cmd, sizeof(cmd), "cd %s && %s%s %s %s %s >%s/out 2>%s/err", SRC,
+		 pipe ? "cat " : "", pipe ? input : "", pipe ? "|" : "", BIN, args, tmpdir, tmpdir);
+	if (!pipe)
+		snprintf(cmd, sizeof(cmd), "cd %s && %s %s <%s >%s/out 2>%s/err", SRC, BIN, args,
+			 input, tmpdir, tmpdir);
+	assert_int_equal(sh(cmd), 0);
+	*out = slurp_tmp("out");
+}
+
+static void test_stdin(void **state)
+{
+	static const char *const inputs[] = { "traces/demo.trace", "tests/import/scenario.ftrace",
+					      "tests/import/scenario.perf" };
+	const char *run = "--machine skl --governor menu,teo,shallowest --format csv";
+	char args[512], *a, *b, *x, *y;
+	int i, pipe;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		snprintf(args, sizeof(args), "run --trace %s %s", inputs[i], run);
+		assert_int_equal(run_idlesim(args), 0);
+		a = slurp_tmp("out");
+		x = drop_first_field(a);
+		assert_true(strlen(a) > 500);
+		snprintf(args, sizeof(args), "run --trace - %s", run);
+		for (pipe = 0; pipe < 2; pipe++) {
+			run_stdin(inputs[i], args, pipe, &b);
+			assert_non_null(strstr(b, "\n<stdin>,skl,teo@6.19,"));
+			y = drop_first_field(b);
+			assert_string_equal(x, y);
+			free(y);
+			free(b);
+		}
+		free(x);
+		free(a);
+	}
+	/* import of text from standard input: the records of the file */
+	snprintf(args, sizeof(args), "import - -o %s/in.trace", tmpdir);
+	run_stdin("tests/import/scenario.ftrace", args, true, &a);
+	free(a);
+	a = slurp_tmp("in.trace");
+	b = slurp(SRC "/tests/import/scenario.expected");
+	assert_non_null(b);
+	assert_non_null(strstr(a, b));
+	assert_non_null(strstr(a, "from <stdin>"));
+	free(a);
+	free(b);
+}
+
 /* gen writes a trace that run accepts; machines --json loads back. */
 static void test_gen_and_machines(void **state)
 {
@@ -586,6 +647,17 @@ static void test_gen_and_machines(void **state)
 	assert_non_null(strstr(text, "source idlesim gen --workload irq-fixed"));
 	free(text);
 	snprintf(args, sizeof(args), "run --trace %s/g.trace --machine skl --governor oracle", tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	/* --timer-kind hrtimer: every timer record says so, and there is no wheel timer */
+	snprintf(args, sizeof(args),
+		 "gen --workload periodic --duration-s 0.01 --timer-kind hrtimer -o %s/h.trace",
+		 tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	text = slurp_tmp("h.trace");
+	assert_non_null(strstr(text, " timer timer=hrtimer\n"));
+	assert_null(strstr(text, "next_wheel"));
+	free(text);
+	snprintf(args, sizeof(args), "run --trace %s/h.trace --machine skl --governor menu", tmpdir);
 	assert_int_equal(run_idlesim(args), 0);
 
 	assert_int_equal(run_idlesim("machines skx --json"), 0);
@@ -624,6 +696,7 @@ int main(void)
 		cmocka_unit_test(test_write_errors),
 		cmocka_unit_test(test_output_to_fifo),
 		cmocka_unit_test(test_gen_and_machines),
+		cmocka_unit_test(test_stdin),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

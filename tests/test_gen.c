@@ -123,6 +123,79 @@ static void test_deterministic_and_ordered(void **state)
 	gen_close(d);
 }
 
+/*
+ * --timer-kind. mixed with its own timer every 10 ms and a background timer every 3 ms:
+ * with mix the own timer is an hrtimer and the background one a wheel timer, so a record
+ * whose next timer is the own timer says timer=hrtimer with next_wheel at the background
+ * timer, and one whose next timer is the background timer is a plain wheel record. Each
+ * timer expires at its phase plus multiples of its period, which the records must show:
+ * absolute own expiries are all congruent modulo 10 ms, background ones modulo 3 ms (10 ms
+ * is not a multiple of 3 ms, so they are told apart). With hrtimer, every record with a
+ * next timer is hrtimer-first with no wheel timer; with wheel, none is. The times of the
+ * records are the same for the three kinds: the kind only labels the timers.
+ */
+static void test_timer_kinds(void **state)
+{
+	static const enum gen_timer_kind kinds[] = { GEN_TIMER_WHEEL, GEN_TIMER_HRTIMER,
+						     GEN_TIMER_MIX };
+	struct sim_error err = { 0 };
+	struct gen_config c;
+	struct gen_stream *g[3];
+	struct trace_record r[3];
+	int64_t own = -1, bg = -1, at;
+	int k, hr = 0, wheel = 0, n = 0;
+
+	(void)state;
+	gen_config_defaults(&c, GEN_MIXED);
+	c.duration_ns = 500000000;
+	c.timer_period_ns = 3000000;
+	c.busy_ns = 5000;
+	for (k = 0; k < 3; k++) {
+		c.timer_kind = kinds[k];
+		g[k] = gen_open(&c, &err);
+		assert_non_null(g[k]);
+	}
+	while (gen_next(g[0], &r[0])) {
+		for (k = 1; k < 3; k++) {
+			assert_int_equal(gen_next(g[k], &r[k]), 1);
+			assert_int_equal(r[k].time_ns, r[0].time_ns);
+			assert_int_equal(r[k].length_ns, r[0].length_ns);
+			assert_int_equal(r[k].next_timer_ns, r[0].next_timer_ns);
+		}
+		assert_int_equal(r[0].timer_kind, TIMER_WHEEL);
+		if (r[0].next_timer_ns < 0) {
+			assert_int_equal(r[1].timer_kind, TIMER_WHEEL);
+			assert_int_equal(r[2].timer_kind, TIMER_WHEEL);
+			continue;
+		}
+		n++;
+		assert_int_equal(r[1].timer_kind, TIMER_HRTIMER);
+		assert_int_equal(r[1].next_wheel_ns, -1);
+		at = r[2].time_ns + r[2].next_timer_ns;
+		if (r[2].timer_kind == TIMER_HRTIMER) {
+			hr++;
+			if (own < 0)
+				own = at % 10000000;
+			assert_int_equal(at % 10000000, own);
+			assert_true(r[2].next_wheel_ns > r[2].next_timer_ns);
+			at = r[2].time_ns + r[2].next_wheel_ns;
+		} else {
+			wheel++;
+		}
+		if (bg < 0)
+			bg = at % 3000000;
+		assert_int_equal(at % 3000000, bg);
+	}
+	/* 500 ms: about 50 own expiries and 167 background ones, both seen as next timers */
+	assert_true(n > 150);
+	assert_true(hr > 10 && wheel > 100);
+	for (k = 1; k < 3; k++) {
+		assert_int_equal(gen_next(g[k], &r[k]), 0);
+		gen_close(g[k]);
+	}
+	gen_close(g[0]);
+}
+
 static void test_validation(void **state)
 {
 	struct sim_error err;
@@ -187,6 +260,8 @@ static void test_written_trace_reads_back(void **state)
 	c.duration_ns = 50000000;
 	c.iowait = 1;
 	c.hz = 1000;
+	c.timer_period_ns = 3000000;
+	c.timer_kind = GEN_TIMER_MIX; /* records of both kinds */
 	snprintf(c.source, sizeof(c.source), "test");
 	assert_int_equal(gen_write(&c, f, &err), 0);
 	fclose(f);
@@ -203,6 +278,9 @@ static void test_written_trace_reads_back(void **state)
 		assert_int_equal(a.length_ns, b.length_ns);
 		assert_int_equal(a.cause, b.cause);
 		assert_int_equal(a.next_timer_ns, b.next_timer_ns);
+		assert_int_equal(a.timer_kind, b.timer_kind);
+		if (a.timer_kind == TIMER_HRTIMER)
+			assert_int_equal(a.next_wheel_ns, b.next_wheel_ns);
 		assert_int_equal(a.iowait, b.iowait);
 	}
 	assert_int_equal(trace_next(tr, &b, &err), 0);
@@ -218,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_irq_fixed_with_timer),
 		cmocka_unit_test(test_deterministic_and_ordered),
 		cmocka_unit_test(test_validation),
+		cmocka_unit_test(test_timer_kinds),
 		cmocka_unit_test(test_written_trace_reads_back),
 	};
 

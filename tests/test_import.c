@@ -19,7 +19,8 @@
  *  CPU 0: entry C1E at 20 (timers pending: T1 hrtimer_wakeup at 5000, the tick excluded);
  *         exit 4000, tick hrtimer expiry (tick), re-entry C1E at 4020 with no task between
  *         (merged), exit 5000, T1 expires (timer), task -> one opportunity [20, 5000),
- *         4980 us, timer -> "idle 0 100000020000 4980000 timer".
+ *         4980 us, timer; T1 is an hrtimer and no wheel timer is pending at 20 ->
+ *         "idle 0 100000020000 4980000 timer timer=hrtimer".
  *  CPU 1: C1 1010-1500 (no cause event: unknown), merged with C1 1510-2000 (irq) ->
  *         "idle 1 100001010000 990000 irq".
  *  CPU 1: C8 3010-12000, no cause event, but CPU 0 woke a task for CPU 1 at 11990 and
@@ -171,27 +172,6 @@ static json_t *jget(json_t *o, const char *path)
 	return o;
 }
 
-/* The text with the first comma-separated field of every line removed (the trace name). */
-static char *drop_first_field(const char *s)
-{
-	char *out = malloc(strlen(s) + 1), *q = out;
-
-	while (*s) {
-		const char *nl = strchr(s, '\n'), *comma = strchr(s, ',');
-
-		if (!nl)
-			nl = s + strlen(s);
-		if (comma && comma < nl)
-			s = comma;
-		while (s < nl)
-			*q++ = *s++;
-		if (*s)
-			*q++ = *s++;
-	}
-	*q = '\0';
-	return out;
-}
-
 static bool real_traces(void)
 {
 	return access(REAL "README.md", R_OK) == 0;
@@ -246,7 +226,10 @@ static void check_scenario_summary(json_t *j, int64_t base)
 	assert_int_equal(ji(j, "bad_lines"), 0);
 	assert_string_equal(js(j, "merging"), "sched_switch");
 	assert_int_equal(ji(j, "idle_periods"), 7);
-	assert_int_equal(ji(j, "opportunities"), 6);
+	/* CPU 1's [0, 100) record is idle since the start, not an opportunity (it is in
+	 * period_wake_causes, as a wakeup the trace shows, but not in wake_causes) */
+	assert_int_equal(ji(j, "opportunities"), 5);
+	assert_int_equal(ji(j, "started_idle"), 1);
 	assert_int_equal(ji(j, "merged_periods"), 2);
 	assert_int_equal(ji(j, "truncated_at_end"), 1);
 	assert_int_equal(ji(j, "idle_throughout"), 0);
@@ -257,7 +240,7 @@ static void check_scenario_summary(json_t *j, int64_t base)
 	assert_int_equal(ji(j, "unpaired.reasons.entry_followed_by_entry"), 0);
 	assert_int_equal(ji(j, "wake_causes.tick"), 0);
 	assert_int_equal(ji(j, "wake_causes.timer"), 1);
-	assert_int_equal(ji(j, "wake_causes.irq"), 3);
+	assert_int_equal(ji(j, "wake_causes.irq"), 2);
 	assert_int_equal(ji(j, "wake_causes.ipi"), 2);
 	assert_int_equal(ji(j, "wake_causes.unknown"), 0);
 	assert_int_equal(ji(j, "period_wake_causes.tick"), 1);
@@ -270,7 +253,7 @@ static void check_scenario_summary(json_t *j, int64_t base)
 	assert_int_equal(ji(j, "tick_stop.success"), 1);
 	assert_int_equal(ji(j, "per_cpu.0.idle_periods"), 4);
 	assert_int_equal(ji(j, "per_cpu.0.opportunities"), 3);
-	assert_int_equal(ji(j, "per_cpu.1.opportunities"), 3);
+	assert_int_equal(ji(j, "per_cpu.1.opportunities"), 2);
 	assert_int_equal(ji(j, "per_cpu.1.wake_causes.ipi"), 1);
 	/* the recording kernel's choices on skl */
 	assert_string_equal(js(j, "recorded.machine"), "skl");
@@ -371,7 +354,7 @@ static void test_latency_us(void **state)
 	convert_ok(FIX "scenario-latency-us.ftrace", &o, false, &c);
 	assert_string_equal(c.records, expected);
 	assert_string_equal(c.records, "idle 1 0 100000 irq\n"
-				       "idle 0 20000 4980000 timer\n"
+				       "idle 0 20000 4980000 timer timer=hrtimer\n"
 				       "idle 1 1010000 990000 irq\n"
 				       "idle 1 3010000 8990000 ipi\n"
 				       "idle 0 6010000 990000 irq next_timer=99490000\n"
@@ -474,8 +457,9 @@ static void test_wake_causes(void **state)
 		  ENTRY(0, 700, 1)
 		  EXIT(0, 800) TO_TASK(0, 810),
 		  NULL, &c);
+	/* [300, 400) was ended by an hrtimer (hrtimer_wakeup): timer=hrtimer */
 	assert_string_equal(c.records, "idle 0 1000100000 100000 irq\n"
-				       "idle 0 1000300000 100000 timer\n"
+				       "idle 0 1000300000 100000 timer timer=hrtimer\n"
 				       "idle 0 1000500000 100000 ipi\n"
 				       "idle 0 1000700000 100000 irq\n");
 	assert_int_equal(ji(c.json, "wake_causes.unknown"), 1);
@@ -573,6 +557,109 @@ static void test_unpaired(void **state)
 	conv_free(&c);
 }
 
+/*
+ * Timer kinds: hrtimer_* events are hrtimers, timer_* events timer-wheel timers (HZ 1000,
+ * times in us after 1 s). A wheel timer W is armed at 0 for 5 jiffies: due at 5000; an
+ * hrtimer H1 for 300 (before the first tick expiry the hrtimer clock is trace time).
+ *   [100, 300): H1 expires and a task runs: timer, an hrtimer, W behind it at 5000 - 100 ->
+ *               "idle 0 1000100000 200000 timer timer=hrtimer next_wheel=4900000".
+ *   H2 armed at 320 for 2000. [400, 500): irq; next timer H2, 2000 - 400 = 1600 us, an
+ *               hrtimer; W at 5000 - 400 = 4600 us -> "... irq next_timer=1600000
+ *               timer=hrtimer next_wheel=4600000".
+ *   [700, 900): W's expiry event wakes it: a wheel timer -> "idle 0 1000700000 200000 timer".
+ * Two of the three have an hrtimer first. Then an hrtimer and a wheel timer due together
+ * (both at 5000): the earliest wheel timer is the next timer, a plain wheel record.
+ */
+static void test_timer_kinds(void **state)
+{
+	struct import_options o = { 0 };
+	struct conv c;
+
+	(void)state;
+	o.hz = 1000;
+	conv_text(HDR1 T(0, 000, "timer_start",
+		    "timer=ffff01 function=f expires=4294937300 [timeout=5] cpu=0 idx=1 flags=")
+		  T(0, 010, "hrtimer_start",
+		    "hrtimer=ffff02 function=hrtimer_wakeup expires=1000300000 "
+		    "softexpires=1000300000 mode=ABS")
+		  TO_IDLE(0, 050)
+		  ENTRY(0, 100, 1)
+		  EXIT(0, 300)
+		  L(0, 301, "hrtimer_expire_entry",
+		    "hrtimer=ffff02 function=hrtimer_wakeup now=1000300000")
+		  TO_TASK(0, 310)
+		  T(0, 320, "hrtimer_start",
+		    "hrtimer=ffff03 function=hrtimer_wakeup expires=1002000000 "
+		    "softexpires=1002000000 mode=ABS")
+		  TO_IDLE(0, 330)
+		  ENTRY(0, 400, 1)
+		  EXIT(0, 500)
+		  L(0, 501, "irq_handler_entry", "irq=5 name=eth0")
+		  TO_TASK(0, 510) TO_IDLE(0, 600)
+		  ENTRY(0, 700, 1)
+		  EXIT(0, 900)
+		  L(0, 901, "timer_expire_entry", "timer=ffff01 function=f now=4294937301")
+		  TO_TASK(0, 910),
+		  &o, &c);
+	assert_string_equal(c.records,
+			    "idle 0 1000100000 200000 timer timer=hrtimer next_wheel=4900000\n"
+			    "idle 0 1000400000 100000 irq next_timer=1600000 timer=hrtimer "
+			    "next_wheel=4600000\n"
+			    "idle 0 1000700000 200000 timer\n");
+	assert_int_equal(ji(c.json, "sleep_length.opportunities_hrtimer_first"), 2);
+	assert_int_equal(ji(c.json, "sleep_length.opportunities_with_next_timer"), 1);
+	conv_free(&c);
+
+	conv_text(HDR1 T(0, 000, "timer_start",
+		    "timer=ffff01 function=f expires=4294937300 [timeout=5] cpu=0 idx=1 flags=")
+		  T(0, 010, "hrtimer_start",
+		    "hrtimer=ffff02 function=hrtimer_wakeup expires=1005000000 "
+		    "softexpires=1005000000 mode=ABS")
+		  TO_IDLE(0, 050)
+		  ENTRY(0, 100, 1)
+		  EXIT(0, 200)
+		  L(0, 201, "irq_handler_entry", "irq=5 name=eth0") TO_TASK(0, 210),
+		  &o, &c);
+	assert_string_equal(c.records, "idle 0 1000100000 100000 irq next_timer=4900000\n");
+	assert_int_equal(ji(c.json, "sleep_length.opportunities_hrtimer_first"), 0);
+	conv_free(&c);
+}
+
+/*
+ * Idle when the trace began (FORMAT.md): the record runs from the trace's start to the CPU's
+ * first exit and is counted as started_idle, not as an opportunity, even when no task runs
+ * before the next entry (no merging: its entry is unknown). Start = 100 (the first event,
+ * unused); CPU 0's first idle event is the exit at 200, then the tick, re-entry at 210 with
+ * no task between, exit 400 by an irq, a task:
+ *   "idle 0 1000100000 100000 timer" (the tick: timer), started idle;
+ *   "idle 0 1000210000 190000 irq", the one opportunity, nothing merged.
+ */
+static void test_started_idle(void **state)
+{
+	struct conv c;
+
+	(void)state;
+	conv_text(HDR1 L(0, 100, "cpu_frequency", "state=800000 cpu_id=0")
+		  EXIT(0, 200)
+		  L(0, 201, "hrtimer_expire_entry",
+		    "hrtimer=00000000aa function=tick_sched_timer now=1000200000")
+		  ENTRY(0, 210, 1)
+		  EXIT(0, 400)
+		  L(0, 401, "irq_handler_entry", "irq=30 name=eth0")
+		  TO_TASK(0, 410),
+		  NULL, &c);
+	assert_string_equal(c.records, "idle 0 1000100000 100000 timer\n"
+				       "idle 0 1000210000 190000 irq\n");
+	assert_int_equal(ji(c.json, "started_idle"), 1);
+	assert_int_equal(ji(c.json, "opportunities"), 1);
+	assert_int_equal(ji(c.json, "merged_periods"), 0);
+	assert_int_equal(ji(c.json, "idle_periods"), 1);
+	assert_int_equal(ji(c.json, "wake_causes.irq"), 1);
+	assert_int_equal(ji(c.json, "wake_causes.tick"), 0);
+	assert_int_equal(ji(c.json, "unpaired.reasons.trace_started_idle"), 1);
+	conv_free(&c);
+}
+
 /* Sleep lengths: timer_list from jiffies, hrtimers through the tick's clock offset, timers
  * that expired inside a merged opportunity left out. */
 static void test_sleep_lengths(void **state)
@@ -608,9 +695,13 @@ static void test_sleep_lengths(void **state)
 		  &o, &c);
 	/* [100, 400): hrtimer at 300 fired inside (no task), irq at 400; the timer_list timer
 	 * (10 jiffies of 1 ms from 0) is due at 10000 -> next_timer 9900 us. [600, 700): the
-	 * hrtimer armed at 510 is due at 2000 + 50 -> 1450 us. */
-	assert_string_equal(c.records, "idle 0 1000100000 300000 irq next_timer=9900000\n"
-				       "idle 0 1000600000 100000 irq next_timer=1450000\n");
+	 * hrtimer armed at 510 is due at 2000 + 50 -> 1450 us, an hrtimer first: the earliest
+	 * wheel timer is the timer_list one, 10000 - 600 = 9400 us. */
+	assert_string_equal(c.records,
+			    "idle 0 1000100000 300000 irq next_timer=9900000\n"
+			    "idle 0 1000600000 100000 irq next_timer=1450000 timer=hrtimer "
+			    "next_wheel=9400000\n");
+	assert_int_equal(ji(c.json, "sleep_length.opportunities_hrtimer_first"), 1);
 	assert_int_equal(ji(c.json, "hz"), 1000);
 	assert_string_equal(js(c.json, "hz_from"), "--hz");
 	conv_free(&c);
@@ -798,6 +889,61 @@ static void test_not_traces(void **state)
 	assert_int_equal(import_probe(tmp_path("nothing")), IMPORT_AUTO);
 }
 
+/*
+ * perf script with Intel PT samples and side-band records mixed in (scenario-pt.perf: the
+ * scenario with PERF_RECORD_* lines, with and without a CPU, samples with a period and plain
+ * or modified names, an Intel PT decoder error, at the start and among the events): it is
+ * perf, and gives the scenario's records. The samples are events of other names (counted
+ * and skipped: branches, cbr, instructions, pwre), the records and the error no events.
+ */
+static void test_perf_mixed(void **state)
+{
+	char *expected = slurp(FIX "scenario.expected");
+	struct import_options o = { 0 };
+	struct conv c;
+	int two;
+
+	(void)state;
+	assert_int_equal(import_probe(FIX "scenario-pt.perf"), IMPORT_PERF);
+	for (two = 0; two < 2; two++) {
+		convert_ok(FIX "scenario-pt.perf", NULL, two, &c);
+		assert_string_equal(c.records, expected);
+		assert_string_equal(js(c.json, "format"), "perf");
+		assert_int_equal(ji(c.json, "events_read"), 54 + 4);
+		assert_int_equal(ji(c.json, "skipped.branches"), 1);
+		assert_int_equal(ji(c.json, "skipped.instructions"), 1);
+		assert_int_equal(ji(c.json, "skipped.pwre"), 1);
+		assert_int_equal(ji(c.json, "skipped.cbr"), 1);
+		assert_int_equal(ji(c.json, "bad_lines"), 0);
+		conv_free(&c);
+	}
+	/* a sample period is perf's alone: forced ftrace refuses it */
+	o.format = IMPORT_FTRACE;
+	convert(FIX "scenario-pt.perf", &o, false, &c);
+	assert_int_equal(c.err.code, SIM_ERR_INPUT);
+	assert_int_equal(c.err.line, 3);
+	assert_string_equal(c.err.text,
+			    "a sample period before the event name: this is perf script output");
+	conv_free(&c);
+	/* only samples and records, no cpu_idle: no idle period, an error (both ways) */
+	for (two = 0; two < 2; two++) {
+		convert(write_tmp("pt-only.perf",
+				  "            perf  1234 [000]   1.000000000: PERF_RECORD_COMM: "
+				  "perf:1234/1234\n"
+				  "              ls  3136 [001]   1.000000100:          1  "
+				  "instructions:  ffffffff81234567 f+0x7 ([kernel.kallsyms])\n"),
+			NULL, two, &c);
+		assert_int_equal(c.err.code, SIM_ERR_INPUT);
+		assert_non_null(strstr(c.err.source, "pt-only.perf"));
+		assert_string_equal(c.err.text,
+				    "no idle period found (1 events read, none of them "
+				    "power:cpu_idle): nothing to replay; record the power:cpu_idle "
+				    "event (README, \"Importing kernel traces\")");
+		conv_free(&c);
+	}
+	free(expected);
+}
+
 /* Disabled states change the kernel's rule: a lone enabled state is never above/below. */
 static void test_disabled_states(void **state)
 {
@@ -932,6 +1078,48 @@ static void test_real_traces(void **state)
 	conv_free(&c);
 }
 
+/*
+ * A trace.dat on standard input, redirected and piped: libtracecmd reads files only, so the
+ * importer spools it and opens the copy through /proc/self/fd. The same records as the file
+ * (`records`); run --trace - replays it for each governor as the file.
+ */
+static void tracedat_stdin(const char *records)
+{
+	const char *dat = REAL "trappy-trace_idle.dat";
+	char cmd[2048], *a, *b, *x, *y;
+	int pipe;
+
+	for (pipe = 0; pipe < 2; pipe++) {
+		snprintf(cmd, sizeof(cmd), "%s%s%s %s import - -o %s/dat.trace %s%s 2>%s/err",
+			 pipe ? "cat " : "", pipe ? dat : "", pipe ? " |" : "", BIN, tmpdir,
+			 pipe ? "" : "<", pipe ? "" : dat, tmpdir);
+		assert_int_equal(sh(cmd), 0);
+		a = slurp(tmp_path("dat.trace"));
+		assert_non_null(strstr(a, "from <stdin> (trace-dat)"));
+		/* its idle lines, which come last, are the records of the file */
+		b = strstr(a, "\nidle ");
+		assert_non_null(b);
+		assert_string_equal(b + 1, records);
+		free(a);
+	}
+	snprintf(cmd, sizeof(cmd), "%s run --trace %s --machine skl --format csv >%s/out 2>%s/err",
+		 BIN, dat, tmpdir, tmpdir);
+	assert_int_equal(sh(cmd), 0);
+	a = slurp(tmp_path("out"));
+	snprintf(cmd, sizeof(cmd), "%s run --trace - --machine skl --format csv <%s >%s/out 2>%s/err",
+		 BIN, dat, tmpdir, tmpdir);
+	assert_int_equal(sh(cmd), 0);
+	b = slurp(tmp_path("out"));
+	x = drop_first_field(a);
+	y = drop_first_field(b);
+	assert_true(strlen(x) > 500);
+	assert_string_equal(x, y);
+	free(x);
+	free(y);
+	free(a);
+	free(b);
+}
+
 /* The trace.dat reader: a real trace.dat and its `trace-cmd report -t` text give the same
  * events and the same records. */
 static void test_real_tracedat(void **state)
@@ -952,6 +1140,7 @@ static void test_real_tracedat(void **state)
 	assert_int_equal(ji(d.json, "cpus"), 6);
 	assert_int_equal(ji(d.json, "idle_periods"), ji(c.json, "idle_periods"));
 	assert_int_equal(ji(d.json, "recorded.states.2.usage"), ji(c.json, "recorded.states.2.usage"));
+	tracedat_stdin(d.records);
 	conv_free(&d);
 	conv_free(&c);
 }
@@ -1050,12 +1239,33 @@ static void test_cli(void **state)
 		strstr(a, "input:5:77: cpu_idle: cpu_id=0 but the event was recorded on CPU 1"));
 	free(a);
 	/* --skip-bad-lines warns on stderr */
+	assert_int_equal(
+		run_idlesim("import tests/import/with-bad-line.txt --skip-bad-lines"), 0);
+	a = slurp(tmp_path("err"));
+	assert_non_null(strstr(a, "warning: tests/import/with-bad-line.txt:6:"));
+	free(a);
+	/* run --trace of a perf trace without cpu_idle: no idle period, exit 2 */
+	write_tmp("nocpuidle.perf",
+		  "            perf  1234 [000]   1.000000000: PERF_RECORD_COMM: perf:1234/1234\n"
+		  "         swapper     0 [000]   1.000000100:          power:cpu_frequency: "
+		  "state=1 cpu_id=0\n");
+	snprintf(args, sizeof(args), "run --trace %s --machine skl", tmp_path("nocpuidle.perf"));
+	assert_int_equal(run_idlesim(args), 2);
+	a = slurp(tmp_path("err"));
+	assert_non_null(strstr(a, "nocpuidle.perf: no idle period found (1 events read, none of "
+				  "them power:cpu_idle)"));
+	free(a);
+	/* skipping the one event line leaves no idle period: an error, not an empty trace */
 	snprintf(args, sizeof(args),
-		 "import tests/import/invalid/no-timestamp/input --skip-bad-lines");
-	assert_int_equal(run_idlesim(args), 0);
+		 "import tests/import/invalid/no-timestamp/input --skip-bad-lines -o %s/x.trace",
+		 tmpdir);
+	assert_int_equal(run_idlesim(args), 2);
+	assert_int_equal(access(tmp_path("x.trace"), F_OK), -1);
 	a = slurp(tmp_path("err"));
 	assert_non_null(
 		strstr(a, "warning: tests/import/invalid/no-timestamp/input:5:38: expected"));
+	assert_non_null(strstr(a, "tests/import/invalid/no-timestamp/input: no idle period found "
+				  "(0 events read, none of them power:cpu_idle)"));
 	free(a);
 	assert_int_equal(run_idlesim("help import"), 0);
 	a = slurp(tmp_path("out"));
@@ -1073,6 +1283,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_no_merging),
 		cmocka_unit_test(test_unpaired),
 		cmocka_unit_test(test_sleep_lengths),
+		cmocka_unit_test(test_timer_kinds),
+		cmocka_unit_test(test_started_idle),
+		cmocka_unit_test(test_perf_mixed),
 		cmocka_unit_test(test_line_shapes),
 		cmocka_unit_test(test_late_cpu_count),
 		cmocka_unit_test(test_skip_bad_lines),

@@ -138,7 +138,7 @@ static void replay_gen_order(const struct gen_config *gc, const char *machine, c
 	assert_non_null(g);
 	assert_int_equal(machine_load(machine, &m, &err), 0);
 	cfg.machine = &m;
-	cfg.gov = gov_find(gov);
+	cfg.gov = gov ? gov_find(gov) : &gov_scripted; /* NULL: the scripted governor */
 	cfg.hz = 250;
 	cfg.latency_req_ns = -1;
 	cfg.queue = q;
@@ -704,6 +704,115 @@ static void test_gen_no_wake(void **state)
 	free(l);
 }
 
+/* The first decision of a replay of text with the scripted governor (C1, stop the tick). */
+static struct sim_decision first_decision(const char *text, struct log *l)
+{
+	struct replay_opts o = { 0 };
+	struct run_stats rs;
+
+	memset(l, 0, sizeof(*l));
+	script_set(C1, true);
+	o.explain = log_decision;
+	o.explain_ud = l;
+	o.explain_limit = -1;
+	replay_ok(text, &o, &rs);
+	run_stats_release(&rs);
+	assert_true(l->n >= 1);
+	return l->d[0];
+}
+
+/*
+ * The tick-stop rule reads only timer-wheel timers (FORMAT.md, "Tick"). At HZ 250 the first
+ * select, at 0, has its next tick at TICK_NSEC = (10^9 + 125) / 250 = 4,000,000 ns; the
+ * governor asks to stop the tick. A wheel timer due at 3 ms (<= 4 ms) keeps it; an hrtimer
+ * at 3 ms does not (sleep length 3 ms all the same); nor does one with a wheel timer behind
+ * it beyond the tick (4,000,001 ns), while a wheel timer at 3.5 ms or exactly at the tick
+ * (4 ms: "no later than") keeps it. Event records say the same with kind=.
+ */
+static void test_timer_kind_tick_rule(void **state)
+{
+	static const struct {
+		const char *text;
+		bool stopped;
+		int64_t wheel_ns; /* wheel_length_ns of the decision */
+	} cases[] = {
+		{ HDR "end 10000000\nidle 0 0 3000000 timer\n", false, 3000000 },
+		{ HDR "end 10000000\nidle 0 0 3000000 timer timer=wheel\n", false, 3000000 },
+		{ HDR "end 10000000\nidle 0 0 3000000 timer timer=hrtimer\n", true, KTIME_MAX },
+		{ HDR "end 10000000\nidle 0 0 3000000 timer timer=hrtimer next_wheel=3500000\n", false, 3500000 },
+		{ HDR "end 10000000\nidle 0 0 3000000 timer timer=hrtimer next_wheel=4000000\n", false, 4000000 },
+		{ HDR "end 10000000\nidle 0 0 3000000 timer timer=hrtimer next_wheel=4000001\n", true, 4000001 },
+		{ HDR "end 10000000\nidle 0 0 1000000 irq next_timer=3000000 timer=hrtimer\n", true, KTIME_MAX },
+		{ HDR "end 10000000\ntimer 0 0 h 3000000 kind=hrtimer\ntimer 0 0 w 6000000\n", true,
+		  6000000 },
+		{ HDR "end 10000000\ntimer 0 0 h 3000000\ntimer 0 0 w 6000000 kind=wheel\n", false,
+		  3000000 },
+		{ HDR "end 10000000\ntimer 0 0 h 3000000 kind=hrtimer\ntimer 0 0 w 3900000\n", false,
+		  3900000 },
+	};
+	struct log *l = calloc(1, sizeof(*l));
+	struct sim_decision d;
+	size_t i;
+
+	(void)state;
+	assert_non_null(l);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		d = first_decision(cases[i].text, l);
+		assert_int_equal(d.time_ns, 0);
+		assert_int_equal(d.sleep_length_ns, 3000000);
+		assert_int_equal(d.wheel_length_ns, cases[i].wheel_ns);
+		assert_true(d.stop_tick);
+		if (d.tick_stopped_after != cases[i].stopped)
+			fail_msg("case %zu: tick %s", i, d.tick_stopped_after ? "stopped" : "kept");
+	}
+	free(l);
+}
+
+/*
+ * gen --timer-kind through a replay: periodic, a timer every 1 ms, no work; the scripted
+ * governor (C1) asks to stop the tick at every select, at HZ 250 (TICK_NSEC 4 ms). With
+ * wheel timers, the rule of FORMAT.md step 3 keeps the tick exactly when the timer is due no
+ * later than the next tick boundary after the select: at every select but those in the last
+ * 1 ms before a boundary, about three in four. With hrtimers nothing keeps it: every select
+ * stops it.
+ */
+static void test_gen_timer_kind_tick(void **state)
+{
+	struct log *l = calloc(1, sizeof(*l));
+	struct gen_config gc;
+	struct run_stats rs;
+	int i, kept = 0;
+
+	(void)state;
+	assert_non_null(l);
+	gen_config_defaults(&gc, GEN_PERIODIC);
+	gc.duration_ns = 400000000; /* 400 selects, within the log's 4096 */
+	script_set(C1, true);
+	replay_gen(&gc, "skl", NULL, EVENTQ_HEAP, 0, l, &rs);
+	run_stats_release(&rs);
+	assert_true(l->n > 390);
+	for (i = 0; i < l->n; i++) {
+		const struct sim_decision *d = &l->d[i];
+		int64_t next_tick = (d->time_ns / 4000000 + 1) * 4000000;
+
+		assert_int_equal(d->wheel_length_ns, d->sleep_length_ns);
+		assert_int_equal(d->tick_stopped_after, d->time_ns + d->wheel_length_ns > next_tick);
+		kept += !d->tick_stopped_after;
+	}
+	assert_true(kept > l->n / 2);
+
+	gc.timer_kind = GEN_TIMER_HRTIMER;
+	script_set(C1, true);
+	replay_gen(&gc, "skl", NULL, EVENTQ_HEAP, 0, l, &rs);
+	run_stats_release(&rs);
+	assert_true(l->n > 390);
+	for (i = 0; i < l->n; i++) {
+		assert_int_equal(l->d[i].wheel_length_ns, KTIME_MAX);
+		assert_true(l->d[i].tick_stopped_after);
+	}
+	free(l);
+}
+
 static void test_deterministic(void **state)
 {
 	struct gen_config gc;
@@ -740,6 +849,8 @@ int main(void)
 		cmocka_unit_test(test_tick_stopped_branches),
 		cmocka_unit_test(test_gen_no_wake),
 		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_timer_kind_tick_rule),
+		cmocka_unit_test(test_gen_timer_kind_tick),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

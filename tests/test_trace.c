@@ -760,6 +760,9 @@ static void assert_same_record(const struct trace_record *a, const struct trace_
 	assert_int_equal(a->load, b->load);
 	assert_string_equal(a->id, b->id);
 	assert_int_equal(a->index, b->index);
+	assert_int_equal(a->timer_kind, b->timer_kind);
+	if (a->kind == TRACE_IDLE && a->timer_kind == TIMER_HRTIMER)
+		assert_int_equal(a->next_wheel_ns, b->next_wheel_ns);
 }
 
 static void assert_same_header(const struct trace_header *a, const struct trace_header *b)
@@ -969,6 +972,23 @@ static void test_writer_format(void **state)
 }
 
 /* resched=0 comes after the other optional keys; resched=1 is never written. */
+/* The header and the records written by the writer, as one string (malloc'ed). */
+static char *written(const struct trace_header *h, struct trace_record *recs, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	memfile(&f, &buf, &len);
+	assert_int_equal(trace_write_header(f, h), 0);
+	for (i = 0; i < n; i++) {
+		recs[i].index = (long)i;
+		assert_int_equal(trace_write_record(f, &recs[i]), 0);
+	}
+	fclose(f);
+	return buf;
+}
+
 static void test_writer_resched(void **state)
 {
 	struct trace_header h = {.cpus = 2};
@@ -1036,25 +1056,14 @@ static void test_writer_resched(void **state)
 	FILE *f;
 
 	(void)state;
-	memfile(&f, &buf, &len);
-	assert_int_equal(trace_write_header(f, &h), 0);
-	for (i = 0; i < sizeof(recs) / sizeof(recs[0]); i++) {
-		recs[i].index = (long)i;
-		assert_int_equal(trace_write_record(f, &recs[i]), 0);
-	}
-	fclose(f);
+	buf = written(&h, recs, sizeof(recs) / sizeof(recs[0]));
 	assert_string_equal(buf, idle_text);
 	free(buf);
 	roundtrip(idle_text, &h, recs, 3);
 
-	memfile(&f, &buf, &len);
-	assert_int_equal(trace_write_header(f, &h), 0);
-	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
-		events[i].index = (long)i;
+	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++)
 		events[i].next_timer_ns = -1;
-		assert_int_equal(trace_write_record(f, &events[i]), 0);
-	}
-	fclose(f);
+	buf = written(&h, events, sizeof(events) / sizeof(events[0]));
 	assert_string_equal(buf, event_text);
 	free(buf);
 	roundtrip(event_text, &h, events, 6);
@@ -1174,7 +1183,7 @@ static void test_json_errors(void **state)
 			  "\"cause\": \"timer\", \"foo\": 1}"),
 		     4, 83,
 		     "unknown field 'foo' for idle records (expected type, cpu, start, length, "
-		     "cause, next_timer, iowait, load or resched)");
+		     "cause, next_timer, timer, next_wheel, iowait, load or resched)");
 	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 5, \"start\": 200, \"length\": 50, "
 			  "\"cause\": \"timer\"}"),
 		     4, 27, "CPU 5 is out of range: the header says cpus 2");
@@ -1334,7 +1343,7 @@ static void test_resched_errors(void **state)
 	expect_error(HDR "cpus 1\nwake 0 0 irq Resched=0\n", 3, 14,
 		     "unknown key 'Resched' for wake records (expected iowait, load or resched)");
 	expect_error(HDR "cpus 1\ntimer 0 0 t 5 reschedule=0\n", 3, 15,
-		     "unknown key 'reschedule' for timer records (expected period or resched)");
+		     "unknown key 'reschedule' for timer records (expected period, resched or kind)");
 	/* values: 0 or 1, at the value's column */
 	expect_error(HDR "cpus 1\nwake 0 0 irq resched=2\n", 3, 22,
 		     "resched must be 0 or 1, got '2'");
@@ -1498,6 +1507,101 @@ static void test_resched_json(void **state)
 		     "period that follows it is missing");
 }
 
+/*
+ * Timer kinds (FORMAT.md): timer=hrtimer|wheel on idle records qualifies the next timer
+ * (default wheel), next_wheel= the earliest wheel timer behind an hrtimer; kind= on timer
+ * records. The writer writes them back; bad values fail at their column, in text and JSON.
+ */
+static void test_timer_kinds(void **state)
+{
+	struct trace_header h = {.cpus = 2};
+	struct trace_record recs[] = {
+		/* an hrtimer wakes the CPU at 500; a wheel timer is pending at 800 */
+		{.kind = TRACE_IDLE, .time_ns = 0, .length_ns = 500, .cause = WAKE_TIMER,
+		 .next_timer_ns = 500, .timer_kind = TIMER_HRTIMER, .next_wheel_ns = 800},
+		/* an irq at 100 after the start (600); next an hrtimer at 300, no wheel timer */
+		{.kind = TRACE_IDLE, .cpu = 1, .time_ns = 600, .length_ns = 100, .cause = WAKE_IRQ,
+		 .next_timer_ns = 300, .timer_kind = TIMER_HRTIMER, .next_wheel_ns = -1},
+		/* timer=wheel is the default: read, and written as nothing */
+		{.kind = TRACE_IDLE, .time_ns = 700, .length_ns = 50, .cause = WAKE_IPI,
+		 .next_timer_ns = 60},
+	};
+	struct trace_record events[] = {
+		{.kind = TRACE_TIMER, .time_ns = 0, .id = "hr", .expiry_ns = 9, .period_ns = 3,
+		 .timer_kind = TIMER_HRTIMER, .next_timer_ns = -1},
+		{.kind = TRACE_TIMER, .time_ns = 1, .id = "w", .expiry_ns = 5, .next_timer_ns = -1},
+	};
+	static const char idle_text[] = HDR "cpus 2\n"
+					    "idle 0 0 500 timer timer=hrtimer next_wheel=800\n"
+					    "idle 1 600 100 irq next_timer=300 timer=hrtimer\n"
+					    "idle 0 700 50 ipi next_timer=60\n";
+	static const char event_text[] = HDR "cpus 2\n"
+					     "timer 0 0 hr 9 period=3 kind=hrtimer\n"
+					     "timer 0 1 w 5\n";
+	struct trace_reader *r;
+	struct trace_record rec;
+	char *buf;
+
+	(void)state;
+	buf = written(&h, recs, sizeof(recs) / sizeof(recs[0]));
+	assert_string_equal(buf, idle_text);
+	free(buf);
+	roundtrip(idle_text, &h, recs, 3);
+	buf = written(&h, events, sizeof(events) / sizeof(events[0]));
+	assert_string_equal(buf, event_text);
+	free(buf);
+	roundtrip(event_text, &h, events, 2);
+
+	/* explicit wheel, in any order with the other keys; next_wheel equal to next_timer */
+	r = open_ok(HDR "cpus 1\nidle 0 0 5 irq timer=wheel next_timer=9\n"
+			"idle 0 10 5 ipi next_wheel=7 timer=hrtimer next_timer=7\n");
+	next_ok(r, &rec);
+	assert_int_equal(rec.timer_kind, TIMER_WHEEL);
+	assert_int_equal(rec.next_timer_ns, 9);
+	next_ok(r, &rec);
+	assert_int_equal(rec.timer_kind, TIMER_HRTIMER);
+	assert_int_equal(rec.next_wheel_ns, 7);
+	at_end(r);
+	trace_close(r);
+
+	/* JSON: the same members by the same names */
+	compare_json_text("{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 2,\n"
+			  " \"records\": [\n"
+			  "  {\"type\": \"idle\", \"cpu\": 0, \"start\": 0, \"length\": 500, "
+			  "\"cause\": \"timer\", \"timer\": \"hrtimer\", \"next_wheel\": 800},\n"
+			  "  {\"type\": \"idle\", \"cpu\": 1, \"start\": 600, \"length\": 100, "
+			  "\"cause\": \"irq\", \"next_timer\": 300, \"timer\": \"hrtimer\"},\n"
+			  "  {\"type\": \"idle\", \"cpu\": 0, \"start\": 700, \"length\": 50, "
+			  "\"cause\": \"ipi\", \"next_timer\": 60, \"timer\": \"wheel\"}\n"
+			  " ]}\n",
+			  idle_text, 3);
+
+	/* errors, at the value's column ("idle 0 0 5 irq " is 15 characters) */
+	expect_error(HDR "cpus 1\nidle 0 0 5 timer timer=hr\n", 3, 24,
+		     "timer must be hrtimer or wheel, got 'hr'");
+	expect_error(HDR "cpus 1\ntimer 0 0 t 5 kind=Wheel\n", 3, 20,
+		     "kind must be hrtimer or wheel, got 'Wheel'");
+	expect_error(HDR "cpus 1\nidle 0 0 5 irq timer=hrtimer\n", 3, 22,
+		     "timer= gives the kind of the next timer, and this irq record has none "
+		     "(no next_timer)");
+	expect_error(HDR "cpus 1\nidle 0 0 5 irq next_timer=9 next_wheel=10\n", 3, 40,
+		     "next_wheel needs timer=hrtimer: when the next timer is a timer-wheel timer, "
+		     "it is next_wheel");
+	expect_error(HDR "cpus 1\nidle 0 0 5 timer timer=hrtimer next_wheel=4\n", 3, 43,
+		     "next_wheel (4) is before the next timer (5), which is the earliest timer of "
+		     "any kind");
+	expect_error(HDR "cpus 1\nidle 0 0 5 timer timer=hrtimer timer=wheel\n", 3, 32,
+		     "duplicate key 'timer'");
+	expect_error(HDR "cpus 1\nwake 0 0 irq kind=hrtimer\n", 3, 14,
+		     "unknown key 'kind' for wake records (expected iowait, load or resched)");
+	expect_error(JREC1("{\"type\": \"timer\", \"cpu\": 0, \"time\": 0, \"id\": \"t\", "
+			   "\"expiry\": 5, \"kind\": 1}"),
+		     3, 74, "kind must be a string: a timer kind (hrtimer or wheel)");
+	expect_error(JREC1("{\"type\": \"idle\", \"cpu\": 0, \"start\": 0, \"length\": 5, "
+			   "\"cause\": \"timer\", \"timer\": \"soft\"}"),
+		     3, 82, "timer must be hrtimer or wheel, got 'soft'");
+}
+
 static void test_record_error(void **state)
 {
 	struct trace_reader *r = open_ok(HDR "cpus 1\n\nwake 0 5 irq\n  busy 0 7 1\n");
@@ -1607,6 +1711,7 @@ int main(void)
 		cmocka_unit_test(test_alloc_failures),	 cmocka_unit_test(test_resched_parse),
 		cmocka_unit_test(test_resched_errors),	 cmocka_unit_test(test_resched_json),
 		cmocka_unit_test(test_writer_resched),
+		cmocka_unit_test(test_timer_kinds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

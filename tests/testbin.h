@@ -113,4 +113,25 @@ static inline const char *write_tmp(const char *name, const char *text)
 	return path;
 }
 
+/* The text with the first comma-separated field of every line removed (the trace name). */
+static inline char *drop_first_field(const char *s)
+{
+	char *out = malloc(strlen(s) + 1), *q = out;
+
+	while (*s) {
+		const char *nl = strchr(s, '\n'), *comma = strchr(s, ',');
+
+		if (!nl)
+			nl = s + strlen(s);
+		if (comma && comma < nl)
+			s = comma;
+		while (s < nl)
+			*q++ = *s++;
+		if (*s)
+			*q++ = *s++;
+	}
+	*q = '\0';
+	return out;
+}
+
 #endif
