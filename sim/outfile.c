@@ -28,17 +28,21 @@
  * The temporaries being written, for the signal handler. This is the one piece of
  * process-wide mutable state in idlesim, against the rule that everything hangs off a
  * context: a signal handler receives no context. It is kept to a few fixed slots, each a
- * copy of the path and a flag; a slot's path is complete before its flag is set, with a
- * signal fence between, and the handler calls only unlink() and raise(), which are
- * async-signal-safe. A temporary that finds no free slot (more than PENDING_MAX written at
+ * copy of the path and a state: a thread claims a free slot atomically (several threads may
+ * write outputs at once), copies the path, then marks it ready; the handler unlinks only
+ * ready slots and calls only unlink() and raise(), which are async-signal-safe. A temporary that finds no free slot (more than PENDING_MAX written at
  * once) is still removed on every way out but a signal.
  */
 #define PENDING_MAX 4
 
+enum { SLOT_FREE, SLOT_CLAIMED, SLOT_READY };
+
 static struct {
-	volatile sig_atomic_t used;
+	atomic_int state; /* lock-free on every target idlesim builds for (checked below) */
 	char path[PATH_MAX];
 } pending[PENDING_MAX];
+
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the signal handler needs lock-free atomic int");
 
 static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
 
@@ -47,7 +51,7 @@ static void on_signal(int sig)
 	int i;
 
 	for (i = 0; i < PENDING_MAX; i++)
-		if (pending[i].used)
+		if (atomic_load(&pending[i].state) == SLOT_READY)
 			unlink(pending[i].path);
 	/* SA_RESETHAND restored the default action: this terminates, once the handler returns */
 	raise(sig);
@@ -77,11 +81,12 @@ static int pending_add(const char *tmp)
 	if (n >= PATH_MAX)
 		return 0;
 	for (i = 0; i < PENDING_MAX; i++) {
-		if (pending[i].used)
+		int expected = SLOT_FREE;
+
+		if (!atomic_compare_exchange_strong(&pending[i].state, &expected, SLOT_CLAIMED))
 			continue;
 		memcpy(pending[i].path, tmp, n + 1);
-		atomic_signal_fence(memory_order_seq_cst);
-		pending[i].used = 1;
+		atomic_store(&pending[i].state, SLOT_READY);
 		catch_signals();
 		return i + 1;
 	}
@@ -91,10 +96,8 @@ static int pending_add(const char *tmp)
 /* Once the temporary is renamed or removed. */
 static void pending_drop(struct outfile *o)
 {
-	if (o->slot) {
-		pending[o->slot - 1].used = 0;
-		atomic_signal_fence(memory_order_seq_cst);
-	}
+	if (o->slot)
+		atomic_store(&pending[o->slot - 1].state, SLOT_FREE);
 	o->slot = 0;
 }
 
