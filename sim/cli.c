@@ -178,6 +178,8 @@ static int finish(struct sim_error *err)
 
 /* ---- run ---- */
 
+static void command_line(char *buf, size_t n, int argc, char **argv);
+
 static int parse_set(struct args *a, struct run_request *req, const char *val)
 {
 	struct run_set *s;
@@ -230,11 +232,12 @@ static int cmd_run(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
 	struct args a = { argc, argv, 1, "run", &err };
-	struct report_opts ro = { REPORT_TEXT, false };
+	struct report_opts ro = { REPORT_TEXT, false, NULL };
 	struct run_request req;
 	struct run_results res;
 	struct outfile out;
 	const char *v, *output = NULL;
+	char cmdline[1024];
 	int64_t n;
 
 	run_request_defaults(&req);
@@ -262,7 +265,8 @@ static int cmd_run(int argc, char **argv)
 		else if (opt(&a, "--format", "-f", &v)) {
 			if (v && report_format_parse(v, &ro.format))
 				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
-					      "run --format: '%s' is not one of text, json, csv", v);
+					      "run --format: '%s' is not one of text, json, csv, "
+					      "ftrace, perfetto", v);
 		} else if (opt(&a, "--output", "-o", &v))
 			output = v;
 		else if (opt(&a, "--per-cpu", NULL, NULL))
@@ -294,8 +298,20 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (err.code != SIM_OK)
 		return finish(&err);
+	/* The exports write every idle entry: keep the timeline. */
+	req.timeline = ro.format == REPORT_FTRACE || ro.format == REPORT_PERFETTO;
+	command_line(cmdline, sizeof(cmdline), argc, argv);
+	ro.command = cmdline;
 	if (run_grid(&req, &res, &err))
 		return finish(&err);
+	if (ro.format == REPORT_FTRACE && res.n != 1) {
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "run --format ftrace writes one run, and this one makes %d: give one "
+			      "--trace, one --machine and one --governor",
+			      res.n);
+		run_results_free(&res);
+		return finish(&err);
+	}
 	if (!outfile_open(&out, output, &err)) {
 		if (report_write(out.f, &res, &ro)) {
 			sim_error_set(&err, SIM_ERR_IO, output ? output : "<stdout>", 0, 0,

@@ -11,6 +11,7 @@
 #include "sim/report.h"
 #include "sim/alloc.h"
 #include "sim/common.h"
+#include "sim/export.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -25,6 +26,10 @@ int report_format_parse(const char *s, enum report_format *f)
 		*f = REPORT_JSON;
 	else if (!strcmp(s, "csv"))
 		*f = REPORT_CSV;
+	else if (!strcmp(s, "ftrace"))
+		*f = REPORT_FTRACE;
+	else if (!strcmp(s, "perfetto"))
+		*f = REPORT_PERFETTO;
 	else
 		return -1;
 	return 0;
@@ -687,6 +692,18 @@ int report_write(FILE *f, const struct run_results *res, const struct report_opt
 	case REPORT_CSV:
 		rc = report_csv(f, res);
 		break;
+	case REPORT_FTRACE: {
+		struct sim_error err = { 0 };
+
+		rc = res->n == 1 ? export_ftrace(f, &res->r[0], o->command, &err) : -1;
+		break;
+	}
+	case REPORT_PERFETTO: {
+		struct sim_error err = { 0 };
+
+		rc = export_perfetto(f, res, o->command, &err);
+		break;
+	}
 	default:
 		rc = report_text(f, res, o);
 		break;

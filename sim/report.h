@@ -12,13 +12,16 @@
 
 #include "sim/run.h"
 
-enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
+/* REPORT_FTRACE and REPORT_PERFETTO write the runs' timelines (sim/export.h): the request
+ * needs run_request.timeline. */
+enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV, REPORT_FTRACE, REPORT_PERFETTO };
 
 #define REPORT_JSON_SCHEMA "idlesim-run/1"
 
 struct report_opts {
 	enum report_format format;
 	bool per_cpu; /* text: per-CPU rows (JSON and CSV always have them) */
+	const char *command; /* the command line, for the exports' headers; may be NULL */
 };
 
 int report_format_parse(const char *s, enum report_format *f);
