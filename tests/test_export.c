@@ -27,6 +27,8 @@
 #include <math.h>
 #include <unistd.h>
 
+#define CPUIDLE_STATE_MAX_TEST 10
+
 static int setup(void **state)
 {
 	(void)state;
@@ -202,12 +204,99 @@ static void test_ftrace_one_run(void **state)
 	assert_int_equal(access(tmp_path("two.ftrace"), F_OK), -1);
 }
 
+/*
+ * Trace-event JSON of the demo trace through two governors on skl: the structure the
+ * Perfetto UI needs (a named process per run, a named thread per CPU, "X" slices with
+ * ts/dur in us, "i" instants with a cause), and per run and state the slices' durations
+ * (entries the end cut excluded) add up to the run's time_ns, and so to its residency_pct.
+ */
+static void test_perfetto(void **state)
+{
+	char args[512];
+	json_t *run, *pf, *runs, *evs, *e;
+	double sum[2][CPUIDLE_STATE_MAX_TEST] = { { 0 } };
+	int procs = 0, threads = 0, instants = 0, truncated = 0;
+	size_t i, k;
+
+	(void)state;
+	snprintf(args, sizeof(args), "run -m skl -g menu@6.19,teo@6.19 --format json -o %s",
+		 tmp_path("demo.json"));
+	assert_int_equal(run_idlesim(args), 0);
+	snprintf(args, sizeof(args), "run -m skl -g menu@6.19,teo@6.19 --format perfetto -o %s",
+		 tmp_path("demo.pf.json"));
+	assert_int_equal(run_idlesim(args), 0);
+	run = load_json("demo.json");
+	pf = load_json("demo.pf.json");
+	runs = json_object_get(run, "runs");
+	evs = json_object_get(pf, "traceEvents");
+	assert_true(json_is_array(evs));
+	json_array_foreach(evs, i, e) {
+		const char *ph = json_string_value(json_object_get(e, "ph"));
+		json_int_t pid = json_integer_value(json_object_get(e, "pid"));
+		json_t *args_o = json_object_get(e, "args");
+
+		assert_non_null(ph);
+		assert_true(pid == 1 || pid == 2);
+		assert_true(json_is_integer(json_object_get(e, "tid")));
+		if (!strcmp(ph, "M")) {
+			const char *what = json_string_value(json_object_get(e, "name"));
+			const char *name = json_string_value(json_object_get(args_o, "name"));
+
+			assert_non_null(name);
+			if (!strcmp(what, "process_name")) {
+				procs++;
+				assert_non_null(strstr(name, pid == 1 ? "menu@6.19" : "teo@6.19"));
+			} else {
+				assert_string_equal(what, "thread_name");
+				threads++;
+			}
+		} else if (!strcmp(ph, "X")) {
+			json_int_t st = json_integer_value(json_object_get(args_o, "state"));
+			double dur = json_number_value(json_object_get(e, "dur"));
+
+			assert_true(json_is_number(json_object_get(e, "ts")));
+			assert_true(json_is_number(json_object_get(e, "dur")) && dur >= 0);
+			assert_true(st >= 0 && st < CPUIDLE_STATE_MAX_TEST);
+			if (json_is_true(json_object_get(args_o, "truncated")))
+				truncated++;
+			else
+				sum[pid - 1][st] += dur;
+		} else {
+			assert_string_equal(ph, "i");
+			assert_string_equal(json_string_value(json_object_get(e, "s")), "t");
+			assert_non_null(json_string_value(json_object_get(args_o, "cause")));
+			instants++;
+		}
+	}
+	assert_int_equal(procs, 2);
+	assert_int_equal(threads, 2 * 8); /* the demo trace has 8 CPUs */
+	assert_true(instants > 1000);
+	assert_true(truncated > 0);
+	for (k = 0; k < 2; k++) {
+		json_t *r = json_array_get(runs, k), *st;
+		double span_us = (double)json_integer_value(json_object_get(r, "duration_ns")) / 1000 *
+				 (double)json_integer_value(json_object_get(r, "cpus_replayed"));
+
+		json_array_foreach(json_object_get(r, "states"), i, st) {
+			json_int_t t = json_integer_value(json_object_get(st, "time_ns"));
+			double pct = json_number_value(json_object_get(st, "residency_pct"));
+
+			/* dur is exact to the ns in decimal: the sum rounds back to time_ns */
+			assert_int_equal(llround(sum[k][i] * 1000), t);
+			assert_true(fabs(100 * sum[k][i] / span_us - pct) < 1e-9);
+		}
+	}
+	json_decref(run);
+	json_decref(pf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ftrace_by_hand),
 		cmocka_unit_test(test_ftrace_round_trip),
 		cmocka_unit_test(test_ftrace_one_run),
+		cmocka_unit_test(test_perfetto),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
