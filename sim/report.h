@@ -8,6 +8,8 @@
 #define IDLESIM_REPORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "sim/run.h"
@@ -23,6 +25,9 @@ struct report_opts {
 	bool per_cpu; /* text: per-CPU rows (JSON and CSV always have them) */
 	const char *command; /* the command line, for the exports' headers; may be NULL */
 };
+
+/* A duration with its unit, 3 significant digits: "830ns", "1.25ms", "none" if < 0. */
+void report_fmt_ns(char *buf, size_t n, int64_t ns);
 
 int report_format_parse(const char *s, enum report_format *f);
 /* Returns 0, or -1 if writing failed. */
