@@ -12,6 +12,7 @@
 #include "sim/common.h"
 #include "sim/compare.h"
 #include "sim/gen.h"
+#include "sim/html.h"
 #include "sim/import.h"
 #include "sim/init.h"
 #include "sim/machine.h"
@@ -261,6 +262,8 @@ static int cmd_run(int argc, char **argv)
 	char cmdline[1024];
 	int64_t n;
 
+	/* Before the lists are split in place at their commas. */
+	command_line(cmdline, sizeof(cmdline), argc, argv);
 	run_request_defaults(&req);
 	while (a.i < argc && err.code == SIM_OK) {
 		if (opt(&a, "--trace", "-t", &v))
@@ -327,7 +330,6 @@ static int cmd_run(int argc, char **argv)
 		return finish(&err);
 	/* The exports write every idle entry: keep the timeline. */
 	req.timeline = ro.format == REPORT_FTRACE || ro.format == REPORT_PERFETTO;
-	command_line(cmdline, sizeof(cmdline), argc, argv);
 	ro.command = cmdline;
 	if (run_grid(&req, &res, &err))
 		return finish(&err);
@@ -344,6 +346,116 @@ static int cmd_run(int argc, char **argv)
 		if (report_write(out.f, &res, &ro)) {
 			sim_error_set(&err, SIM_ERR_IO, output ? output : "<stdout>", 0, 0,
 				      "write error");
+			outfile_abort(&out);
+		} else {
+			outfile_commit(&out, &err);
+		}
+	}
+	run_results_free(&res);
+	return finish(&err);
+}
+
+/* ---- report ---- */
+
+/* The knobs `run` takes, for `report` (the same names and checks). */
+static bool report_knob(struct args *a, struct run_request *req)
+{
+	const char *v;
+	int64_t n;
+
+	if (opt(a, "--hz", NULL, &v)) {
+		if (!num_arg(a, "--hz", v, 0, 1, 10000, &n))
+			req->hz = (int)n;
+	} else if (opt(a, "--latency-limit-us", NULL, &v)) {
+		if (!num_arg(a, "--latency-limit-us", v, 0, 0, 2000000000, &n))
+			req->latency_req_ns = n * SIM_NS_PER_US;
+	} else if (opt(a, "--disable", NULL, &v)) {
+		list_add(a, req->disable, &req->nr_disable, v, "--disable");
+	} else if (opt(a, "--enable", NULL, &v)) {
+		list_add(a, req->enable, &req->nr_enable, v, "--enable");
+	} else if (opt(a, "--topology", NULL, &v)) {
+		parse_topology(a, req, v);
+	} else if (opt(a, "--set", NULL, &v)) {
+		parse_set(a, req, v);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/*
+ * idlesim report: one trace on one machine through governors (menu and teo by default)
+ * and the oracle, kept as timelines, drawn as one HTML file (sim/html.h).
+ */
+static int cmd_report(int argc, char **argv)
+{
+	struct sim_error err = { 0 };
+	struct args a = { argc, argv, 1, "report", &err };
+	struct html_opts ho = { NULL, IDLESIM_VERSION, 0, -1, 30 };
+	struct run_request req;
+	struct run_results res;
+	struct outfile out;
+	const char *v, *output = NULL;
+	char cmdline[1024];
+	bool oracle = false;
+	int64_t n;
+	int i;
+
+	/* Before the lists are split in place at their commas. */
+	command_line(cmdline, sizeof(cmdline), argc, argv);
+	run_request_defaults(&req);
+	while (a.i < argc && err.code == SIM_OK) {
+		if (opt(&a, "--trace", "-t", &v))
+			list_add(&a, req.traces, &req.nr_traces, v, "--trace");
+		else if (opt(&a, "--machine", "-m", &v))
+			list_add(&a, req.machines, &req.nr_machines, v, "--machine");
+		else if (opt(&a, "--governor", "-g", &v))
+			list_add(&a, req.governors, &req.nr_governors, v, "--governor");
+		else if (opt(&a, "--from", NULL, &v))
+			num_arg(&a, "--from", v, 9, 0, INT64_MAX / 1000, &req.window_from_ns);
+		else if (opt(&a, "--to", NULL, &v))
+			num_arg(&a, "--to", v, 9, 0, INT64_MAX / 1000, &req.window_to_ns);
+		else if (opt(&a, "--decisions", NULL, &v)) {
+			if (!num_arg(&a, "--decisions", v, 0, 0, 100000, &n))
+				ho.decisions = (int)n;
+		} else if (opt(&a, "--output", "-o", &v))
+			output = v;
+		else if (!report_knob(&a, &req))
+			bad_option(&a);
+	}
+	if (err.code == SIM_OK && (req.nr_traces > 1 || req.nr_machines > 1))
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "report: one --trace and one --machine (a report draws one run of "
+			      "each governor)");
+	if (err.code == SIM_OK && req.window_to_ns >= 0 && req.window_to_ns <= req.window_from_ns)
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0, "report: --to must be after --from");
+	if (err.code != SIM_OK)
+		return finish(&err);
+	if (!req.nr_machines)
+		req.machines[req.nr_machines++] = "skl";
+	if (!req.nr_governors) {
+		req.governors[req.nr_governors++] = "menu";
+		req.governors[req.nr_governors++] = "teo";
+	}
+	for (i = 0; i < req.nr_governors; i++)
+		oracle |= !strcmp(req.governors[i], "oracle");
+	if (!oracle && req.nr_governors < RUN_MAX_ITEMS)
+		req.governors[req.nr_governors++] = "oracle"; /* its residency and histogram */
+	req.timeline = true;
+	/* With the default window, which the timeline decides, keep the first slices and
+	 * decisions of the run, and draw those in the window. */
+	req.timeline_cap = req.window_to_ns < 0 ? 200000 : 0;
+	req.explain_limit = req.window_to_ns < 0 ? 4L * ho.decisions : ho.decisions;
+	ho.from_ns = req.window_from_ns;
+	ho.to_ns = req.window_to_ns;
+	ho.command = cmdline;
+	if (run_grid(&req, &res, &err))
+		return finish(&err);
+	if (!outfile_open(&out, output, &err)) {
+		if (html_report(out.f, &res, &ho, &err)) {
+			if (err.code == SIM_OK)
+				sim_error_set(&err, SIM_ERR_IO, output ? output : "<stdout>", 0, 0,
+					      "write error");
 			outfile_abort(&out);
 		} else {
 			outfile_commit(&out, &err);
@@ -1038,6 +1150,24 @@ static const char *const help_import =
 	"                        hrtimer, else unknown)\n"
 	"  --cpus N              CPU count (default: the trace header's, else the highest seen)\n";
 
+static const char *const help_report =
+	"usage: idlesim report [--trace FILE] [--machine M] [--governor G]... [knobs]\n"
+	"                      [--from S --to S] [--decisions N] -o report.html\n"
+	"\n"
+	"Replays one trace on one machine through the governors and the oracle and writes one\n"
+	"self-contained HTML file (inline SVG and CSS, nothing fetched): a timeline per CPU\n"
+	"and governor with the oracle's under it, residency bars, the idle-duration histogram\n"
+	"with the target residencies, and the first decisions, readable. README, \"The HTML\n"
+	"report\", walks through one.\n"
+	"  --trace FILE          as for run (default: traces/demo.trace)\n"
+	"  --machine M           one machine (default skl)\n"
+	"  --governor G          the governors (default menu,teo); the oracle is always added\n"
+	"  --from S, --to S      the window of trace time drawn, in seconds (default: from the\n"
+	"                        first idle entry, as long as no lane has more than 24 entries)\n"
+	"  --decisions N         rows of the decisions table per governor (default 30)\n"
+	"  --hz, --latency-limit-us, --disable, --enable, --topology, --set: as for run\n"
+	"  -o, --output FILE     write to FILE (atomically) instead of stdout\n";
+
 static const char *const help_machines =
 	"usage: idlesim machines [NAME|FILE.json] [--json]\n"
 	"\n"
@@ -1093,6 +1223,7 @@ static void usage(FILE *f)
 	      "  run        replay traces through governors on machines, and score them\n"
 	      "  gen        write a synthetic workload trace\n"
 	      "  import     convert a kernel trace (ftrace, trace-cmd, perf, systrace, trace.dat)\n"
+	      "  report     draw a run as one HTML file: timelines, residency, idle durations\n"
 	      "  machines   list machines, or print one's idle-state table\n"
 	      "  governors  list governors and their tunables\n"
 	      "  compare    compare governors on a workload, MMTests-style, with statistics\n"
@@ -1117,6 +1248,8 @@ static int cmd_help(int argc, char **argv)
 		help_gen_models(stdout);
 	} else if (!strcmp(c, "import"))
 		fputs(help_import, stdout);
+	else if (!strcmp(c, "report"))
+		fputs(help_report, stdout);
 	else if (!strcmp(c, "machines"))
 		fputs(help_machines, stdout);
 	else if (!strcmp(c, "governors"))
@@ -1141,6 +1274,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run },
 	{ "gen", cmd_gen },
 	{ "import", cmd_import },
+	{ "report", cmd_report },
 	{ "machines", cmd_machines },
 	{ "governors", cmd_governors },
 	{ "compare", cmd_compare },
