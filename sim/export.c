@@ -7,7 +7,6 @@
 #include "sim/common.h"
 
 #include <jansson.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* "S.NNNNNNNNN" (ftrace) or "U.NNN" (trace events, microseconds): exact, no rounding. */
@@ -133,39 +132,46 @@ int export_ftrace(FILE *f, const struct run_result *r, const char *command, stru
 
 /* ---- trace-event JSON ---- */
 
-/* A JSON string literal, escaped by jansson. */
-static void json_str(FILE *f, const char *s)
+/* A JSON string literal, escaped by jansson; -1 if memory ran out. */
+static int json_str(FILE *f, const char *s)
 {
 	json_t *j = json_string(s ? s : "");
 	char *out = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
 
-	fputs(out ? out : "\"\"", f);
-	free(out);
 	json_decref(j);
+	if (!out)
+		return -1;
+	fputs(out, f);
+	sim_free(out);
+	return 0;
 }
 
-static void perfetto_meta(FILE *f, const char *what, int pid, int tid, const char *name, bool *first)
+static int perfetto_meta(FILE *f, const char *what, int pid, int tid, const char *name, bool *first)
 {
 	fprintf(f, "%s{\"ph\":\"M\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":",
 		*first ? "" : ",\n", what, pid, tid);
-	json_str(f, name);
-	fputs("}}", f);
 	*first = false;
+	if (json_str(f, name))
+		return -1;
+	fputs("}}", f);
+	return 0;
 }
 
 static const char *const verdicts[] = { "hit", "above", "below" };
 
-static void perfetto_run(FILE *f, const struct run_result *r, int pid, bool *first)
+static int perfetto_run(FILE *f, const struct run_result *r, int pid, bool *first)
 {
 	char name[1024], ts[32], dur[32];
 	size_t i;
 	int c;
 
 	snprintf(name, sizeof(name), "%s on %s: %s", r->governor, r->machine, r->trace);
-	perfetto_meta(f, "process_name", pid, 0, name, first);
+	if (perfetto_meta(f, "process_name", pid, 0, name, first))
+		return -1;
 	for (c = 0; c < r->stats.nr_cpus; c++) {
 		snprintf(name, sizeof(name), "CPU %d", c);
-		perfetto_meta(f, "thread_name", pid, c + 1, name, first);
+		if (perfetto_meta(f, "thread_name", pid, c + 1, name, first))
+			return -1;
 	}
 	for (i = 0; i < r->nr_slices; i++) {
 		const struct run_slice *s = &r->slices[i];
@@ -174,7 +180,8 @@ static void perfetto_run(FILE *f, const struct run_result *r, int pid, bool *fir
 		fmt_us(ts, sizeof(ts), s->entry_ns);
 		fmt_us(dur, sizeof(dur), s->reflect_ns - s->entry_ns);
 		fprintf(f, ",\n{\"ph\":\"X\",\"cat\":\"cstate\",\"name\":");
-		json_str(f, r->stats.state_names[s->state]);
+		if (json_str(f, r->stats.state_names[s->state]))
+			return -1;
 		fprintf(f, ",\"pid\":%d,\"tid\":%d,\"ts\":%s,\"dur\":%s,\"args\":{\"state\":%d,"
 			   "\"verdict\":\"%s\",\"truncated\":%s,\"stop_tick\":%s,\"tick_stopped\":%s",
 			pid, s->cpu + 1, ts, dur, s->state, trunc ? "none" : verdicts[s->verdict % 3],
@@ -191,6 +198,7 @@ static void perfetto_run(FILE *f, const struct run_result *r, int pid, bool *fir
 			wake_cause_name((enum wake_cause)s->cause), pid, s->cpu + 1, ts,
 			wake_cause_name((enum wake_cause)s->cause));
 	}
+	return 0;
 }
 
 int export_perfetto(FILE *f, const struct run_results *res, const char *command,
@@ -199,12 +207,13 @@ int export_perfetto(FILE *f, const struct run_results *res, const char *command,
 	bool first = true;
 	int i;
 
-	(void)err;
 	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"idlesim\",\"command\":", f);
-	json_str(f, command);
+	if (json_str(f, command))
+		return sim_error_nomem(err, "");
 	fputs("},\n\"traceEvents\":[\n", f);
 	for (i = 0; i < res->n; i++)
-		perfetto_run(f, &res->r[i], i + 1, &first);
+		if (perfetto_run(f, &res->r[i], i + 1, &first))
+			return sim_error_nomem(err, "");
 	fputs("\n]}\n", f);
 	return 0;
 }
