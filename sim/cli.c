@@ -230,6 +230,53 @@ static int parse_topology(struct args *a, struct run_request *req, const char *v
 }
 
 /*
+ * The options `run` and `report` share: what to run (--trace, --machine, --governor), the
+ * knobs, and the window (--from, --to). Returns whether argv[a->i] was one of them.
+ */
+static bool run_common_opt(struct args *a, struct run_request *req)
+{
+	const char *v;
+	int64_t n;
+
+	if (opt(a, "--trace", "-t", &v)) {
+		list_add(a, req->traces, &req->nr_traces, v, "--trace");
+	} else if (opt(a, "--machine", "-m", &v)) {
+		list_add(a, req->machines, &req->nr_machines, v, "--machine");
+	} else if (opt(a, "--governor", "-g", &v)) {
+		list_add(a, req->governors, &req->nr_governors, v, "--governor");
+	} else if (opt(a, "--hz", NULL, &v)) {
+		if (!num_arg(a, "--hz", v, 0, 1, 10000, &n))
+			req->hz = (int)n;
+	} else if (opt(a, "--latency-limit-us", NULL, &v)) {
+		if (!num_arg(a, "--latency-limit-us", v, 0, 0, 2000000000, &n))
+			req->latency_req_ns = n * SIM_NS_PER_US;
+	} else if (opt(a, "--disable", NULL, &v)) {
+		list_add(a, req->disable, &req->nr_disable, v, "--disable");
+	} else if (opt(a, "--enable", NULL, &v)) {
+		list_add(a, req->enable, &req->nr_enable, v, "--enable");
+	} else if (opt(a, "--topology", NULL, &v)) {
+		parse_topology(a, req, v);
+	} else if (opt(a, "--set", NULL, &v)) {
+		parse_set(a, req, v);
+	} else if (opt(a, "--from", NULL, &v)) {
+		num_arg(a, "--from", v, 9, 0, INT64_MAX / 1000, &req->window_from_ns);
+	} else if (opt(a, "--to", NULL, &v)) {
+		num_arg(a, "--to", v, 9, 0, INT64_MAX / 1000, &req->window_to_ns);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* --to after --from, if both are given. */
+static void check_window(struct args *a, const struct run_request *req)
+{
+	if (a->err->code == SIM_OK && req->window_to_ns >= 0 &&
+	    req->window_to_ns <= req->window_from_ns)
+		sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0, "%s: --to must be after --from", a->cmd);
+}
+
+/*
  * A long --explain to a file: say how big it will be before writing it. About 110 bytes a
  * decision in text (the line is at most 120), 900 in JSON (measured on the demo trace).
  */
@@ -266,27 +313,9 @@ static int cmd_run(int argc, char **argv)
 	command_line(cmdline, sizeof(cmdline), argc, argv);
 	run_request_defaults(&req);
 	while (a.i < argc && err.code == SIM_OK) {
-		if (opt(&a, "--trace", "-t", &v))
-			list_add(&a, req.traces, &req.nr_traces, v, "--trace");
-		else if (opt(&a, "--machine", "-m", &v))
-			list_add(&a, req.machines, &req.nr_machines, v, "--machine");
-		else if (opt(&a, "--governor", "-g", &v))
-			list_add(&a, req.governors, &req.nr_governors, v, "--governor");
-		else if (opt(&a, "--hz", NULL, &v)) {
-			if (!num_arg(&a, "--hz", v, 0, 1, 10000, &n))
-				req.hz = (int)n;
-		} else if (opt(&a, "--latency-limit-us", NULL, &v)) {
-			if (!num_arg(&a, "--latency-limit-us", v, 0, 0, 2000000000, &n))
-				req.latency_req_ns = n * SIM_NS_PER_US;
-		} else if (opt(&a, "--disable", NULL, &v))
-			list_add(&a, req.disable, &req.nr_disable, v, "--disable");
-		else if (opt(&a, "--enable", NULL, &v))
-			list_add(&a, req.enable, &req.nr_enable, v, "--enable");
-		else if (opt(&a, "--topology", NULL, &v))
-			parse_topology(&a, &req, v);
-		else if (opt(&a, "--set", NULL, &v))
-			parse_set(&a, &req, v);
-		else if (opt(&a, "--format", "-f", &v)) {
+		if (run_common_opt(&a, &req))
+			continue;
+		if (opt(&a, "--format", "-f", &v)) {
 			if (v && report_format_parse(v, &ro.format))
 				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
 					      "run --format: '%s' is not one of text, json, csv, "
@@ -305,10 +334,6 @@ static int cmd_run(int argc, char **argv)
 		} else if (opt(&a, "--explain", NULL, &v)) {
 			if (!num_arg(&a, "--explain", v, 0, 1, INT64_MAX / 1000, &n))
 				req.explain_limit = (long)n;
-		} else if (opt(&a, "--from", NULL, &v)) {
-			num_arg(&a, "--from", v, 9, 0, INT64_MAX / 1000, &req.window_from_ns);
-		} else if (opt(&a, "--to", NULL, &v)) {
-			num_arg(&a, "--to", v, 9, 0, INT64_MAX / 1000, &req.window_to_ns);
 		} else if (opt(&a, "--queue", NULL, &v)) {
 			/* lanes (default where possible), or one global queue: heap or naive */
 			if (v && !strcmp(v, "naive")) {
@@ -324,8 +349,7 @@ static int cmd_run(int argc, char **argv)
 		} else
 			bad_option(&a);
 	}
-	if (err.code == SIM_OK && req.window_to_ns >= 0 && req.window_to_ns <= req.window_from_ns)
-		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0, "run: --to must be after --from");
+	check_window(&a, &req);
 	if (err.code != SIM_OK)
 		return finish(&err);
 	/* The exports write every idle entry: keep the timeline. */
@@ -357,32 +381,6 @@ static int cmd_run(int argc, char **argv)
 
 /* ---- report ---- */
 
-/* The knobs `run` takes, for `report` (the same names and checks). */
-static bool report_knob(struct args *a, struct run_request *req)
-{
-	const char *v;
-	int64_t n;
-
-	if (opt(a, "--hz", NULL, &v)) {
-		if (!num_arg(a, "--hz", v, 0, 1, 10000, &n))
-			req->hz = (int)n;
-	} else if (opt(a, "--latency-limit-us", NULL, &v)) {
-		if (!num_arg(a, "--latency-limit-us", v, 0, 0, 2000000000, &n))
-			req->latency_req_ns = n * SIM_NS_PER_US;
-	} else if (opt(a, "--disable", NULL, &v)) {
-		list_add(a, req->disable, &req->nr_disable, v, "--disable");
-	} else if (opt(a, "--enable", NULL, &v)) {
-		list_add(a, req->enable, &req->nr_enable, v, "--enable");
-	} else if (opt(a, "--topology", NULL, &v)) {
-		parse_topology(a, req, v);
-	} else if (opt(a, "--set", NULL, &v)) {
-		parse_set(a, req, v);
-	} else {
-		return false;
-	}
-	return true;
-}
-
 /*
  * idlesim report: one trace on one machine through governors (menu and teo by default)
  * and the oracle, kept as timelines, drawn as one HTML file (sim/html.h).
@@ -405,30 +403,21 @@ static int cmd_report(int argc, char **argv)
 	command_line(cmdline, sizeof(cmdline), argc, argv);
 	run_request_defaults(&req);
 	while (a.i < argc && err.code == SIM_OK) {
-		if (opt(&a, "--trace", "-t", &v))
-			list_add(&a, req.traces, &req.nr_traces, v, "--trace");
-		else if (opt(&a, "--machine", "-m", &v))
-			list_add(&a, req.machines, &req.nr_machines, v, "--machine");
-		else if (opt(&a, "--governor", "-g", &v))
-			list_add(&a, req.governors, &req.nr_governors, v, "--governor");
-		else if (opt(&a, "--from", NULL, &v))
-			num_arg(&a, "--from", v, 9, 0, INT64_MAX / 1000, &req.window_from_ns);
-		else if (opt(&a, "--to", NULL, &v))
-			num_arg(&a, "--to", v, 9, 0, INT64_MAX / 1000, &req.window_to_ns);
-		else if (opt(&a, "--decisions", NULL, &v)) {
+		if (run_common_opt(&a, &req))
+			continue;
+		if (opt(&a, "--decisions", NULL, &v)) {
 			if (!num_arg(&a, "--decisions", v, 0, 0, 100000, &n))
 				ho.decisions = (int)n;
 		} else if (opt(&a, "--output", "-o", &v))
 			output = v;
-		else if (!report_knob(&a, &req))
+		else
 			bad_option(&a);
 	}
 	if (err.code == SIM_OK && (req.nr_traces > 1 || req.nr_machines > 1))
 		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
 			      "report: one --trace and one --machine (a report draws one run of "
 			      "each governor)");
-	if (err.code == SIM_OK && req.window_to_ns >= 0 && req.window_to_ns <= req.window_from_ns)
-		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0, "report: --to must be after --from");
+	check_window(&a, &req);
 	if (err.code != SIM_OK)
 		return finish(&err);
 	if (!req.nr_machines)

@@ -22,6 +22,7 @@
  * states disabled: C1E usage 2, time 510,000 + 2,000,000 = 2,510,000 ns, above 0, below 0.
  */
 #include "tests/testbin.h"
+#include "tests/testjson.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -123,19 +124,6 @@ static void test_ftrace_by_hand(void **state)
 	}
 }
 
-/* tmpdir/NAME parsed as JSON (the test fails if it is not). */
-static json_t *load_json(const char *name)
-{
-	json_error_t je;
-	char *text = slurp_tmp(name);
-	json_t *root = json_loads(text, 0, &je);
-
-	if (!root)
-		fail_msg("%s: %d:%d: %s", name, je.line, je.column, je.text);
-	free(text);
-	return root;
-}
-
 /*
  * A generated trace (4 CPUs of irq-poisson with a background timer and work): run, export,
  * import, and every CPU's usage, time, above and below per state agree with the run's JSON.
@@ -162,8 +150,8 @@ static void test_ftrace_round_trip(void **state)
 	snprintf(args, sizeof(args), "import %s --machine skl -o /dev/null --format json",
 		 tmp_path("gen.ftrace"));
 	assert_int_equal(run_idlesim(args), 0);
-	run = load_json("gen.json");
-	imp = load_json("out");
+	run = load_json_tmp("gen.json");
+	imp = load_json_tmp("out");
 	rcpus = json_object_get(json_array_get(json_object_get(run, "runs"), 0), "cpus");
 	icpus = json_object_get(json_object_get(imp, "recorded"), "cpus");
 	assert_int_equal(json_array_size(rcpus), 4);
@@ -225,8 +213,8 @@ static void test_perfetto(void **state)
 	snprintf(args, sizeof(args), "run -m skl -g menu@6.19,teo@6.19 --format perfetto -o %s",
 		 tmp_path("demo.pf.json"));
 	assert_int_equal(run_idlesim(args), 0);
-	run = load_json("demo.json");
-	pf = load_json("demo.pf.json");
+	run = load_json_tmp("demo.json");
+	pf = load_json_tmp("demo.pf.json");
 	runs = json_object_get(run, "runs");
 	evs = json_object_get(pf, "traceEvents");
 	assert_true(json_is_array(evs));

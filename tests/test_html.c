@@ -14,6 +14,7 @@
  * The browser test (a real renderer) is tests/test_browser.c.
  */
 #include "tests/testbin.h"
+#include "tests/testjson.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -194,17 +195,6 @@ static void attr(const char *tag, const char *name, char *out, size_t n)
 	}
 }
 
-static json_t *load_json(const char *name)
-{
-	json_error_t je;
-	char *text = slurp_tmp(name);
-	json_t *root = json_loads(text, 0, &je);
-
-	if (!root)
-		fail_msg("%s: %d:%d: %s", name, je.line, je.column, je.text);
-	free(text);
-	return root;
-}
 
 static json_t *run_of(json_t *runs, const char *gov)
 {
@@ -271,7 +261,7 @@ static void test_report_demo(void **state)
 	assert_non_null(strstr(html, "idlesim report -m skl -g menu@6.19,teo@6.19"));
 	assert_non_null(strstr(html, "(idlesim 0."));
 
-	root = load_json("r.json");
+	root = load_json_tmp("r.json");
 	runs = json_object_get(root, "runs");
 	for (p = html; (p = strstr(p, "<rect class=\"res\"")); p++) {
 		double pct, want;
