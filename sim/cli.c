@@ -901,6 +901,8 @@ static int cmd_compare(int argc, char **argv)
 	struct sim_error err = { 0 };
 	struct args a = { argc, argv, 1, "compare", &err };
 	enum cmp_format format = CMP_TEXT;
+	bool html = false; /* --format html: sim/html.h */
+	char cmdline[1024];
 	enum cmp_style style = CMP_STYLE_MMTESTS;
 	struct cmp_request req;
 	struct cmp_result res;
@@ -921,6 +923,8 @@ static int cmd_compare(int argc, char **argv)
 		return finish(&err);
 	}
 	workload_defaults(req.wl, req.params);
+	/* Before the lists are split in place at their commas. */
+	command_line(cmdline, sizeof(cmdline), argc, argv);
 	while (a.i < argc && err.code == SIM_OK) {
 		if (opt(&a, "--workload", NULL, &v))
 			continue;
@@ -960,9 +964,11 @@ static int cmd_compare(int argc, char **argv)
 				format = CMP_JSON;
 			else if (v && !strcmp(v, "csv"))
 				format = CMP_CSV;
+			else if (v && !strcmp(v, "html"))
+				html = true;
 			else if (v && strcmp(v, "text"))
 				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
-					      "compare --format: '%s' is not text, json or csv", v);
+					      "compare --format: '%s' is not text, json, csv or html", v);
 		} else if (opt(&a, "--style", NULL, &v)) {
 			if (v && !strcmp(v, "normalized"))
 				style = CMP_STYLE_NORMALIZED;
@@ -986,7 +992,8 @@ static int cmd_compare(int argc, char **argv)
 	if (cmp_run(&req, &res, &err))
 		return finish(&err);
 	if (!outfile_open(&out, output, &err)) {
-		if (cmp_write(out.f, &res, format, style)) {
+		if (html ? html_compare(out.f, &res, cmdline, IDLESIM_VERSION, &err)
+			 : cmp_write(out.f, &res, format, style)) {
 			sim_error_set(&err, SIM_ERR_IO, output ? output : "<stdout>", 0, 0,
 				      "write error");
 			outfile_abort(&out);
@@ -1171,7 +1178,7 @@ static const char *const help_compare =
 	"usage: idlesim compare --workload W [--PARAM V[,V...]] --governor BASE,G2,...\n"
 	"                       [--machine M,...] [--iterations N] [--seed S] [--duration-s S]\n"
 	"                       [--metric NAME]... [--threads N] [knobs]\n"
-	"                       [--format text|json|csv] [--style mmtests|normalized] [-o FILE]\n"
+	"                       [--format text|json|csv|html] [--style mmtests|normalized] [-o FILE]\n"
 	"\n"
 	"Runs a closed-loop workload through governors, N times each, and prints MMTests-style\n"
 	"tables: per metric Min, Amean or Hmean, Stddev, CoeffVar, Max, the percentage against\n"
@@ -1190,7 +1197,8 @@ static const char *const help_compare =
 	"                        residency_pct.STATE (repeatable; default all that apply)\n"
 	"  -j, --threads N       parallel runs (default: online CPUs); the output is the same\n"
 	"  --hz, --latency-limit-us, --disable, --enable, --topology, --set: as for run\n"
-	"  --format F            text (default), json (schema idlesim-compare/1) or csv\n"
+	"  --format F            text (default), json (schema idlesim-compare/1), csv, or html\n"
+	"                        (bar charts with error bars and significance marks)\n"
 	"  --style S             text layout: mmtests (default) or normalized (tip[pct imp](CV))\n"
 	"  -o, --output FILE     write to FILE (atomically) instead of stdout\n";
 

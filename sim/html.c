@@ -8,6 +8,7 @@
  */
 #include "sim/html.h"
 #include "sim/common.h"
+#include "sim/compare.h"
 #include "sim/report.h"
 
 #include <math.h>
@@ -647,7 +648,27 @@ static const char css[] =
 	"vertical-align:middle;border:1px solid #999}.wk{width:3px}"
 	".tri.ab{color:#e63946}.tri.be{color:#0096c7}"
 	".nz{display:inline-block;width:14px;height:2px;background:#000;vertical-align:middle}"
-	"nav a{margin-right:12px}";
+	"nav a{margin-right:12px}"
+	"div.cc{display:inline-block;vertical-align:top;margin:0 18px 8px 0}"
+	"line.err{stroke:#000;stroke-width:1.5}text.sig{fill:#c00;font-weight:bold}";
+
+static void page_head(FILE *f, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>", f);
+	esc(f, title);
+	fputs("</title>\n<style>", f);
+	fputs(css, f);
+	fputs("</style>\n</head>\n<body>\n", f);
+}
+
+static void page_foot(FILE *f, const char *command, const char *version)
+{
+	fputs("<p class=\"foot\">idlesim ", f);
+	esc(f, version ? version : "");
+	fputs(": <code>", f);
+	esc(f, command ? command : "");
+	fputs("</code></p>\n</body>\n</html>\n", f);
+}
 
 int html_report(FILE *f, const struct run_results *res, const struct html_opts *o,
 		struct sim_error *err)
@@ -659,11 +680,8 @@ int html_report(FILE *f, const struct run_results *res, const struct html_opts *
 	(void)err;
 	if (to < 0)
 		html_default_window(res, &from, &to);
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
-	      "<title>idlesim report</title>\n<style>",
-	      f);
-	fputs(css, f);
-	fputs("</style>\n</head>\n<body>\n<h1>idlesim report", f);
+	page_head(f, "idlesim report");
+	fputs("<h1>idlesim report", f);
 	if (r0) {
 		fputs(": ", f);
 		esc(f, r0->trace);
@@ -690,10 +708,103 @@ int html_report(FILE *f, const struct run_results *res, const struct html_opts *
 	residency(f, res);
 	durations(f, res);
 	decisions(f, res, o, from, to);
-	fputs("<p class=\"foot\">idlesim ", f);
-	esc(f, o->version ? o->version : "");
-	fputs(": <code>", f);
-	esc(f, o->command ? o->command : "");
-	fputs("</code></p>\n</body>\n</html>\n", f);
+	page_foot(f, o->command, o->version);
+	return ferror(f) ? -1 : 0;
+}
+
+/* ---- comparisons ---- */
+
+#define CB_W 84.0  /* per governor */
+#define CB_H 120.0 /* bar area */
+
+/* One cell: a bar per governor (its mean), the error bar +- its stddev, the percentage
+ * against the baseline, and "*" where the text table marks the difference significant. */
+static void cmp_chart(FILE *f, const struct cmp_result *res, const struct cmp_cell *c)
+{
+	double top = 0, w = 60 + CB_W * res->nr_governors;
+	const char *unit = cmp_metric_unit(res->wl, c->metric);
+	int g;
+
+	for (g = 0; g < res->nr_governors; g++) {
+		const struct mm_summary *m = &c->gov[g].sum;
+
+		if (isfinite(m->mean + m->stddev) && m->mean + m->stddev > top)
+			top = m->mean + m->stddev;
+	}
+	fputs("<div class=\"cc\"><h3>", f);
+	esc(f, c->name);
+	if (res->vary >= 0)
+		fprintf(f, " <small>%s=%lld</small>", res->wl->params[res->vary].name,
+			(long long)res->values[c->value]);
+	fputs(" <small>on ", f);
+	esc(f, res->machines[c->machine]);
+	fprintf(f, "; %s%s%s is better</small></h3>\n", unit && *unit ? unit : "",
+		unit && *unit ? ", " : "", c->higher_is_better ? "higher" : "lower");
+	fprintf(f, "<svg class=\"cmp\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n", w,
+		CB_H + 56, w, CB_H + 56);
+	fprintf(f, "<line class=\"grid\" x1=\"40\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", CB_H + 20,
+		w - 10, CB_H + 20);
+	for (g = 0; g < res->nr_governors; g++) {
+		const struct cmp_gov *x = &c->gov[g];
+		double mean = isfinite(x->sum.mean) ? x->sum.mean : 0;
+		double h = top > 0 ? CB_H * mean / top : 0, e = top > 0 ? CB_H * x->sum.stddev / top : 0;
+		double x0 = 50 + CB_W * g, y = CB_H + 20 - h;
+
+		fprintf(f, "<rect class=\"bar\" data-gov=\"%s\" data-mean=\"%.12g\" data-stddev=\"%.12g\" "
+			   "data-significant=\"%d\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+			   "fill=\"%s\"><title>%s: %s %.6g, stddev %.6g",
+			res->governors[g], x->sum.mean, x->sum.stddev, x->significant, x0, y, CB_W - 24,
+			h, state_colour[(3 + 2 * g) % CPUIDLE_STATE_MAX], res->governors[g],
+			mm_mean_name(x->sum.kind), x->sum.mean, x->sum.stddev);
+		if (g)
+			fprintf(f, ", %+.2f%% against %s, p %.3g", x->pct, res->governors[0], x->p);
+		fputs("</title></rect>\n", f);
+		if (e > 0)
+			fprintf(f, "<line class=\"err\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+				x0 + (CB_W - 24) / 2, y - e, x0 + (CB_W - 24) / 2, y + e);
+		fprintf(f, "<text class=\"ax\" x=\"%.1f\" y=\"%.1f\">%.4g</text>\n", x0, y - e - 3,
+			x->sum.mean);
+		fprintf(f, "<text class=\"ax\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", x0, CB_H + 32,
+			res->governors[g]);
+		if (g)
+			fprintf(f, "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\">%+.2f%%%s</text>\n",
+				x->significant ? "sig" : "ax", x0, CB_H + 44, x->pct,
+				x->significant ? " *" : "");
+	}
+	fputs("</svg></div>\n", f);
+}
+
+int html_compare(FILE *f, const struct cmp_result *res, const char *command, const char *version,
+		 struct sim_error *err)
+{
+	int i, g;
+
+	(void)err;
+	page_head(f, "idlesim compare");
+	fputs("<h1>idlesim compare: ", f);
+	esc(f, res->wl->name);
+	fputs("</h1>\n<p>Written by <code>", f);
+	esc(f, command ? command : "");
+	fputs("</code> (idlesim ", f);
+	esc(f, version ? version : "");
+	fprintf(f, "). %d iterations per governor and cell, seeds %llu to %llu, %.6g s each, HZ %d. "
+		   "Each chart is one metric of one cell: a bar per governor (its mean, Amean or "
+		   "Hmean as in the text table), the error bar its standard deviation; under the "
+		   "bars the percentage against the baseline (",
+		res->iterations, (unsigned long long)res->seed,
+		(unsigned long long)(res->seed + (uint64_t)res->iterations - 1),
+		(double)res->duration_ns / 1e9, res->hz);
+	esc(f, res->governors[0]);
+	fputs("), positive = better, and * where a t-test finds the difference significant "
+	      "(p &lt; 0.10).</p>\n<p>Gmean of the ratios against the baseline:", f);
+	for (g = 0; g < res->nr_governors; g++) {
+		fputs(g ? ", " : " ", f);
+		esc(f, res->governors[g]);
+		fprintf(f, " %.4f", res->gmean[g]);
+	}
+	fputs(".</p>\n", f);
+	for (i = 0; i < res->nr_cells; i++)
+		cmp_chart(f, res, &res->cells[i]);
+	page_foot(f, command, version);
 	return ferror(f) ? -1 : 0;
 }

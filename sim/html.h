@@ -44,4 +44,13 @@ void html_default_window(const struct run_results *res, int64_t *from_ns, int64_
 int html_report(FILE *f, const struct run_results *res, const struct html_opts *o,
 		struct sim_error *err);
 
+/*
+ * `idlesim compare --format html`: per cell and metric a bar chart of the governors'
+ * means with error bars (stddev), the percentage against the baseline and the text table's
+ * significance mark. 0, or -1 with err set.
+ */
+struct cmp_result;
+int html_compare(FILE *f, const struct cmp_result *res, const char *command, const char *version,
+		 struct sim_error *err);
+
 #endif

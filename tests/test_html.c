@@ -328,12 +328,62 @@ static void test_report_window(void **state)
 	assert_int_equal(access(tmp_path("bad.html"), F_OK), -1);
 }
 
+/*
+ * compare --format html: well-formed and self-contained; one bar per cell and governor,
+ * each with the JSON's mean, stddev and significance (the same comparison in JSON).
+ */
+static void test_compare_html(void **state)
+{
+	static const char cmp[] = "compare --workload tbench --clients 1,2 -g menu@6.19,teo@6.19 "
+				  "-n 2 --duration-s 0.05 --metric throughput --metric latency_mean";
+	char args[512], v[64];
+	const char *p;
+	char *html;
+	json_t *root, *cells;
+	size_t bars = 0;
+
+	(void)state;
+	snprintf(args, sizeof(args), "%s --format html -o %s", cmp, tmp_path("c.html"));
+	assert_int_equal(run_idlesim(args), 0);
+	snprintf(args, sizeof(args), "%s --format json -o %s", cmp, tmp_path("c.json"));
+	assert_int_equal(run_idlesim(args), 0);
+	html = slurp_tmp("c.html");
+	assert_string_equal(xml_check(html), "");
+	assert_null(strstr(html, "src="));
+	assert_null(strstr(html, "http"));
+	assert_non_null(strstr(html, "idlesim compare --workload tbench --clients 1,2"));
+	root = load_json_tmp("c.json");
+	cells = json_object_get(root, "cells");
+	assert_int_equal(json_array_size(cells), 4); /* 2 metrics x 2 values */
+	/* The bars come in the JSON's order: cell by cell, the baseline first. */
+	for (p = html; (p = strstr(p, "<rect class=\"bar\"")); p++, bars++) {
+		json_t *g = json_array_get(json_object_get(json_array_get(cells, bars / 2), "governors"),
+					   bars % 2);
+
+		assert_non_null(g);
+		attr(p, "data-gov", v, sizeof(v));
+		assert_string_equal(v, json_string_value(json_object_get(g, "governor")));
+		attr(p, "data-mean", v, sizeof(v));
+		assert_true(fabs(strtod(v, NULL) - json_number_value(json_object_get(g, "mean"))) <
+			    1e-9 * (1 + fabs(strtod(v, NULL))));
+		attr(p, "data-stddev", v, sizeof(v));
+		assert_true(fabs(strtod(v, NULL) - json_number_value(json_object_get(g, "stddev"))) <
+			    1e-9 * (1 + fabs(strtod(v, NULL))));
+		attr(p, "data-significant", v, sizeof(v));
+		assert_int_equal(atoi(v), json_is_true(json_object_get(g, "significant")));
+	}
+	assert_int_equal(bars, 8);
+	json_decref(root);
+	free(html);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_xml_checker),
 		cmocka_unit_test(test_report_demo),
 		cmocka_unit_test(test_report_window),
+		cmocka_unit_test(test_compare_html),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
