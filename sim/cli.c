@@ -1071,8 +1071,8 @@ static const char *const help_run =
 	"  --per-cpu             text: one row per CPU in the state tables\n"
 	"  --explain [N]         log the first N decisions of each run (all without N), one\n"
 	"                        line each (the JSON report has every field)\n"
-	"  --from S, --to S      --explain: only decisions from trace time S to S seconds\n"
-	"                        (decimals allowed)\n"
+	"  --from S, --to S      --explain, ftrace, perfetto: only the decisions selected from\n"
+	"                        trace time S to S seconds (decimals allowed)\n"
 	"Lists may also be given comma-separated: --machine hsx,skl.\n";
 
 static const char *const help_gen =

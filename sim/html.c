@@ -680,6 +680,8 @@ int html_report(FILE *f, const struct run_results *res, const struct html_opts *
 	(void)err;
 	if (to < 0)
 		html_default_window(res, &from, &to);
+	if (to <= from)
+		to = from + SIM_NS_PER_US; /* a trace of zero length: an empty, valid axis */
 	page_head(f, "idlesim report");
 	fputs("<h1>idlesim report", f);
 	if (r0) {
