@@ -13,6 +13,7 @@
 #include "sim/compare.h"
 #include "sim/gen.h"
 #include "sim/gen_size.h"
+#include "sim/html.h"
 #include "sim/import.h"
 #include "sim/init.h"
 #include "sim/machine.h"
@@ -180,6 +181,8 @@ static int finish(struct sim_error *err)
 
 /* ---- run ---- */
 
+static void command_line(char *buf, size_t n, int argc, char **argv);
+
 static int parse_set(struct args *a, struct run_request *req, const char *val)
 {
 	struct run_set *s;
@@ -228,43 +231,97 @@ static int parse_topology(struct args *a, struct run_request *req, const char *v
 	return 0;
 }
 
+/*
+ * The options `run` and `report` share: what to run (--trace, --machine, --governor), the
+ * knobs, and the window (--from, --to). Returns whether argv[a->i] was one of them.
+ */
+static bool run_common_opt(struct args *a, struct run_request *req)
+{
+	const char *v;
+	int64_t n;
+
+	if (opt(a, "--trace", "-t", &v)) {
+		list_add(a, req->traces, &req->nr_traces, v, "--trace");
+	} else if (opt(a, "--machine", "-m", &v)) {
+		list_add(a, req->machines, &req->nr_machines, v, "--machine");
+	} else if (opt(a, "--governor", "-g", &v)) {
+		list_add(a, req->governors, &req->nr_governors, v, "--governor");
+	} else if (opt(a, "--hz", NULL, &v)) {
+		if (!num_arg(a, "--hz", v, 0, 1, 10000, &n))
+			req->hz = (int)n;
+	} else if (opt(a, "--latency-limit-us", NULL, &v)) {
+		if (!num_arg(a, "--latency-limit-us", v, 0, 0, 2000000000, &n))
+			req->latency_req_ns = n * SIM_NS_PER_US;
+	} else if (opt(a, "--disable", NULL, &v)) {
+		list_add(a, req->disable, &req->nr_disable, v, "--disable");
+	} else if (opt(a, "--enable", NULL, &v)) {
+		list_add(a, req->enable, &req->nr_enable, v, "--enable");
+	} else if (opt(a, "--topology", NULL, &v)) {
+		parse_topology(a, req, v);
+	} else if (opt(a, "--set", NULL, &v)) {
+		parse_set(a, req, v);
+	} else if (opt(a, "--from", NULL, &v)) {
+		num_arg(a, "--from", v, 9, 0, INT64_MAX / 1000, &req->window_from_ns);
+	} else if (opt(a, "--to", NULL, &v)) {
+		num_arg(a, "--to", v, 9, 0, INT64_MAX / 1000, &req->window_to_ns);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* --to after --from, if both are given. */
+static void check_window(struct args *a, const struct run_request *req)
+{
+	if (a->err->code == SIM_OK && req->window_to_ns >= 0 &&
+	    req->window_to_ns <= req->window_from_ns)
+		sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0, "%s: --to must be after --from", a->cmd);
+}
+
+/*
+ * A long --explain to a file: say how big it will be before writing it. About 110 bytes a
+ * decision in text (the line is at most 120), 900 in JSON (measured on the demo trace).
+ */
+static void explain_size_note(const struct run_results *res, enum report_format fmt,
+			      const char *output)
+{
+	double bytes = 0;
+	size_t n = 0;
+	int i;
+
+	if (!output || !strcmp(output, "-") || (fmt != REPORT_TEXT && fmt != REPORT_JSON))
+		return;
+	for (i = 0; i < res->n; i++)
+		n += res->r[i].nr_decisions;
+	bytes = (double)n * (fmt == REPORT_TEXT ? 110 : 900);
+	if (bytes > 100e6)
+		fprintf(stderr, "idlesim: --explain: about %.0f MB (%zu decisions) go to %s\n",
+			bytes / 1e6, n, output);
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
 	struct args a = { argc, argv, 1, "run", &err };
-	struct report_opts ro = { REPORT_TEXT, false };
+	struct report_opts ro = { REPORT_TEXT, false, NULL };
 	struct run_request req;
 	struct run_results res;
 	struct outfile out;
 	const char *v, *output = NULL;
+	char cmdline[1024];
 	int64_t n;
 
+	/* Before the lists are split in place at their commas. */
+	command_line(cmdline, sizeof(cmdline), argc, argv);
 	run_request_defaults(&req);
 	while (a.i < argc && err.code == SIM_OK) {
-		if (opt(&a, "--trace", "-t", &v))
-			list_add(&a, req.traces, &req.nr_traces, v, "--trace");
-		else if (opt(&a, "--machine", "-m", &v))
-			list_add(&a, req.machines, &req.nr_machines, v, "--machine");
-		else if (opt(&a, "--governor", "-g", &v))
-			list_add(&a, req.governors, &req.nr_governors, v, "--governor");
-		else if (opt(&a, "--hz", NULL, &v)) {
-			if (!num_arg(&a, "--hz", v, 0, 1, 10000, &n))
-				req.hz = (int)n;
-		} else if (opt(&a, "--latency-limit-us", NULL, &v)) {
-			if (!num_arg(&a, "--latency-limit-us", v, 0, 0, 2000000000, &n))
-				req.latency_req_ns = n * SIM_NS_PER_US;
-		} else if (opt(&a, "--disable", NULL, &v))
-			list_add(&a, req.disable, &req.nr_disable, v, "--disable");
-		else if (opt(&a, "--enable", NULL, &v))
-			list_add(&a, req.enable, &req.nr_enable, v, "--enable");
-		else if (opt(&a, "--topology", NULL, &v))
-			parse_topology(&a, &req, v);
-		else if (opt(&a, "--set", NULL, &v))
-			parse_set(&a, &req, v);
-		else if (opt(&a, "--format", "-f", &v)) {
+		if (run_common_opt(&a, &req))
+			continue;
+		if (opt(&a, "--format", "-f", &v)) {
 			if (v && report_format_parse(v, &ro.format))
 				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
-					      "run --format: '%s' is not one of text, json, csv", v);
+					      "run --format: '%s' is not one of text, json, csv, "
+					      "ftrace, perfetto", v);
 		} else if (opt(&a, "--output", "-o", &v))
 			output = v;
 		else if (opt(&a, "--per-cpu", NULL, NULL))
@@ -294,10 +351,23 @@ static int cmd_run(int argc, char **argv)
 		} else
 			bad_option(&a);
 	}
+	check_window(&a, &req);
 	if (err.code != SIM_OK)
 		return finish(&err);
+	/* The exports write every idle entry: keep the timeline. */
+	req.timeline = ro.format == REPORT_FTRACE || ro.format == REPORT_PERFETTO;
+	ro.command = cmdline;
 	if (run_grid(&req, &res, &err))
 		return finish(&err);
+	if (ro.format == REPORT_FTRACE && res.n != 1) {
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "run --format ftrace writes one run, and this one makes %d: give one "
+			      "--trace, one --machine and one --governor",
+			      res.n);
+		run_results_free(&res);
+		return finish(&err);
+	}
+	explain_size_note(&res, ro.format, output);
 	if (!outfile_open(&out, output, &err)) {
 		int rc = report_write(out.f, &res, &ro);
 
@@ -307,6 +377,78 @@ static int cmd_run(int argc, char **argv)
 			outfile_fail(&out, &err);
 		else
 			outfile_commit(&out, &err);
+	}
+	run_results_free(&res);
+	return finish(&err);
+}
+
+/* ---- report ---- */
+
+/*
+ * idlesim report: one trace on one machine through governors (menu and teo by default)
+ * and the oracle, kept as timelines, drawn as one HTML file (sim/html.h).
+ */
+static int cmd_report(int argc, char **argv)
+{
+	struct sim_error err = { 0 };
+	struct args a = { argc, argv, 1, "report", &err };
+	struct html_opts ho = { NULL, IDLESIM_VERSION, 0, -1, 30 };
+	struct run_request req;
+	struct run_results res;
+	struct outfile out;
+	const char *v, *output = NULL;
+	char cmdline[1024];
+	bool oracle = false;
+	int64_t n;
+	int i;
+
+	/* Before the lists are split in place at their commas. */
+	command_line(cmdline, sizeof(cmdline), argc, argv);
+	run_request_defaults(&req);
+	while (a.i < argc && err.code == SIM_OK) {
+		if (run_common_opt(&a, &req))
+			continue;
+		if (opt(&a, "--decisions", NULL, &v)) {
+			if (!num_arg(&a, "--decisions", v, 0, 0, 100000, &n))
+				ho.decisions = (int)n;
+		} else if (opt(&a, "--output", "-o", &v))
+			output = v;
+		else
+			bad_option(&a);
+	}
+	if (err.code == SIM_OK && (req.nr_traces > 1 || req.nr_machines > 1))
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "report: one --trace and one --machine (a report draws one run of "
+			      "each governor)");
+	check_window(&a, &req);
+	if (err.code != SIM_OK)
+		return finish(&err);
+	if (!req.nr_machines)
+		req.machines[req.nr_machines++] = "skl";
+	if (!req.nr_governors) {
+		req.governors[req.nr_governors++] = "menu";
+		req.governors[req.nr_governors++] = "teo";
+	}
+	for (i = 0; i < req.nr_governors; i++)
+		oracle |= !strcmp(req.governors[i], "oracle");
+	if (!oracle && req.nr_governors < RUN_MAX_ITEMS)
+		req.governors[req.nr_governors++] = "oracle"; /* its residency and histogram */
+	req.timeline = true;
+	/* With the default window, which the timeline decides, keep the first slices and
+	 * decisions of the run, and draw those in the window. */
+	req.timeline_cap = req.window_to_ns < 0 ? 200000 : 0;
+	req.explain_limit = req.window_to_ns < 0 ? 4L * ho.decisions : ho.decisions;
+	ho.from_ns = req.window_from_ns;
+	ho.to_ns = req.window_to_ns;
+	ho.command = cmdline;
+	if (run_grid(&req, &res, &err))
+		return finish(&err);
+	if (!outfile_open(&out, output, &err)) {
+		if (html_report(out.f, &res, &ho, &err)) {
+			outfile_fail(&out, &err);
+		} else {
+			outfile_commit(&out, &err);
+		}
 	}
 	run_results_free(&res);
 	return finish(&err);
@@ -779,6 +921,8 @@ static int cmd_compare(int argc, char **argv)
 	struct sim_error err = { 0 };
 	struct args a = { argc, argv, 1, "compare", &err };
 	enum cmp_format format = CMP_TEXT;
+	bool html = false; /* --format html: sim/html.h */
+	char cmdline[1024];
 	enum cmp_style style = CMP_STYLE_MMTESTS;
 	struct cmp_request req;
 	struct cmp_result res;
@@ -799,6 +943,8 @@ static int cmd_compare(int argc, char **argv)
 		return finish(&err);
 	}
 	workload_defaults(req.wl, req.params);
+	/* Before the lists are split in place at their commas. */
+	command_line(cmdline, sizeof(cmdline), argc, argv);
 	while (a.i < argc && err.code == SIM_OK) {
 		if (opt(&a, "--workload", NULL, &v))
 			continue;
@@ -838,9 +984,11 @@ static int cmd_compare(int argc, char **argv)
 				format = CMP_JSON;
 			else if (v && !strcmp(v, "csv"))
 				format = CMP_CSV;
+			else if (v && !strcmp(v, "html"))
+				html = true;
 			else if (v && strcmp(v, "text"))
 				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
-					      "compare --format: '%s' is not text, json or csv", v);
+					      "compare --format: '%s' is not text, json, csv or html", v);
 		} else if (opt(&a, "--style", NULL, &v)) {
 			if (v && !strcmp(v, "normalized"))
 				style = CMP_STYLE_NORMALIZED;
@@ -864,7 +1012,8 @@ static int cmd_compare(int argc, char **argv)
 	if (cmp_run(&req, &res, &err))
 		return finish(&err);
 	if (!outfile_open(&out, output, &err)) {
-		if (cmp_write(out.f, &res, format, style)) {
+		if (html ? html_compare(out.f, &res, cmdline, IDLESIM_VERSION, &err)
+			 : cmp_write(out.f, &res, format, style)) {
 			outfile_fail(&out, &err);
 		} else {
 			outfile_commit(&out, &err);
@@ -919,7 +1068,8 @@ static int cmd_check(int argc, char **argv)
 
 static const char *const help_run =
 	"usage: idlesim run [--trace FILE]... [--machine M]... [--governor G]... [knobs]\n"
-	"                   [--format text|json|csv] [-o FILE] [--per-cpu] [--explain [N]]\n"
+	"                   [--format text|json|csv|ftrace|perfetto] [-o FILE] [--per-cpu]\n"
+	"                   [--explain [N]] [--from S] [--to S]\n"
 	"\n"
 	"Replays every trace on every machine through every governor.\n"
 	"  --trace FILE          native trace (text or JSON), or any kernel trace idlesim import\n"
@@ -933,10 +1083,15 @@ static const char *const help_run =
 	"  --enable STATE        enable a state that is off by default (e.g. C3 on hsx)\n"
 	"  --topology PxCxT      override the machine's packages x cores x threads\n"
 	"  --set FAMILY.NAME=V   set a governor tunable (see idlesim governors)\n"
-	"  --format F            text (default), json or csv\n"
+	"  --format F            text (default), json or csv; ftrace (cpu_idle events that\n"
+	"                        idlesim import reads back; one run) or perfetto (Chrome\n"
+	"                        trace-event JSON for ui.perfetto.dev): the simulated timeline\n"
 	"  -o, --output FILE     write the report to FILE (atomically) instead of stdout\n"
 	"  --per-cpu             text: one row per CPU in the state tables\n"
-	"  --explain [N]         log the first N decisions of each run (all without N)\n"
+	"  --explain [N]         log the first N decisions of each run (all without N), one\n"
+	"                        line each (the JSON report has every field)\n"
+	"  --from S, --to S      --explain, ftrace, perfetto: only the decisions selected from\n"
+	"                        trace time S to S seconds (decimals allowed)\n"
 	"Lists may also be given comma-separated: --machine hsx,skl.\n";
 
 static const char *const help_gen =
@@ -1015,6 +1170,24 @@ static const char *const help_import =
 	"                        hrtimer, else unknown)\n"
 	"  --cpus N              CPU count (default: the trace header's, else the highest seen)\n";
 
+static const char *const help_report =
+	"usage: idlesim report [--trace FILE] [--machine M] [--governor G]... [knobs]\n"
+	"                      [--from S --to S] [--decisions N] -o report.html\n"
+	"\n"
+	"Replays one trace on one machine through the governors and the oracle and writes one\n"
+	"self-contained HTML file (inline SVG and CSS, nothing fetched): a timeline per CPU\n"
+	"and governor with the oracle's under it, residency bars, the idle-duration histogram\n"
+	"with the target residencies, and the first decisions, readable. README, \"The HTML\n"
+	"report\", walks through one.\n"
+	"  --trace FILE          as for run (default: traces/demo.trace)\n"
+	"  --machine M           one machine (default skl)\n"
+	"  --governor G          the governors (default menu,teo); the oracle is always added\n"
+	"  --from S, --to S      the window of trace time drawn, in seconds (default: from the\n"
+	"                        first idle entry, as long as no lane has more than 24 entries)\n"
+	"  --decisions N         rows of the decisions table per governor (default 30)\n"
+	"  --hz, --latency-limit-us, --disable, --enable, --topology, --set: as for run\n"
+	"  -o, --output FILE     write to FILE (atomically) instead of stdout\n";
+
 static const char *const help_machines =
 	"usage: idlesim machines [NAME|FILE.json] [--json]\n"
 	"\n"
@@ -1029,7 +1202,7 @@ static const char *const help_compare =
 	"usage: idlesim compare --workload W [--PARAM V[,V...]] --governor BASE,G2,...\n"
 	"                       [--machine M,...] [--iterations N] [--seed S] [--duration-s S]\n"
 	"                       [--metric NAME]... [--threads N] [knobs]\n"
-	"                       [--format text|json|csv] [--style mmtests|normalized] [-o FILE]\n"
+	"                       [--format text|json|csv|html] [--style mmtests|normalized] [-o FILE]\n"
 	"\n"
 	"Runs a closed-loop workload through governors, N times each, and prints MMTests-style\n"
 	"tables: per metric Min, Amean or Hmean, Stddev, CoeffVar, Max, the percentage against\n"
@@ -1048,7 +1221,8 @@ static const char *const help_compare =
 	"                        residency_pct.STATE (repeatable; default all that apply)\n"
 	"  -j, --threads N       parallel runs (default: online CPUs); the output is the same\n"
 	"  --hz, --latency-limit-us, --disable, --enable, --topology, --set: as for run\n"
-	"  --format F            text (default), json (schema idlesim-compare/1) or csv\n"
+	"  --format F            text (default), json (schema idlesim-compare/1), csv, or html\n"
+	"                        (bar charts with error bars and significance marks)\n"
 	"  --style S             text layout: mmtests (default) or normalized (tip[pct imp](CV))\n"
 	"  -o, --output FILE     write to FILE (atomically) instead of stdout\n";
 
@@ -1070,6 +1244,7 @@ static void usage(FILE *f)
 	      "  run        replay traces through governors on machines, and score them\n"
 	      "  gen        write a synthetic workload trace\n"
 	      "  import     convert a kernel trace (ftrace, trace-cmd, perf, systrace, trace.dat)\n"
+	      "  report     draw a run as one HTML file: timelines, residency, idle durations\n"
 	      "  machines   list machines, or print one's idle-state table\n"
 	      "  governors  list governors and their tunables\n"
 	      "  compare    compare governors on a workload, MMTests-style, with statistics\n"
@@ -1094,6 +1269,8 @@ static int cmd_help(int argc, char **argv)
 		help_gen_models(stdout);
 	} else if (!strcmp(c, "import"))
 		fputs(help_import, stdout);
+	else if (!strcmp(c, "report"))
+		fputs(help_report, stdout);
 	else if (!strcmp(c, "machines"))
 		fputs(help_machines, stdout);
 	else if (!strcmp(c, "governors"))
@@ -1118,6 +1295,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run },
 	{ "gen", cmd_gen },
 	{ "import", cmd_import },
+	{ "report", cmd_report },
 	{ "machines", cmd_machines },
 	{ "governors", cmd_governors },
 	{ "compare", cmd_compare },

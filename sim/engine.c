@@ -330,6 +330,7 @@ static void explain_begin(struct sim *S, struct sim_cpu *c, int64_t t)
 	d->nr_iowait = dev->env.nr_iowait;
 	d->load = dev->env.load;
 	d->state = -1;
+	d->first = c->phase == CPU_BUSY;
 	c->xb->ex.nr = 0;
 	d->gov = &c->xb->ex;
 }
@@ -438,6 +439,23 @@ static void explain_end(struct sim *S, struct sim_cpu *c, int64_t t, enum wake_c
 	if (S->cfg.explain_limit >= 0 && ++S->explained >= S->cfg.explain_limit)
 		for (i = 0; i < S->cfg.nr_cpus; i++)
 			S->cpus[i].dev.explain = NULL;
+}
+
+/* The entry the end cuts, for timelines: it lasts to the end, its time is truncated. */
+static void explain_truncated(struct sim *S, struct sim_cpu *c, int64_t end_ns)
+{
+	struct sim_decision *d;
+
+	if (!S->cfg.explain_truncated || !c->dev.explain || c->xb->dec.state < 0)
+		return;
+	d = &c->xb->dec;
+	d->truncated = true;
+	d->wake_ns = end_ns;
+	d->reflect_ns = end_ns;
+	d->cause = WAKE_NR_CAUSES;
+	d->residency_ns = end_ns - c->entry_ns;
+	S->cfg.explain(S->cfg.explain_ud, d);
+	d->state = -1;
 }
 
 /*
@@ -1114,8 +1132,10 @@ int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_
 	for (i = 0; i < S->cfg.nr_cpus; i++) {
 		struct sim_cpu *c = &S->cpus[i];
 
-		if (c->phase == CPU_IDLE)
+		if (c->phase == CPU_IDLE) {
 			c->st.truncated_ns += end_ns - c->entry_ns;
+			explain_truncated(S, c, end_ns);
+		}
 		else if (c->phase == CPU_BUSY)
 			c->st.busy_ns += sim_max64(0, end_ns - c->busy_from_ns);
 		c->st.spilled_ns = spilled_work(S, c, end_ns);

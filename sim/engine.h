@@ -65,6 +65,9 @@ struct sim_decision {
 	bool reflect_got_tick; /* tick_nohz_idle_got_tick(), ticks during the exit included */
 	bool poll_time_limit;  /* dev->poll_time_limit: the POLL time limit ended the entry */
 	const struct cpuidle_explain *gov; /* the governor's own variables */
+	bool first;	/* the first decision of an idle period (counted in idle_periods) */
+	bool truncated;	/* the entry was still in progress at the end (explain_truncated):
+			 * wake_ns = reflect_ns = the end, residency_ns = its truncated time */
 };
 
 typedef void sim_explain_fn(void *ud, const struct sim_decision *d);
@@ -98,6 +101,7 @@ struct sim_config {
 	sim_explain_fn *explain;     /* NULL = no decision log */
 	void *explain_ud;
 	long explain_limit;	     /* decisions to report; < 0 = all */
+	bool explain_truncated;	     /* also report the entries the end cuts (timelines) */
 	const struct sim_agent_ops *agent; /* NULL for replays of traces */
 	void *agent_ctx;
 	uint32_t agent_timers;	     /* timer ids 0..agent_timers-1 */

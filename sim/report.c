@@ -11,6 +11,7 @@
 #include "sim/report.h"
 #include "sim/alloc.h"
 #include "sim/common.h"
+#include "sim/export.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -25,6 +26,10 @@ int report_format_parse(const char *s, enum report_format *f)
 		*f = REPORT_JSON;
 	else if (!strcmp(s, "csv"))
 		*f = REPORT_CSV;
+	else if (!strcmp(s, "ftrace"))
+		*f = REPORT_FTRACE;
+	else if (!strcmp(s, "perfetto"))
+		*f = REPORT_PERFETTO;
 	else
 		return -1;
 	return 0;
@@ -248,47 +253,180 @@ static int text_block(FILE *f, const struct run_result *r, int kind, bool per_cp
 	return 0;
 }
 
+/* Duration with a unit and 3 significant digits, trailing zeros dropped: 830ns, 1.25ms. */
+void report_fmt_ns(char *buf, size_t n, int64_t ns)
+{
+	static const char *const unit[] = { "ns", "us", "ms", "s" };
+	double v = (double)ns;
+	int u = 0;
+	char *p;
+
+	if (ns < 0 || ns == KTIME_MAX) {
+		snprintf(buf, n, "none");
+		return;
+	}
+	/* 999,600 ns is 999.6 us, but 999,960 would print as 1000us: take the next unit. */
+	while (u < 3 && v >= 999.5) {
+		v /= 1000;
+		u++;
+	}
+	snprintf(buf, n, "%.*f", u == 0 ? 0 : v < 9.995 ? 2 : v < 99.95 ? 1 : 0, v);
+	if (strchr(buf, '.')) {
+		for (p = buf + strlen(buf) - 1; *p == '0'; p--)
+			*p = '\0';
+		if (*p == '.')
+			*p = '\0';
+	}
+	snprintf(buf + strlen(buf), n - strlen(buf), "%s", unit[u]);
+}
+
+/*
+ * The readable --explain line: pieces in order, each with a priority; while the line is
+ * wider than EXPLAIN_COLS, the piece of the highest priority (the last of them) is left out
+ * and "..." says so. Priority 0 is never left out. JSON keeps the whole record.
+ */
+#define EXPLAIN_COLS 120
+#define EXPLAIN_PIECES (CPUIDLE_EXPLAIN_MAX + 16)
+
+struct xline {
+	char text[EXPLAIN_PIECES][96];
+	int prio[EXPLAIN_PIECES];
+	int n;
+};
+
+static void xadd(struct xline *x, int prio, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void xadd(struct xline *x, int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (x->n == EXPLAIN_PIECES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(x->text[x->n], sizeof(x->text[0]), fmt, ap);
+	va_end(ap);
+	x->prio[x->n++] = prio;
+}
+
+static void xprint(FILE *f, struct xline *x)
+{
+	char line[EXPLAIN_PIECES * 96 + 8];
+	bool cut = false;
+	size_t len;
+	int i, drop;
+
+	for (;;) {
+		line[0] = '\0';
+		len = 0;
+		for (i = 0; i < x->n; i++)
+			if (x->prio[i] >= 0)
+				len += (size_t)snprintf(line + len, sizeof(line) - len, "%s", x->text[i]);
+		if (len + (cut ? 4 : 0) <= EXPLAIN_COLS)
+			break;
+		for (drop = -1, i = 0; i < x->n; i++)
+			if (x->prio[i] > 0 && (drop < 0 || x->prio[i] >= x->prio[drop]))
+				drop = i;
+		if (drop < 0)
+			break;
+		x->prio[drop] = -1;
+		cut = true;
+	}
+	if (len > EXPLAIN_COLS - (cut ? 4 : 0))
+		line[EXPLAIN_COLS - (cut ? 4 : 0)] = '\0';
+	fprintf(f, "%s%s\n", line, cut ? " ..." : "");
+}
+
+/* A key the engine's part of the line already shows. */
+static bool explain_shown(const struct sim_decision *d, const struct cpuidle_explain_item *it)
+{
+	return !strcmp(it->key, "sleep_length_ns") || !strcmp(it->key, "delta_tick_ns") ||
+	       !strcmp(it->key, "nr_iowait") ||
+	       (!strcmp(it->key, "latency_req_ns") && !it->str && it->val == d->latency_req_ns);
+}
+
+/* The governor's prediction stays longest when the line is too wide. */
+static int explain_prio(const char *key)
+{
+	static const char *const first[] = { "predicted_ns", "expected_ns", "idle_ns", "expected_us" };
+	static const char *const second[] = { "typical_interval_us", "duration_us", "pattern_avg_us" };
+	size_t i;
+
+	for (i = 0; i < SIM_ARRAY_SIZE(first); i++)
+		if (!strcmp(key, first[i]))
+			return 1;
+	for (i = 0; i < SIM_ARRAY_SIZE(second); i++)
+		if (!strcmp(key, second[i]))
+			return 2;
+	return 3;
+}
+
+/* A governor variable: durations (_ns, _us) with units, -1 as "none". */
+static void explain_item(struct xline *x, const struct cpuidle_explain_item *it)
+{
+	size_t kl = strlen(it->key);
+	char v[32];
+
+	if (it->str) {
+		xadd(x, strcmp(it->key, "rule") ? 3 : 0, " %s=%s", it->key, it->str);
+		return;
+	}
+	if (kl > 3 && (!strcmp(it->key + kl - 3, "_ns") || !strcmp(it->key + kl - 3, "_us"))) {
+		report_fmt_ns(v, sizeof(v), it->val < 0 ? -1 : it->key[kl - 2] == 'u' ? it->val * 1000 : it->val);
+		xadd(x, explain_prio(it->key), " %.*s=%s", (int)(kl - 3), it->key, v);
+	} else if (it->val == -1) {
+		xadd(x, explain_prio(it->key), " %s=none", it->key);
+	} else {
+		xadd(x, explain_prio(it->key), " %s=%lld", it->key, it->val);
+	}
+}
+
 static void text_decision(FILE *f, const struct run_result *r, const struct run_decision *rd)
 {
 	const struct sim_decision *d = &rd->d;
+	struct xline x = { .n = 0 };
+	char a[32], b[32];
 	int i;
 
-	fprintf(f, "t=%lld cpu=%d sleep_length=", (long long)d->time_ns, d->cpu);
-	if (d->sleep_length_ns == KTIME_MAX)
-		fputs("none", f);
-	else
-		fprintf(f, "%lld", (long long)d->sleep_length_ns);
-	fputs(" delta_tick=", f);
-	if (d->delta_tick_ns == KTIME_MAX)
-		fputs("none", f);
-	else
-		fprintf(f, "%lld", (long long)d->delta_tick_ns);
+	report_fmt_ns(a, sizeof(a), d->sleep_length_ns);
+	xadd(&x, 0, "%lld.%06llds cpu%d sleep %s", (long long)(d->time_ns / SIM_NS_PER_S),
+	     (long long)(d->time_ns % SIM_NS_PER_S / 1000), d->cpu, a);
 	/* The kind of the next timer: the tick-stop rule reads only timer-wheel timers. */
 	if (d->sleep_length_ns != KTIME_MAX && d->wheel_length_ns != d->sleep_length_ns) {
-		fputs(" timer=hrtimer next_wheel=", f);
-		if (d->wheel_length_ns == KTIME_MAX)
-			fputs("none", f);
-		else
-			fprintf(f, "%lld", (long long)d->wheel_length_ns);
+		report_fmt_ns(a, sizeof(a), d->wheel_length_ns);
+		xadd(&x, 3, " (hrtimer, wheel %s)", a);
 	}
-	fprintf(f, " tick=%s got_tick=%d iowait=%lu", d->tick_stopped_before ? "stopped" : "running",
-		d->got_tick, d->nr_iowait);
+	/* The tick: off, or on and due in delta_tick when that comes before the timer. */
+	if (!d->tick_stopped_before && d->delta_tick_ns != KTIME_MAX &&
+	    d->delta_tick_ns != d->sleep_length_ns) {
+		report_fmt_ns(a, sizeof(a), d->delta_tick_ns);
+		xadd(&x, 0, " tick in %s", a);
+	} else {
+		xadd(&x, 0, " tick %s", d->tick_stopped_before ? "off" : "on");
+	}
+	if (d->got_tick)
+		xadd(&x, 2, " got-tick");
+	if (d->nr_iowait)
+		xadd(&x, 1, " iowait %lu", d->nr_iowait);
 	if (d->load_read)
-		fprintf(f, " load=%lu", d->load);
-	for (i = 0; i < rd->ex.nr; i++) {
-		const struct cpuidle_explain_item *it = &rd->ex.items[i];
-
-		if (it->str)
-			fprintf(f, " %s=%s", it->key, it->str);
-		else
-			fprintf(f, " %s=%lld", it->key, it->val);
+		xadd(&x, 2, " load %lu", d->load);
+	if (d->latency_req_ns >= 0 && d->latency_req_ns < 2000000000000LL) {
+		report_fmt_ns(a, sizeof(a), d->latency_req_ns);
+		xadd(&x, 1, " qos %s", a);
 	}
-	fprintf(f, " -> %s stop_tick=%d tick=%s | woke t=%lld by %s residency=%lld %s"
-		   " | reflect t=%lld got_tick=%d poll_limit=%d\n",
-		state_name(r, d->state), d->stop_tick, d->tick_stopped_after ? "stopped" : "running",
-		(long long)d->wake_ns, wake_cause_name(d->cause), (long long)d->residency_ns,
-		verdict_name(d->verdict), (long long)d->reflect_ns, d->reflect_got_tick,
-		d->poll_time_limit);
+	xadd(&x, 0, " |");
+	for (i = 0; i < rd->ex.nr; i++)
+		if (!explain_shown(d, &rd->ex.items[i]))
+			explain_item(&x, &rd->ex.items[i]);
+	xadd(&x, 0, " -> %s tick %s |", state_name(r, d->state),
+	     d->tick_stopped_after ? "off" : d->stop_tick ? "on (timer first)" : "on");
+	report_fmt_ns(a, sizeof(a), d->wake_ns - d->time_ns);
+	report_fmt_ns(b, sizeof(b), d->residency_ns);
+	xadd(&x, 0, " %s +%s: res %s %s", wake_cause_name(d->cause), a, b,
+	     verdict_name(d->verdict));
+	if (d->reflect_got_tick)
+		xadd(&x, 2, " tick-seen");
+	if (d->poll_time_limit)
+		xadd(&x, 1, " poll-limit");
+	xprint(f, &x);
 }
 
 static int text_run(FILE *f, const struct run_result *r, bool per_cpu)
@@ -693,6 +831,18 @@ int report_write(FILE *f, const struct run_results *res, const struct report_opt
 	case REPORT_CSV:
 		rc = report_csv(f, res);
 		break;
+	case REPORT_FTRACE: {
+		struct sim_error err = { 0 };
+
+		rc = res->n == 1 ? export_ftrace(f, &res->r[0], o->command, &err) : -1;
+		break;
+	}
+	case REPORT_PERFETTO: {
+		struct sim_error err = { 0 };
+
+		rc = export_perfetto(f, res, o->command, &err);
+		break;
+	}
 	default:
 		rc = report_text(f, res, o);
 		break;

@@ -8,18 +8,26 @@
 #define IDLESIM_REPORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "sim/run.h"
 
-enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
+/* REPORT_FTRACE and REPORT_PERFETTO write the runs' timelines (sim/export.h): the request
+ * needs run_request.timeline. */
+enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV, REPORT_FTRACE, REPORT_PERFETTO };
 
 #define REPORT_JSON_SCHEMA "idlesim-run/1"
 
 struct report_opts {
 	enum report_format format;
 	bool per_cpu; /* text: per-CPU rows (JSON and CSV always have them) */
+	const char *command; /* the command line, for the exports' headers; may be NULL */
 };
+
+/* A duration with its unit, 3 significant digits: "830ns", "1.25ms", "none" if < 0. */
+void report_fmt_ns(char *buf, size_t n, int64_t ns);
 
 int report_format_parse(const char *s, enum report_format *f);
 /* report_write() failures: a write failed (errno says why), or memory ran out. */

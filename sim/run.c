@@ -46,6 +46,7 @@ void run_request_defaults(struct run_request *req)
 {
 	memset(req, 0, sizeof(*req));
 	req->latency_req_ns = -1;
+	req->window_to_ns = -1;
 	req->queue = EVENTQ_HEAP;
 }
 
@@ -163,11 +164,71 @@ static int run_check_sets(const struct run_request *req, struct sim_error *err)
 	return 0;
 }
 
+int run_hist_bin(int64_t idle_ns)
+{
+	int k = 0;
+
+	if (idle_ns < 0)
+		return RUN_HIST_BINS - 1;
+	idle_ns /= SIM_NS_PER_US;
+	while (idle_ns && k < RUN_HIST_BINS - 1) {
+		idle_ns >>= 1;
+		k++;
+	}
+	return k;
+}
+
+int64_t run_hist_edge_ns(int k)
+{
+	return k <= 0 ? 0 : ((int64_t)1 << (k - 1)) * SIM_NS_PER_US;
+}
+
+static bool in_window(const struct run_request *q, int64_t t)
+{
+	return t >= q->window_from_ns && (q->window_to_ns < 0 || t < q->window_to_ns);
+}
+
+static void keep_slice(struct run_result *r, const struct sim_decision *d)
+{
+	const struct run_request *q = r->req;
+	struct run_slice *s;
+
+	if (d->first)
+		r->idle_hist[run_hist_bin(d->oracle_idle_ns == KTIME_MAX ? -1 : d->oracle_idle_ns)]
+			    [d->state]++;
+	if (!in_window(q, d->time_ns) || (q->timeline_cap && (long)r->nr_slices >= q->timeline_cap))
+		return;
+	if (sim_grow((void **)&r->slices, &r->cap_slices, r->nr_slices + 1, sizeof(*r->slices))) {
+		r->nomem = true;
+		return;
+	}
+	s = &r->slices[r->nr_slices++];
+	s->entry_ns = d->time_ns;
+	s->wake_ns = d->wake_ns;
+	s->reflect_ns = d->reflect_ns;
+	s->idle_ns = d->first && d->oracle_idle_ns != KTIME_MAX ? d->oracle_idle_ns : -1;
+	s->cpu = d->cpu;
+	s->state = (int8_t)d->state;
+	s->cause = (uint8_t)d->cause;
+	s->verdict = (uint8_t)d->verdict;
+	s->flags = (d->first ? RUN_SLICE_FIRST : 0) | (d->truncated ? RUN_SLICE_TRUNCATED : 0) |
+		   (d->stop_tick ? RUN_SLICE_STOP_TICK : 0) |
+		   (d->tick_stopped_after ? RUN_SLICE_TICK_STOPPED : 0);
+}
+
+/* The decision log: the timeline, and the decisions --explain asked for (in the window). */
 static void keep_decision(void *ud, const struct sim_decision *d)
 {
 	struct run_result *r = ud;
+	const struct run_request *q = r->req;
 	struct run_decision *rd;
 
+	if (q->timeline)
+		keep_slice(r, d);
+	if (!q->explain_limit || d->truncated || !in_window(q, d->time_ns) ||
+	    (q->explain_limit > 0 && r->kept >= q->explain_limit))
+		return;
+	r->kept++;
 	if (sim_grow((void **)&r->decisions, &r->cap_decisions, r->nr_decisions + 1,
 		     sizeof(*r->decisions)))
 		return; /* out of memory: the log is incomplete, the run is not */
@@ -239,6 +300,25 @@ static void set_regret(struct run_result *r, const struct run_stats *oracle)
 	r->regret_lat_mean_ns = lat - olat;
 }
 
+static int timeline_nomem(const struct run_result *r, struct sim_error *err)
+{
+	return r->nomem ? sim_error_nomem(err, "") : 0;
+}
+
+/* Each governor's result gets a copy of the oracle's timeline, to draw beside its own. */
+static int give_oracle(struct run_result *r, const struct run_result *oracle, struct sim_error *err)
+{
+	memcpy(r->oracle_idle_hist, oracle->idle_hist, sizeof(r->oracle_idle_hist));
+	if (!oracle->nr_slices)
+		return 0;
+	r->oracle_slices = sim_malloc(oracle->nr_slices * sizeof(*r->oracle_slices));
+	if (!r->oracle_slices)
+		return sim_error_nomem(err, "");
+	memcpy(r->oracle_slices, oracle->slices, oracle->nr_slices * sizeof(*r->oracle_slices));
+	r->nr_oracle_slices = oracle->nr_slices;
+	return 0;
+}
+
 /* `trace` as given; `path` the file to open (a spooled copy for standard input). */
 static int run_cell(const struct run_request *req, const char *trace, const char *path,
 		    const struct machine *m, uint32_t mask, struct run_results *res,
@@ -248,6 +328,7 @@ static int run_cell(const struct run_request *req, const char *trace, const char
 	struct sim_config cfg = { 0 };
 	struct run_stats oracle = { 0 };
 	struct run_result scratch;
+	struct run_request oq;
 	int i;
 
 	cfg.machine = m;
@@ -259,9 +340,18 @@ static int run_cell(const struct run_request *req, const char *trace, const char
 
 	/* The oracle's run on the same input, for regret. */
 	memset(&scratch, 0, sizeof(scratch));
+	scratch.req = &oq;
+	oq = *req;
+	oq.explain_limit = 0;
 	cfg.gov = gov_find("oracle");
-	if (replay_file(path, name, &cfg, &scratch, err))
+	cfg.explain = req->timeline ? keep_decision : NULL;
+	cfg.explain_limit = -1;
+	cfg.explain_truncated = true;
+	if (replay_file(path, name, &cfg, &scratch, err) || timeline_nomem(&scratch, err)) {
+		run_stats_release(&scratch.stats);
+		sim_free(scratch.slices);
 		return -1;
+	}
 	oracle = scratch.stats;
 
 	for (i = 0; i < req->nr_governors; i++) {
@@ -285,18 +375,29 @@ static int run_cell(const struct run_request *req, const char *trace, const char
 		r->mach = *m;
 		cfg.gov = g;
 		cfg.gov_params = params;
-		cfg.explain = req->explain_limit ? keep_decision : NULL;
-		cfg.explain_limit = req->explain_limit;
+		r->req = req;
+		cfg.explain = req->explain_limit || req->timeline ? keep_decision : NULL;
+		/* The engine stops logging after its limit; a window or a timeline needs
+		 * every decision, and keep_decision() counts. */
+		cfg.explain_limit = req->timeline || req->window_from_ns || req->window_to_ns >= 0
+					    ? -1
+					    : req->explain_limit;
+		cfg.explain_truncated = req->timeline;
 		rc = replay_file(path, name, &cfg, r, err);
 		sim_free(params);
-		if (rc)
+		if (rc || timeline_nomem(r, err))
 			goto fail;
 		set_regret(r, &oracle);
+		r->req = NULL;
+		if (req->timeline && give_oracle(r, &scratch, err))
+			goto fail;
 	}
 	run_stats_release(&oracle);
+	sim_free(scratch.slices);
 	return 0;
 fail:
 	run_stats_release(&oracle);
+	sim_free(scratch.slices);
 	return -1;
 }
 
@@ -366,6 +467,8 @@ void run_results_free(struct run_results *res)
 	for (i = 0; i < res->n; i++) {
 		run_stats_release(&res->r[i].stats);
 		sim_free(res->r[i].decisions);
+		sim_free(res->r[i].slices);
+		sim_free(res->r[i].oracle_slices);
 	}
 	sim_free(res->r);
 	memset(res, 0, sizeof(*res));

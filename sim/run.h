@@ -41,9 +41,40 @@ struct run_request {
 	struct run_set sets[RUN_MAX_SETS];
 	int nr_sets;
 	long explain_limit;	/* decisions to keep per run: 0 = none, < 0 = all */
+	/* --from/--to: keep only decisions (and slices) whose select time is in
+	 * [window_from_ns, window_to_ns) of trace time; window_to_ns < 0: no end */
+	int64_t window_from_ns, window_to_ns;
+	bool timeline;		/* keep every idle entry as a run_slice (exports, report) */
+	long timeline_cap;	/* slices kept per run at most; 0 = no limit */
 	enum eventq_impl queue;
 	bool global_order;	/* --queue heap|naive: one queue for all CPUs, never lanes */
 };
+
+/* One idle entry of a run's timeline (--format ftrace|perfetto, idlesim report). */
+#define RUN_SLICE_FIRST 1u	  /* the first entry of an idle period */
+#define RUN_SLICE_TRUNCATED 2u	  /* still in progress at the end: not counted */
+#define RUN_SLICE_STOP_TICK 4u	  /* the governor asked to stop the tick */
+#define RUN_SLICE_TICK_STOPPED 8u /* the tick was stopped during the entry */
+
+struct run_slice {
+	int64_t entry_ns;   /* select() and entry */
+	int64_t wake_ns;    /* the wakeup; the end for a truncated entry */
+	int64_t reflect_ns; /* the wakeup plus the exit latency: cpuidle_enter_state() returns */
+	int64_t idle_ns;    /* first entry of a period: true time to its wakeup; else -1,
+			     * and -1 when no wakeup is in sight (KTIME_MAX) */
+	int32_t cpu;
+	int8_t state;
+	uint8_t cause;	    /* enum wake_cause; WAKE_NR_CAUSES when truncated */
+	uint8_t verdict;    /* 0 hit, 1 above, 2 below */
+	uint8_t flags;	    /* RUN_SLICE_* */
+};
+
+/*
+ * Idle-period lengths in log2 bins, counted at the first entry of every period: bin 0 is
+ * [0, 1 us), bin k is [2^(k-1), 2^k) us, the last bin holds longer ones and periods with
+ * no wakeup in sight. Per bin, the state the first decision chose.
+ */
+#define RUN_HIST_BINS 26
 
 /* A kept decision (--explain). */
 struct run_decision {
@@ -67,7 +98,23 @@ struct run_result {
 	double regret_lat_mean_ns;
 	struct run_decision *decisions;
 	size_t nr_decisions, cap_decisions;
+	/* with req->timeline: */
+	struct run_slice *slices;
+	size_t nr_slices, cap_slices;
+	struct run_slice *oracle_slices; /* the oracle's on the same input */
+	size_t nr_oracle_slices;
+	uint64_t idle_hist[RUN_HIST_BINS][CPUIDLE_STATE_MAX];
+	uint64_t oracle_idle_hist[RUN_HIST_BINS][CPUIDLE_STATE_MAX];
+	/* while running: */
+	const struct run_request *req;
+	long kept;	/* decisions kept in the window */
+	bool nomem;	/* a log could not grow */
 };
+
+/* The histogram bin of an idle-period length (< 0: no wakeup in sight). */
+int run_hist_bin(int64_t idle_ns);
+/* The lower edge of bin k, in ns (bin 0: 0). */
+int64_t run_hist_edge_ns(int k);
 
 struct run_results {
 	struct run_result *r;

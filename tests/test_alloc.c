@@ -42,6 +42,7 @@
 #include "sim/cli.h"
 #include "sim/common.h"
 #include "sim/gen.h"
+#include "sim/html.h"
 #include "sim/import.h"
 #include "sim/init.h"
 #include "sim/loop.h"
@@ -444,6 +445,46 @@ static void test_grid_and_reports(void **state)
 	exercise("run_grid + report_write (text, json, csv)", op_grid, NULL);
 }
 
+/* run_grid keeping timelines, then the ftrace and perfetto exports and the HTML report. */
+static int op_timeline(const void *arg, FILE *out, struct sim_error *err)
+{
+	static const enum report_format formats[] = { REPORT_FTRACE, REPORT_PERFETTO };
+	struct html_opts ho = { "idlesim report", "test", 0, -1, 5 };
+	struct run_request req;
+	struct run_results res;
+	size_t i;
+	int rc = 0;
+
+	(void)arg;
+	run_request_defaults(&req);
+	req.traces[0] = SRC "/traces/scenarios/periodic-timer.trace";
+	req.nr_traces = 1;
+	req.machines[0] = "skl";
+	req.nr_machines = 1;
+	req.governors[0] = "teo";
+	req.nr_governors = 1;
+	req.explain_limit = 5;
+	req.timeline = true;
+	if (run_grid(&req, &res, err))
+		return -1;
+	for (i = 0; i < SIM_ARRAY_SIZE(formats) && !rc; i++) {
+		struct report_opts o = { .format = formats[i], .command = "idlesim run" };
+
+		if (report_write(out, &res, &o))
+			rc = sim_error_nomem(err, "<report>");
+	}
+	if (!rc)
+		rc = html_report(out, &res, &ho, err);
+	run_results_free(&res);
+	return rc;
+}
+
+static void test_timeline_exports(void **state)
+{
+	(void)state;
+	exercise("run_grid with timelines + ftrace, perfetto, html", op_timeline, NULL);
+}
+
 /* ---- generators ---- */
 
 static int op_gen(const void *arg, FILE *out, struct sim_error *err)
@@ -705,6 +746,7 @@ int main(void)
 		cmocka_unit_test(test_import),
 		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_grid_and_reports),
+		cmocka_unit_test(test_timeline_exports),
 		cmocka_unit_test(test_gen),
 		cmocka_unit_test(test_loop),
 		cmocka_unit_test(test_check),

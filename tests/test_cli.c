@@ -12,6 +12,7 @@
 
 #include "tests/testbin.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -234,7 +235,53 @@ static void test_explain(void **state)
 	assert_int_equal(run_idlesim("run --machine skl --governor oracle --explain 2"), 0);
 	text = slurp_tmp("out");
 	assert_non_null(strstr(text, "decisions (2,"));
-	assert_non_null(strstr(text, "sleep_length="));
+	assert_non_null(strstr(text, " sleep "));
+	free(text);
+}
+
+/*
+ * The readable --explain: every line of every governor on the demo trace fits 120 columns,
+ * says "none" and never -1; --from/--to keep only decisions selected in the window.
+ */
+static void test_explain_readable(void **state)
+{
+	char *text, *p, *line;
+	long lines = 0;
+
+	(void)state;
+	assert_int_equal(run_idlesim("run --machine skl --explain 400"), 0);
+	text = slurp_tmp("out");
+	p = strstr(text, "decisions (");
+	assert_non_null(p);
+	for (line = strtok(p, "\n"); line; line = strtok(NULL, "\n")) {
+		if (!strncmp(line, "decisions (", 11) || line[0] == '=' || !isdigit((unsigned char)line[0]))
+			continue;
+		if (strlen(line) > 120)
+			fail_msg("%zu columns: %s", strlen(line), line);
+		assert_null(strstr(line, "=-1"));
+		assert_non_null(strstr(line, " -> "));
+		lines++;
+	}
+	assert_true(lines >= 400 * 6); /* 400 a run, at least six governors */
+	free(text);
+
+	/* A window: trace time 0.5 s to 0.5001 s, so every line starts with 0.5000 or 0.5001. */
+	assert_int_equal(run_idlesim("run --machine skl --governor teo --explain --from 0.5 --to 0.5001"), 0);
+	text = slurp_tmp("out");
+	p = strstr(text, "decisions (");
+	assert_non_null(p);
+	lines = 0;
+	for (line = strtok(p, "\n"); line; line = strtok(NULL, "\n")) {
+		if (!isdigit((unsigned char)line[0]))
+			continue;
+		assert_true(!strncmp(line, "0.5000", 6));
+		lines++;
+	}
+	assert_true(lines > 0);
+	free(text);
+	assert_int_equal(run_idlesim("run --machine skl --explain --from 0.5 --to 0.4"), 2);
+	text = slurp_tmp("err");
+	assert_non_null(strstr(text, "--to must be after --from"));
 	free(text);
 }
 
@@ -686,6 +733,7 @@ int main(void)
 		cmocka_unit_test(test_text_and_csv),
 		cmocka_unit_test(test_deterministic_output),
 		cmocka_unit_test(test_explain),
+		cmocka_unit_test(test_explain_readable),
 		cmocka_unit_test(test_knobs),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_bad_input_corpus),

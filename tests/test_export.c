@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_export.c - `idlesim run --format ftrace|perfetto` (sim/export.c), through the binary.
+ *
+ * The hand-checked trace (one CPU, skl with C3 and deeper disabled, governor deepest, which
+ * always takes C1E (exit 10 us, target 20 us) and stops the tick; HZ 250, ticks every 4 ms):
+ *
+ *   idle 0 1000000 500000 irq     CPU busy from 0, idle at 1 ms: enters C1E at 1,000,000;
+ *                                 the irq at 1,500,000; exit over at 1,510,000:
+ *                                 residency 510,000 (hit: no deeper state is enabled)
+ *   idle 0 3000000 2000000 timer  the work keeps its length, so the CPU is 10 us behind and
+ *                                 idles at 3,010,000; the tick is stopped (the timer at 5 ms
+ *                                 is after the 4 ms tick); the timer at 5,000,000; exit at
+ *                                 5,010,000: residency 5,000,000 - 3,010,000 + 10,000 =
+ *                                 2,000,000 (hit)
+ *   idle 0 8000000 4000000 irq    idles at 8,010,000; the end (10 ms) comes first: truncated,
+ *                                 no exit event
+ *
+ * So the ftrace text holds, in order: entry state=2 at 0.001000000, exit (4294967295) and
+ * irq_handler_entry at 0.001510000, entry at 0.003010000, exit and hrtimer_expire_entry at
+ * 0.005010000, entry at 0.008010000: 7 events. Imported with --machine skl and the same
+ * states disabled: C1E usage 2, time 510,000 + 2,000,000 = 2,510,000 ns, above 0, below 0.
+ */
+#include "tests/testbin.h"
+#include "tests/testjson.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <unistd.h>
+
+#define CPUIDLE_STATE_MAX_TEST 10
+
+static int setup(void **state)
+{
+	(void)state;
+	return tmpdir_make("export");
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return tmpdir_remove();
+}
+
+static const char hand_trace[] = "idlesim-trace v1\ncpus 1\nstart 0\nend 10000000\n"
+				 "idle 0 1000000 500000 irq\n"
+				 "idle 0 3000000 2000000 timer\n"
+				 "idle 0 8000000 4000000 irq\n";
+
+#define HAND_KNOBS "--machine skl --disable C3,C6,C7s,C8,C9,C10 --governor deepest"
+
+/* The event lines of an ftrace text (no '#' header lines), in order, as "TIME: EVENT". */
+static int ftrace_events(const char *text, char out[][96], int max)
+{
+	const char *p = text;
+	int n = 0;
+
+	while (*p) {
+		const char *eol = strchr(p, '\n');
+		const char *ts;
+		size_t len;
+
+		if (!eol)
+			eol = p + strlen(p);
+		if (*p != '#' && (ts = strstr(p, "d..1.")) && ts < eol && n < max) {
+			ts += 5;
+			while (*ts == ' ')
+				ts++;
+			len = (size_t)(eol - ts) < 95 ? (size_t)(eol - ts) : 95;
+			memcpy(out[n], ts, len);
+			out[n][len] = '\0';
+			n++;
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	return n;
+}
+
+static void test_ftrace_by_hand(void **state)
+{
+	char args[1024], ev[16][96];
+	char *text;
+	int n;
+
+	(void)state;
+	write_tmp("hand.trace", hand_trace);
+	snprintf(args, sizeof(args), "run --trace %s " HAND_KNOBS " --format ftrace -o %s",
+		 tmp_path("hand.trace"), tmp_path("hand.ftrace"));
+	assert_int_equal(run_idlesim(args), 0);
+	text = slurp_tmp("hand.ftrace");
+	assert_non_null(strstr(text, "#P:1\n"));
+	n = ftrace_events(text, ev, 16);
+	assert_int_equal(n, 7);
+	assert_string_equal(ev[0], "0.001000000: cpu_idle: state=2 cpu_id=0");
+	assert_string_equal(ev[1], "0.001510000: cpu_idle: state=4294967295 cpu_id=0");
+	assert_string_equal(ev[2], "0.001510000: irq_handler_entry: irq=16 name=idlesim");
+	assert_string_equal(ev[3], "0.003010000: cpu_idle: state=2 cpu_id=0");
+	assert_string_equal(ev[4], "0.005010000: cpu_idle: state=4294967295 cpu_id=0");
+	assert_non_null(strstr(ev[5], "0.005010000: hrtimer_expire_entry: "));
+	assert_non_null(strstr(ev[5], "function=hrtimer_wakeup"));
+	assert_string_equal(ev[6], "0.008010000: cpu_idle: state=2 cpu_id=0");
+	free(text);
+
+	/* Read back: the recorded choices, scored on the same table. */
+	snprintf(args, sizeof(args),
+		 "import %s --machine skl --disable C3,C6,C7s,C8,C9,C10 -o /dev/null --format json",
+		 tmp_path("hand.ftrace"));
+	assert_int_equal(run_idlesim(args), 0);
+	{
+		json_error_t je;
+		json_t *root, *st;
+
+		text = slurp_tmp("out");
+		root = json_loads(text, 0, &je);
+		assert_non_null(root);
+		st = json_array_get(json_object_get(json_object_get(root, "recorded"), "states"), 2);
+		assert_string_equal(json_string_value(json_object_get(st, "name")), "C1E");
+		assert_int_equal(json_integer_value(json_object_get(st, "usage")), 2);
+		assert_int_equal(json_integer_value(json_object_get(st, "time_ns")), 2510000);
+		assert_int_equal(json_integer_value(json_object_get(st, "above")), 0);
+		assert_int_equal(json_integer_value(json_object_get(st, "below")), 0);
+		json_decref(root);
+		free(text);
+	}
+}
+
+/*
+ * A generated trace (4 CPUs of irq-poisson with a background timer and work): run, export,
+ * import, and every CPU's usage, time, above and below per state agree with the run's JSON.
+ */
+static void test_ftrace_round_trip(void **state)
+{
+	static const char *const fields[] = { "usage", "time_ns", "above", "below" };
+	char args[1024];
+	json_t *run, *imp, *rcpus, *icpus;
+	size_t c, k, f, checked = 0;
+
+	(void)state;
+	snprintf(args, sizeof(args),
+		 "gen --workload irq-poisson --cpus 4 --duration-s 0.2 --mean-us 300 "
+		 "--timer-period-us 2000 --busy-us 20 --seed 7 -o %s",
+		 tmp_path("gen.trace"));
+	assert_int_equal(run_idlesim(args), 0);
+	snprintf(args, sizeof(args), "run --trace %s -m skl -g menu@6.19 --format json -o %s",
+		 tmp_path("gen.trace"), tmp_path("gen.json"));
+	assert_int_equal(run_idlesim(args), 0);
+	snprintf(args, sizeof(args), "run --trace %s -m skl -g menu@6.19 --format ftrace -o %s",
+		 tmp_path("gen.trace"), tmp_path("gen.ftrace"));
+	assert_int_equal(run_idlesim(args), 0);
+	snprintf(args, sizeof(args), "import %s --machine skl -o /dev/null --format json",
+		 tmp_path("gen.ftrace"));
+	assert_int_equal(run_idlesim(args), 0);
+	run = load_json_tmp("gen.json");
+	imp = load_json_tmp("out");
+	rcpus = json_object_get(json_array_get(json_object_get(run, "runs"), 0), "cpus");
+	icpus = json_object_get(json_object_get(imp, "recorded"), "cpus");
+	assert_int_equal(json_array_size(rcpus), 4);
+	assert_int_equal(json_array_size(icpus), 4);
+	for (c = 0; c < 4; c++) {
+		json_t *rs = json_object_get(json_array_get(rcpus, c), "states");
+		json_t *is = json_object_get(json_array_get(icpus, c), "states");
+
+		assert_int_equal(json_array_size(rs), json_array_size(is));
+		for (k = 0; k < json_array_size(rs); k++)
+			for (f = 0; f < 4; f++) {
+				json_int_t a = json_integer_value(json_object_get(json_array_get(rs, k), fields[f]));
+				json_int_t b = json_integer_value(json_object_get(json_array_get(is, k), fields[f]));
+
+				if (a != b)
+					fail_msg("CPU %zu state %zu %s: run %lld, imported %lld", c, k,
+						 fields[f], (long long)a, (long long)b);
+				checked += a != 0;
+			}
+	}
+	assert_true(checked > 8); /* not a vacuous comparison */
+	json_decref(run);
+	json_decref(imp);
+}
+
+static void test_ftrace_one_run(void **state)
+{
+	char args[512];
+	char *err;
+
+	(void)state;
+	snprintf(args, sizeof(args), "run -m skl -g menu,teo --format ftrace -o %s",
+		 tmp_path("two.ftrace"));
+	assert_int_equal(run_idlesim(args), 2);
+	err = slurp_tmp("err");
+	assert_non_null(strstr(err, "writes one run"));
+	free(err);
+	assert_int_equal(access(tmp_path("two.ftrace"), F_OK), -1);
+}
+
+/*
+ * Trace-event JSON of the demo trace through two governors on skl: the structure the
+ * Perfetto UI needs (a named process per run, a named thread per CPU, "X" slices with
+ * ts/dur in us, "i" instants with a cause), and per run and state the slices' durations
+ * (entries the end cut excluded) add up to the run's time_ns, and so to its residency_pct.
+ */
+static void test_perfetto(void **state)
+{
+	char args[512];
+	json_t *run, *pf, *runs, *evs, *e;
+	double sum[2][CPUIDLE_STATE_MAX_TEST] = { { 0 } };
+	int procs = 0, threads = 0, instants = 0, truncated = 0;
+	size_t i, k;
+
+	(void)state;
+	snprintf(args, sizeof(args), "run -m skl -g menu@6.19,teo@6.19 --format json -o %s",
+		 tmp_path("demo.json"));
+	assert_int_equal(run_idlesim(args), 0);
+	snprintf(args, sizeof(args), "run -m skl -g menu@6.19,teo@6.19 --format perfetto -o %s",
+		 tmp_path("demo.pf.json"));
+	assert_int_equal(run_idlesim(args), 0);
+	run = load_json_tmp("demo.json");
+	pf = load_json_tmp("demo.pf.json");
+	runs = json_object_get(run, "runs");
+	evs = json_object_get(pf, "traceEvents");
+	assert_true(json_is_array(evs));
+	json_array_foreach(evs, i, e) {
+		const char *ph = json_string_value(json_object_get(e, "ph"));
+		json_int_t pid = json_integer_value(json_object_get(e, "pid"));
+		json_t *args_o = json_object_get(e, "args");
+
+		assert_non_null(ph);
+		assert_true(pid == 1 || pid == 2);
+		assert_true(json_is_integer(json_object_get(e, "tid")));
+		if (!strcmp(ph, "M")) {
+			const char *what = json_string_value(json_object_get(e, "name"));
+			const char *name = json_string_value(json_object_get(args_o, "name"));
+
+			assert_non_null(name);
+			if (!strcmp(what, "process_name")) {
+				procs++;
+				assert_non_null(strstr(name, pid == 1 ? "menu@6.19" : "teo@6.19"));
+			} else {
+				assert_string_equal(what, "thread_name");
+				threads++;
+			}
+		} else if (!strcmp(ph, "X")) {
+			json_int_t st = json_integer_value(json_object_get(args_o, "state"));
+			double dur = json_number_value(json_object_get(e, "dur"));
+
+			assert_true(json_is_number(json_object_get(e, "ts")));
+			assert_true(json_is_number(json_object_get(e, "dur")) && dur >= 0);
+			assert_true(st >= 0 && st < CPUIDLE_STATE_MAX_TEST);
+			if (json_is_true(json_object_get(args_o, "truncated")))
+				truncated++;
+			else
+				sum[pid - 1][st] += dur;
+		} else {
+			assert_string_equal(ph, "i");
+			assert_string_equal(json_string_value(json_object_get(e, "s")), "t");
+			assert_non_null(json_string_value(json_object_get(args_o, "cause")));
+			instants++;
+		}
+	}
+	assert_int_equal(procs, 2);
+	assert_int_equal(threads, 2 * 8); /* the demo trace has 8 CPUs */
+	assert_true(instants > 1000);
+	assert_true(truncated > 0);
+	for (k = 0; k < 2; k++) {
+		json_t *r = json_array_get(runs, k), *st;
+		double span_us = (double)json_integer_value(json_object_get(r, "duration_ns")) / 1000 *
+				 (double)json_integer_value(json_object_get(r, "cpus_replayed"));
+
+		json_array_foreach(json_object_get(r, "states"), i, st) {
+			json_int_t t = json_integer_value(json_object_get(st, "time_ns"));
+			double pct = json_number_value(json_object_get(st, "residency_pct"));
+
+			/* dur is exact to the ns in decimal: the sum rounds back to time_ns */
+			assert_int_equal(llround(sum[k][i] * 1000), t);
+			assert_true(fabs(100 * sum[k][i] / span_us - pct) < 1e-9);
+		}
+	}
+	json_decref(run);
+	json_decref(pf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ftrace_by_hand),
+		cmocka_unit_test(test_ftrace_round_trip),
+		cmocka_unit_test(test_ftrace_one_run),
+		cmocka_unit_test(test_perfetto),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
