@@ -46,6 +46,23 @@ idlesim_install_deps() {
 	apt-get install -y -qq $missing >/dev/null
 }
 
+# For the test run only (test.sh, not demo.sh): the browser test (tests/test_browser.c)
+# renders the HTML report in headless Chromium and reads its screenshot with libpng.
+# Installed when run as root; without them that test says loudly that it was skipped.
+idlesim_install_test_deps() {
+	{ [ -x /usr/bin/chromium ] && [ -f /usr/include/png.h ]; } && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "idlesim: WARNING: chromium or libpng-dev missing: test_browser will be SKIPPED" \
+			"(sudo apt-get install chromium libpng-dev)" >&2
+		return 0
+	fi
+	echo "idlesim: installing chromium libpng-dev (for the browser test)" >&2
+	{ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium libpng-dev >/dev/null 2>&1 ||
+		{ apt-get update -qq &&
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium libpng-dev >/dev/null; }; } ||
+		echo "idlesim: WARNING: could not install chromium libpng-dev: test_browser will be SKIPPED" >&2
+}
+
 idlesim_build() {
 	cmake -S "$IDLESIM_ROOT" -B "$IDLESIM_BUILD" -DCMAKE_BUILD_TYPE=Release \
 		-DIDLESIM_WERROR=ON >/dev/null

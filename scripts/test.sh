@@ -5,6 +5,7 @@ set -euo pipefail
 # shellcheck source=scripts/setup.sh
 . "$(dirname "$0")/setup.sh"
 idlesim_install_deps
+idlesim_install_test_deps
 idlesim_build
 cd "$IDLESIM_BUILD"
 rc=0
