@@ -134,6 +134,8 @@ int check_run(const struct check_file *cf, const struct check_opts *o, struct si
 			cmp_result_free(&res);
 			return sim_error_set(err, SIM_ERR_IO, "<stdout>", 0, 0, "write error");
 		}
+		if (!o->verbose) /* the verbose table starts with it */
+			cmp_write_config(f, &res);
 		for (k = 0; k < cmp->nr_ex; k++) {
 			n = test_expect(f, cf, cmp, &res, &cmp->ex[k], &checks, err);
 			if (n < 0) {

@@ -30,7 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define IDLESIM_VERSION "0.1.0"
+#include "sim/version.h"
 
 /* ---- argument scanning ---- */
 

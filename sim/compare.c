@@ -32,6 +32,7 @@
  */
 #include "sim/compare.h"
 #include "sim/alloc.h"
+#include "sim/cfgrec.h"
 #include "sim/common.h"
 
 #include <math.h>
@@ -119,46 +120,6 @@ struct plan {
 	long next, done;
 	bool stop;
 };
-
-/*
- * The tunables of g after --set, as `run` applies them: every --set whose family is g's
- * and that names one of g's tunables, range-checked. NULL when g has no tunables.
- */
-static int gov_tunables(const struct run_request *k, const struct cpuidle_governor *g,
-			long long **out, struct sim_error *err)
-{
-	size_t flen = gov_family_len(g->name);
-	long long *p;
-	int i, idx;
-
-	*out = NULL;
-	if (!g->nr_params)
-		return 0;
-	p = sim_calloc(g->nr_params, sizeof(*p));
-	if (!p)
-		return sim_error_nomem(err, "");
-	for (i = 0; i < (int)g->nr_params; i++)
-		p[i] = g->params[i].def;
-	for (i = 0; i < k->nr_sets; i++) {
-		const struct run_set *s = &k->sets[i];
-
-		if (strlen(s->family) != flen || strncasecmp(s->family, g->name, flen))
-			continue;
-		idx = gov_param_index(g, s->name);
-		if (idx < 0)
-			continue;
-		if (s->value < g->params[idx].min || s->value > g->params[idx].max) {
-			sim_free(p);
-			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
-					     "--set %s.%s=%lld: out of range for %s (%lld..%lld)",
-					     s->family, s->name, s->value, g->name,
-					     g->params[idx].min, g->params[idx].max);
-		}
-		p[idx] = s->value;
-	}
-	*out = p;
-	return 0;
-}
 
 /* Every --set must name a tunable of one of the compared governors. */
 static int check_sets(const struct plan *pl, struct sim_error *err)
@@ -339,7 +300,7 @@ static int plan_make(struct plan *pl, const struct cmp_request *req, struct sim_
 			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
 					     "unknown governor '%s' (see idlesim governors)",
 					     req->governors[i]);
-		if (gov_tunables(&req->knobs, pl->gov[i], &pl->gov_params[i], err))
+		if (run_gov_params(&req->knobs, pl->gov[i], &pl->gov_params[i], err))
 			return -1;
 	}
 	if (check_sets(pl, err) || plan_machines(pl, err) || check_metrics(pl, err))
@@ -626,7 +587,7 @@ static int build_cells(struct plan *pl, struct cmp_result *res, struct sim_error
 static int result_init(const struct plan *pl, struct cmp_result *res, struct sim_error *err)
 {
 	const struct cmp_request *req = pl->req;
-	int i;
+	int i, k;
 
 	res->wl = req->wl;
 	memcpy(res->params, req->params, sizeof(res->params));
@@ -641,8 +602,23 @@ static int result_init(const struct plan *pl, struct cmp_result *res, struct sim
 	for (i = 0; i < req->nr_machines; i++)
 		snprintf(res->machines[i], sizeof(res->machines[i]), "%s", pl->mach[i].name);
 	res->nr_governors = req->nr_governors;
-	for (i = 0; i < req->nr_governors; i++)
+	for (i = 0; i < req->nr_governors; i++) {
 		res->governors[i] = pl->gov[i]->name;
+		res->gov[i] = pl->gov[i];
+		for (k = 0; k < (int)pl->gov[i]->nr_params && k < RUN_MAX_PARAMS; k++)
+			res->gov_params[i][k] = pl->gov_params[i][k];
+	}
+	memcpy(res->sets, req->knobs.sets, sizeof(res->sets));
+	res->nr_sets = req->knobs.nr_sets;
+	res->latency_req_ns = req->knobs.latency_req_ns;
+	res->mrec = sim_calloc((size_t)req->nr_machines, sizeof(*res->mrec));
+	if (!res->mrec)
+		return sim_error_nomem(err, "");
+	for (i = 0; i < req->nr_machines; i++) {
+		res->mrec[i].hash = machine_hash(&pl->mach[i]);
+		cfgrec_disabled_text(res->mrec[i].disabled, sizeof(res->mrec[i].disabled),
+				     &pl->mach[i], pl->mask[i]);
+	}
 	res->iterations = req->iterations;
 	res->seed = req->seed;
 	res->duration_ns = req->duration_ns;
@@ -672,6 +648,7 @@ int cmp_run(const struct cmp_request *req, struct cmp_result *out, struct sim_er
 void cmp_result_free(struct cmp_result *res)
 {
 	sim_free(res->machines);
+	sim_free(res->mrec);
 	sim_free(res->cells);
 	sim_free(res->gov_store);
 	sim_free(res->samples);

@@ -102,6 +102,12 @@ struct cmp_cell {
 	struct cmp_gov *gov; /* nr_governors, the baseline first */
 };
 
+/* A machine's part of the configuration record (sim/cfgrec.h). */
+struct cmp_machine_rec {
+	uint64_t hash;	/* machine_hash() of its table */
+	char disabled[256]; /* "C1,C6" or "none" */
+};
+
 struct cmp_result {
 	const struct workload *wl;
 	int64_t params[WL_MAX_PARAMS];
@@ -116,6 +122,14 @@ struct cmp_result {
 	uint64_t seed;
 	int64_t duration_ns;
 	int hz;
+	/* The configuration record; results built by hand may leave it zero (then the
+	 * governors' defaults and no machine records are reported). */
+	const struct cpuidle_governor *gov[RUN_MAX_ITEMS];
+	long long gov_params[RUN_MAX_ITEMS][RUN_MAX_PARAMS];
+	struct run_set sets[RUN_MAX_SETS]; /* every --set; each governor's are reported */
+	int nr_sets;
+	int64_t latency_req_ns; /* < 0: none */
+	struct cmp_machine_rec *mrec; /* per machine, or NULL */
 	struct cmp_cell *cells; /* by machine, then metric, then value */
 	int nr_cells;
 	double gmean[RUN_MAX_ITEMS]; /* per governor; the baseline's is 1 */
@@ -148,6 +162,9 @@ int cmp_governor_index(const struct cmp_result *res, const char *name);
 /* Write the result. Returns 0, or -1 on a write or memory error. */
 int cmp_write(FILE *f, const struct cmp_result *res, enum cmp_format format,
 	      enum cmp_style style);
+
+/* The configuration record as text lines (compare's text reports and check's output). */
+void cmp_write_config(FILE *f, const struct cmp_result *res);
 
 /* A progress bar on f: "[#####.....]  12/40 runs". Give the FILE * as ud. */
 void cmp_progress_bar(void *ud, long done, long total);

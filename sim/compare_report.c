@@ -23,6 +23,7 @@
  */
 #include "sim/compare.h"
 #include "sim/alloc.h"
+#include "sim/cfgrec.h"
 #include "sim/common.h"
 
 #include <jansson.h>
@@ -75,6 +76,99 @@ static void title(FILE *f, const struct cmp_result *res, const char *machine)
 		res->iterations == 1 ? "" : "s", (double)res->duration_ns / 1e9,
 		(unsigned long long)res->seed,
 		(unsigned long long)(res->seed + (uint64_t)res->iterations - 1), res->hz);
+}
+
+/* ---- the configuration record (sim/cfgrec.h) ---- */
+
+static const struct cpuidle_governor *res_gov(const struct cmp_result *res, int g)
+{
+	return res->gov[g] ? res->gov[g] : gov_find(res->governors[g]);
+}
+
+/* Governor g's tunables in force; NULL (the defaults) for results built by hand. */
+static const long long *res_params(const struct cmp_result *res, int g)
+{
+	return res->gov[g] ? res->gov_params[g] : NULL;
+}
+
+static void gov_config(const struct cmp_result *res, int g, char *tun, size_t ntun, char *sets,
+		       size_t nsets)
+{
+	const struct cpuidle_governor *gov = res_gov(res, g);
+	struct run_set applied[RUN_MAX_SETS];
+	int n = cfgrec_applied_sets(res->sets, res->nr_sets, gov, applied);
+
+	snprintf(tun, ntun, "unknown");
+	if (gov)
+		cfgrec_tunables_text(tun, ntun, gov, res_params(res, g));
+	cfgrec_sets_text(sets, nsets, applied, n);
+}
+
+static void machine_config(const struct cmp_result *res, int m, char hash[17], const char **dis)
+{
+	cfgrec_hex(hash, res->mrec ? res->mrec[m].hash : 0);
+	*dis = res->mrec ? res->mrec[m].disabled : "unknown";
+}
+
+void cmp_write_config(FILE *f, const struct cmp_result *res)
+{
+	char tun[1024], sets[1024], lim[32], hash[17];
+	const char *dis;
+	int i;
+
+	if (res->latency_req_ns >= 0)
+		snprintf(lim, sizeof(lim), "%lld ns", (long long)res->latency_req_ns);
+	else
+		snprintf(lim, sizeof(lim), "none");
+	fprintf(f, "config: idlesim %s; seeds %llu..%llu; HZ %d; latency limit %s; "
+		   "wake latency model %s\n",
+		IDLESIM_VERSION, (unsigned long long)res->seed,
+		(unsigned long long)(res->seed + (uint64_t)res->iterations - 1), res->hz, lim,
+		CFGREC_WAKE_LATENCY_MODEL);
+	for (i = 0; i < res->nr_machines; i++) {
+		machine_config(res, i, hash, &dis);
+		fprintf(f, "machine %s: table %s; disabled: %s\n", res->machines[i], hash, dis);
+	}
+	for (i = 0; i < res->nr_governors; i++) {
+		gov_config(res, i, tun, sizeof(tun), sets, sizeof(sets));
+		fprintf(f, "governor %s: %s; --set applied: %s\n", res->governors[i], tun, sets);
+	}
+}
+
+static json_t *config_json(const struct cmp_result *res)
+{
+	json_t *o = json_object(), *ms = json_array(), *gs = json_array();
+	char hash[17];
+	const char *dis;
+	int i;
+
+	json_object_set_new(o, "idlesim_version", json_string(IDLESIM_VERSION));
+	json_object_set_new(o, "seeds", json_pack("{s:I, s:I}", "first", (json_int_t)res->seed,
+						  "last",
+						  (json_int_t)(res->seed + (uint64_t)res->iterations - 1)));
+	json_object_set_new(o, "hz", json_integer(res->hz));
+	json_object_set_new(o, "latency_limit_ns",
+			    res->latency_req_ns < 0 ? json_null() : json_integer(res->latency_req_ns));
+	json_object_set_new(o, "wake_latency_model", json_string(CFGREC_WAKE_LATENCY_MODEL));
+	for (i = 0; i < res->nr_machines; i++) {
+		machine_config(res, i, hash, &dis);
+		json_array_append_new(ms, json_pack("{s:s, s:s, s:s}", "name", res->machines[i],
+						    "hash", hash, "disabled", dis));
+	}
+	json_object_set_new(o, "machines", ms);
+	for (i = 0; i < res->nr_governors; i++) {
+		const struct cpuidle_governor *gov = res_gov(res, i);
+		struct run_set applied[RUN_MAX_SETS];
+		int n = cfgrec_applied_sets(res->sets, res->nr_sets, gov, applied);
+
+		json_array_append_new(gs, json_pack("{s:s, s:o, s:o}", "name", res->governors[i],
+						    "tunables",
+						    gov ? cfgrec_tunables_json(gov, res_params(res, i))
+							: json_null(),
+						    "set", cfgrec_sets_json(applied, n)));
+	}
+	json_object_set_new(o, "governors", gs);
+	return o;
 }
 
 /* ---- MMTests text ---- */
@@ -197,6 +291,8 @@ static void for_each_machine(FILE *f, const struct cmp_result *res,
 
 static int write_text(FILE *f, const struct cmp_result *res)
 {
+	cmp_write_config(f, res);
+	fputc('\n', f);
 	for_each_machine(f, res, text_machine);
 	if (res->nr_governors > 1) {
 		fputc('\n', f);
@@ -284,6 +380,8 @@ static void norm_machine(FILE *f, const struct cmp_result *res, int first, int e
 
 static int write_normalized(FILE *f, const struct cmp_result *res)
 {
+	cmp_write_config(f, res);
+	fputc('\n', f);
 	for_each_machine(f, res, norm_machine);
 	return 0;
 }
@@ -357,6 +455,7 @@ static json_t *setup_json(const struct cmp_result *res)
 	json_object_set_new(o, "seed", json_integer((json_int_t)res->seed));
 	json_object_set_new(o, "duration_s", json_real((double)res->duration_ns / 1e9));
 	json_object_set_new(o, "hz", json_integer(res->hz));
+	json_object_set_new(o, "config", config_json(res));
 	return o;
 }
 
@@ -399,12 +498,29 @@ static void csv_num(FILE *f, double x)
 		fputc(',', f);
 }
 
+/* The configuration record closes every CSV row. */
+static void csv_config(FILE *f, const struct cmp_result *res, int m, int g)
+{
+	char tun[1024], sets[1024], hash[17];
+	const char *dis;
+
+	gov_config(res, g, tun, sizeof(tun), sets, sizeof(sets));
+	machine_config(res, m, hash, &dis);
+	fprintf(f, ",%s,%s,", tun, sets);
+	if (res->latency_req_ns >= 0)
+		fprintf(f, "%lld", (long long)res->latency_req_ns);
+	fprintf(f, ",\"%s\",%d,%s,%s,%llu,%llu,%s\n", dis, res->hz, CFGREC_WAKE_LATENCY_MODEL,
+		hash, (unsigned long long)res->seed,
+		(unsigned long long)(res->seed + (uint64_t)res->iterations - 1), IDLESIM_VERSION);
+}
+
 static int write_csv(FILE *f, const struct cmp_result *res)
 {
 	int i, g;
 
 	fputs("workload,param,value,machine,metric,higher_is_better,governor,n,mean_kind,mean,"
-	      "stddev,coeffvar,min,max,pct,p_value,significant\n",
+	      "stddev,coeffvar,min,max,pct,p_value,significant,tunables,set,latency_limit_ns,"
+	      "disabled,hz,wake_latency_model,machine_hash,seed_first,seed_last,idlesim_version\n",
 	      f);
 	for (i = 0; i < res->nr_cells; i++) {
 		const struct cmp_cell *c = &res->cells[i];
@@ -425,7 +541,8 @@ static int write_csv(FILE *f, const struct cmp_result *res)
 			csv_num(f, x->sum.max);
 			csv_num(f, x->pct);
 			csv_num(f, x->p);
-			fprintf(f, ",%d\n", x->significant);
+			fprintf(f, ",%d", x->significant);
+			csv_config(f, res, c->machine, g);
 		}
 	}
 	return 0;

@@ -10,6 +10,7 @@
  */
 #include "sim/report.h"
 #include "sim/alloc.h"
+#include "sim/cfgrec.h"
 #include "sim/common.h"
 #include "sim/export.h"
 
@@ -429,6 +430,35 @@ static void text_decision(FILE *f, const struct run_result *r, const struct run_
 	xprint(f, &x);
 }
 
+/* The governor of a result: the one it ran with, or by name for results built by hand. */
+static const struct cpuidle_governor *result_gov(const struct run_result *r)
+{
+	return r->gov ? r->gov : gov_find(r->governor);
+}
+
+/* A result's tunables in force; NULL for results built by hand (the defaults). */
+static const long long *result_params(const struct run_result *r)
+{
+	return r->gov ? r->params : NULL;
+}
+
+/* The configuration record's lines under a run's header (sim/cfgrec.h). */
+static void text_config(FILE *f, const struct run_result *r)
+{
+	const struct cpuidle_governor *g = result_gov(r);
+	char tun[1024] = "unknown", sets[1024], mh[17], th[17];
+
+	if (g)
+		cfgrec_tunables_text(tun, sizeof(tun), g, result_params(r));
+	cfgrec_sets_text(sets, sizeof(sets), r->sets, r->nr_sets);
+	cfgrec_hex(mh, r->machine_hash);
+	cfgrec_hex(th, r->trace_hash);
+	fprintf(f, "config: idlesim %s; machine %s table %s; trace %s bytes %s; seed none; "
+		   "wake latency model %s\n",
+		IDLESIM_VERSION, r->machine, mh, r->trace, th, CFGREC_WAKE_LATENCY_MODEL);
+	fprintf(f, "tunables: %s; --set applied: %s\n", tun, sets);
+}
+
 static int text_run(FILE *f, const struct run_result *r, bool per_cpu)
 {
 	const struct run_stats *rs = &r->stats;
@@ -450,6 +480,7 @@ static int text_run(FILE *f, const struct run_result *r, bool per_cpu)
 		}
 	}
 	fprintf(f, "%s ==\n", first ? " none" : "");
+	text_config(f, r);
 	fprintf(f, "replayed %d of %d CPUs over %.6f s; idle periods %llu (absorbed %llu), "
 		   "truncated at end %.6f s\n",
 		rs->nr_cpus, r->machine_cpus, dur, (unsigned long long)t->idle_periods,
@@ -494,9 +525,9 @@ static int report_text(FILE *f, const struct run_results *res, const struct repo
 {
 	int i;
 
-	fprintf(f, "idlesim run: %d run(s); energy and latency are model estimates "
+	fprintf(f, "idlesim %s run: %d run(s); energy and latency are model estimates "
 		   "(README, \"Energy model\")\n\n",
-		res->n);
+		IDLESIM_VERSION, res->n);
 	if (text_summary(f, res))
 		return -1;
 	for (i = 0; i < res->n; i++)
@@ -674,6 +705,30 @@ static json_t *decisions_json(const struct run_result *r)
 	return a;
 }
 
+/* The configuration record of a run (README, "What produced a report"). */
+static json_t *config_json(const struct run_result *r, json_t *disabled)
+{
+	const struct cpuidle_governor *g = result_gov(r);
+	json_t *o = json_object();
+	char h[17];
+
+	json_object_set_new(o, "idlesim_version", json_string(IDLESIM_VERSION));
+	json_object_set_new(o, "governor", json_string(r->governor));
+	json_object_set_new(o, "tunables", g ? cfgrec_tunables_json(g, result_params(r)) : json_null());
+	json_object_set_new(o, "set", cfgrec_sets_json(r->sets, r->nr_sets));
+	json_object_set_new(o, "latency_limit_ns",
+			    r->latency_req_ns < 0 ? json_null() : jint(r->latency_req_ns));
+	json_object_set_new(o, "disabled", disabled);
+	json_object_set_new(o, "hz", jint(r->hz));
+	json_object_set_new(o, "wake_latency_model", json_string(CFGREC_WAKE_LATENCY_MODEL));
+	cfgrec_hex(h, r->machine_hash);
+	json_object_set_new(o, "machine", json_pack("{s:s, s:s}", "name", r->machine, "hash", h));
+	cfgrec_hex(h, r->trace_hash);
+	json_object_set_new(o, "trace", json_pack("{s:s, s:s}", "name", r->trace, "hash", h));
+	json_object_set_new(o, "seed", json_null());
+	return o;
+}
+
 static json_t *run_json(const struct run_result *r)
 {
 	const struct run_stats *rs = &r->stats;
@@ -683,6 +738,7 @@ static json_t *run_json(const struct run_result *r)
 	for (i = 0; i < rs->state_count; i++)
 		if (r->disabled & (1u << i))
 			json_array_append_new(dis, json_string(state_name(r, i)));
+	json_object_set_new(o, "config", config_json(r, json_deep_copy(dis)));
 	json_object_set_new(o, "trace", json_string(r->trace));
 	json_object_set_new(o, "machine", json_string(r->machine));
 	json_object_set_new(o, "governor", json_string(r->governor));
@@ -717,6 +773,7 @@ static int report_json(FILE *f, const struct run_results *res)
 		return -1;
 	}
 	json_object_set_new(root, "schema", json_string(REPORT_JSON_SCHEMA));
+	json_object_set_new(root, "idlesim_version", json_string(IDLESIM_VERSION));
 	for (i = 0; i < res->n; i++)
 		json_array_append_new(runs, run_json(&res->r[i]));
 	json_object_set_new(root, "runs", runs);
@@ -750,6 +807,37 @@ static void csv_prefix(FILE *f, const struct run_result *r, const char *cpu)
 	fprintf(f, ",%s,%s,%d,%s,", r->machine, r->governor, r->hz, cpu);
 }
 
+/* The configuration record closes every row: limit, disabled, tunables, --set, model,
+ * hashes, seed, version. */
+static void csv_config(FILE *f, const struct run_result *r)
+{
+	const struct cpuidle_governor *g = result_gov(r);
+	char buf[1024] = "unknown", mh[17], th[17];
+	int i, k;
+
+	if (r->latency_req_ns >= 0)
+		fprintf(f, ",%lld,", (long long)r->latency_req_ns);
+	else
+		fputs(",,", f);
+	for (i = 0, k = 0; i < r->stats.state_count; i++)
+		if (r->disabled & (1u << i))
+			k += snprintf(buf + k, sizeof(buf) - (size_t)k, "%s%s", k ? ";" : "",
+				      state_name(r, i));
+	buf[k] = '\0'; /* CPUIDLE_STATE_MAX short names fit */
+	csv_field(f, buf);
+	fputc(',', f);
+	snprintf(buf, sizeof(buf), "unknown");
+	if (g)
+		cfgrec_tunables_text(buf, sizeof(buf), g, result_params(r));
+	csv_field(f, buf);
+	fputc(',', f);
+	cfgrec_sets_text(buf, sizeof(buf), r->sets, r->nr_sets);
+	csv_field(f, buf);
+	cfgrec_hex(mh, r->machine_hash);
+	cfgrec_hex(th, r->trace_hash);
+	fprintf(f, ",%s,%s,%s,,%s\n", CFGREC_WAKE_LATENCY_MODEL, mh, th, IDLESIM_VERSION);
+}
+
 static void csv_rows(FILE *f, const struct run_result *r, const struct cpu_stats *cs, int nr_cpus,
 		     const char *cpu, bool totals)
 {
@@ -763,8 +851,9 @@ static void csv_rows(FILE *f, const struct run_result *r, const struct cpu_stats
 		const struct cpuidle_state_usage *su = &cs->states[i];
 
 		csv_prefix(f, r, cpu);
-		fprintf(f, "%s,%llu,%llu,%llu,%llu,%.6f,,,,,,,,,,\n", state_name(r, i), su->usage,
+		fprintf(f, "%s,%llu,%llu,%llu,%llu,%.6f,,,,,,,,,,", state_name(r, i), su->usage,
 			(unsigned long long)su->time_ns, su->above, su->below, s.residency_pct[i]);
+		csv_config(f, r);
 	}
 	csv_prefix(f, r, cpu);
 	fprintf(f, "total,%llu,", (unsigned long long)s.idle_entries);
@@ -787,9 +876,10 @@ static void csv_rows(FILE *f, const struct run_result *r, const struct cpu_stats
 	fprintf(f, "%llu,%.3f,%lld,%lld,%lld,", (unsigned long long)s.lat_samples, s.lat_mean_ns,
 		(long long)s.lat_p50_ns, (long long)s.lat_p99_ns, (long long)s.lat_max_ns);
 	if (totals)
-		fprintf(f, "%.9f,%.3f\n", r->regret_energy_j, r->regret_lat_mean_ns);
+		fprintf(f, "%.9f,%.3f", r->regret_energy_j, r->regret_lat_mean_ns);
 	else
-		fputs(",\n", f);
+		fputc(',', f);
+	csv_config(f, r);
 }
 
 static int report_csv(FILE *f, const struct run_results *res)
@@ -800,7 +890,8 @@ static int report_csv(FILE *f, const struct run_results *res)
 	fputs("trace,machine,governor,hz,cpu,state,usage,time_ns,above,below,residency_pct,"
 	      "energy_j,avg_power_w,idle_power_w,wake_latency_samples,wake_latency_mean_ns,"
 	      "wake_latency_p50_ns,wake_latency_p99_ns,wake_latency_max_ns,regret_energy_j,"
-	      "regret_wake_latency_mean_ns\n",
+	      "regret_wake_latency_mean_ns,latency_limit_ns,disabled,tunables,set,"
+	      "wake_latency_model,machine_hash,trace_hash,seed,idlesim_version\n",
 	      f);
 	for (i = 0; i < res->n; i++) {
 		const struct run_result *r = &res->r[i];

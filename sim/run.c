@@ -9,6 +9,7 @@
  */
 #include "sim/run.h"
 #include "sim/alloc.h"
+#include "sim/cfgrec.h"
 #include "sim/common.h"
 #include "sim/import.h"
 #include "sim/replay.h"
@@ -96,11 +97,9 @@ int run_disabled_mask(const struct run_request *req, const struct machine *m, ui
 	return 0;
 }
 
-/* The tunables of g after --set; *params is NULL when g has none. */
-static int resolve_params(const struct run_request *req, const struct cpuidle_governor *g,
+int run_gov_params(const struct run_request *req, const struct cpuidle_governor *g,
 			  long long **params, struct sim_error *err)
 {
-	size_t flen = gov_family_len(g->name);
 	int i, k;
 
 	*params = NULL;
@@ -114,11 +113,9 @@ static int resolve_params(const struct run_request *req, const struct cpuidle_go
 	for (i = 0; i < req->nr_sets; i++) {
 		const struct run_set *s = &req->sets[i];
 
-		if (strlen(s->family) != flen || strncasecmp(s->family, g->name, flen))
-			continue;
-		k = gov_param_index(g, s->name);
-		if (k < 0)
+		if (!cfgrec_set_applies(s, g))
 			continue; /* checked against the family in run_check_sets() */
+		k = gov_param_index(g, s->name);
 		if (s->value < g->params[k].min || s->value > g->params[k].max) {
 			sim_free(*params);
 			*params = NULL;
@@ -321,15 +318,15 @@ static int give_oracle(struct run_result *r, const struct run_result *oracle, st
 
 /* `trace` as given; `path` the file to open (a spooled copy for standard input). */
 static int run_cell(const struct run_request *req, const char *trace, const char *path,
-		    const struct machine *m, uint32_t mask, struct run_results *res,
-		    struct sim_error *err)
+		    uint64_t trace_hash, const struct machine *m, uint32_t mask,
+		    struct run_results *res, struct sim_error *err)
 {
 	const char *name = trace_display_name(trace);
 	struct sim_config cfg = { 0 };
 	struct run_stats oracle = { 0 };
 	struct run_result scratch;
 	struct run_request oq;
-	int i;
+	int i, k;
 
 	cfg.machine = m;
 	cfg.hz = req->hz;
@@ -360,7 +357,7 @@ static int run_cell(const struct run_request *req, const char *trace, const char
 		struct run_result *r = NULL;
 		int rc;
 
-		if (resolve_params(req, g, &params, err))
+		if (run_gov_params(req, g, &params, err))
 			goto fail;
 		if (add_result(res, &r, err)) {
 			sim_free(params);
@@ -369,6 +366,12 @@ static int run_cell(const struct run_request *req, const char *trace, const char
 		snprintf(r->trace, sizeof(r->trace), "%s", name);
 		snprintf(r->machine, sizeof(r->machine), "%s", m->name);
 		snprintf(r->governor, sizeof(r->governor), "%s", g->name);
+		r->gov = g;
+		for (k = 0; k < (int)g->nr_params && k < RUN_MAX_PARAMS; k++)
+			r->params[k] = params[k];
+		r->nr_sets = cfgrec_applied_sets(req->sets, req->nr_sets, g, r->sets);
+		r->machine_hash = machine_hash(m);
+		r->trace_hash = trace_hash;
 		r->latency_req_ns = req->latency_req_ns;
 		r->disabled = mask;
 		r->machine_cpus = machine_nr_cpus(m);
@@ -442,13 +445,15 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 	}
 	for (t = 0; t < q.nr_traces && !rc; t++) {
 		const char *path = strcmp(q.traces[t], "-") ? q.traces[t] : stdin_path;
+		uint64_t th;
 
+		rc = cfgrec_file_hash(path, &th, err);
 		for (k = 0; k < q.nr_machines && !rc; k++) {
 			uint32_t mask;
 
 			rc = run_load_machine(&q, q.machines[k], &m, err) ||
 			     run_disabled_mask(&q, &m, &mask, err) ||
-			     run_cell(&q, q.traces[t], path, &m, mask, out, err);
+			     run_cell(&q, q.traces[t], path, th, &m, mask, out, err);
 		}
 	}
 	if (stdin_fd >= 0)

@@ -16,6 +16,7 @@
 
 #define RUN_MAX_ITEMS 64
 #define RUN_MAX_SETS 32
+#define RUN_MAX_PARAMS 32 /* tunables of one governor, at most */
 
 /* --set FAMILY.NAME=VALUE */
 struct run_set {
@@ -86,6 +87,12 @@ struct run_result {
 	char trace[512];
 	char machine[MACHINE_NAME_LEN];
 	char governor[64];
+	/* the configuration record (sim/cfgrec.h) */
+	const struct cpuidle_governor *gov;
+	long long params[RUN_MAX_PARAMS]; /* gov's tunables in force, gov->params order */
+	struct run_set sets[RUN_MAX_SETS]; /* the --set options that applied */
+	int nr_sets;
+	uint64_t machine_hash, trace_hash;
 	int hz;
 	int64_t latency_req_ns; /* < 0: none */
 	uint32_t disabled;
@@ -130,6 +137,11 @@ const char *run_default_trace(void);
 /* Run the grid. Returns 0 with *out filled (free with run_results_free), or -1. */
 int run_grid(const struct run_request *req, struct run_results *out, struct sim_error *err);
 void run_results_free(struct run_results *res);
+
+/* The tunables of g after req's --set options, range-checked; *params is NULL when g has
+ * none (free with sim_free). Returns 0 or -1. */
+int run_gov_params(const struct run_request *req, const struct cpuidle_governor *g,
+		   long long **params, struct sim_error *err);
 
 /* Resolve a machine for a request: load, apply --topology, validate. */
 int run_load_machine(const struct run_request *req, const char *name, struct machine *m,

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/cfgrec.h"
 #include "sim/common.h"
 #include "sim/machine.h"
 
@@ -320,6 +321,77 @@ static void test_knobs(void **state)
 	assert_int_equal(run_idlesim("run --machine skl --governor oracle --hz 1000 --format csv"), 0);
 	text = slurp_tmp("out");
 	assert_non_null(strstr(text, ",skl,oracle,1000,all,"));
+	free(text);
+}
+
+/* The string at a path of "."-separated object keys and array indexes. */
+static const char *jstr(json_t *o, const char *path)
+{
+	char key[64];
+	const char *dot;
+
+	for (;;) {
+		dot = strchr(path, '.');
+		snprintf(key, sizeof(key), "%.*s", dot ? (int)(dot - path) : (int)strlen(path), path);
+		o = json_is_array(o) ? json_array_get(o, (size_t)atoi(key)) : json_object_get(o, key);
+		if (!dot)
+			break;
+		path = dot + 1;
+	}
+	return json_string_value(o);
+}
+
+/*
+ * The configuration record of a real run: every knob as given, menu@6.19's defaults
+ * (governors/menu.c) but decay, which --set changed, and teo untouched by a menu --set;
+ * the machine's table hash and the FNV-1a 64 of the trace file's bytes.
+ */
+static void test_config_record(void **state)
+{
+	static const char trace[] = "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n";
+	struct sim_error err = { 0 };
+	struct machine skl;
+	char args[512], want[17];
+	json_error_t je;
+	json_t *root, *c;
+	char *text;
+
+	(void)state;
+	write_tmp("one.trace", trace);
+	snprintf(args, sizeof(args),
+		 "run --trace %s/one.trace --machine skl --governor menu@6.19,teo --set menu.decay=4 "
+		 "--latency-limit-us 50 --disable C6 --hz 1000 --format json",
+		 tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	text = slurp_tmp("out");
+	root = json_loads(text, 0, &je);
+	assert_non_null(root);
+	c = json_object_get(json_array_get(json_object_get(root, "runs"), 0), "config");
+	assert_string_equal(jstr(c, "governor"), "menu@6.19");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(c, "tunables"), "decay")), 4);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(c, "tunables"),
+							   "resolution")), 1024);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(c, "tunables"),
+							   "residency_threshold_us")), 15);
+	assert_string_equal(jstr(c, "set.0"), "menu.decay=4");
+	assert_int_equal(json_integer_value(json_object_get(c, "latency_limit_ns")), 50000);
+	assert_string_equal(jstr(c, "disabled.0"), "C6");
+	assert_int_equal(json_integer_value(json_object_get(c, "hz")), 1000);
+	assert_string_equal(jstr(c, "wake_latency_model"), "worst");
+	assert_string_equal(jstr(c, "idlesim_version"), IDLESIM_VERSION);
+	assert_int_equal(machine_load("skl", &skl, &err), 0);
+	cfgrec_hex(want, machine_hash(&skl));
+	assert_string_equal(jstr(c, "machine.hash"), want);
+	assert_string_equal(jstr(c, "machine.name"), "skl");
+	cfgrec_hex(want, cfgrec_fnv1a(CFGREC_FNV_OFFSET, trace, strlen(trace)));
+	assert_string_equal(jstr(c, "trace.hash"), want);
+	assert_true(json_is_null(json_object_get(c, "seed")));
+	/* teo: its own defaults, no --set applied */
+	c = json_object_get(json_array_get(json_object_get(root, "runs"), 1), "config");
+	assert_string_equal(jstr(c, "governor"), jstr(json_array_get(json_object_get(root, "runs"), 1),
+						      "governor"));
+	assert_int_equal(json_array_size(json_object_get(c, "set")), 0);
+	json_decref(root);
 	free(text);
 }
 
@@ -649,13 +721,13 @@ static void test_stdin(void **state)
 		snprintf(args, sizeof(args), "run --trace %s %s", inputs[i], run);
 		assert_int_equal(run_idlesim(args), 0);
 		a = slurp_tmp("out");
-		x = drop_first_field(a);
+		x = drop_trace_fields(a);
 		assert_true(strlen(a) > 500);
 		snprintf(args, sizeof(args), "run --trace - %s", run);
 		for (pipe = 0; pipe < 2; pipe++) {
 			run_stdin(inputs[i], args, pipe, &b);
 			assert_non_null(strstr(b, "\n<stdin>,skl,teo@6.19,"));
-			y = drop_first_field(b);
+			y = drop_trace_fields(b);
 			assert_string_equal(x, y);
 			free(y);
 			free(b);
@@ -745,6 +817,7 @@ int main(void)
 		cmocka_unit_test(test_output_to_fifo),
 		cmocka_unit_test(test_gen_and_machines),
 		cmocka_unit_test(test_stdin),
+		cmocka_unit_test(test_config_record),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

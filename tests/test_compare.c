@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sim/cfgrec.h"
 #include "sim/check.h"
 #include "sim/common.h"
 #include "sim/compare.h"
@@ -210,6 +211,36 @@ static void assert_text_equal(const char *got, const char *want)
 	}
 }
 
+/*
+ * The configuration record that opens the golden comparison's text and check output: the
+ * version, seeds 1..2, HZ 250, no limit, skl's table hash (machine_hash(), tested on known
+ * vectors in test_report.c), the states golden_request() disables, and the two test
+ * governors, which have no tunables. Then the rest must equal `want`.
+ */
+static void assert_config_then(const char *got, const char *want)
+{
+	struct sim_error err;
+	struct machine skl;
+	char head[1024], hash[17];
+	size_t n;
+
+	assert_int_equal(machine_load("skl", &skl, &err), 0);
+	cfgrec_hex(hash, machine_hash(&skl));
+	snprintf(head, sizeof(head),
+		 "config: idlesim %s; seeds 1..2; HZ 250; latency limit none; wake latency model "
+		 "worst\n"
+		 "machine skl: table %s; disabled: C1E,C3,C6,C7s,C8,C9,C10\n"
+		 "governor shallowest: none; --set applied: none\n"
+		 "governor deepest: none; --set applied: none\n",
+		 IDLESIM_VERSION, hash);
+	n = strlen(head);
+	if (strncmp(got, head, n)) {
+		fprintf(stderr, "--- expected to start with\n%s--- got\n%s---\n", head, got);
+		fail();
+	}
+	assert_text_equal(got + n, want);
+}
+
 /* ---- golden output ---- */
 
 /*
@@ -246,6 +277,7 @@ static void assert_text_equal(const char *got, const char *want)
  * wide) and right-aligns "%12.2f" under each name (11 blanks before it).
  */
 static const char golden[] =
+	"\n"
 	"pp on skl: server-us=10,30; 2 iterations of 0.01 s, seeds 1..2, hz 250\n"
 	"units: throughput req/s, latency_mean us\n"
 	"\n"
@@ -285,7 +317,7 @@ static void test_golden_text(void **state)
 	(void)state;
 	golden_request(&req);
 	s = compare_text(&req, CMP_TEXT, CMP_STYLE_MMTESTS);
-	assert_text_equal(s, golden);
+	assert_config_then(s, golden);
 	free(s);
 }
 
@@ -297,6 +329,7 @@ static void test_golden_text(void **state)
  * column as wide as "NAME[pct imp](CV)" (at least the 20 of a cell), right-aligned.
  */
 static const char golden_normalized[] =
+	"\n"
 	"pp on skl: server-us=10,30; 2 iterations of 0.01 s, seeds 1..2, hz 250\n"
 	"\n"
 	"==================================================================\n"
@@ -327,7 +360,7 @@ static void test_golden_normalized(void **state)
 	(void)state;
 	golden_request(&req);
 	s = compare_text(&req, CMP_TEXT, CMP_STYLE_NORMALIZED);
-	assert_text_equal(s, golden_normalized);
+	assert_config_then(s, golden_normalized);
 	free(s);
 }
 
@@ -597,7 +630,7 @@ static void test_check_pass(void **state)
 				   "\"max\": 34, \"value\": 30}",
 				   &out, &err),
 			 0);
-	assert_text_equal(out,
+	assert_config_then(out,
 			  "ok   [pp] pp server-us=10 on skl: throughput of deepest: -17.49% "
 			  "against shallowest >= min_pct -20.00%\n"
 			  "ok   [pp] pp server-us=30 on skl: throughput of deepest: -9.38% "
@@ -621,7 +654,7 @@ static void test_check_fail(void **state)
 				   "\"machine\": \"skl\", \"min\": 15, \"max\": 37.5}",
 				   &out, &err),
 			 4);
-	assert_text_equal(out,
+	assert_config_then(out,
 			  "FAIL [pp] pp server-us=10 on skl: throughput of deepest: -17.49% "
 			  "against shallowest < min_pct -10.00%\n"
 			  "FAIL [pp] pp server-us=10 on skl: throughput of deepest: -17.49% "

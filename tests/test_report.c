@@ -34,6 +34,7 @@
 
 #include "governors/governor.h"
 #include "sim/alloc.h"
+#include "sim/cfgrec.h"
 #include "sim/init.h"
 #include "sim/report.h"
 
@@ -65,6 +66,22 @@ static void toy_results(struct run_results *res, const char *trace)
 	snprintf(r->trace, sizeof(r->trace), "%s", trace);
 	snprintf(r->machine, sizeof(r->machine), "toy");
 	snprintf(r->governor, sizeof(r->governor), "menu@6.19");
+	/* The configuration record: menu@6.19's defaults (governors/menu.c: decay 8,
+	 * resolution 1024, max_interesting_us 50000, variance_max 400, ratio_sq 36,
+	 * residency_threshold_us 15) with --set menu.decay=4; made-up hashes. */
+	r->gov = gov_find("menu@6.19");
+	assert_non_null(r->gov);
+	{
+		static const long long p[] = { 4, 1024, 50000, 400, 36, 15 };
+
+		memcpy(r->params, p, sizeof(p));
+	}
+	snprintf(r->sets[0].family, sizeof(r->sets[0].family), "menu");
+	snprintf(r->sets[0].name, sizeof(r->sets[0].name), "decay");
+	r->sets[0].value = 4;
+	r->nr_sets = 1;
+	r->machine_hash = 0x0123456789abcdefull;
+	r->trace_hash = 0xfedcba9876543210ull;
 	r->hz = 250;
 	r->latency_req_ns = -1;
 	r->machine_cpus = 4;
@@ -165,6 +182,10 @@ static void test_text(void **state)
 	text = render(&res, REPORT_TEXT, true);
 	assert_contains(text,
 			"\n== t.trace | toy | menu@6.19 | HZ 250 | latency limit none | disabled: none ==\n"
+			"config: idlesim " IDLESIM_VERSION "; machine toy table 0123456789abcdef; "
+			"trace t.trace bytes fedcba9876543210; seed none; wake latency model worst\n"
+			"tunables: decay=4 resolution=1024 max_interesting_us=50000 variance_max=400 "
+			"ratio_sq=36 residency_threshold_us=15; --set applied: menu.decay=4\n"
 			"replayed 2 of 4 CPUs over 0.001000 s; idle periods 5 (absorbed 1), "
 			"truncated at end 0.000100 s\n"
 			"busy 0.000300 s, and 0.000000 s of the trace's work spilled past the end; "
@@ -247,7 +268,7 @@ static void test_json(void **state)
 {
 	struct run_results res = { 0 };
 	json_error_t je;
-	json_t *root, *run, *d;
+	json_t *root, *run, *d, *cfg;
 	char *text;
 
 	(void)state;
@@ -263,6 +284,36 @@ static void test_json(void **state)
 	assert_string_equal(json_string_value(json_array_get(json_object_get(run, "disabled"), 0)),
 			    "C1");
 	assert_int_equal(json_array_size(json_object_get(run, "disabled")), 1);
+	/* The configuration record. */
+	assert_string_equal(json_string_value(json_object_get(root, "idlesim_version")),
+			    IDLESIM_VERSION);
+	cfg = json_object_get(run, "config");
+	assert_string_equal(json_string_value(json_object_get(cfg, "idlesim_version")),
+			    IDLESIM_VERSION);
+	assert_string_equal(json_string_value(json_object_get(cfg, "governor")), "menu@6.19");
+	assert_int_equal(json_object_size(json_object_get(cfg, "tunables")), 6);
+	assert_num(cfg, "tunables.decay", 4);
+	assert_num(cfg, "tunables.resolution", 1024);
+	assert_num(cfg, "tunables.max_interesting_us", 50000);
+	assert_num(cfg, "tunables.variance_max", 400);
+	assert_num(cfg, "tunables.ratio_sq", 36);
+	assert_num(cfg, "tunables.residency_threshold_us", 15);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(cfg, "set"), 0)),
+			    "menu.decay=4");
+	assert_true(json_is_null(json_object_get(cfg, "latency_limit_ns")));
+	assert_string_equal(json_string_value(json_array_get(json_object_get(cfg, "disabled"), 0)),
+			    "C1");
+	assert_num(cfg, "hz", 250);
+	assert_string_equal(json_string_value(json_object_get(cfg, "wake_latency_model")), "worst");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(cfg, "machine"), "name")),
+			    "toy");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(cfg, "machine"), "hash")),
+			    "0123456789abcdef");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(cfg, "trace"), "name")),
+			    "t.trace");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(cfg, "trace"), "hash")),
+			    "fedcba9876543210");
+	assert_true(json_is_null(json_object_get(cfg, "seed")));
 	assert_num(run, "cpus_replayed", 2);
 	assert_num(run, "machine_cpus", 4);
 	assert_num(run, "duration_ns", 1000000);
@@ -338,24 +389,30 @@ static void test_csv(void **state)
 	toy_results(&res, "a,\"b\".trace");
 	text = render(&res, REPORT_CSV, false);
 #define P "\"a,\"\"b\"\".trace\",toy,menu@6.19,250,"
+/* no limit, none disabled, the tunables, the --set, model, hashes, no seed, version */
+#define S ",,,decay=4 resolution=1024 max_interesting_us=50000 variance_max=400 ratio_sq=36 " \
+	  "residency_threshold_us=15,menu.decay=4,worst,0123456789abcdef,fedcba9876543210,," \
+	  IDLESIM_VERSION "\n"
 	assert_string_equal(text,
 		"trace,machine,governor,hz,cpu,state,usage,time_ns,above,below,residency_pct,"
 		"energy_j,avg_power_w,idle_power_w,wake_latency_samples,wake_latency_mean_ns,"
 		"wake_latency_p50_ns,wake_latency_p99_ns,wake_latency_max_ns,regret_energy_j,"
-		"regret_wake_latency_mean_ns\n"
-		P "all,POLL,2,50000,0,1,2.500000,,,,,,,,,,\n"
-		P "all,C1,1,250000,1,0,12.500000,,,,,,,,,,\n"
-		P "all,C6,3,1300000,1,0,65.000000,,,,,,,,,,\n"
+		"regret_wake_latency_mean_ns,latency_limit_ns,disabled,tunables,set,"
+		"wake_latency_model,machine_hash,trace_hash,seed,idlesim_version\n"
+		P "all,POLL,2,50000,0,1,2.500000,,,,,,,,,," S
+		P "all,C1,1,250000,1,0,12.500000,,,,,,,,,," S
+		P "all,C6,3,1300000,1,0,65.000000,,,,,,,,,," S
 		P "all,total,6,1600000,2,1,80.000000,0.004000000,4.000000,1.000000,"
-		  "3,29666.667,2000,85000,85000,0.000500000,1500.000\n"
-		P "0,POLL,2,50000,0,1,5.000000,,,,,,,,,,\n"
-		P "0,C1,1,250000,1,0,25.000000,,,,,,,,,,\n"
-		P "0,C6,1,500000,0,0,50.000000,,,,,,,,,,\n"
-		P "0,total,4,800000,1,1,80.000000,,,,2,2000.000,2000,2000,2000,,\n"
-		P "1,POLL,0,0,0,0,0.000000,,,,,,,,,,\n"
-		P "1,C1,0,0,0,0,0.000000,,,,,,,,,,\n"
-		P "1,C6,2,800000,1,0,80.000000,,,,,,,,,,\n"
-		P "1,total,2,800000,1,0,80.000000,,,,1,85000.000,85000,85000,85000,,\n");
+		  "3,29666.667,2000,85000,85000,0.000500000,1500.000" S
+		P "0,POLL,2,50000,0,1,5.000000,,,,,,,,,," S
+		P "0,C1,1,250000,1,0,25.000000,,,,,,,,,," S
+		P "0,C6,1,500000,0,0,50.000000,,,,,,,,,," S
+		P "0,total,4,800000,1,1,80.000000,,,,2,2000.000,2000,2000,2000,," S
+		P "1,POLL,0,0,0,0,0.000000,,,,,,,,,," S
+		P "1,C1,0,0,0,0,0.000000,,,,,,,,,," S
+		P "1,C6,2,800000,1,0,80.000000,,,,,,,,,," S
+		P "1,total,2,800000,1,0,80.000000,,,,1,85000.000,85000,85000,85000,," S);
+#undef S
 #undef P
 	free(text);
 	run_results_free(&res);
@@ -418,6 +475,72 @@ static void test_failures(void **state)
 }
 
 /* Durations with units, 3 significant digits, trailing zeros dropped. */
+/*
+ * The hashes of the configuration record. FNV-1a 64 on the published test vectors (Fowler,
+ * Noll, Vo: "" -> cbf29ce484222325, "a" -> af63dc4c8601ec8c, "foobar" -> 85944171f73967e8);
+ * a file's hash is that of its bytes; a machine's covers its table, not its name.
+ */
+static void test_hashes(void **state)
+{
+	struct sim_error err = { 0 };
+	struct machine skl, copy;
+	char hex[17], canon[4096];
+	uint64_t h;
+	FILE *f;
+
+	(void)state;
+	assert_true(cfgrec_fnv1a(CFGREC_FNV_OFFSET, "", 0) == 0xcbf29ce484222325ull);
+	assert_true(cfgrec_fnv1a(CFGREC_FNV_OFFSET, "a", 1) == 0xaf63dc4c8601ec8cull);
+	assert_true(cfgrec_fnv1a(CFGREC_FNV_OFFSET, "foobar", 6) == 0x85944171f73967e8ull);
+	/* in pieces: the same */
+	assert_true(cfgrec_fnv1a(cfgrec_fnv1a(CFGREC_FNV_OFFSET, "foo", 3), "bar", 3) ==
+		    0x85944171f73967e8ull);
+	cfgrec_hex(hex, 0xaf63dc4c8601ec8cull);
+	assert_string_equal(hex, "af63dc4c8601ec8c");
+	cfgrec_hex(hex, 0x1);
+	assert_string_equal(hex, "0000000000000001");
+
+	f = fopen("test_report_hash.tmp", "wb");
+	assert_non_null(f);
+	fputs("foobar", f);
+	fclose(f);
+	assert_int_equal(cfgrec_file_hash("test_report_hash.tmp", &h, &err), 0);
+	assert_true(h == 0x85944171f73967e8ull);
+	remove("test_report_hash.tmp");
+	assert_int_equal(cfgrec_file_hash("no/such/file", &h, &err), -1);
+
+	/* A one-state machine's canonical text, written out by hand. */
+	memset(&copy, 0, sizeof(copy));
+	snprintf(copy.name, sizeof(copy.name), "one");
+	snprintf(copy.driver, sizeof(copy.driver), "acpi_idle");
+	copy.packages = 1;
+	copy.cores = 2;
+	copy.threads = 1;
+	copy.active_core_power_w = 1.5;
+	copy.active_package_power_w = 2;
+	copy.state_count = 1;
+	snprintf(copy.states[0].name, sizeof(copy.states[0].name), "POLL");
+	copy.states[0].flags = 1;
+	copy.states[0].core_power_w = 0.25;
+	machine_canon_text(&copy, canon, sizeof(canon));
+	assert_string_equal(canon, "driver=acpi_idle\ntopology=1,2,1\nactive_core_power_w=1.5\n"
+				   "active_package_power_w=2\nstates=1\nstate=0\nname=POLL\n"
+				   "flags=1\nexit_latency_ns=0\ntarget_residency_ns=0\n"
+				   "default_off=0\ncore_power_w=0.25\nentry_exit_energy_j=0\n"
+				   "package_power_w=0\n");
+	assert_true(machine_hash(&copy) ==
+		    cfgrec_fnv1a(CFGREC_FNV_OFFSET, canon, strlen(canon)));
+
+	/* Renamed, the same table: the same hash. One latency edited: another. */
+	assert_int_equal(machine_load("skl", &skl, &err), 0);
+	copy = skl;
+	snprintf(copy.name, sizeof(copy.name), "mine");
+	snprintf(copy.desc, sizeof(copy.desc), "edited");
+	assert_true(machine_hash(&copy) == machine_hash(&skl));
+	copy.states[2].exit_latency_ns++;
+	assert_true(machine_hash(&copy) != machine_hash(&skl));
+}
+
 static void test_fmt_ns(void **state)
 {
 	static const struct {
@@ -450,6 +573,7 @@ int main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_failures),
 		cmocka_unit_test(test_fmt_ns),
+		cmocka_unit_test(test_hashes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

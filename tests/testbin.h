@@ -113,20 +113,31 @@ static inline const char *write_tmp(const char *name, const char *text)
 	return path;
 }
 
-/* The text with the first comma-separated field of every line removed (the trace name). */
-static inline char *drop_first_field(const char *s)
+/*
+ * A run's CSV without what names its trace: the first field of every line (the trace name)
+ * and the third from last (trace_hash, before seed and idlesim_version), so two traces with
+ * the same content in different files compare equal.
+ */
+static inline char *drop_trace_fields(const char *s)
 {
 	char *out = malloc(strlen(s) + 1), *q = out;
 
 	while (*s) {
-		const char *nl = strchr(s, '\n'), *comma = strchr(s, ',');
+		const char *nl = strchr(s, '\n'), *comma = strchr(s, ','), *c[3] = { 0 }, *p;
+		int k = 0;
 
 		if (!nl)
 			nl = s + strlen(s);
 		if (comma && comma < nl)
 			s = comma;
-		while (s < nl)
+		for (p = nl; p > s && k < 3;)
+			if (*--p == ',')
+				c[k++] = p;
+		while (s < nl) {
+			if (k == 3 && s == c[2] + 1)
+				s = c[1]; /* skip trace_hash */
 			*q++ = *s++;
+		}
 		if (*s)
 			*q++ = *s++;
 	}
