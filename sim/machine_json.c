@@ -460,6 +460,26 @@ static int read_small_file(const char *path, char **text, struct sim_error *err)
 	return 0;
 }
 
+/*
+ * The name of a machine loaded from a file: its `name` field unless that is a built-in's
+ * (an edited copy of skl must not print as skl), else the file's name without ".json",
+ * and with it when the stem is itself a built-in's name (skl.json stays "skl.json").
+ */
+static void file_machine_name(const char *path, struct machine *m)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t n = strlen(base);
+
+	if (!machine_find_builtin(m->name))
+		return;
+	if (n > 5 && !strcmp(base + n - 5, ".json"))
+		n -= 5;
+	snprintf(m->name, sizeof(m->name), "%.*s", (int)n, base);
+	if (machine_find_builtin(m->name) || !m->name[0])
+		snprintf(m->name, sizeof(m->name), "%.*s.json",
+			 (int)(n < sizeof(m->name) - 6 ? n : sizeof(m->name) - 6), base);
+}
+
 int machine_load_json_file(const char *path, struct machine *m, struct sim_error *err)
 {
 	char *text = NULL;
@@ -469,6 +489,8 @@ int machine_load_json_file(const char *path, struct machine *m, struct sim_error
 		return -1;
 	rc = machine_load_json_string(text, path, m, err);
 	sim_free(text);
+	if (!rc)
+		file_machine_name(path, m);
 	return rc;
 }
 

@@ -907,6 +907,9 @@ static void test_load_files(void **state)
 	text = to_json(&m);
 	path = temp_file(text, strlen(text));
 	load_ok(path, &back);
+	/* named after the file, not the built-in it came from (test_file_names) */
+	assert_string_equal(back.name, strrchr(path, '/') + 1);
+	snprintf(back.name, sizeof(back.name), "%s", m.name);
 	assert_machines_equal(&m, &back);
 	assert_int_equal(unlink(path), 0);
 	free(path);
@@ -936,6 +939,52 @@ static void test_load_files(void **state)
 	assert_int_equal(err.column, 11);
 	assert_int_equal(unlink(path), 0);
 	free(path);
+}
+
+/* Load a machine written to DIR/FILE with the given `name` field; return its name. */
+static const char *name_of(const char *dir, const char *file, const char *name, struct machine *m)
+{
+	struct machine skl;
+	char path[512];
+	char *text;
+	FILE *f;
+
+	load_ok("skl", &skl);
+	snprintf(skl.name, sizeof(skl.name), "%s", name);
+	text = to_json(&skl);
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	free(text);
+	load_ok(path, m);
+	assert_int_equal(unlink(path), 0);
+	return m->name;
+}
+
+/*
+ * A machine file is never silently named after a built-in: its `name` field if that is no
+ * built-in's, else the file's name without .json, or with it if the stem is a built-in's.
+ */
+static void test_file_names(void **state)
+{
+	char dir[] = "/tmp/idlesim_test_names_XXXXXX";
+	struct machine m;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_string_equal(name_of(dir, "fast-c6.json", "skl", &m), "fast-c6");
+	assert_string_equal(name_of(dir, "fast-c6.json", "SKL", &m), "fast-c6");
+	assert_string_equal(name_of(dir, "fast-c6.json", "mybox", &m), "mybox");
+	assert_string_equal(name_of(dir, "skl.json", "skl", &m), "skl.json");
+	assert_string_equal(name_of(dir, "Hsx.json", "skl", &m), "Hsx.json");
+	assert_string_equal(name_of(dir, "noext", "bdx", &m), "noext");
+	assert_string_equal(name_of(dir, ".json", "bdx", &m), ".json");
+	/* a stem longer than a name: cut to MACHINE_NAME_LEN - 1 = 31 characters */
+	assert_string_equal(name_of(dir, "a-very-long-machine-file-name-indeed.json", "skl", &m),
+			    "a-very-long-machine-file-name-i");
+	assert_int_equal(rmdir(dir), 0);
 }
 
 static void test_load_big_file(void **state)
@@ -1058,6 +1107,7 @@ int main(void)
 		cmocka_unit_test(test_load_unknown_name),
 		cmocka_unit_test(test_load_builtin_case_insensitive),
 		cmocka_unit_test(test_load_files),
+		cmocka_unit_test(test_file_names),
 		cmocka_unit_test(test_load_big_file),
 		cmocka_unit_test(test_load_out_of_memory),
 		cmocka_unit_test(test_idle_info),
