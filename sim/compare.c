@@ -121,32 +121,6 @@ struct plan {
 	bool stop;
 };
 
-/* Every --set must name a tunable of one of the compared governors. */
-static int check_sets(const struct plan *pl, struct sim_error *err)
-{
-	const struct cmp_request *req = pl->req;
-	int i, g;
-
-	for (i = 0; i < req->knobs.nr_sets; i++) {
-		const struct run_set *s = &req->knobs.sets[i];
-		bool used = false;
-
-		for (g = 0; g < req->nr_governors && !used; g++) {
-			size_t flen = gov_family_len(pl->gov[g]->name);
-
-			used = strlen(s->family) == flen &&
-			       !strncasecmp(s->family, pl->gov[g]->name, flen) &&
-			       gov_param_index(pl->gov[g], s->name) >= 0;
-		}
-		if (!used)
-			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
-					     "--set %s.%s: no compared governor has this tunable "
-					     "(see idlesim governors)",
-					     s->family, s->name);
-	}
-	return 0;
-}
-
 int cmp_metric_lookup(const char *name)
 {
 	int i;
@@ -303,7 +277,9 @@ static int plan_make(struct plan *pl, const struct cmp_request *req, struct sim_
 		if (run_gov_params(&req->knobs, pl->gov[i], &pl->gov_params[i], err))
 			return -1;
 	}
-	if (check_sets(pl, err) || plan_machines(pl, err) || check_metrics(pl, err))
+	if (run_check_sets_apply(req->knobs.sets, req->knobs.nr_sets, pl->gov, req->nr_governors,
+				 err) ||
+	    plan_machines(pl, err) || check_metrics(pl, err))
 		return -1;
 	pl->hz = req->knobs.hz ? req->knobs.hz : CMP_DEFAULT_HZ;
 	pl->nr_jobs = (long)pl->nr_values * req->nr_machines * req->nr_governors * req->iterations;

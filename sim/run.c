@@ -129,9 +129,38 @@ int run_gov_params(const struct run_request *req, const struct cpuidle_governor 
 	return 0;
 }
 
-/* Every --set must name a tunable of some version of its governor family. */
+int run_check_sets_apply(const struct run_set *sets, int nr_sets,
+			 const struct cpuidle_governor *const *govs, int n, struct sim_error *err)
+{
+	char names[512];
+	size_t used = 0;
+	int i, g;
+
+	for (i = 0; i < nr_sets; i++) {
+		for (g = 0; g < n && !cfgrec_set_applies(&sets[i], govs[g]); g++)
+			;
+		if (g < n)
+			continue;
+		names[0] = '\0';
+		for (g = 0; g < n && used < sizeof(names); g++)
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+						 g ? ", " : "", govs[g]->name);
+		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+				     "--set %s.%s=%lld applies to none of the selected governors "
+				     "(%s); see idlesim governors",
+				     sets[i].family, sets[i].name, sets[i].value, names);
+	}
+	return 0;
+}
+
+/*
+ * Every --set must name a tunable of some version of its governor family, and apply to at
+ * least one of the selected governors (a misspelt family or an older version's tunable
+ * would otherwise change nothing, silently).
+ */
 static int run_check_sets(const struct run_request *req, struct sim_error *err)
 {
+	const struct cpuidle_governor *govs[RUN_MAX_ITEMS];
 	int i;
 	unsigned int k;
 
@@ -158,7 +187,9 @@ static int run_check_sets(const struct run_request *req, struct sim_error *err)
 					     "--set %s.%s: %s has no tunable '%s' (see idlesim governors)",
 					     s->family, s->name, s->family, s->name);
 	}
-	return 0;
+	for (i = 0; i < req->nr_governors; i++)
+		govs[i] = gov_find(req->governors[i]);
+	return run_check_sets_apply(req->sets, req->nr_sets, govs, req->nr_governors, err);
 }
 
 int run_hist_bin(int64_t idle_ns)

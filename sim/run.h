@@ -143,6 +143,11 @@ void run_results_free(struct run_results *res);
 int run_gov_params(const struct run_request *req, const struct cpuidle_governor *g,
 		   long long **params, struct sim_error *err);
 
+/* Every one of the sets must apply to at least one of the n governors (same family, and
+ * the version has the tunable); else an input error naming the option and the governors. */
+int run_check_sets_apply(const struct run_set *sets, int nr_sets,
+			 const struct cpuidle_governor *const *govs, int n, struct sim_error *err);
+
 /* Resolve a machine for a request: load, apply --topology, validate. */
 int run_load_machine(const struct run_request *req, const char *name, struct machine *m,
 		     struct sim_error *err);

@@ -422,6 +422,17 @@ static void test_usage_errors(void **state)
 	expect_usage_error("run --set menu.decay", "FAMILY.NAME=VALUE");
 	expect_usage_error("run --set nosuch.x=1", "no governor family 'nosuch'");
 	expect_usage_error("run --set oracle.x=1", "has no tunable 'x'");
+	/* a --set that changes none of the selected governors: another family, or a tunable
+	 * of another version (poll_threshold_us is menu@4.18's only) */
+	expect_usage_error("run --governor teo,oracle --set menu.decay=4",
+			   "--set menu.decay=4 applies to none of the selected governors "
+			   "(teo@6.19, oracle)");
+	expect_usage_error("run --governor menu --set menu.poll_threshold_us=20",
+			   "--set menu.poll_threshold_us=20 applies to none of the selected "
+			   "governors (menu@6.19)");
+	expect_usage_error("compare --workload tbench --governor teo,oracle --set menu.decay=4",
+			   "--set menu.decay=4 applies to none of the selected governors "
+			   "(teo@6.19, oracle)");
 	expect_usage_error("run --trace /nonexistent/x.trace", "/nonexistent/x.trace");
 	expect_usage_error("gen --workload periodic --period-us 0", "--period-us");
 	expect_usage_error("gen --workload periodic --period-us -3", "--period-us");
