@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "sim/version.h"
+#include "sim/sweep.h"
 
 /* ---- argument scanning ---- */
 
@@ -1064,6 +1065,80 @@ static int cmd_check(int argc, char **argv)
 	return failed ? CHECK_EXIT_FAILED : SIM_EXIT_OK;
 }
 
+/* idlesim sweep SPEC.json [-j N] [--shard I/N] [--force] -o FILE; sweep merge A B... -o FILE */
+static int cmd_sweep_merge(int argc, char **argv)
+{
+	struct sim_error err = { 0 };
+	struct args a = { argc, argv, 1, "sweep merge", &err };
+	const char *in[RUN_MAX_ITEMS], *v, *out = NULL;
+	int n = 0;
+
+	while (a.i < argc && err.code == SIM_OK) {
+		if (opt(&a, "--output", "-o", &v))
+			out = v;
+		else if (argv[a.i][0] != '-' && n < RUN_MAX_ITEMS)
+			in[n++] = argv[a.i++];
+		else
+			bad_option(&a);
+	}
+	if (err.code == SIM_OK && (!n || !out))
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "sweep merge: usage: idlesim sweep merge A.jsonl B.jsonl ... -o ALL.jsonl");
+	if (err.code == SIM_OK)
+		sweep_merge(in, n, out, &err);
+	return finish(&err);
+}
+
+static int cmd_sweep(int argc, char **argv)
+{
+	struct sim_error err = { 0 };
+	struct args a = { argc, argv, 1, "sweep", &err };
+	struct sweep_opts o = { 1, 0, 1 };
+	struct sweep_spec *spec;
+	const char *v, *path = NULL, *out = NULL;
+	bool force = false;
+	int64_t n;
+	long ran;
+	char *end;
+
+	if (argc > 1 && !strcmp(argv[1], "merge"))
+		return cmd_sweep_merge(argc - 1, argv + 1);
+	while (a.i < argc && err.code == SIM_OK) {
+		if (opt(&a, "--threads", "-j", &v)) {
+			if (!num_arg(&a, "--threads", v, 0, 1, 256, &n))
+				o.threads = (int)n;
+		} else if (opt(&a, "--shard", NULL, &v)) {
+			o.shard = strtol(v, &end, 10);
+			if (end == v || *end != '/' ||
+			    (o.nr_shards = strtol(end + 1, &end, 10)) < 1 || *end ||
+			    o.shard < 0 || o.shard >= o.nr_shards)
+				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+					      "sweep: --shard I/N needs 0 <= I < N, e.g. 3/100");
+		} else if (opt(&a, "--output", "-o", &v)) {
+			out = v;
+		} else if (opt(&a, "--force", NULL, NULL)) {
+			force = true;
+		} else if (argv[a.i][0] != '-' && !path) {
+			path = argv[a.i++];
+		} else {
+			bad_option(&a);
+		}
+	}
+	if (err.code == SIM_OK && (!path || !out))
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "sweep: usage: idlesim sweep SPEC.json [-j N] [--shard I/N] -o RESULTS.jsonl");
+	if (err.code != SIM_OK)
+		return finish(&err);
+	spec = sweep_load(path, force, &err);
+	if (!spec)
+		return finish(&err);
+	ran = sweep_run(spec, &o, out, &err);
+	if (ran >= 0)
+		fprintf(stderr, "idlesim sweep: %ld of %ld points run now\n", ran, sweep_total(spec));
+	sweep_free(spec);
+	return finish(&err);
+}
+
 /* ---- help ---- */
 
 static const char *const help_run =
@@ -1226,6 +1301,18 @@ static const char *const help_compare =
 	"  --style S             text layout: mmtests (default) or normalized (tip[pct imp](CV))\n"
 	"  -o, --output FILE     write to FILE (atomically) instead of stdout\n";
 
+static const char *const help_sweep =
+	"usage: idlesim sweep SPEC.json [-j N] [--shard I/N] [--force] -o RESULTS.jsonl\n"
+	"       idlesim sweep merge A.jsonl B.jsonl ... -o ALL.jsonl\n"
+	"\n"
+	"Runs every point of the spec's cross product (traces x machines x hz x latency limits\n"
+	"x governors x the values of their tunables), one JSON line per point, appended and\n"
+	"flushed as it finishes; a rerun skips the points already in RESULTS.\n"
+	"  -j, --threads N       points run at once (default 1)\n"
+	"  --shard I/N           only the points whose index is I mod N\n"
+	"  --force               allow more than 1,000,000 points\n"
+	"merge joins shards, sorted by point, each exactly once, from one spec and version.\n";
+
 static const char *const help_check =
 	"usage: idlesim check EXPECT.json [--threads N] [--verbose]\n"
 	"\n"
@@ -1279,6 +1366,8 @@ static int cmd_help(int argc, char **argv)
 		fputs(help_compare, stdout);
 	else if (!strcmp(c, "check"))
 		fputs(help_check, stdout);
+	else if (!strcmp(c, "sweep"))
+		fputs(help_sweep, stdout);
 	else {
 		fprintf(stderr, "idlesim: no help for '%s'\n", c);
 		return SIM_EXIT_INPUT;
@@ -1300,6 +1389,7 @@ static const struct command commands[] = {
 	{ "governors", cmd_governors },
 	{ "compare", cmd_compare },
 	{ "check", cmd_check },
+	{ "sweep", cmd_sweep },
 	{ "help", cmd_help },
 };
 

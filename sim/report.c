@@ -729,6 +729,17 @@ static json_t *config_json(const struct run_result *r, json_t *disabled)
 	return o;
 }
 
+json_t *report_config_json(const struct run_result *r)
+{
+	json_t *dis = json_array();
+	int i;
+
+	for (i = 0; i < r->stats.state_count; i++)
+		if (r->disabled & (1u << i))
+			json_array_append_new(dis, json_string(state_name(r, i)));
+	return config_json(r, dis);
+}
+
 static json_t *run_json(const struct run_result *r)
 {
 	const struct run_stats *rs = &r->stats;
@@ -738,7 +749,7 @@ static json_t *run_json(const struct run_result *r)
 	for (i = 0; i < rs->state_count; i++)
 		if (r->disabled & (1u << i))
 			json_array_append_new(dis, json_string(state_name(r, i)));
-	json_object_set_new(o, "config", config_json(r, json_deep_copy(dis)));
+	json_object_set_new(o, "config", report_config_json(r));
 	json_object_set_new(o, "trace", json_string(r->trace));
 	json_object_set_new(o, "machine", json_string(r->machine));
 	json_object_set_new(o, "governor", json_string(r->governor));

@@ -33,6 +33,10 @@ int report_format_parse(const char *s, enum report_format *f);
 /* report_write() failures: a write failed (errno says why), or memory ran out. */
 enum { REPORT_ERR_IO = -1, REPORT_ERR_NOMEM = -2 };
 
+/* A run's configuration record as JSON (the "config" object of its report; sim/cfgrec.h). */
+struct json_t;
+struct json_t *report_config_json(const struct run_result *r);
+
 /* Returns 0, REPORT_ERR_IO or REPORT_ERR_NOMEM (the command line exits 2 or 1). */
 int report_write(FILE *f, const struct run_results *res, const struct report_opts *o);
 

@@ -395,6 +395,193 @@ static void test_config_record(void **state)
 	free(text);
 }
 
+static void expect_usage_error(const char *args, const char *msg);
+
+/* A sweep of 12 points over one.trace: menu with residency_threshold_us 5, 10, 15 and teo
+ * with decay_shift 1, 2, 3 (3 + 3 per block), at HZ 250 and 1000 (2 blocks). */
+static const char sweep_spec[] =
+	"{\"traces\": [\"%s/one.trace\"], \"machines\": [\"skl\"],\n"
+	" \"governors\": [\"menu\", \"teo\"], \"hz\": [250, 1000],\n"
+	" \"tunables\": {\"teo.decay_shift\": [1, 2, 3],\n"
+	"              \"menu.residency_threshold_us\": {\"from\": 5, \"to\": 15, \"step\": 5}}}\n";
+
+static void write_sweep_spec(const char *name, const char *extra)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text), sweep_spec, tmpdir);
+	if (extra) /* another spec: a different text, so a different hash */
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s", extra);
+	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n");
+	write_tmp(name, text);
+}
+
+static int sweep(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sweep(const char *fmt, ...)
+{
+	char args[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	return run_idlesim(args);
+}
+
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* Spec errors at file:line:column, exit 2, and no results file. */
+static void test_sweep_spec_errors(void **state)
+{
+	static const struct {
+		const char *tunables, *msg;
+	} bad[] = {
+		/* line 2 is ` "tunables": {"menu.decay": VALUE`: the value at column 29 */
+		{ "{\"menu.decay\": {\"from\": 1, \"to\": 10, \"step\": 0}}",
+		  "s.json:2:29: tunables.menu.decay.step must be positive" },
+		{ "{\"menu.decay\": {\"from\": 10, \"to\": 1, \"step\": 1}}",
+		  "s.json:2:29: tunables.menu.decay: an empty range (to 1 < from 10)" },
+		{ "{\"menu.decay\": []}", "s.json:2:29: tunables.menu.decay: an empty list" },
+		/* `[1], ` takes columns 29-33; "menu.nosuch" (13 with quotes) 34-46, ": " 47-48 */
+		{ "{\"menu.decay\": [1], \"menu.nosuch\": [1]}",
+		  "s.json:2:49: unknown tunable 'menu.nosuch'" },
+		/* "teo.decay_shift" (17) 15-31, ": " 32-33: the value at 34 (only menu is swept) */
+		{ "{\"teo.decay_shift\": [1]}", "s.json:2:34: unknown tunable 'teo.decay_shift'" },
+		/* "menu.variance_max" (19) 15-33, value at 36; 10,000,001 values */
+		{ "{\"menu.variance_max\": {\"from\": 0, \"to\": 10000000, \"step\": 1}}",
+		  "s.json:2:36: tunables.menu.variance_max: 10000001 values (more than 1000000 need "
+		  "--force)" },
+	};
+	char text[512], msg[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < SIM_ARRAY_SIZE(bad); i++) {
+		snprintf(text, sizeof(text),
+			 "{\"traces\": [\"t\"], \"machines\": [\"skl\"], \"governors\": [\"menu\"],\n"
+			 " \"tunables\": %s}\n",
+			 bad[i].tunables);
+		write_tmp("s.json", text);
+		snprintf(msg, sizeof(msg), "%s", bad[i].msg);
+		{
+			char args[512];
+
+			snprintf(args, sizeof(args), "sweep %s/s.json -o %s/res.jsonl", tmpdir, tmpdir);
+			expect_usage_error(args, msg);
+		}
+		assert_false(exists("res.jsonl"));
+	}
+	write_tmp("s.json", "{\"machines\": [\"skl\"], \"governors\": [\"menu\"]}");
+	assert_int_equal(sweep("sweep %s/s.json -o %s/res.jsonl", tmpdir, tmpdir), 2);
+	write_tmp("s.json", "{\"traces\": [\"t\"], \"machines\": [\"skl\"],\n \"governors\": [\"nosuch\"]}");
+	assert_int_equal(sweep("sweep %s/s.json -o %s/res.jsonl", tmpdir, tmpdir), 2);
+	assert_int_equal(sweep("sweep %s/s.json --shard 3/3 -o %s/res.jsonl", tmpdir, tmpdir), 2);
+	assert_false(exists("res.jsonl"));
+}
+
+/*
+ * One line per point, in index order: index 7 is block 1 (HZ 1000), its second point:
+ * menu with residency_threshold_us 10. A killed sweep (simulated: the file cut in the
+ * middle of a line) resumes: the partial line is dropped, its point and the rest rerun,
+ * and the file ends up byte-identical to the uninterrupted one.
+ */
+static void test_sweep_resume(void **state)
+{
+	char *full, *again, path[512];
+	json_error_t je;
+	json_t *line;
+	const char *p;
+	int i;
+	FILE *f;
+
+	(void)state;
+	write_sweep_spec("spec.json", NULL);
+	assert_int_equal(sweep("sweep %s/spec.json -o %s/full.jsonl", tmpdir, tmpdir), 0);
+	full = slurp_tmp("full.jsonl");
+	assert_int_equal(count_lines(full), 12);
+	for (p = full, i = 0; i < 7; i++)
+		p = strchr(p, '\n') + 1;
+	line = json_loadb(p, (size_t)(strchr(p, '\n') - p), 0, &je);
+	assert_non_null(line);
+	assert_int_equal(json_integer_value(json_object_get(line, "index")), 7);
+	assert_int_equal(json_integer_value(json_object_get(line, "total")), 12);
+	assert_string_equal(jstr(line, "config.governor"), "menu@6.19");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(line, "config"), "hz")),
+			 1000);
+	assert_string_equal(jstr(line, "config.set.0"), "menu.residency_threshold_us=10");
+	assert_non_null(json_object_get(json_object_get(line, "metrics"), "energy_j"));
+	json_decref(line);
+
+	/* cut in the middle of line 6 */
+	for (p = full, i = 0; i < 5; i++)
+		p = strchr(p, '\n') + 1;
+	snprintf(path, sizeof(path), "%s/cut.jsonl", tmpdir);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	fwrite(full, 1, (size_t)(p - full) + 40, f);
+	fclose(f);
+	assert_int_equal(sweep("sweep %s/spec.json -o %s/cut.jsonl", tmpdir, tmpdir), 0);
+	again = slurp_tmp("cut.jsonl");
+	assert_string_equal(again, full);
+	free(again);
+	/* a complete file: nothing to run, nothing changes; -j 2 gives the same lines */
+	assert_int_equal(sweep("sweep %s/spec.json -j 2 -o %s/cut.jsonl", tmpdir, tmpdir), 0);
+	again = slurp_tmp("cut.jsonl");
+	assert_string_equal(again, full);
+	free(again);
+	/* another spec's results are not resumed */
+	write_sweep_spec("other.json", " ");
+	assert_int_equal(sweep("sweep %s/other.json -o %s/cut.jsonl", tmpdir, tmpdir), 2);
+	free(full);
+}
+
+/* 3 shards merged equal the unsharded sweep byte for byte; merge refuses duplicates,
+ * foreign shards and missing points. */
+static void test_sweep_shards(void **state)
+{
+	char *full, *merged;
+	int i;
+
+	(void)state;
+	write_sweep_spec("spec.json", NULL);
+	assert_int_equal(sweep("sweep %s/spec.json -o %s/all.jsonl", tmpdir, tmpdir), 0);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(sweep("sweep %s/spec.json --shard %d/3 -o %s/s%d.jsonl", tmpdir, i,
+				       tmpdir, i),
+				 0);
+	merged = slurp_tmp("s1.jsonl");
+	assert_int_equal(count_lines(merged), 4); /* indexes 1, 4, 7, 10 */
+	free(merged);
+	assert_int_equal(sweep("sweep merge %s/s2.jsonl %s/s0.jsonl %s/s1.jsonl -o %s/m.jsonl",
+			       tmpdir, tmpdir, tmpdir, tmpdir),
+			 0);
+	full = slurp_tmp("all.jsonl");
+	merged = slurp_tmp("m.jsonl");
+	assert_string_equal(merged, full);
+	free(merged);
+	free(full);
+	assert_int_equal(sweep("sweep merge %s/s0.jsonl %s/s1.jsonl %s/s1.jsonl %s/s2.jsonl -o "
+			       "%s/x.jsonl",
+			       tmpdir, tmpdir, tmpdir, tmpdir, tmpdir),
+			 2);
+	assert_int_equal(sweep("sweep merge %s/s0.jsonl %s/s1.jsonl -o %s/x.jsonl", tmpdir, tmpdir,
+			       tmpdir),
+			 2);
+	write_sweep_spec("other.json", " ");
+	assert_int_equal(sweep("sweep %s/other.json --shard 2/3 -o %s/o2.jsonl", tmpdir, tmpdir), 0);
+	assert_int_equal(sweep("sweep merge %s/s0.jsonl %s/s1.jsonl %s/o2.jsonl -o %s/x.jsonl",
+			       tmpdir, tmpdir, tmpdir, tmpdir),
+			 2);
+	assert_false(exists("x.jsonl"));
+}
+
 static void expect_usage_error(const char *args, const char *msg)
 {
 	char *err;
@@ -829,6 +1016,9 @@ int main(void)
 		cmocka_unit_test(test_gen_and_machines),
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_config_record),
+		cmocka_unit_test(test_sweep_spec_errors),
+		cmocka_unit_test(test_sweep_resume),
+		cmocka_unit_test(test_sweep_shards),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
