@@ -674,6 +674,28 @@ static void *worker(void *ud)
 	}
 }
 
+/* Every machine loads and every trace opens before the results file is touched. */
+static int check_inputs(const struct sweep_spec *s, struct sim_error *err)
+{
+	struct run_request q;
+	struct machine m;
+	FILE *f;
+	int i;
+
+	run_request_defaults(&q);
+	for (i = 0; i < s->nr_machines; i++)
+		if (run_load_machine(&q, s->machines[i], &m, err))
+			return -1;
+	for (i = 0; i < s->nr_traces; i++) {
+		f = fopen(s->traces[i], "r");
+		if (!f)
+			return sim_error_set(err, SIM_ERR_INPUT, s->traces[i], 0, 0,
+					     "cannot open: %s", strerror(errno));
+		fclose(f);
+	}
+	return 0;
+}
+
 long sweep_run(const struct sweep_spec *s, const struct sweep_opts *o, const char *out,
 	       struct sim_error *err)
 {
@@ -684,6 +706,8 @@ long sweep_run(const struct sweep_spec *s, const struct sweep_opts *o, const cha
 	char *text;
 	int t, n = o->threads < 1 ? 1 : o->threads > 256 ? 256 : o->threads;
 
+	if (check_inputs(s, err))
+		return -1;
 	text = slurp(out, &len, true, err);
 	if (!text)
 		return -1;

@@ -483,6 +483,18 @@ static void test_sweep_spec_errors(void **state)
 	write_tmp("s.json", "{\"traces\": [\"t\"], \"machines\": [\"skl\"],\n \"governors\": [\"nosuch\"]}");
 	assert_int_equal(sweep("sweep %s/s.json -o %s/res.jsonl", tmpdir, tmpdir), 2);
 	assert_int_equal(sweep("sweep %s/s.json --shard 3/3 -o %s/res.jsonl", tmpdir, tmpdir), 2);
+	/* a valid spec whose trace or machine does not exist: refused before any output */
+	write_tmp("s.json", "{\"traces\": [\"/nonexistent.trace\"], \"machines\": [\"skl\"], "
+			    "\"governors\": [\"menu\"]}");
+	{
+		char args[512];
+
+		snprintf(args, sizeof(args), "sweep %s/s.json -o %s/res.jsonl", tmpdir, tmpdir);
+		expect_usage_error(args, "/nonexistent.trace: cannot open");
+		write_tmp("s.json", "{\"traces\": [\"/dev/null\"], \"machines\": [\"nosuch\"], "
+				    "\"governors\": [\"menu\"]}");
+		expect_usage_error(args, "unknown machine 'nosuch'");
+	}
 	assert_false(exists("res.jsonl"));
 }
 
