@@ -32,6 +32,7 @@
 
 #include "sim/version.h"
 #include "sim/sweep.h"
+#include "sim/alloc.h"
 
 /* ---- argument scanning ---- */
 
@@ -1070,13 +1071,15 @@ static int cmd_sweep_merge(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
 	struct args a = { argc, argv, 1, "sweep merge", &err };
-	const char *in[RUN_MAX_ITEMS], *v, *out = NULL;
-	int n = 0;
+	const char **in = sim_calloc((size_t)argc, sizeof(*in)), *v, *out = NULL;
+	int n = 0; /* any number of shards: a Slurm array may have thousands */
 
+	if (!in)
+		sim_error_nomem(&err, "");
 	while (a.i < argc && err.code == SIM_OK) {
 		if (opt(&a, "--output", "-o", &v))
 			out = v;
-		else if (argv[a.i][0] != '-' && n < RUN_MAX_ITEMS)
+		else if (argv[a.i][0] != '-')
 			in[n++] = argv[a.i++];
 		else
 			bad_option(&a);
@@ -1086,6 +1089,7 @@ static int cmd_sweep_merge(int argc, char **argv)
 			      "sweep merge: usage: idlesim sweep merge A.jsonl B.jsonl ... -o ALL.jsonl");
 	if (err.code == SIM_OK)
 		sweep_merge(in, n, out, &err);
+	sim_free(in);
 	return finish(&err);
 }
 

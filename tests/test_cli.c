@@ -578,6 +578,16 @@ static void test_sweep_shards(void **state)
 	merged = slurp_tmp("m.jsonl");
 	assert_string_equal(merged, full);
 	free(merged);
+	/* more shards than RUN_MAX_ITEMS (64): 65, most of them empty, merge all the same */
+	for (i = 0; i < 65; i++)
+		assert_int_equal(sweep("sweep %s/spec.json --shard %d/65 -o %s/t%02d.jsonl", tmpdir, i,
+				       tmpdir, i),
+				 0);
+	/* the shell expands the glob */
+	assert_int_equal(sweep("sweep merge %s/t*.jsonl -o %s/m65.jsonl", tmpdir, tmpdir), 0);
+	merged = slurp_tmp("m65.jsonl");
+	assert_string_equal(merged, full);
+	free(merged);
 	free(full);
 	assert_int_equal(sweep("sweep merge %s/s0.jsonl %s/s1.jsonl %s/s1.jsonl %s/s2.jsonl -o "
 			       "%s/x.jsonl",
