@@ -1097,7 +1097,7 @@ static int cmd_sweep(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
 	struct args a = { argc, argv, 1, "sweep", &err };
-	struct sweep_opts o = { 1, 0, 1 };
+	struct sweep_opts o = { 1, 0, 1, NULL };
 	struct sweep_spec *spec;
 	const char *v, *path = NULL, *out = NULL;
 	bool force = false;
@@ -1136,6 +1136,8 @@ static int cmd_sweep(int argc, char **argv)
 	spec = sweep_load(path, force, &err);
 	if (!spec)
 		return finish(&err);
+	if (isatty_stderr())
+		o.progress = stderr;
 	ran = sweep_run(spec, &o, out, &err);
 	if (ran >= 0)
 		fprintf(stderr, "idlesim sweep: %ld of %ld points run now\n", ran, sweep_total(spec));

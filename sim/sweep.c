@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SPEC_FILE_MAX (1 << 20)
@@ -622,6 +623,27 @@ static int resume_line(void *ud, const struct line_info *li, const char *line, s
 	return 0;
 }
 
+/* ---- progress ---- */
+
+void sweep_progress_text(char *buf, size_t n, long done, long total, double elapsed_s)
+{
+	double rate = elapsed_s > 0 ? (double)done / elapsed_s : 0;
+
+	if (!done || rate <= 0)
+		snprintf(buf, n, "%ld/%ld points", done, total);
+	else
+		snprintf(buf, n, "%ld/%ld points, %.3g/s, %.0fs left", done, total, rate,
+			 (double)(total - done) / rate);
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 /* ---- the pool ---- */
 
 struct pool {
@@ -630,10 +652,25 @@ struct pool {
 	const unsigned char *done;
 	FILE *f;
 	pthread_mutex_t lock;
-	long next, ran;
+	long next, ran, todo;
+	double start_s;
 	bool failed;
 	struct sim_error err;
 };
+
+/* Under the lock: redraw the progress line. */
+static void progress(struct pool *p)
+{
+	char line[128];
+
+	if (!p->o->progress)
+		return;
+	sweep_progress_text(line, sizeof(line), p->ran, p->todo, now_s() - p->start_s);
+	fprintf(p->o->progress, "\r%-60s", line);
+	if (p->ran == p->todo)
+		fputc('\n', p->o->progress);
+	fflush(p->o->progress);
+}
 
 static void *worker(void *ud)
 {
@@ -668,6 +705,7 @@ static void *worker(void *ud)
 			p->failed = true;
 		} else {
 			p->ran++;
+			progress(p);
 		}
 		pthread_mutex_unlock(&p->lock);
 		sim_free(line);
@@ -705,6 +743,7 @@ long sweep_run(const struct sweep_spec *s, const struct sweep_opts *o, const cha
 	size_t len, complete;
 	char *text;
 	int t, n = o->threads < 1 ? 1 : o->threads > 256 ? 256 : o->threads;
+	long i;
 
 	if (check_inputs(s, err))
 		return -1;
@@ -732,6 +771,9 @@ long sweep_run(const struct sweep_spec *s, const struct sweep_opts *o, const cha
 		return sim_error_set(err, SIM_ERR_IO, out, 0, 0, "cannot open: %s", strerror(errno));
 	}
 	p.done = r.done;
+	for (i = 0; i < s->total; i++) /* the points this run will do */
+		p.todo += !r.done[i] && i % o->nr_shards == o->shard;
+	p.start_s = now_s();
 	pthread_mutex_init(&p.lock, NULL);
 	for (t = 0; t < n; t++)
 		if (pthread_create(&th[t], NULL, worker, &p))

@@ -14,7 +14,9 @@
 #define IDLESIM_SWEEP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sim/error.h"
 #include "sim/run.h"
@@ -34,7 +36,12 @@ long sweep_total(const struct sweep_spec *s);
 struct sweep_opts {
 	int threads;	     /* 1 or more */
 	long shard, nr_shards; /* run index % nr_shards == shard; nr_shards 1: all */
+	FILE *progress;	     /* a terminal to draw progress on, or NULL */
 };
+
+/* The progress line: "12/40 points, 2.5/s, 11s left" (done and total of this run; the
+ * rate over elapsed_s; "" for the rate and time until a point is done). */
+void sweep_progress_text(char *buf, size_t n, long done, long total, double elapsed_s);
 
 /* Run the missing points of the spec (and shard), appending to `out` (created if need be).
  * Returns the number of points run, or -1 with err set. */

@@ -28,6 +28,7 @@
 #include "sim/cfgrec.h"
 #include "sim/common.h"
 #include "sim/machine.h"
+#include "sim/sweep.h"
 
 
 static int setup(void **state)
@@ -604,6 +605,20 @@ static void test_sweep_shards(void **state)
 	assert_false(exists("x.jsonl"));
 }
 
+/* The progress line: 10 of 40 points in 4 s is 2.5 points/s, 30 left take 12 s. */
+static void test_sweep_progress_text(void **state)
+{
+	char buf[128];
+
+	(void)state;
+	sweep_progress_text(buf, sizeof(buf), 10, 40, 4.0);
+	assert_string_equal(buf, "10/40 points, 2.5/s, 12s left");
+	sweep_progress_text(buf, sizeof(buf), 0, 40, 1.0);
+	assert_string_equal(buf, "0/40 points");
+	sweep_progress_text(buf, sizeof(buf), 40, 40, 8.0); /* 5/s, nothing left */
+	assert_string_equal(buf, "40/40 points, 5/s, 0s left");
+}
+
 static void expect_usage_error(const char *args, const char *msg)
 {
 	char *err;
@@ -1041,6 +1056,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_spec_errors),
 		cmocka_unit_test(test_sweep_resume),
 		cmocka_unit_test(test_sweep_shards),
+		cmocka_unit_test(test_sweep_progress_text),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
