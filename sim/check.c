@@ -308,6 +308,14 @@ static int check_resolvable(const struct where *w, json_t *c, const char *path,
 					json_object_get(c, "disable") ? "disable" : "enable"),
 				    "%s", e.text);
 	}
+	{
+		const struct cpuidle_governor *g[RUN_MAX_ITEMS];
+
+		for (i = 0; i < r->nr_governors; i++)
+			g[i] = gov_find(r->governors[i]);
+		if (run_check_sets_apply(r->knobs.sets, r->knobs.nr_sets, g, r->nr_governors, &e))
+			return fail(w, sub(p, path, "set"), "%s", e.text);
+	}
 	return 0;
 }
 

@@ -654,6 +654,20 @@ static void test_usage_errors(void **state)
 	expect_usage_error("run --governor menu --set menu.poll_threshold_us=20",
 			   "--set menu.poll_threshold_us=20 applies to none of the selected "
 			   "governors (menu@6.19)");
+	/* in an expectation file: at the value of the comparison's "set": line 3 is
+	 * `  "set": {...`, 2 blanks, "set" in 3-7, ": " in 8-9, the object at 10 */
+	write_tmp("e.json", "{\"schema\": \"idlesim-expect/1\", \"comparisons\": [\n"
+			    " {\"workload\": \"idle\", \"machines\": [\"skl\"], \"governors\": [\"teo\", \"oracle\"],\n"
+			    "  \"set\": {\"menu.decay\": 4},\n"
+			    "  \"expect\": [{\"metric\": \"energy_j\", \"governor\": \"oracle\", "
+			    "\"max\": 1}]}]}\n");
+	{
+		char args[256];
+
+		snprintf(args, sizeof(args), "check %s/e.json", tmpdir);
+		expect_usage_error(args, "e.json:3:10: --set menu.decay=4 applies to none of the "
+					 "selected governors (teo@6.19, oracle)");
+	}
 	expect_usage_error("compare --workload tbench --governor teo,oracle --set menu.decay=4",
 			   "--set menu.decay=4 applies to none of the selected governors "
 			   "(teo@6.19, oracle)");
