@@ -517,7 +517,10 @@ static int gen_model(struct args *a, const struct workload *w)
 		}
 		if (opt(a, "--workload", NULL, &v))
 			continue;
-		else if (k >= 0 && opt(a, name, NULL, &v))
+		else if (opt(a, "--housekeeping", NULL, &v)) {
+			if (v)
+				workload_preset(w, v, params, err);
+		} else if (k >= 0 && opt(a, name, NULL, &v))
 			num_arg(a, name, v, 0, 0, INT64_MAX / 1000, &params[k]);
 		else if (opt(a, "--duration-s", NULL, &v))
 			num_arg(a, "--duration-s", v, 9, 1, 3600 * SIM_NS_PER_S, &duration_ns);
@@ -856,6 +859,11 @@ static bool wl_param_opt(struct args *a, struct cmp_request *req)
 
 	if (strncmp(s, "--", 2))
 		return false;
+	if (opt(a, "--housekeeping", NULL, &v)) {
+		if (v)
+			workload_preset(req->wl, v, req->params, a->err);
+		return true;
+	}
 	n = strcspn(s + 2, "=");
 	if (n >= sizeof(name) - 2)
 		return false;
@@ -1203,7 +1211,10 @@ static const char *const help_gen =
 	"A benchmark-like model is written as its timeline on CPUs without exit latency (the\n"
 	"one the oracle follows); it takes --duration-s (at most 3600), --seed, --hz, --force, -o\n"
 	"and its own parameters, all integers (defaults in brackets; 0 for --cpus: one per\n"
-	"thread):\n";
+	"thread), and --housekeeping PRESET, which sets --housekeeping-us,\n"
+	"--housekeeping-aligned and --watchdog-ms to the kernel timers of a configuration: none,\n"
+	"nohz-idle (the default: the 4 s soft-lockup watchdog only), hz-tick-100, hz-tick-250,\n"
+	"hz-tick-1000 (a tick that never stops), legacy-10ms (README, \"Timers\"):\n";
 
 /* The models' parameters, from their tables: "  NAME  --PARAM [DEF] ..." wrapped at 90. */
 static void help_gen_models(FILE *f)
@@ -1292,6 +1303,7 @@ static const char *const help_compare =
 	"  --workload W          a workload model (idlesim help gen lists them)\n"
 	"  --PARAM V             a parameter of the workload, e.g. --clients 4; one parameter may\n"
 	"                        take a comma-separated list: --clients 1,2,4,8\n"
+	"  --housekeeping P      the kernel timers: a preset (idlesim help gen), default nohz-idle\n"
 	"  --governor G,...      the governors; the first is the baseline (required)\n"
 	"  --machine M,...       built-in name or JSON file (default skl)\n"
 	"  --iterations N        runs per governor and cell (default 5); run i has seed S + i\n"

@@ -13,7 +13,8 @@
  *            model reacts and the CPU takes the next arrived item, or goes idle.
  *
  * Items sent to a CPU that runs, or whose wakeup is already set earlier, simply wait. The
- * sleep length the governor sees is the earliest pending item that arrives by a timer.
+ * sleep length the governor sees is the earliest pending item that arrives by a timer; the
+ * tick-stop rule sees the earliest such item that is not an hrtimer.
  *
  * For the oracle, loop_run() runs the loop twice, as sim/loop.h explains.
  */
@@ -40,13 +41,13 @@ struct lcpu {
 	int64_t idle_start_ns;
 	int64_t wake_ns; /* SIM_TIME_NEVER while unknown */
 	enum wake_cause wake_cause;
-	int64_t next_timer_ns;
+	int64_t next_timer_ns, next_wheel_ns;
 	int idle_iowait;
 };
 
 /* A period of pass 1, kept for pass 2. */
 struct lperiod {
-	int64_t start_ns, wake_ns, next_timer_ns;
+	int64_t start_ns, wake_ns, next_timer_ns, next_wheel_ns;
 	int cpu;
 	enum wake_cause cause;
 	int iowait;
@@ -135,15 +136,23 @@ static void pop_item(struct lcpu *c, struct loop_item *out)
 		c->pending[i] = last;
 }
 
-static int64_t next_timer_of(const struct lcpu *c)
+/* The earliest pending timer item or armed timer, and the earliest timer-wheel one. */
+static void next_timers_of(const struct loop *L, int cpu, int64_t t)
 {
-	int64_t t = SIM_TIME_NEVER;
+	struct lcpu *c = &L->cpus[cpu];
 	size_t i;
 
-	for (i = 0; i < c->nr_pending; i++)
-		if (c->pending[i].cause == WAKE_TIMER)
-			t = sim_min64(t, c->pending[i].arrival_ns);
-	return t;
+	c->next_timer_ns = c->next_wheel_ns =
+		L->ops->armed_timer ? L->ops->armed_timer(L->model, cpu, t) : SIM_TIME_NEVER;
+	for (i = 0; i < c->nr_pending; i++) {
+		const struct loop_item *it = &c->pending[i];
+
+		if (it->cause != WAKE_TIMER)
+			continue;
+		c->next_timer_ns = sim_min64(c->next_timer_ns, it->arrival_ns);
+		if (!it->hrtimer)
+			c->next_wheel_ns = sim_min64(c->next_wheel_ns, it->arrival_ns);
+	}
 }
 
 /* ---- the CPU's life ---- */
@@ -163,6 +172,7 @@ static int record_period(struct loop *L, int cpu, int64_t wake_ns)
 	p->wake_ns = wake_ns;
 	p->cause = c->wake_cause;
 	p->next_timer_ns = c->next_timer_ns;
+	p->next_wheel_ns = c->next_wheel_ns;
 	p->iowait = c->idle_iowait;
 	return 0;
 }
@@ -174,10 +184,11 @@ static int go_idle(struct loop *L, int cpu, int64_t t, struct sim_error *err)
 	c->state = L_IDLE;
 	c->has_cur = false;
 	c->idle_start_ns = t;
-	c->next_timer_ns = next_timer_of(c);
+	next_timers_of(L, cpu, t);
 	c->idle_iowait = c->iowait;
 	c->wake_ns = SIM_TIME_NEVER;
-	if (sim_idle(L->S, cpu, t, c->next_timer_ns, c->next_timer_ns, (unsigned int)c->iowait, 0, err))
+	if (sim_idle(L->S, cpu, t, c->next_timer_ns, c->next_wheel_ns, (unsigned int)c->iowait, 0,
+		     err))
 		return -1;
 	if (!c->nr_pending)
 		return 0;
@@ -372,6 +383,12 @@ static int period_next(void *ctx, struct trace_record *rec, struct sim_error *er
 	rec->length_ns = p->wake_ns - p->start_ns;
 	rec->cause = p->cause;
 	rec->next_timer_ns = p->next_timer_ns == SIM_TIME_NEVER ? -1 : p->next_timer_ns - p->start_ns;
+	if (p->next_timer_ns != SIM_TIME_NEVER && p->next_wheel_ns != p->next_timer_ns) {
+		rec->timer_kind = TIMER_HRTIMER;
+		rec->next_wheel_ns = p->next_wheel_ns == SIM_TIME_NEVER
+					     ? -1
+					     : p->next_wheel_ns - p->start_ns;
+	}
 	rec->iowait = (unsigned int)p->iowait;
 	rec->has_iowait = p->iowait != 0;
 	rec->index = (long)ps->i++;

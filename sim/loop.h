@@ -27,6 +27,7 @@
 #ifndef IDLESIM_LOOP_H
 #define IDLESIM_LOOP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -40,6 +41,8 @@ struct loop_item {
 	int64_t arrival_ns;    /* when it arrives there */
 	int64_t work_ns;       /* CPU time it needs */
 	enum wake_cause cause; /* how its arrival wakes an idle CPU: ipi, irq or timer */
+	bool hrtimer;	       /* a timer item that is an hrtimer: the governor's sleep length
+				* sees it, the tick-stop rule (timer-wheel timers only) does not */
 	/* the model's own: */
 	int kind;
 	int task;
@@ -55,6 +58,13 @@ struct loop_model_ops {
 	/* The CPU finished an item at t: send what follows. */
 	int (*done)(void *model, struct loop *L, const struct loop_item *it, int64_t t,
 		    struct sim_error *err);
+	/*
+	 * Optional: the expiry of a timer-wheel timer the model keeps armed on `cpu` as it
+	 * goes idle at t, which is always re-armed or cancelled before it expires (TCP's
+	 * retransmission timer, pushed forward by every ACK), so it never fires; the
+	 * governor's sleep length sees it. SIM_TIME_NEVER if none.
+	 */
+	int64_t (*armed_timer)(void *model, int cpu, int64_t t);
 };
 
 /* Queue an item (arrival_ns >= now). Returns 0 or -1 with err set (out of memory). */

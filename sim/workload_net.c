@@ -44,13 +44,13 @@
  * A request is a message received; its latency runs from its sending to netserver starting
  * on it; its bytes are msg-bytes. Throughput: MB/s received.
  */
-enum { NP_MSG_BYTES, NP_RCVBUF, NP_JITTER, NP_HOUSEKEEPING, NP_NR };
+enum { NP_MSG_BYTES, NP_RCVBUF, NP_JITTER, NP_HOUSEKEEPING, NP_HK_ALIGNED, NP_WATCHDOG, NP_NR };
 
 static const struct wl_param netperf_params[NP_NR] = {
 	[NP_MSG_BYTES] = { "msg-bytes", "UDP payload per message", 1024, 1, 65507 },
 	[NP_RCVBUF] = { "rcvbuf-bytes", "receive socket buffer", 212992, 1, 1 << 30 },
 	[NP_JITTER] = JITTER_PARAM,
-	[NP_HOUSEKEEPING] = HOUSEKEEPING_PARAM(10000),
+	[NP_HOUSEKEEPING] = HOUSEKEEPING_PARAMS(0, WL_WATCHDOG_DEFAULT_MS),
 };
 
 enum { NP_SEND, NP_RECV };
@@ -154,14 +154,14 @@ const struct workload wl_netperf_udp = {
  * is done, at that time, with their true arrival time as the stamp (they would have waited
  * anyway, and the latency counts from the stamp).
  */
-enum { SP_MSG_BYTES, SP_MPS, SP_RING, SP_JITTER, SP_HOUSEKEEPING, SP_NR };
+enum { SP_MSG_BYTES, SP_MPS, SP_RING, SP_JITTER, SP_HOUSEKEEPING, SP_HK_ALIGNED, SP_WATCHDOG, SP_NR };
 
 static const struct wl_param sockperf_params[SP_NR] = {
 	[SP_MSG_BYTES] = { "msg-bytes", "UDP payload per message", 1024, 1, 65507 },
 	[SP_MPS] = { "mps", "messages per second the client sends", 100000, 1, 10000000 },
 	[SP_RING] = { "ring", "NIC receive ring, in messages", 512, 1, 1 << 20 },
 	[SP_JITTER] = JITTER_PARAM,
-	[SP_HOUSEKEEPING] = HOUSEKEEPING_PARAM(10000),
+	[SP_HOUSEKEEPING] = HOUSEKEEPING_PARAMS(0, WL_WATCHDOG_DEFAULT_MS),
 };
 
 struct sockperf {
@@ -268,7 +268,7 @@ const struct workload wl_sockperf = {
  * response; its bytes are msg-bytes (request plus response). Throughput: MB/s, as tbench
  * reports it.
  */
-enum { TB_CLIENTS, TB_CPUS, TB_CLIENT_US, TB_SERVER_US, TB_NET_US, TB_MSG_BYTES, TB_JITTER, TB_HOUSEKEEPING,
+enum { TB_CLIENTS, TB_CPUS, TB_CLIENT_US, TB_SERVER_US, TB_NET_US, TB_MSG_BYTES, TB_JITTER, TB_HOUSEKEEPING, TB_HK_ALIGNED, TB_WATCHDOG,
        TB_NR };
 
 static const struct wl_param tbench_params[TB_NR] = {
@@ -281,15 +281,27 @@ static const struct wl_param tbench_params[TB_NR] = {
 	[TB_MSG_BYTES] = { "msg-bytes", "bytes a request and its response move", 4096, 0,
 			   1 << 30 },
 	[TB_JITTER] = JITTER_PARAM,
-	[TB_HOUSEKEEPING] = HOUSEKEEPING_PARAM(10000),
+	[TB_HOUSEKEEPING] = HOUSEKEEPING_PARAMS(0, WL_WATCHDOG_DEFAULT_MS),
 };
 
 enum { TB_THINK, TB_REQUEST, TB_RESPONSE };
+
+/*
+ * TCP's retransmission timer: armed when a segment is sent, pushed forward by every ACK,
+ * cancelled when nothing is in flight; its timeout on loopback is TCP_RTO_MIN (HZ / 5 =
+ * 200 ms, include/net/tcp.h), the smoothed RTT being microseconds. A ping-pong ACKs each
+ * message with the next one, so the timer never fires; but it is pending on the CPU that
+ * sent last while it idles, and is the sleep length the governor sees (a timer-wheel
+ * timer). One per CPU here, armed by the CPU's latest send (earlier sends' timers are due
+ * less than a round trip earlier).
+ */
+#define TB_RTO_NS (200 * SIM_NS_PER_MS)
 
 struct tbench {
 	int64_t client_ns, server_ns, net_ns;
 	uint64_t bytes;
 	int clients, cpus, jitter;
+	int64_t *rto_ns; /* per CPU: the TCP retransmission timer armed by its last send */
 };
 
 static int tbench_cpus(const int64_t *p)
@@ -312,7 +324,27 @@ static int tbench_init(void *model, const int64_t *p, int nr_cpus, struct sim_er
 	m->clients = (int)p[TB_CLIENTS];
 	m->cpus = nr_cpus;
 	m->jitter = (int)p[TB_JITTER];
+	m->rto_ns = sim_calloc((size_t)nr_cpus, sizeof(*m->rto_ns));
+	if (!m->rto_ns)
+		return sim_error_nomem(err, "");
+	for (int i = 0; i < nr_cpus; i++)
+		m->rto_ns[i] = SIM_TIME_NEVER;
 	return 0;
+}
+
+static void tbench_fini(void *model)
+{
+	struct tbench *m = model;
+
+	sim_free(m->rto_ns);
+}
+
+static int64_t tbench_armed_timer(void *model, int cpu, int64_t t)
+{
+	struct tbench *m = model;
+
+	(void)t;
+	return m->rto_ns[cpu];
 }
 
 /* Client k is thread 2k, its server thread 2k + 1. */
@@ -342,6 +374,8 @@ static int tbench_done(void *model, struct loop *L, const struct loop_item *done
 	struct loop_item it = { .arrival_ns = t + m->net_ns, .cause = WAKE_IPI,
 				.task = done->task };
 
+	/* Every message sent (re)arms its socket's retransmission timer on this CPU. */
+	m->rto_ns[done->cpu] = t + TB_RTO_NS;
 	if (done->kind == TB_REQUEST) {
 		/* The server answers. */
 		it.cpu = tbench_cpu(m, done->task, 0);
@@ -364,6 +398,7 @@ static int tbench_done(void *model, struct loop *L, const struct loop_item *done
 static const struct loop_model_ops tbench_ops = {
 	.start = tbench_start,
 	.done = tbench_done,
+	.armed_timer = tbench_armed_timer,
 };
 
 const struct workload wl_tbench = {
@@ -376,6 +411,7 @@ const struct workload wl_tbench = {
 	.nr_cpus = tbench_cpus,
 	.model_size = sizeof(struct tbench),
 	.init = tbench_init,
+	.fini = tbench_fini,
 	.ops = &tbench_ops,
 };
 
@@ -396,7 +432,7 @@ const struct workload wl_tbench = {
  * reports it.
  */
 enum { DB_CLIENTS, DB_CPUS, DB_CLIENT_US, DB_IO_US, DB_IO_BYTES, DB_FLUSH_EVERY, DB_FLUSH_US,
-       DB_JITTER, DB_HOUSEKEEPING, DB_NR };
+       DB_JITTER, DB_HOUSEKEEPING, DB_HK_ALIGNED, DB_WATCHDOG, DB_NR };
 
 static const struct wl_param dbench_params[DB_NR] = {
 	[DB_CLIENTS] = { "clients", "clients, each with one I/O in flight", 1, 1, 4096 },
@@ -409,7 +445,7 @@ static const struct wl_param dbench_params[DB_NR] = {
 			     1000000 },
 	[DB_FLUSH_US] = { "flush-latency-us", "mean latency of a flush", 2000, 1, 10000000 },
 	[DB_JITTER] = JITTER_PARAM,
-	[DB_HOUSEKEEPING] = HOUSEKEEPING_PARAM(10000),
+	[DB_HOUSEKEEPING] = HOUSEKEEPING_PARAMS(0, WL_WATCHDOG_DEFAULT_MS),
 };
 
 enum { DB_START, DB_IO, DB_FLUSH };

@@ -32,7 +32,7 @@
  * senders to the last read); its bytes the round's messages. Throughput: rounds/s (req/s);
  * hackbench's own figure, the time for N loops, is N / throughput.
  */
-enum { HB_GROUPS, HB_FDS, HB_BURST, HB_CPUS, HB_MSG_BYTES, HB_SEND_US, HB_RECV_US, HB_JITTER, HB_HOUSEKEEPING,
+enum { HB_GROUPS, HB_FDS, HB_BURST, HB_CPUS, HB_MSG_BYTES, HB_SEND_US, HB_RECV_US, HB_JITTER, HB_HOUSEKEEPING, HB_HK_ALIGNED, HB_WATCHDOG,
        HB_NR };
 
 static const struct wl_param hackbench_params[HB_NR] = {
@@ -44,7 +44,7 @@ static const struct wl_param hackbench_params[HB_NR] = {
 	[HB_SEND_US] = { "send-us", "sender work per message written", 2, 0, 1000000 },
 	[HB_RECV_US] = { "recv-us", "receiver work per message read", 2, 0, 1000000 },
 	[HB_JITTER] = JITTER_PARAM,
-	[HB_HOUSEKEEPING] = HOUSEKEEPING_PARAM(10000),
+	[HB_HOUSEKEEPING] = HOUSEKEEPING_PARAMS(0, WL_WATCHDOG_DEFAULT_MS),
 };
 
 enum { HB_WRITE, HB_READ };
@@ -196,7 +196,7 @@ const struct workload wl_hackbench = {
  * work minus the expiry (the exit latency of the state the CPU was in, or the wait behind
  * an overrun). No throughput.
  */
-enum { CT_CPUS, CT_PERIOD_US, CT_DISTANCE_US, CT_WORK_US, CT_JITTER, CT_HOUSEKEEPING, CT_NR };
+enum { CT_CPUS, CT_PERIOD_US, CT_DISTANCE_US, CT_WORK_US, CT_JITTER, CT_HOUSEKEEPING, CT_HK_ALIGNED, CT_WATCHDOG, CT_NR };
 
 static const struct wl_param cyclictest_params[CT_NR] = {
 	[CT_CPUS] = { "cpus", "threads, one per CPU", 1, 1, MACHINE_MAX_CPUS },
@@ -204,7 +204,7 @@ static const struct wl_param cyclictest_params[CT_NR] = {
 	[CT_DISTANCE_US] = { "distance-us", "interval increment per thread", 0, 0, 1000000 },
 	[CT_WORK_US] = { "work-us", "work per wakeup", 2, 0, 1000000 },
 	[CT_JITTER] = JITTER_PARAM,
-	[CT_HOUSEKEEPING] = HOUSEKEEPING_PARAM(0),
+	[CT_HOUSEKEEPING] = HOUSEKEEPING_PARAMS(0, WL_WATCHDOG_DEFAULT_MS),
 };
 
 struct cyclictest {
@@ -384,7 +384,7 @@ const struct workload wl_idle = {
  * independently, from their own streams.
  * No requests, no throughput.
  */
-enum { PN_CPUS, PN_SHORTS, PN_SHORT_US, PN_LONG_US, PN_WORK_US, PN_JITTER, PN_HOUSEKEEPING, PN_NR };
+enum { PN_CPUS, PN_SHORTS, PN_SHORT_US, PN_LONG_US, PN_WORK_US, PN_JITTER, PN_HOUSEKEEPING, PN_HK_ALIGNED, PN_WATCHDOG, PN_NR };
 
 static const struct wl_param powernightmares_params[PN_NR] = {
 	[PN_CPUS] = { "cpus", "CPUs running the pattern", 1, 1, MACHINE_MAX_CPUS },
@@ -393,7 +393,7 @@ static const struct wl_param powernightmares_params[PN_NR] = {
 	[PN_LONG_US] = { "long-us", "length of the long idle period", 100000, 1, 100000000 },
 	[PN_WORK_US] = { "work-us", "work per wakeup", 2, 0, 1000000 },
 	[PN_JITTER] = JITTER_PARAM,
-	[PN_HOUSEKEEPING] = HOUSEKEEPING_PARAM(0),
+	[PN_HOUSEKEEPING] = HOUSEKEEPING_PARAMS(0, WL_WATCHDOG_DEFAULT_MS),
 };
 
 struct powernightmares {

@@ -122,27 +122,31 @@ static void *model_create(const struct workload *w, const int64_t *params, int64
 }
 
 /*
- * The housekeeping timers (workloads.h) wrapped around a model: its items carry kind
- * HK_KIND, which no model uses, and never reach the model's done().
+ * The kernel timers (workloads.h) wrapped around a model: their items carry kinds HK_KIND
+ * and WD_KIND, which no model uses, and never reach the model's done().
  */
 #define HK_KIND (-1000)
+#define WD_KIND (-1001)
 
 struct hk_model {
 	const struct loop_model_ops *ops;
 	void *model;
 	int nr_cpus;
-	int64_t period_ns;
+	int64_t period_ns; /* housekeeping timer, 0: none */
+	bool aligned;
+	int64_t watchdog_ns; /* watchdog hrtimer, 0: none */
 };
 
-static int hk_send(struct loop *L, int cpu, int64_t at_ns, struct sim_error *err)
+static int hk_send(struct loop *L, int cpu, int kind, int64_t at_ns, struct sim_error *err)
 {
 	struct loop_item it = { 0 };
 
 	it.cpu = cpu;
 	it.arrival_ns = at_ns;
-	it.work_ns = WL_HOUSEKEEPING_WORK_NS;
+	it.work_ns = kind == WD_KIND ? WL_WATCHDOG_WORK_NS : WL_HOUSEKEEPING_WORK_NS;
 	it.cause = WAKE_TIMER;
-	it.kind = HK_KIND;
+	it.hrtimer = kind == WD_KIND;
+	it.kind = kind;
 	it.stamp_ns = at_ns;
 	return loop_send(L, &it, err);
 }
@@ -153,10 +157,18 @@ static int hk_start(void *model, struct loop *L, struct sim_error *err)
 	int64_t now = loop_now(L);
 	int cpu;
 
-	for (cpu = 0; cpu < h->nr_cpus; cpu++)
-		if (hk_send(L, cpu, now + loop_uniform(L, WL_HOUSEKEEPING_STREAM, 1, h->period_ns),
+	for (cpu = 0; cpu < h->nr_cpus; cpu++) {
+		if (h->period_ns &&
+		    hk_send(L, cpu, HK_KIND,
+			    now + (h->aligned ? h->period_ns
+					      : loop_uniform(L, WL_HOUSEKEEPING_STREAM, 1, h->period_ns)),
 			    err))
 			return -1;
+		if (h->watchdog_ns &&
+		    hk_send(L, cpu, WD_KIND,
+			    now + loop_uniform(L, WL_HOUSEKEEPING_STREAM, 1, h->watchdog_ns), err))
+			return -1;
+	}
 	return h->ops->start(h->model, L, err);
 }
 
@@ -164,32 +176,98 @@ static int hk_done(void *model, struct loop *L, const struct loop_item *it, int6
 		   struct sim_error *err)
 {
 	struct hk_model *h = model;
+	int64_t period = it->kind == WD_KIND ? h->watchdog_ns : h->period_ns;
 
-	if (it->kind != HK_KIND)
+	if (it->kind != HK_KIND && it->kind != WD_KIND)
 		return h->ops->done(h->model, L, it, t, err);
-	/* Strictly periodic after the random phase; a timer that ran late is not repeated. */
-	return hk_send(L, it->cpu,
-		       it->arrival_ns + h->period_ns > t ? it->arrival_ns + h->period_ns : t, err);
+	/* Strictly periodic after the phase (hrtimer_forward, or the tick's next period); a
+	 * timer that ran late is not repeated, its next expiry is the next period after t. */
+	return hk_send(L, it->cpu, it->kind,
+		       it->arrival_ns + period > t
+			       ? it->arrival_ns + period
+			       : it->arrival_ns + ((t - it->arrival_ns) / period + 1) * period,
+		       err);
 }
 
-static const struct loop_model_ops hk_ops = { .start = hk_start, .done = hk_done };
+static int64_t hk_armed_timer(void *model, int cpu, int64_t t)
+{
+	struct hk_model *h = model;
 
-/* The ops and model to give the loop: the model itself, or it wrapped in housekeeping. */
+	return h->ops->armed_timer ? h->ops->armed_timer(h->model, cpu, t) : SIM_TIME_NEVER;
+}
+
+static const struct loop_model_ops hk_ops = {
+	.start = hk_start,
+	.done = hk_done,
+	.armed_timer = hk_armed_timer,
+};
+
+/* The ops and model to give the loop: the model itself, or it wrapped in its timers. */
 static void hk_wrap(const struct workload *w, const int64_t *params, void *model, int nr_cpus,
 		    struct hk_model *h, const struct loop_model_ops **ops, void **arg)
 {
 	int k = workload_param_index(w, "housekeeping-us");
+	int a = workload_param_index(w, "housekeeping-aligned");
+	int d = workload_param_index(w, "watchdog-ms");
 
 	*ops = w->ops;
 	*arg = model;
-	if (k < 0 || params[k] == 0)
+	memset(h, 0, sizeof(*h));
+	if (k >= 0)
+		h->period_ns = params[k] * SIM_NS_PER_US;
+	if (a >= 0)
+		h->aligned = params[a] != 0;
+	if (d >= 0)
+		h->watchdog_ns = params[d] * SIM_NS_PER_MS;
+	if (!h->period_ns && !h->watchdog_ns)
 		return;
 	h->ops = w->ops;
 	h->model = model;
 	h->nr_cpus = nr_cpus;
-	h->period_ns = params[k] * SIM_NS_PER_US;
 	*ops = &hk_ops;
 	*arg = h;
+}
+
+/* The presets of --housekeeping (README "Timers" says what each models and why). */
+static const struct {
+	const char *name;
+	int64_t period_us, aligned, watchdog_ms;
+} presets[] = {
+	{ "none", 0, 0, 0 },
+	{ "nohz-idle", 0, 0, WL_WATCHDOG_DEFAULT_MS },
+	{ "hz-tick-100", 10000, 1, WL_WATCHDOG_DEFAULT_MS },
+	{ "hz-tick-250", 4000, 1, WL_WATCHDOG_DEFAULT_MS },
+	{ "hz-tick-1000", 1000, 1, WL_WATCHDOG_DEFAULT_MS },
+	{ "legacy-10ms", 10000, 0, 0 },
+};
+
+const char *workload_preset_names(void)
+{
+	return "none, nohz-idle, hz-tick-100, hz-tick-250, hz-tick-1000, legacy-10ms";
+}
+
+int workload_preset(const struct workload *w, const char *name, int64_t *params,
+		    struct sim_error *err)
+{
+	int k = workload_param_index(w, "housekeeping-us");
+	int a = workload_param_index(w, "housekeeping-aligned");
+	int d = workload_param_index(w, "watchdog-ms");
+	unsigned int i;
+
+	if (k < 0 || a < 0 || d < 0)
+		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+				     "--housekeeping: workload %s has no kernel timers to set",
+				     w->name);
+	for (i = 0; i < SIM_ARRAY_SIZE(presets); i++)
+		if (!strcmp(presets[i].name, name)) {
+			params[k] = presets[i].period_us;
+			params[a] = presets[i].aligned;
+			params[d] = presets[i].watchdog_ms;
+			return 0;
+		}
+	return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+			     "--housekeeping '%s': unknown preset (%s)", name,
+			     workload_preset_names());
 }
 
 static void model_destroy(const struct workload *w, void *model)

@@ -39,25 +39,32 @@ static inline int64_t wl_vary(struct loop *L, int stream, int64_t mean_ns, int j
 	  100 }
 
 /*
- * Housekeeping: the kernel timers a loaded system always has besides the benchmark (TCP
- * and block-layer timers, vmstat and other delayed work, RCU), modelled as one timer per
- * CPU every `housekeeping-us`, at a random phase per CPU, each bringing
- * WL_HOUSEKEEPING_WORK_NS of work; 0 turns it off. workloads.c adds these items around the
- * model (which never sees them) from random stream WL_HOUSEKEEPING_STREAM, so a model
- * must not draw from that stream.
+ * Kernel timers besides the benchmark's own (README "Timers"). workloads.c adds them around
+ * the model, which never sees them, from random stream WL_HOUSEKEEPING_STREAM (a model must
+ * not draw from it). Three parameters, which every model but `idle` has; `--housekeeping
+ * PRESET` sets all three to what a named kernel configuration keeps (workload_preset()):
  *
- * Why it matters: without any timer, an IPI-driven loop on a fresh CPU gives menu a sleep
- * length of "no timer at all" and only its own history to correct it; a governor that starts
- * in the deepest state may then never see the short intervals it would need to leave it
- * (measured, `idlesim compare --workload tbench --housekeeping-us 0|10000 -m skl -g
- * oracle,menu@6.19 -n 3`: 3.2 MB/s, about 780 req/s, without; 176 MB/s, about 43,000
- * req/s, with). Real machines always have such timers; the
- * default is an assumption, documented in README, that a user can change.
+ *  housekeeping-us  one timer-wheel timer per CPU every P us (0: none), each bringing
+ *                   WL_HOUSEKEEPING_WORK_NS of work; at a random phase per CPU, or, with
+ *  housekeeping-aligned 1, at multiples of P on every CPU (the periodic tick of a kernel
+ *                   that never stops it, nohz=off: its handler is the timer, and the
+ *                   governor's sleep length is the next tick);
+ *  watchdog-ms      the soft-lockup watchdog's per-CPU hrtimer (kernel/watchdog.c: every
+ *                   2 * watchdog_thresh / 5 s, 4 s with the default watchdog_thresh = 10),
+ *                   at a random phase per CPU, WL_WATCHDOG_WORK_NS of work (it queues the
+ *                   stopper thread); 0 models `nowatchdog`. It is the bound a NOHZ kernel
+ *                   always has: the sleep length is never "no timer" while it runs.
  */
-#define HOUSEKEEPING_PARAM(def_us)                                                           \
-	{ "housekeeping-us", "period of one housekeeping timer per CPU (0: none)", def_us, 0, \
-	  10000000 }
+#define HOUSEKEEPING_PARAMS(def_us, def_wd_ms)                                                  \
+	{ "housekeeping-us", "period of a housekeeping timer per CPU (0: none)", def_us, 0,      \
+	  10000000 },                                                                            \
+	{ "housekeeping-aligned", "1: housekeeping timers at multiples of their period (a tick)", \
+	  0, 0, 1 },                                                                             \
+	{ "watchdog-ms", "soft-lockup watchdog hrtimer period per CPU (0: nowatchdog)",          \
+	  def_wd_ms, 0, 1000000 }
 #define WL_HOUSEKEEPING_WORK_NS 2000
+#define WL_WATCHDOG_WORK_NS 2000
+#define WL_WATCHDOG_DEFAULT_MS 4000
 #define WL_HOUSEKEEPING_STREAM (LOOP_STREAMS - 1)
 
 struct wl_param {
@@ -87,6 +94,15 @@ const struct workload *workload_get(unsigned int i);
 const struct workload *workload_find(const char *name);
 int workload_param_index(const struct workload *w, const char *name); /* -1 if none */
 void workload_defaults(const struct workload *w, int64_t *params);
+/*
+ * --housekeeping NAME: set the model's housekeeping-us, housekeeping-aligned and watchdog-ms
+ * to the preset NAME (none, nohz-idle, hz-tick-100, hz-tick-250, hz-tick-1000, legacy-10ms;
+ * README "Timers"). Returns 0, or -1 with err set (unknown name, or a model without them).
+ */
+int workload_preset(const struct workload *w, const char *name, int64_t *params,
+		    struct sim_error *err);
+/* The preset names, for help texts: "none, nohz-idle, ...". */
+const char *workload_preset_names(void);
 /* Range checks with messages naming the option (--NAME). */
 int workload_check_params(const struct workload *w, const int64_t *params, struct sim_error *err);
 

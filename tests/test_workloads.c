@@ -292,7 +292,7 @@ static void test_iowait(void **state)
 
 	(void)state;
 	setup_wl(&s, "dbench", "clients", 2LL, "jitter-pct", 0LL, "flush-every", 4LL,
-		 "housekeeping-us", 0LL, NULL);
+		 "watchdog-ms", 0LL, NULL);
 	tr = ideal_trace(&s, 20000000, &buf);
 	assert_int_equal(trace_header(tr)->cpus, 2);
 	while ((got = trace_next(tr, &rec, &err)) > 0) {
@@ -312,7 +312,7 @@ static void test_iowait(void **state)
 
 	buf = NULL;
 	n = 0;
-	setup_wl(&s, "tbench", "clients", 2LL, "housekeeping-us", 0LL, NULL);
+	setup_wl(&s, "tbench", "clients", 2LL, "watchdog-ms", 0LL, NULL);
 	tr = ideal_trace(&s, 5000000, &buf);
 	while ((got = trace_next(tr, &rec, &err)) > 0) {
 		assert_int_equal(rec.iowait, 0);
@@ -374,28 +374,137 @@ static void test_housekeeping(void **state)
 }
 
 /*
- * Why the default is on (workloads.h): with no timer at all, menu@6.19 on a 1-client
- * tbench keeps picking C10 (its sleep length is "no timer", and the deep exits it causes
- * make every interval it measures long); one 10 ms timer per CPU is enough for it to find
- * the short intervals. Measured at 0.2 s: ~3 MB/s without against ~170 MB/s with.
+ * The presets set the three timer parameters (workloads.h, README "Timers"); nohz-idle is
+ * the default. legacy-10ms is the former default, one 10 ms timer per CPU: with it,
+ * menu@6.19 on a 1-client tbench finds the short intervals (~170 MB/s at 0.2 s), which it
+ * does not without any timer (~3 MB/s, C10 after C10: see the README for why).
  */
-static void test_housekeeping_cold_start(void **state)
+static void test_housekeeping_presets(void **state)
 {
+	struct sim_error err = { 0 };
 	struct wl_setup s;
 	struct loop_result r;
 	double off, on;
+	int k, a, d;
 
 	(void)state;
-	setup_wl(&s, "tbench", "clients", 1LL, "housekeeping-us", 0LL, NULL);
+	setup_wl(&s, "tbench", "clients", 1LL, NULL);
+	k = workload_param_index(s.w, "housekeeping-us");
+	a = workload_param_index(s.w, "housekeeping-aligned");
+	d = workload_param_index(s.w, "watchdog-ms");
+	assert_true(k >= 0 && a >= 0 && d >= 0);
+	assert_int_equal(s.p[k], 0);
+	assert_int_equal(s.p[a], 0);
+	assert_int_equal(s.p[d], 4000); /* 2 * watchdog_thresh (10 s) / 5 */
+	assert_int_equal(workload_preset(s.w, "hz-tick-250", s.p, &err), 0);
+	assert_int_equal(s.p[k], 4000);
+	assert_int_equal(s.p[a], 1);
+	assert_int_equal(s.p[d], 4000);
+	assert_int_equal(workload_preset(s.w, "none", s.p, &err), 0);
+	assert_int_equal(s.p[k] + s.p[a] + s.p[d], 0);
+	assert_int_equal(workload_preset(s.w, "hz-tick-42", s.p, &err), -1);
+	assert_non_null(strstr(err.text, "'hz-tick-42': unknown preset (none, nohz-idle, "));
+	assert_int_equal(workload_preset(workload_find("idle"), "none", s.p, &err), -1);
+
 	run_skl(&s, "menu@6.19", 200000000, 1, &r);
 	off = workload_throughput(s.w, &r);
 	loop_result_release(&r);
-	setup_wl(&s, "tbench", "clients", 1LL, NULL);
-	assert_int_equal(s.p[workload_param_index(s.w, "housekeeping-us")], 10000);
+	assert_int_equal(workload_preset(s.w, "legacy-10ms", s.p, &err), 0);
+	assert_int_equal(s.p[k], 10000);
+	assert_int_equal(s.p[d], 0);
 	run_skl(&s, "menu@6.19", 200000000, 1, &r);
 	on = workload_throughput(s.w, &r);
 	loop_result_release(&r);
 	assert_true(on > 10 * off);
+}
+
+/*
+ * hz-tick-250 is a tick that never stops: a timer-wheel timer at every multiple of 4 ms on
+ * every CPU, so every idle period of an otherwise timer-less pattern sees it as its next
+ * timer, due at the next tick boundary (written as the period's next_timer), and none of
+ * them is longer than 4 ms. powernightmares' 100 ms period is cut into ticks.
+ */
+static void test_hz_tick_preset(void **state)
+{
+	struct sim_error err = { 0 };
+	struct wl_setup s;
+	struct trace_reader *tr;
+	struct trace_record rec;
+	char *buf = NULL;
+	int got, ticks = 0;
+
+	(void)state;
+	setup_wl(&s, "powernightmares", "jitter-pct", 0LL, NULL);
+	assert_int_equal(workload_preset(s.w, "hz-tick-250", s.p, &err), 0);
+	s.p[workload_param_index(s.w, "watchdog-ms")] = 0;
+	tr = ideal_trace(&s, 200000000, &buf);
+	while ((got = trace_next(tr, &rec, &err)) > 0) {
+		int64_t next_tick = (rec.time_ns / 4000000 + 1) * 4000000;
+
+		assert_int_equal(rec.time_ns + rec.next_timer_ns, next_tick);
+		assert_int_equal(rec.timer_kind, TIMER_WHEEL);
+		assert_true(rec.length_ns <= 4000000);
+		ticks += rec.cause == WAKE_TIMER;
+	}
+	assert_int_equal(got, 0);
+	/* The short periods fill 0..142 us and 100.142..100.284 ms, so every tick at 4, 8, ...,
+	 * 196 ms falls in a long period and ends an idle period (49), and the last period runs
+	 * to the tick at 200 ms, the end: 50. */
+	assert_int_equal(ticks, 50);
+	trace_close(tr);
+	free(buf);
+}
+
+/*
+ * "No timer" is not infinity (workloads.h): the soft-lockup watchdog's hrtimer bounds the
+ * sleep length at 4 s. An IPI-only stream of exponential idle periods (mean 50 us) gives
+ * menu@6.19 no timer to go by; without the watchdog (watchdog-ms 0, sleep length "no
+ * timer") most of its entries are C10; with the default 4 s bound, its correction factor
+ * learns how short the real intervals are and C10 becomes a minority (measured with seed 1:
+ * 990 of 1477 entries without, 560 of 3334 with). The watchdog's timer is an hrtimer: the
+ * periods record it with timer_kind hrtimer and no wheel timer.
+ */
+static uint64_t c10_share_pct(const struct loop_result *r)
+{
+	const struct cpu_stats *c = &r->stats.cpus[0];
+	uint64_t all = 0;
+	int i;
+
+	for (i = 0; i < CPUIDLE_STATE_MAX; i++)
+		all += c->states[i].usage;
+	return all ? 100 * c->states[8].usage / all : 0;
+}
+
+static void test_watchdog_bound(void **state)
+{
+	struct sim_error err = { 0 };
+	struct wl_setup s;
+	struct loop_result r;
+	struct trace_reader *tr;
+	struct trace_record rec;
+	char *buf = NULL;
+	int got;
+
+	(void)state;
+	setup_wl(&s, "powernightmares", "shorts", 1000000LL, "short-us", 50LL, "jitter-pct",
+		 100LL, "watchdog-ms", 0LL, NULL);
+	run_skl(&s, "menu@6.19", 1000000000, 1, &r);
+	assert_true(c10_share_pct(&r) > 60);
+	loop_result_release(&r);
+	s.p[workload_param_index(s.w, "watchdog-ms")] = 4000;
+	run_skl(&s, "menu@6.19", 1000000000, 1, &r);
+	assert_true(c10_share_pct(&r) < 25);
+	loop_result_release(&r);
+
+	tr = ideal_trace(&s, 10000000, &buf);
+	while ((got = trace_next(tr, &rec, &err)) > 0) {
+		assert_true(rec.next_timer_ns > 0 && rec.time_ns + rec.next_timer_ns <= 4000000000);
+		assert_int_equal(rec.timer_kind, TIMER_HRTIMER);
+		assert_int_equal(rec.next_wheel_ns, -1);
+	}
+	assert_int_equal(got, 0);
+	trace_close(tr);
+	free(buf);
 }
 
 /* ---- netperf-udp, sockperf ---- */
@@ -595,8 +704,9 @@ static void test_idle_timers_only(void **state)
 }
 
 /*
- * powernightmares, no jitter: 20 periods of 5 us, then one of 100 ms, every one ended by
- * an IPI with no timer pending (next_timer absent), the long one included.
+ * powernightmares, no jitter, no kernel timers (watchdog-ms 0): 20 periods of 5 us, then
+ * one of 100 ms, every one ended by an IPI with no timer pending (next_timer absent), the
+ * long one included.
  */
 static void test_powernightmares_pattern(void **state)
 {
@@ -608,7 +718,7 @@ static void test_powernightmares_pattern(void **state)
 	int got, n = 0, longs = 0;
 
 	(void)state;
-	setup_wl(&s, "powernightmares", "jitter-pct", 0LL, NULL);
+	setup_wl(&s, "powernightmares", "jitter-pct", 0LL, "watchdog-ms", 0LL, NULL);
 	tr = ideal_trace(&s, 350000000, &buf);
 	while ((got = trace_next(tr, &rec, &err)) > 0) {
 		int pos = n % 21;
@@ -750,7 +860,7 @@ static void test_gen_cli(void **state)
 	assert_non_null(strstr(text, "'--period-us'"));
 	/* ... and the message lists the model's own options. */
 	assert_non_null(strstr(text, "workload dbench takes --clients --cpus --client-us "));
-	assert_non_null(strstr(text, " --jitter-pct --housekeeping-us;"));
+	assert_non_null(strstr(text, " --jitter-pct --housekeeping-us --housekeeping-aligned --watchdog-ms;"));
 	free(text);
 
 	snprintf(cmd, sizeof(cmd), BIN " help gen >%s/help", dir);
@@ -799,7 +909,9 @@ int main(void)
 		cmocka_unit_test(test_dbench_by_hand),
 		cmocka_unit_test(test_iowait),
 		cmocka_unit_test(test_housekeeping),
-		cmocka_unit_test(test_housekeeping_cold_start),
+		cmocka_unit_test(test_housekeeping_presets),
+		cmocka_unit_test(test_hz_tick_preset),
+		cmocka_unit_test(test_watchdog_bound),
 		cmocka_unit_test(test_netperf_by_hand),
 		cmocka_unit_test(test_sockperf_by_hand),
 		cmocka_unit_test(test_hackbench_by_hand),
