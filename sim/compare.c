@@ -79,10 +79,12 @@ const char *cmp_metric_unit(const struct workload *wl, int metric)
 
 bool cmp_metric_applies(const struct workload *wl, int metric)
 {
-	/* Request throughput and latency come from workloads that serve requests. */
-	if (metric == CMP_M_THROUGHPUT || metric == CMP_M_LATENCY_MEAN ||
-	    metric == CMP_M_LATENCY_P99)
+	/* Request throughput and latency come from workloads that serve requests; latency
+	 * also from those that report it alone (cyclictest). */
+	if (metric == CMP_M_THROUGHPUT)
 		return wl->throughput_unit != NULL;
+	if (metric == CMP_M_LATENCY_MEAN || metric == CMP_M_LATENCY_P99)
+		return wl->throughput_unit != NULL || wl->reports_latency;
 	return true;
 }
 

@@ -81,6 +81,9 @@ struct workload {
 	unsigned int nr_params;
 	/* "req/s" or "MB/s"; NULL when it has no throughput (cyclictest, idle, ...). */
 	const char *throughput_unit;
+	/* It reports request latency even without a throughput (cyclictest: its figure is the
+	 * latency of timer wakeups, which the engine's irq/ipi wake latency leaves out). */
+	bool reports_latency;
 	/* CPUs it uses for these parameters (the machine must have at least as many). */
 	int (*nr_cpus)(const int64_t *params);
 	size_t model_size; /* bytes of model state, zeroed before init */

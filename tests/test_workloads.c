@@ -14,6 +14,7 @@
 #include "tests/testutil.h"
 #include "tests/testbin.h"
 #include "sim/common.h"
+#include "sim/compare.h"
 #include "sim/workloads.h"
 
 #include <math.h>
@@ -637,6 +638,12 @@ static void test_cyclictest_by_hand(void **state)
 	int got, n = 0;
 
 	(void)state;
+	/* Its figure is that latency: compare reports it though there is no throughput (it
+	 * used to leave it out, and show deepest's 890 us wakeups as no latency at all). */
+	assert_true(cmp_metric_applies(workload_find("cyclictest"), CMP_M_LATENCY_MEAN));
+	assert_true(cmp_metric_applies(workload_find("cyclictest"), CMP_M_LATENCY_P99));
+	assert_false(cmp_metric_applies(workload_find("cyclictest"), CMP_M_THROUGHPUT));
+	assert_false(cmp_metric_applies(workload_find("idle"), CMP_M_LATENCY_MEAN));
 	setup_wl(&s, "cyclictest", "cpus", 2LL, "distance-us", 500LL, "jitter-pct", 0LL, NULL);
 	run_skl(&s, "shallowest", 10200000, 1, &r);
 	assert_int_equal(r.requests, 16);
