@@ -544,6 +544,44 @@ static void test_netperf_by_hand(void **state)
 }
 
 /*
+ * netperf-udp's mechanism by hand: a receiver that wakes 50 us late (skl with C10's exit
+ * latency set to 50 us, and deepest) and a socket of N = 10 messages. 4400-byte messages,
+ * no jitter, no timers: the sender spends 1000 + 4400/4 = 2100 ns per message, so message
+ * j of a burst reaches the socket at a + 2100j; the receiver 500 + 4400/8 = 1050 ns each;
+ * the buffer holds 51680 / (4400 + 768) = 10. A cycle starts when a message (j = 0) finds
+ * the receiver idle at a: it runs from a + 50000. Messages 0..9 (to a + 18900) fill the
+ * socket; 10..24 (a + 21000 .. a + 50400) find it full and are dropped: the first read
+ * ends at a + 51050. 25..32 (a + 52500 .. a + 67200) are queued and read behind the
+ * backlog, which is done at a + 50000 + 18 x 1050 = a + 68900; the receiver idles, and
+ * message 33 at a + 69300 starts the next cycle. So every 69300 ns: 33 sent, 15 dropped,
+ * 18 received. The first cycle starts at 2100; in 2100 + 10 x 69300 ns, 10 cycles: 180
+ * messages received. The first of each cycle waits the whole 50 us.
+ */
+static void test_netperf_late_receiver(void **state)
+{
+	struct sim_error err = { 0 };
+	struct sim_config cfg = { 0 };
+	struct wl_setup s;
+	struct loop_result r;
+	struct machine m;
+
+	(void)state;
+	setup_wl(&s, "netperf-udp", "msg-bytes", 4400LL, "rcvbuf-bytes", 51680LL, "jitter-pct",
+		 0LL, "watchdog-ms", 0LL, NULL);
+	assert_int_equal(machine_load("skl", &m, &err), 0);
+	m.states[m.state_count - 1].exit_latency_ns = 50000;
+	cfg.machine = &m;
+	cfg.gov = gov_find("deepest");
+	cfg.hz = 250;
+	cfg.latency_req_ns = -1;
+	assert_int_equal(workload_run(s.w, s.p, &cfg, 2100 + 10 * 69300, 1, &r, &err), 0);
+	assert_int_equal(r.requests, 10 * 18);
+	assert_int_equal(r.bytes, 10 * 18 * 4400);
+	assert_int_equal(r.latency.max_ns, 50000);
+	loop_result_release(&r);
+}
+
+/*
  * sockperf, 1024-byte messages at 100000/s, no jitter: a message arrives every 10 us from
  * 10 us on, and costs 1000 + 1024/4 = 1256 ns. With POLL, in 1 ms messages 1..99 are done
  * (the 100th arrives at 1000 us and is not), each with latency 0. With deepest, the first
@@ -920,6 +958,7 @@ int main(void)
 		cmocka_unit_test(test_hz_tick_preset),
 		cmocka_unit_test(test_watchdog_bound),
 		cmocka_unit_test(test_netperf_by_hand),
+		cmocka_unit_test(test_netperf_late_receiver),
 		cmocka_unit_test(test_sockperf_by_hand),
 		cmocka_unit_test(test_hackbench_by_hand),
 		cmocka_unit_test(test_cyclictest_by_hand),
