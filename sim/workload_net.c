@@ -137,39 +137,56 @@ const struct workload wl_netperf_udp = {
 /*
  * ==== sockperf ====
  *
- * sockperf in throughput mode (`sockperf tp` on a remote client, `sockperf sr` here): a
- * remote client sends msg-bytes UDP messages at mps messages per second (gaps drawn with
- * the jitter around 1/mps), so the arrivals do not wait for the receiver. Each message
- * raises a NIC interrupt on CPU 0, where the server thread is pinned too; the CPU spends
- * 1000 ns + msg-bytes / 4 ns on it (interrupt, UDP receive, copy to the application). The
- * NIC ring holds `ring` messages not yet processed; one that finds it full is dropped.
- * Idle periods are the gaps between messages, each ended by an IRQ.
+ * sockperf against a server here (`sockperf sr` on CPU 0, where the NIC's interrupt for
+ * it is steered too), from a remote client, in one of two modes (--mode):
  *
- * A request is a message processed; its latency runs from its arrival to the CPU starting
- * on it; its bytes are msg-bytes. Throughput: MB/s received.
+ *  0, throughput (`sockperf tp`): the client sends msg-bytes UDP messages at mps per
+ *     second (gaps drawn with the jitter around 1/mps), whatever the server does. Each
+ *     raises a NIC interrupt; the CPU spends 1000 ns + msg-bytes / 4 ns on it (interrupt,
+ *     UDP receive, copy to the application). While the CPU sleeps and wakes, arrivals wait
+ *     in the NIC ring and then in the socket: at most min(ring, rcvbuf-bytes /
+ *     (msg-bytes + 768)) messages (NAPI moves the ring into the socket as soon as the CPU
+ *     runs, so the smaller of the two limits; 768 bytes of buffer overhead per message, as
+ *     netperf-udp); one that finds them full is dropped. The figure is what the server
+ *     received: a server that wakes late enough drops. A request is a message processed;
+ *     its latency runs from its arrival to the CPU starting on it.
+ *  1, ping-pong (`sockperf pp`, with --mps as its pacing): the client sends a message,
+ *     which reaches the server wire-us later (one way: the client's stack, the wire, the
+ *     NIC); the server receives it and sends the reply (2 x (1000 + msg-bytes / 4) ns),
+ *     which reaches the client wire-us later; the client sends the next message then, or
+ *     1/mps after the previous one if that is later. The figure is latency: sockperf
+ *     reports half the round trip, and so does a request here (its bytes: msg-bytes).
+ *     Every exit latency of the server's CPU adds to the round trip in full.
  *
- * The loop lets a model act only when an item's work is done, so arrivals are produced
- * lazily: when the CPU has nothing left to do, the next arrival is sent at its time (it
- * wakes the CPU); arrivals that fall while the CPU works are sent when its current item
- * is done, at that time, with their true arrival time as the stamp (they would have waited
- * anyway, and the latency counts from the stamp).
+ * The loop lets a model act only when an item's work is done, so in throughput mode
+ * arrivals are produced lazily: when the CPU has nothing left to do, the next arrival is
+ * sent at its time (it wakes the CPU); arrivals that fall while the CPU works are sent when
+ * its current item is done, at that time, with their true arrival time as the stamp.
  */
-enum { SP_MSG_BYTES, SP_MPS, SP_RING, SP_JITTER, SP_HOUSEKEEPING, SP_HK_ALIGNED, SP_WATCHDOG, SP_NR };
+enum { SP_MSG_BYTES, SP_MPS, SP_RING, SP_RCVBUF, SP_MODE, SP_WIRE_US, SP_JITTER, SP_HOUSEKEEPING,
+       SP_HK_ALIGNED, SP_WATCHDOG, SP_NR };
 
 static const struct wl_param sockperf_params[SP_NR] = {
 	[SP_MSG_BYTES] = { "msg-bytes", "UDP payload per message", 1024, 1, 65507 },
-	[SP_MPS] = { "mps", "messages per second the client sends", 100000, 1, 10000000 },
+	[SP_MPS] = { "mps", "messages per second the client sends (at most, in ping-pong)",
+		     100000, 1, 10000000 },
 	[SP_RING] = { "ring", "NIC receive ring, in messages", 512, 1, 1 << 20 },
+	[SP_RCVBUF] = { "rcvbuf-bytes", "receive socket buffer", 212992, 1, 1 << 30 },
+	[SP_MODE] = { "mode", "0: throughput (sockperf tp), 1: ping-pong (sockperf pp)", 0, 0, 1 },
+	[SP_WIRE_US] = { "wire-us", "one-way delay between client and server (ping-pong)", 5, 0,
+			 1000000 },
 	[SP_JITTER] = JITTER_PARAM,
 	[SP_HOUSEKEEPING] = HOUSEKEEPING_PARAMS(0, WL_WATCHDOG_DEFAULT_MS),
 };
 
 struct sockperf {
-	int64_t gap_ns, work_ns;
+	int64_t gap_ns, work_ns, wire_ns;
 	uint64_t bytes;
-	int64_t ring, queued;
-	int64_t next_ns; /* true arrival of the next message not yet sent */
+	int64_t capacity, queued;
+	int64_t next_ns; /* throughput: true arrival of the next message not yet sent;
+			  * ping-pong: earliest time the client may send the next one */
 	int jitter;
+	bool pingpong;
 };
 
 static int sockperf_cpus(const int64_t *p)
@@ -185,19 +202,21 @@ static int sockperf_init(void *model, const int64_t *p, int nr_cpus, struct sim_
 	(void)nr_cpus;
 	(void)err;
 	m->gap_ns = sim_max64(1, SIM_NS_PER_S / p[SP_MPS]);
-	m->work_ns = 1000 + p[SP_MSG_BYTES] / 4;
+	m->pingpong = p[SP_MODE] == 1;
+	m->work_ns = (m->pingpong ? 2 : 1) * (1000 + p[SP_MSG_BYTES] / 4);
+	m->wire_ns = US(p[SP_WIRE_US]);
 	m->bytes = (uint64_t)p[SP_MSG_BYTES];
-	m->ring = p[SP_RING];
+	m->capacity = sim_min64(p[SP_RING], sim_max64(1, p[SP_RCVBUF] / (p[SP_MSG_BYTES] + 768)));
 	m->jitter = (int)p[SP_JITTER];
 	return 0;
 }
 
-/* Send the message due at m->next_ns, arriving at `at`, unless the ring is full. */
+/* Throughput: send the message due at m->next_ns, arriving at `at`, unless it is full. */
 static int sockperf_arrive(struct sockperf *m, struct loop *L, int64_t at, struct sim_error *err)
 {
 	struct loop_item it = { .cpu = 0, .arrival_ns = at, .cause = WAKE_IRQ };
 
-	if (m->queued < m->ring) {
+	if (m->queued < m->capacity) {
 		m->queued++;
 		it.work_ns = wl_vary(L, 1, m->work_ns, m->jitter);
 		it.stamp_ns = m->next_ns;
@@ -208,10 +227,23 @@ static int sockperf_arrive(struct sockperf *m, struct loop *L, int64_t at, struc
 	return 0;
 }
 
+/* Ping-pong: the client sends its next message at `sent`; it reaches the server (an IRQ). */
+static int sockperf_ping(struct sockperf *m, struct loop *L, int64_t sent, struct sim_error *err)
+{
+	struct loop_item it = { .cpu = 0, .cause = WAKE_IRQ, .stamp_ns = sent };
+
+	it.arrival_ns = sent + wl_vary(L, 0, m->wire_ns, m->jitter);
+	it.work_ns = wl_vary(L, 1, m->work_ns, m->jitter);
+	m->next_ns = sent + m->gap_ns;
+	return loop_send(L, &it, err);
+}
+
 static int sockperf_start(void *model, struct loop *L, struct sim_error *err)
 {
 	struct sockperf *m = model;
 
+	if (m->pingpong)
+		return sockperf_ping(m, L, 0, err);
 	m->next_ns = wl_vary(L, 0, m->gap_ns, m->jitter);
 	return sockperf_arrive(m, L, m->next_ns, err);
 }
@@ -221,6 +253,14 @@ static int sockperf_done(void *model, struct loop *L, const struct loop_item *do
 {
 	struct sockperf *m = model;
 
+	if (m->pingpong) {
+		/* The reply reaches the client at t + wire: half the round trip is the figure. */
+		int64_t back = t + wl_vary(L, 0, m->wire_ns, m->jitter);
+
+		if (loop_request_done(L, (back - done->stamp_ns) / 2, m->bytes, err))
+			return -1;
+		return sockperf_ping(m, L, sim_max64(back, m->next_ns), err);
+	}
 	/* Messages that arrived while this one was processed (it still holds its slot). */
 	while (m->next_ns <= t)
 		if (sockperf_arrive(m, L, t, err))
@@ -239,8 +279,8 @@ static const struct loop_model_ops sockperf_ops = {
 
 const struct workload wl_sockperf = {
 	.name = "sockperf",
-	.summary = "UDP messages from a remote client at a fixed rate, one IRQ each (1 CPU)",
-	.imitates = "sockperf throughput mode (sockperf tp / sockperf sr)",
+	.summary = "UDP from a remote client: a fixed-rate stream, or ping-pong (1 CPU)",
+	.imitates = "sockperf throughput (tp) and ping-pong (pp) modes, server side",
 	.params = sockperf_params,
 	.nr_params = SP_NR,
 	.throughput_unit = "MB/s",

@@ -615,6 +615,77 @@ static void test_sockperf_by_hand(void **state)
 	loop_result_release(&r);
 }
 
+/* skl with its deepest state's exit latency set to exit_ns, run under deepest. */
+static void run_slow_wake(const struct wl_setup *s, int64_t exit_ns, int64_t duration_ns,
+			  struct loop_result *r)
+{
+	struct sim_error err = { 0 };
+	struct sim_config cfg = { 0 };
+	struct machine m;
+
+	assert_int_equal(machine_load("skl", &m, &err), 0);
+	m.states[m.state_count - 1].exit_latency_ns = exit_ns;
+	cfg.machine = &m;
+	cfg.gov = gov_find("deepest");
+	cfg.hz = 250;
+	cfg.latency_req_ns = -1;
+	assert_int_equal(workload_run(s->w, s->p, &cfg, duration_ns, 1, r, &err), 0);
+}
+
+/*
+ * sockperf throughput mode with a server that wakes 45 us late, no jitter, 1024-byte
+ * messages every 10 us (mps 100000), 1256 ns each, and a socket of 5376 / (1024 + 768) = 3
+ * messages (the ring's 512 is larger). A cycle starts when message 0 finds the CPU idle at
+ * a: the CPU runs from a + 45000; messages 1 and 2 (a + 10000, a + 20000) fill the socket,
+ * 3 and 4 (a + 30000, a + 40000) are dropped; the three are read by a + 45000 + 3 x 1256 =
+ * a + 48768, and message 5 at a + 50000 starts the next cycle: 3 of every 5 received. The
+ * first cycle starts at 10 us; 10 cycles end before 10 + 10 x 50 us: 30 messages, the
+ * longest wait 45 us (message 0).
+ */
+static void test_sockperf_late_server(void **state)
+{
+	struct wl_setup s;
+	struct loop_result r;
+
+	(void)state;
+	setup_wl(&s, "sockperf", "rcvbuf-bytes", 5376LL, "jitter-pct", 0LL, "watchdog-ms", 0LL,
+		 NULL);
+	run_slow_wake(&s, 45000, 10000 + 10 * 50000, &r);
+	assert_int_equal(r.requests, 30);
+	assert_int_equal(r.bytes, 30 * 1024);
+	assert_int_equal(r.latency.max_ns, 45000);
+	loop_result_release(&r);
+}
+
+/*
+ * sockperf ping-pong, no jitter, 1024 bytes, wire 5 us each way: the server works
+ * 2 x (1000 + 1024/4) = 2512 ns per message (receive and reply). With POLL a round trip
+ * is 5000 + 2512 + 5000 = 12512 ns, above the 10 us pacing of mps 100000, so the client
+ * sends at 12512 (k - 1) and the server is done with message k at 12512k - 5000; the figure
+ * is half the round trip, 6256 ns. In 1.001 ms: floor(1006000 / 12512) = 80 messages.
+ * With a server that wakes 50 us late, a round trip is 62512 ns (latency 31256 ns): in
+ * 1.001 ms, floor(1006000 / 62512) = 16.
+ */
+static void test_sockperf_pingpong(void **state)
+{
+	struct wl_setup s;
+	struct loop_result r;
+
+	(void)state;
+	setup_wl(&s, "sockperf", "mode", 1LL, "jitter-pct", 0LL, "watchdog-ms", 0LL, NULL);
+	run_skl(&s, "shallowest", 1001000, 1, &r);
+	assert_int_equal(r.requests, 80);
+	assert_int_equal(r.latency.sum_ns, 80 * 6256); /* every one 6256 */
+	assert_int_equal(r.latency.max_ns, 6256);
+	loop_result_release(&r);
+
+	run_slow_wake(&s, 50000, 1001000, &r);
+	assert_int_equal(r.requests, 16);
+	assert_int_equal(r.latency.sum_ns, 16 * 31256);
+	assert_int_equal(r.latency.max_ns, 31256);
+	loop_result_release(&r);
+}
+
 /* ---- hackbench ---- */
 
 /*
@@ -959,6 +1030,8 @@ int main(void)
 		cmocka_unit_test(test_watchdog_bound),
 		cmocka_unit_test(test_netperf_by_hand),
 		cmocka_unit_test(test_netperf_late_receiver),
+		cmocka_unit_test(test_sockperf_late_server),
+		cmocka_unit_test(test_sockperf_pingpong),
 		cmocka_unit_test(test_sockperf_by_hand),
 		cmocka_unit_test(test_hackbench_by_hand),
 		cmocka_unit_test(test_cyclictest_by_hand),
