@@ -459,42 +459,55 @@ const struct workload wl_tbench = {
  * ==== dbench ====
  *
  * dbench (MMTests dbench4) on a fast block device: `clients` clients, client k on CPU k
- * (with --cpus N: CPU k mod N). Each client works client-us, then submits an I/O and sleeps
- * in iowait until it completes: the device completes it io-latency-us later (drawn with the
- * jitter: a fixed part plus an exponential tail) by an interrupt on the submitting CPU, as
- * blk-mq's per-CPU queues do on NVMe; the client is woken, works client-us on the result,
- * and submits the next. Every flush-every-th operation is a flush (a journal commit or
- * fsync) that takes flush-latency-us instead; so idle periods are bimodal, a short mode at
- * the device latency and a long one at the flush latency, and all of them carry iowait
- * (loop_iowait: the client's CPU has a task in iowait while its I/O is in flight).
+ * (with --cpus N: CPU k mod N). Each client works client-us, then submits an operation and
+ * sleeps in iowait until it completes (loop_iowait: its CPU has a task in iowait), then
+ * works client-us on the result and submits the next. All clients share one filesystem:
+ *  - one device, which serves `channels` I/Os at once (its internal parallelism), each in
+ *    io-latency-us (drawn with the jitter from the device's own stream); an I/O submitted
+ *    while every channel is busy waits for the first to free, in submission order (a FIFO
+ *    multi-server queue), so completion latency grows with the clients beyond `channels`;
+ *  - one journal: every flush-every-th operation of a client is a flush (fsync, a journal
+ *    commit), which takes flush-latency-us; commits run one at a time, and a flush
+ *    submitted while one runs waits for the next, which takes every flush submitted before
+ *    it starts (group commit, as jbd2 does).
+ * The completion comes back by an interrupt on the submitting CPU, as blk-mq's per-CPU
+ * queues do on NVMe. So idle periods are bimodal (device latency, commit latency), they
+ * carry iowait, and they lengthen with the number of clients.
  * A request is one operation; its latency runs from the submission to the client starting
  * on the completion; its bytes are io-bytes (0 for a flush). Throughput: MB/s, as dbench
  * reports it.
  */
 enum { DB_CLIENTS, DB_CPUS, DB_CLIENT_US, DB_IO_US, DB_IO_BYTES, DB_FLUSH_EVERY, DB_FLUSH_US,
-       DB_JITTER, DB_HOUSEKEEPING, DB_HK_ALIGNED, DB_WATCHDOG, DB_NR };
+       DB_CHANNELS, DB_JITTER, DB_HOUSEKEEPING, DB_HK_ALIGNED, DB_WATCHDOG, DB_NR };
 
 static const struct wl_param dbench_params[DB_NR] = {
 	[DB_CLIENTS] = { "clients", "clients, each with one I/O in flight", 1, 1, 4096 },
 	[DB_CPUS] = { "cpus", "CPUs the clients share (0: one CPU per client)", 0, 0,
 		      MACHINE_MAX_CPUS },
 	[DB_CLIENT_US] = { "client-us", "client work per operation", 20, 0, 1000000 },
-	[DB_IO_US] = { "io-latency-us", "mean device completion latency", 80, 1, 10000000 },
+	[DB_IO_US] = { "io-latency-us", "mean device service time of an I/O", 80, 1, 10000000 },
 	[DB_IO_BYTES] = { "io-bytes", "bytes an operation moves", 4096, 0, 1 << 30 },
 	[DB_FLUSH_EVERY] = { "flush-every", "every N-th operation is a flush (0: none)", 32, 0,
 			     1000000 },
-	[DB_FLUSH_US] = { "flush-latency-us", "mean latency of a flush", 2000, 1, 10000000 },
+	[DB_FLUSH_US] = { "flush-latency-us", "mean duration of a journal commit", 2000, 1,
+			  10000000 },
+	[DB_CHANNELS] = { "channels", "I/Os the device serves at once", 4, 1, 4096 },
 	[DB_JITTER] = JITTER_PARAM,
 	[DB_HOUSEKEEPING] = HOUSEKEEPING_PARAMS(0, WL_WATCHDOG_DEFAULT_MS),
 };
 
 enum { DB_START, DB_IO, DB_FLUSH };
 
+/* The device's and the journal's draws come from this stream, in submission order. */
+#define DB_DEVICE_STREAM (LOOP_STREAMS - 2)
+
 struct dbench {
 	int64_t client_ns, io_ns, flush_ns, flush_every;
 	uint64_t bytes;
-	int clients, cpus, jitter;
-	int64_t *ops; /* operations submitted, per client */
+	int clients, cpus, jitter, channels;
+	int64_t *ops;	  /* operations submitted, per client */
+	int64_t *free_ns; /* per channel: when it is free */
+	int64_t commit_start_ns, commit_end_ns; /* the last commit scheduled */
 };
 
 static int dbench_cpus(const int64_t *p)
@@ -512,10 +525,13 @@ static int dbench_init(void *model, const int64_t *p, int nr_cpus, struct sim_er
 	m->flush_every = p[DB_FLUSH_EVERY];
 	m->bytes = (uint64_t)p[DB_IO_BYTES];
 	m->clients = (int)p[DB_CLIENTS];
+	m->channels = (int)p[DB_CHANNELS];
 	m->cpus = nr_cpus;
 	m->jitter = (int)p[DB_JITTER];
+	m->commit_start_ns = m->commit_end_ns = -1;
 	m->ops = sim_calloc((size_t)m->clients, sizeof(*m->ops));
-	return m->ops ? 0 : sim_error_nomem(err, "");
+	m->free_ns = sim_calloc((size_t)m->channels, sizeof(*m->free_ns));
+	return m->ops && m->free_ns ? 0 : sim_error_nomem(err, "");
 }
 
 static void dbench_fini(void *model)
@@ -523,6 +539,30 @@ static void dbench_fini(void *model)
 	struct dbench *m = model;
 
 	sim_free(m->ops);
+	sim_free(m->free_ns);
+}
+
+/* When an I/O submitted at t completes: on the channel that frees first. */
+static int64_t db_io_done(struct dbench *m, struct loop *L, int64_t t)
+{
+	int i, k = 0;
+
+	for (i = 1; i < m->channels; i++)
+		if (m->free_ns[i] < m->free_ns[k])
+			k = i;
+	m->free_ns[k] = sim_max64(t, m->free_ns[k]) +
+			wl_vary(L, DB_DEVICE_STREAM, m->io_ns, m->jitter);
+	return m->free_ns[k];
+}
+
+/* When a flush submitted at t completes: with the commit it joins (group commit). */
+static int64_t db_flush_done(struct dbench *m, struct loop *L, int64_t t)
+{
+	if (t <= m->commit_start_ns)
+		return m->commit_end_ns; /* the commit has not started yet: join it */
+	m->commit_start_ns = sim_max64(t, m->commit_end_ns);
+	m->commit_end_ns = m->commit_start_ns + wl_vary(L, DB_DEVICE_STREAM, m->flush_ns, m->jitter);
+	return m->commit_end_ns;
 }
 
 static int dbench_start(void *model, struct loop *L, struct sim_error *err)
@@ -557,7 +597,7 @@ static int dbench_done(void *model, struct loop *L, const struct loop_item *done
 	/* The next operation: its completion comes back on this CPU. */
 	flush = m->flush_every && ++m->ops[c] % m->flush_every == 0;
 	it.kind = flush ? DB_FLUSH : DB_IO;
-	it.arrival_ns = t + wl_vary(L, c, flush ? m->flush_ns : m->io_ns, m->jitter);
+	it.arrival_ns = flush ? db_flush_done(m, L, t) : db_io_done(m, L, t);
 	it.work_ns = wl_vary(L, c, m->client_ns, m->jitter);
 	loop_iowait(L, done->cpu, +1);
 	return loop_send(L, &it, err);
@@ -570,7 +610,7 @@ static const struct loop_model_ops dbench_ops = {
 
 const struct workload wl_dbench = {
 	.name = "dbench",
-	.summary = "clients doing synchronous I/O to a device, sleeping in iowait meanwhile",
+	.summary = "clients doing synchronous I/O to one shared device and journal, in iowait",
 	.imitates = "dbench on a fast block device (MMTests dbench4)",
 	.params = dbench_params,
 	.nr_params = DB_NR,

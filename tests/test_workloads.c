@@ -278,6 +278,49 @@ static void test_dbench_by_hand(void **state)
 }
 
 /*
+ * dbench's clients share the device (jitter-free, no flushes, shallowest): with one
+ * channel and two clients (CPUs 0 and 1), both submit at 20 us; the device serves one at
+ * 20..100 and the other at 100..180 us. From then on it is the bottleneck: each client
+ * works 20 us on its completion and submits again, and finds the device busy until the
+ * other's I/O is done, so completions come every 80 us (100, 180, 260, ...) and each
+ * waits 140 us from its submission, except the first two (80 and 160 us). A request is
+ * counted when the client is done with it, 20 us after its completion: 120 + 80 (k - 1)
+ * <= 10000 us holds 124 of them. With 4 channels (the default) the two never wait: 2 x 99
+ * requests of 80 us each, as 1 client's 99 (test_dbench_by_hand).
+ * The journal: with every operation a flush (flush-every 1), both clients submit at 20 us
+ * and join one 2000 us commit (group commit); done with it at 2040, both submit again and
+ * join the next: 2040 + 2020 (k - 1) <= 10000 us holds 4 flushes per client, 8 in all, of
+ * 2000 us each (one commit after the other would give the second client 4000 us).
+ */
+static void test_dbench_shared_device(void **state)
+{
+	struct wl_setup s;
+	struct loop_result r;
+
+	(void)state;
+	setup_wl(&s, "dbench", "clients", 2LL, "channels", 1LL, "jitter-pct", 0LL, "flush-every",
+		 0LL, "watchdog-ms", 0LL, NULL);
+	run_skl(&s, "shallowest", 10000000, 1, &r);
+	assert_int_equal(r.requests, 124);
+	assert_int_equal(r.latency.max_ns, 160000);
+	assert_int_equal(r.latency.sum_ns, (80 + 160 + 122 * 140) * 1000LL);
+	loop_result_release(&r);
+
+	s.p[workload_param_index(s.w, "channels")] = 4;
+	run_skl(&s, "shallowest", 10000000, 1, &r);
+	assert_int_equal(r.requests, 2 * 99);
+	assert_int_equal(r.latency.max_ns, 80000);
+	loop_result_release(&r);
+
+	s.p[workload_param_index(s.w, "flush-every")] = 1;
+	run_skl(&s, "shallowest", 10000000, 1, &r);
+	assert_int_equal(r.requests, 8);
+	assert_int_equal(r.bytes, 0);
+	assert_int_equal(r.latency.max_ns, 2000000);
+	loop_result_release(&r);
+}
+
+/*
  * iowait: every idle period of dbench has its client in iowait (the CPU only idles while
  * its I/O is in flight); no tbench period has any. With a flush every 4th operation the
  * periods are 80 us three times, then 2000 us, all ended by the device's IRQ.
@@ -1023,6 +1066,7 @@ int main(void)
 		cmocka_unit_test(test_tbench_direction),
 		cmocka_unit_test(test_tbench_cpus),
 		cmocka_unit_test(test_dbench_by_hand),
+		cmocka_unit_test(test_dbench_shared_device),
 		cmocka_unit_test(test_iowait),
 		cmocka_unit_test(test_housekeeping),
 		cmocka_unit_test(test_housekeeping_presets),
