@@ -298,14 +298,18 @@ const struct workload wl_sockperf = {
  * server on CPU 2k + 1 (with Linux's Intel numbering, different cores while 2k + 1 is
  * below the core count); with --cpus N the threads wrap onto N CPUs (thread j on CPU
  * j mod N) and share them.
- *  - The client works client-us on each response, then sends the next request; it arrives
- *    net-us later at its server, by an IPI (the loopback delivery and task wakeup).
- *  - The server works server-us, then sends the response, which reaches the client net-us
- *    later by an IPI.
+ *  - The client works client-us on each response, then sends the next request. On loopback
+ *    there is no wire: the sender's CPU runs the whole delivery (tcp_sendmsg, the loopback
+ *    device, the receive softirq raised on the same CPU, tcp_v4_rcv, and the wakeup of the
+ *    reader), net-us of its own work, and the wakeup reaches the idle receiver's CPU as an
+ *    IPI at its end. So the sender is busy, not idle, while its message is delivered.
+ *  - The server works server-us, then sends the response the same way (net-us of its
+ *    work, then an IPI to the client's CPU).
  * Only one request of a client is in flight, so every exit latency on either side delays
  * the next request: this is how a governor that picks deep states loses tbench throughput.
- * A request's latency runs from the client sending it to the client starting on the
- * response; its bytes are msg-bytes (request plus response). Throughput: MB/s, as tbench
+ * Each CPU's idle period is thus its partner's work (and send path) plus its partner's exit
+ * latency. A request's latency runs from the client starting to send it to the client
+ * starting on the response; its bytes are msg-bytes (request plus response). Throughput: MB/s, as tbench
  * reports it.
  */
 enum { TB_CLIENTS, TB_CPUS, TB_CLIENT_US, TB_SERVER_US, TB_NET_US, TB_MSG_BYTES, TB_JITTER, TB_HOUSEKEEPING, TB_HK_ALIGNED, TB_WATCHDOG,
@@ -317,7 +321,8 @@ static const struct wl_param tbench_params[TB_NR] = {
 		      MACHINE_MAX_CPUS },
 	[TB_CLIENT_US] = { "client-us", "client work per response", 5, 0, 1000000 },
 	[TB_SERVER_US] = { "server-us", "server work per request", 10, 0, 1000000 },
-	[TB_NET_US] = { "net-us", "loopback delivery of a message", 2, 0, 1000000 },
+	[TB_NET_US] = { "net-us", "sender's CPU time to deliver a message over loopback", 2, 0,
+			1000000 },
 	[TB_MSG_BYTES] = { "msg-bytes", "bytes a request and its response move", 4096, 0,
 			   1 << 30 },
 	[TB_JITTER] = JITTER_PARAM,
@@ -400,7 +405,7 @@ static int tbench_start(void *model, struct loop *L, struct sim_error *err)
 
 	for (it.task = 0; it.task < m->clients; it.task++) {
 		it.cpu = tbench_cpu(m, it.task, 0);
-		it.work_ns = wl_vary(L, it.task, m->client_ns, m->jitter);
+		it.work_ns = wl_vary(L, it.task, m->client_ns, m->jitter) + m->net_ns;
 		if (loop_send(L, &it, err))
 			return -1;
 	}
@@ -411,16 +416,17 @@ static int tbench_done(void *model, struct loop *L, const struct loop_item *done
 		       struct sim_error *err)
 {
 	struct tbench *m = model;
-	struct loop_item it = { .arrival_ns = t + m->net_ns, .cause = WAKE_IPI,
-				.task = done->task };
+	struct loop_item it = { .arrival_ns = t, .cause = WAKE_IPI, .task = done->task };
 
-	/* Every message sent (re)arms its socket's retransmission timer on this CPU. */
+	/* The message is delivered (the item's work ended with the send path): the IPI wakes
+	 * the receiver now. Every message sent (re)arms its socket's retransmission timer on
+	 * this CPU. */
 	m->rto_ns[done->cpu] = t + TB_RTO_NS;
 	if (done->kind == TB_REQUEST) {
 		/* The server answers. */
 		it.cpu = tbench_cpu(m, done->task, 0);
 		it.kind = TB_RESPONSE;
-		it.work_ns = wl_vary(L, done->task, m->client_ns, m->jitter);
+		it.work_ns = wl_vary(L, done->task, m->client_ns, m->jitter) + m->net_ns;
 		it.stamp_ns = done->stamp_ns;
 		return loop_send(L, &it, err);
 	}
@@ -430,8 +436,8 @@ static int tbench_done(void *model, struct loop *L, const struct loop_item *done
 	/* The client sends its next request. */
 	it.cpu = tbench_cpu(m, done->task, 1);
 	it.kind = TB_REQUEST;
-	it.work_ns = wl_vary(L, done->task, m->server_ns, m->jitter);
-	it.stamp_ns = t;
+	it.work_ns = wl_vary(L, done->task, m->server_ns, m->jitter) + m->net_ns;
+	it.stamp_ns = t - m->net_ns; /* when the client began sending it */
 	return loop_send(L, &it, err);
 }
 
