@@ -1036,8 +1036,29 @@ static void test_gen_cli(void **state)
 	assert_non_null(strstr(text, "'--period-us'"));
 	/* ... and the message lists the model's own options. */
 	assert_non_null(strstr(text, "workload dbench takes --clients --cpus --client-us "));
-	assert_non_null(strstr(text, " --jitter-pct --housekeeping-us --housekeeping-aligned --watchdog-ms;"));
+	assert_non_null(
+		strstr(text, " --jitter-pct --housekeeping-us --housekeeping-aligned --watchdog-ms;"));
 	free(text);
+	/* --housekeeping takes a preset name; an unknown one is an error listing them. */
+	snprintf(cmd, sizeof(cmd), BIN " gen --workload tbench --housekeeping hz-tick 2>%s/err",
+		 dir);
+	assert_int_equal(sh(cmd), 2);
+	text = slurp(path);
+	assert_non_null(strstr(text, "--housekeeping 'hz-tick': unknown preset (none, nohz-idle, "));
+	free(text);
+	snprintf(cmd, sizeof(cmd),
+		 BIN " gen --workload tbench --housekeeping hz-tick-250 --duration-s 0.01 "
+		     ">%s/hz.trace 2>%s/err",
+		 dir, dir);
+	assert_int_equal(sh(cmd), 0);
+	snprintf(path, sizeof(path), "%s/hz.trace", dir);
+	text = slurp(path);
+	/* The server's first period, from 0, sees the first tick at 4 ms as its next timer
+	 * (with nohz-idle it would see the 4 s watchdog at most). */
+	assert_non_null(strstr(text, "\nidle 1 0 "));
+	assert_non_null(strstr(text, " ipi next_timer=4000000\n"));
+	free(text);
+	snprintf(path, sizeof(path), "%s/err", dir);
 
 	snprintf(cmd, sizeof(cmd), BIN " help gen >%s/help", dir);
 	assert_int_equal(sh(cmd), 0);
