@@ -992,6 +992,17 @@ static void test_param_errors(void **state)
 /* ---- through the binary ---- */
 
 
+/* Run `idlesim gen ARGS -o DIR/NAME` (it must succeed) and return the trace's text. */
+static char *gen_text(const char *dir, const char *name, const char *args)
+{
+	char cmd[1024], path[256];
+
+	snprintf(cmd, sizeof(cmd), BIN " gen %s -o %s/%s 2>%s/err", args, dir, name, dir);
+	assert_int_equal(sh(cmd), 0);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return slurp(path);
+}
+
 /*
  * gen writes a model's trace that run replays; options are the model's parameters; a bad
  * value names its option; help gen lists every parameter with its default.
@@ -1004,13 +1015,8 @@ static void test_gen_cli(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	snprintf(cmd, sizeof(cmd),
-		 BIN " gen --workload tbench --clients 2 --duration-s 0.02 --seed 3 --hz 1000 "
-		     "-o %s/tb.trace 2>%s/err",
-		 dir, dir);
-	assert_int_equal(sh(cmd), 0);
-	snprintf(path, sizeof(path), "%s/tb.trace", dir);
-	text = slurp(path);
+	text = gen_text(dir, "tb.trace",
+			"--workload tbench --clients 2 --duration-s 0.02 --seed 3 --hz 1000");
 	assert_non_null(text);
 	assert_non_null(strstr(text, "cpus 4\n"));
 	assert_non_null(strstr(text, "hz 1000\n"));
@@ -1046,13 +1052,8 @@ static void test_gen_cli(void **state)
 	text = slurp(path);
 	assert_non_null(strstr(text, "--housekeeping 'hz-tick': unknown preset (none, nohz-idle, "));
 	free(text);
-	snprintf(cmd, sizeof(cmd),
-		 BIN " gen --workload tbench --housekeeping hz-tick-250 --duration-s 0.01 "
-		     ">%s/hz.trace 2>%s/err",
-		 dir, dir);
-	assert_int_equal(sh(cmd), 0);
-	snprintf(path, sizeof(path), "%s/hz.trace", dir);
-	text = slurp(path);
+	text = gen_text(dir, "hz.trace", "--workload tbench --housekeeping hz-tick-250 "
+					 "--duration-s 0.01");
 	/* The server's first period, from 0, sees the first tick at 4 ms as its next timer
 	 * (with nohz-idle it would see the 4 s watchdog at most). */
 	assert_non_null(strstr(text, "\nidle 1 0 "));
