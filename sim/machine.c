@@ -327,7 +327,8 @@ static int validate_state(const struct machine *m, int i, const struct where *w)
 	if (validate_time(m, i, w, "exit_latency_ns", "exit latency", s->exit_latency_ns,
 			  p->exit_latency_ns) ||
 	    validate_time(m, i, w, "target_residency_ns", "target residency",
-			  s->target_residency_ns, p->target_residency_ns))
+			  s->target_residency_ns, p->target_residency_ns) ||
+	    machine_validate_wake(m, i, w))
 		return -1;
 	return validate_powers(m, i, w);
 }
