@@ -798,6 +798,45 @@ static void list_machines(void)
 	}
 }
 
+/*
+ * idlesim machines calibrate --wult datapoints.csv --machine M -o OUT.json: M with the
+ * measured wake-latency distributions of a wult run (sim/machine_calibrate.c), written
+ * atomically; what matched goes to stderr.
+ */
+static int cmd_machines_calibrate(int argc, char **argv)
+{
+	struct sim_error err = { 0 };
+	struct args a = { argc, argv, 2, "machines calibrate", &err };
+	const char *v, *csv = NULL, *name = NULL, *output = NULL;
+	struct outfile out;
+	struct machine m;
+
+	while (a.i < argc && err.code == SIM_OK) {
+		if (opt(&a, "--wult", NULL, &v))
+			csv = v;
+		else if (opt(&a, "--machine", "-m", &v))
+			name = v;
+		else if (opt(&a, "--output", "-o", &v))
+			output = v;
+		else
+			bad_option(&a);
+	}
+	if (err.code == SIM_OK && (!csv || !name || !output))
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "machines calibrate needs --wult datapoints.csv, --machine M and -o "
+			      "FILE.json");
+	if (err.code != SIM_OK || machine_load(name, &m, &err) ||
+	    machine_calibrate_wult(&m, csv, stderr, &err) || machine_validate(&m, name, &err))
+		return finish(&err);
+	if (!outfile_open(&out, output, &err)) {
+		if (machine_write_json(out.f, &m))
+			outfile_fail(&out, &err);
+		else
+			outfile_commit(&out, &err);
+	}
+	return finish(&err);
+}
+
 static int cmd_machines(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
@@ -806,6 +845,8 @@ static int cmd_machines(int argc, char **argv)
 	bool json = false;
 	struct machine m;
 
+	if (argc > 1 && !strcmp(argv[1], "calibrate"))
+		return cmd_machines_calibrate(argc, argv);
 	while (a.i < argc && err.code == SIM_OK) {
 		if (opt(&a, "--json", NULL, NULL))
 			json = true;
@@ -1294,10 +1335,14 @@ static const char *const help_report =
 
 static const char *const help_machines =
 	"usage: idlesim machines [NAME|FILE.json] [--json]\n"
+	"       idlesim machines calibrate --wult datapoints.csv --machine M -o OUT.json\n"
 	"\n"
 	"Without a name, lists the built-in machines. With one, prints its idle-state table\n"
 	"as cpupower idle-info does, or with --json the JSON a user can edit and load back\n"
-	"with --machine FILE.json.\n";
+	"with --machine FILE.json.\n"
+	"calibrate writes M with measured wake-latency distributions: each state named in\n"
+	"the ReqCState column of a wult datapoints.csv gets the quantiles of its WakeLatency\n"
+	"(us) values (run with --wake-latency measured; docs/wake-latency.md).\n";
 
 static const char *const help_governors =
 	"usage: idlesim governors\n\nLists the governors, their ratings and tunables.\n";

@@ -168,6 +168,19 @@ int64_t machine_wake_max_ns(const struct machine_state *s);
 /* The inverse CDF of a DIST state at u in [0, 1]: linear between the quantile points. */
 int64_t machine_wake_quantile_ns(const struct machine_wake *w, double u);
 
+/*
+ * Measured distributions from wult's datapoints.csv (sim/machine_calibrate.c): every state
+ * whose name some row's ReqCState gives gets the quantiles of those rows' WakeLatency (us)
+ * and their median as typical value; other states keep their model. What was matched, and
+ * the names that match no state, are reported to note (NULL: nothing). Returns 0, or -1
+ * with err set (file:line:column for malformed rows) and m unchanged in that case only if
+ * no state had been filled yet: callers discard m on error.
+ */
+int machine_calibrate_wult(struct machine *m, const char *csv_path, FILE *note,
+			   struct sim_error *err);
+/* Quantile p of n >= 1 sorted values, linear between order statistics (h = (n - 1) p). */
+double machine_sample_quantile(const double *sorted, size_t n, double p);
+
 /* Fill a kernel-view driver from the machine table. */
 void machine_to_driver(const struct machine *m, struct cpuidle_driver *drv);
 
