@@ -31,6 +31,14 @@
  *    the client parts (anchor P5: package C-states save about 3 W at the wall, 5 W to 2 W
  *    by the vendor's package estimate).
  *
+ * Each row also carries the state's typical actual wake latency, which the engine uses under
+ * --wake-latency typical (the default) while governors keep reading the table's worst-case
+ * exit latency: published measurements where they exist (Skylake-SP C6 92 us with the
+ * package in PC0; a Haswell server's deep idle 25 us and shallow 2 us; wult's sample of a
+ * client part, C6 5.05 us and C1E 1.9 us), else half the advertised latency (teo.c's own
+ * estimate of an average wake-up), never below a shallower state's typical value.
+ * docs/wake-latency.md gives the source of every value.
+ *
  * The per-state power fields are 0 here: machine_load() fills them with the default energy
  * rule of machine.c, which interpolates in log10 and so cannot run at compile time.
  */

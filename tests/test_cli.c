@@ -646,6 +646,49 @@ static void expect_usage_error(const char *args, const char *msg)
 	free(err);
 }
 
+/*
+ * calibrate end to end: a wult CSV with C6 wake-ups of 2, 4 and 6 us (median 4: p = 0.5,
+ * h = 2 x 0.5 = 1) gives skl's C6 a distribution; run --wake-latency measured then draws
+ * C6's exits from it: the one irq wakeup of the trace waits 2..6 us (a C6 entry: the
+ * oracle's choice for 500 us), and the config record says measured.
+ */
+static void test_calibrate_and_measured(void **state)
+{
+	char args[512];
+	json_error_t je;
+	json_t *root, *run0, *lat;
+	char *text;
+	long long mean;
+
+	(void)state;
+	write_tmp("dp.csv", "WakeLatency,ReqCState,CC6%\n2,C6,1\n6,C6,1\n4,C6,1\n");
+	write_tmp("one-irq.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 irq\n");
+	snprintf(args, sizeof(args), "machines calibrate --wult %s/dp.csv --machine skl -o %s/m.json",
+		 tmpdir, tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	text = slurp_tmp("err");
+	assert_non_null(strstr(text, "calibrate: C6: 3 wake-ups, median 4.000 us"));
+	free(text);
+	snprintf(args, sizeof(args),
+		 "run --trace %s/one-irq.trace --machine %s/m.json --governor oracle "
+		 "--wake-latency measured --format json",
+		 tmpdir, tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	text = slurp_tmp("out");
+	root = json_loads(text, 0, &je);
+	assert_non_null(root);
+	run0 = json_array_get(json_object_get(root, "runs"), 0);
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(run0, "config"), "wake_latency_model")),
+		"measured");
+	lat = json_object_get(json_object_get(run0, "totals"), "wake_latency_ns");
+	assert_int_equal(json_integer_value(json_object_get(lat, "samples")), 1);
+	mean = (long long)json_number_value(json_object_get(lat, "mean"));
+	assert_true(mean >= 2000 && mean <= 6000);
+	json_decref(root);
+	free(text);
+}
+
 static void test_usage_errors(void **state)
 {
 	(void)state;
@@ -658,6 +701,21 @@ static void test_usage_errors(void **state)
 	expect_usage_error("run --format xml", "--format");
 	expect_usage_error("run --bogus", "unknown option");
 	expect_usage_error("run --set menu.decay", "FAMILY.NAME=VALUE");
+	expect_usage_error("run --wake-latency best", "run --wake-latency: 'best' is not worst, "
+						      "typical or measured");
+	expect_usage_error("compare --workload tbench --governor teo --wake-latency x",
+			   "compare --wake-latency: 'x'");
+	expect_usage_error("check x.json --wake-latency x", "check --wake-latency: 'x'");
+	/* measured needs a machine file with distributions (a built-in has none) */
+	expect_usage_error("run --machine skl --wake-latency measured",
+			   "machine skl has no measured wake-latency distribution");
+	expect_usage_error("compare --workload idle --governor teo --machine hsx "
+			   "--wake-latency measured",
+			   "machine hsx has no measured wake-latency distribution");
+	expect_usage_error("machines calibrate --machine skl -o x.json",
+			   "machines calibrate needs --wult datapoints.csv");
+	expect_usage_error("machines calibrate --wult /nonexistent.csv --machine skl -o x.json",
+			   "/nonexistent.csv: cannot open");
 	expect_usage_error("run --set nosuch.x=1", "no governor family 'nosuch'");
 	expect_usage_error("run --set oracle.x=1", "has no tunable 'x'");
 	/* a --set that changes none of the selected governors: another family, or a tunable
@@ -1071,6 +1129,7 @@ int main(void)
 		cmocka_unit_test(test_explain_readable),
 		cmocka_unit_test(test_knobs),
 		cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_calibrate_and_measured),
 		cmocka_unit_test(test_bad_input_corpus),
 		cmocka_unit_test(test_unwritable_output),
 		cmocka_unit_test(test_output_mode),
