@@ -740,6 +740,19 @@ static void test_usage_errors(void **state)
 		expect_usage_error(args, "e.json:3:10: --set menu.decay=4 applies to none of the "
 					 "selected governors (teo@6.19, oracle)");
 	}
+	/* line 3 is `  "wake_latency": "best",`: the key in 3-16, ": " in 17-18, the value at 19 */
+	write_tmp("w.json", "{\"schema\": \"idlesim-expect/1\", \"comparisons\": [\n"
+			    " {\"workload\": \"idle\", \"machines\": [\"skl\"], \"governors\": [\"teo\"],\n"
+			    "  \"wake_latency\": \"best\",\n"
+			    "  \"expect\": [{\"metric\": \"energy_j\", \"governor\": \"teo\", "
+			    "\"max\": 1}]}]}\n");
+	{
+		char args[256];
+
+		snprintf(args, sizeof(args), "check %s/w.json", tmpdir);
+		expect_usage_error(args, "w.json:3:19: comparisons[0].wake_latency: 'best' is not "
+					 "worst, typical or measured");
+	}
 	expect_usage_error("compare --workload tbench --governor teo,oracle --set menu.decay=4",
 			   "--set menu.decay=4 applies to none of the selected governors "
 			   "(teo@6.19, oracle)");
