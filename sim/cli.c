@@ -1398,7 +1398,8 @@ static const char *const help_check =
 	"  -j, --threads N       parallel runs (default: online CPUs)\n"
 	"  -v, --verbose         also print each comparison's table\n"
 	"  --wake-latency W      run every comparison with this wake-latency model (worst,\n"
-	"                        typical, measured; default typical, as for run)\n";
+	"                        typical, measured; default: the file's wake_latency, else\n"
+	"                        typical)\n";
 
 static void usage(FILE *f)
 {
