@@ -453,6 +453,26 @@ static size_t count_lines(const char *s)
 }
 
 /* Spec errors at file:line:column, exit 2, and no results file. */
+/* A sweep's wake_latency applies to every point and is in each point's config record. */
+static void test_sweep_wake_latency(void **state)
+{
+	char args[512], text[512];
+	char *res;
+
+	(void)state;
+	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n");
+	snprintf(text, sizeof(text),
+		 "{\"traces\": [\"%s/one.trace\"], \"machines\": [\"skl\"], "
+		 "\"governors\": [\"oracle\"], \"wake_latency\": \"worst\"}\n",
+		 tmpdir);
+	write_tmp("sw.json", text);
+	snprintf(args, sizeof(args), "sweep %s/sw.json -o %s/sw.jsonl", tmpdir, tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	res = slurp_tmp("sw.jsonl");
+	assert_non_null(strstr(res, "\"wake_latency_model\":\"worst\""));
+	free(res);
+}
+
 static void test_sweep_spec_errors(void **state)
 {
 	static const struct {
@@ -470,6 +490,9 @@ static void test_sweep_spec_errors(void **state)
 		/* "teo.decay_shift" (17) 15-31, ": " 32-33: the value at 34 (only menu is swept) */
 		{ "{\"teo.decay_shift\": [1]}", "s.json:2:34: unknown tunable 'teo.decay_shift'" },
 		/* "menu.variance_max" (19) 15-33, value at 36; 10,000,001 values */
+		/* `{"menu.decay": [1]}` 14-32, ", " 33-34, "wake_latency" (14) 35-48, ": " 49-50 */
+		{ "{\"menu.decay\": [1]}, \"wake_latency\": \"best\"",
+		  "s.json:2:51: wake_latency must be \"worst\", \"typical\" or \"measured\"" },
 		{ "{\"menu.variance_max\": {\"from\": 0, \"to\": 10000000, \"step\": 1}}",
 		  "s.json:2:36: tunables.menu.variance_max: 10000001 values (more than 1000000 need "
 		  "--force)" },
@@ -1142,6 +1165,7 @@ int main(void)
 		cmocka_unit_test(test_explain_readable),
 		cmocka_unit_test(test_knobs),
 		cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_sweep_wake_latency),
 		cmocka_unit_test(test_calibrate_and_measured),
 		cmocka_unit_test(test_bad_input_corpus),
 		cmocka_unit_test(test_unwritable_output),
