@@ -37,7 +37,7 @@ void cfgrec_hex(char buf[17], uint64_t h)
 size_t machine_canon_text(const struct machine *m, char *buf, size_t n)
 {
 	size_t used = 0;
-	int i;
+	int i, k;
 
 	if (n)
 		buf[0] = '\0';
@@ -54,6 +54,11 @@ size_t machine_canon_text(const struct machine *m, char *buf, size_t n)
 			  i, s->name, s->flags, (long long)s->exit_latency_ns,
 			  (long long)s->target_residency_ns, (int)s->default_off, s->core_power_w,
 			  s->entry_exit_energy_j, s->package_power_w);
+		/* The actual wake latency changes results as much as the table does. */
+		if (s->wake.kind != MACHINE_WAKE_WORST)
+			CANON_ADD("wake_typical_ns=%lld\n", (long long)s->wake.typical_ns);
+		for (k = 0; s->wake.kind == MACHINE_WAKE_DIST && k < s->wake.nr_quantiles; k++)
+			CANON_ADD("wake_q=%.17g,%lld\n", s->wake.q_p[k], (long long)s->wake.q_ns[k]);
 	}
 	return used;
 }
@@ -61,7 +66,7 @@ size_t machine_canon_text(const struct machine *m, char *buf, size_t n)
 uint64_t machine_hash(const struct machine *m)
 {
 	/* at most CPUIDLE_STATE_MAX states of a few hundred characters each */
-	char buf[256 + CPUIDLE_STATE_MAX * 512];
+	char buf[256 + CPUIDLE_STATE_MAX * (512 + 48 * MACHINE_WAKE_MAX_QUANTILES)];
 	size_t len = machine_canon_text(m, buf, sizeof(buf));
 
 	return cfgrec_fnv1a(CFGREC_FNV_OFFSET, buf, len < sizeof(buf) ? len : sizeof(buf) - 1);

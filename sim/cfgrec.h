@@ -25,9 +25,6 @@
 #include "sim/run.h"
 #include "sim/version.h"
 
-/* How a wakeup's latency is modelled: today the table's exit latency of the state left. */
-#define CFGREC_WAKE_LATENCY_MODEL "worst"
-
 #define CFGREC_FNV_OFFSET 0xcbf29ce484222325ull
 
 /* FNV-1a 64 of n bytes, continuing from h (start with CFGREC_FNV_OFFSET). */

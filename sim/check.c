@@ -235,6 +235,7 @@ static int parse_sets(const struct where *w, json_t *c, const char *path, struct
 static int parse_knobs(const struct where *w, json_t *c, const char *path, struct cmp_request *r)
 {
 	int64_t v = -1, secs_ns;
+	const char *wake;
 	double d = 0;
 	bool has = false;
 	char p[PATH_LEN];
@@ -264,6 +265,12 @@ static int parse_knobs(const struct where *w, json_t *c, const char *path, struc
 	if (get_int(w, c, path, "latency_limit_us", 0, 2000000000, &v))
 		return -1;
 	r->knobs.latency_req_ns = v < 0 ? -1 : v * SIM_NS_PER_US;
+	wake = NULL;
+	if (get_string(w, c, path, "wake_latency", false, &wake))
+		return -1;
+	if (wake && wake_model_parse(wake, &r->knobs.wake_model))
+		return fail(w, sub(p, path, "wake_latency"),
+			    "%s: '%s' is not worst, typical or measured", p, wake);
 	if (get_strings(w, c, path, "disable", false, r->knobs.disable, &r->knobs.nr_disable) ||
 	    get_strings(w, c, path, "enable", false, r->knobs.enable, &r->knobs.nr_enable))
 		return -1;
@@ -324,7 +331,8 @@ static int parse_comparison(const struct where *w, json_t *c, const char *path,
 {
 	static const char *const known[] = {
 		"name", "workload", "params", "machines", "governors", "iterations", "seed",
-		"duration_s", "hz", "latency_limit_us", "disable", "enable", "set", "expect", NULL
+		"duration_s", "hz", "latency_limit_us", "wake_latency", "disable", "enable", "set",
+		"expect", NULL
 	};
 	struct cmp_request *r = &out->req;
 	const char *wl = NULL;

@@ -49,6 +49,8 @@ struct check_opts {
 	int threads;	 /* 0: the number of online CPUs */
 	FILE *out;	 /* the ok/FAIL lines and the summary */
 	bool verbose;	 /* also print each comparison's MMTests table */
+	bool wake_set;	 /* --wake-latency given: every comparison runs with wake_model */
+	enum wake_model wake_model;
 	cmp_progress_fn *progress;
 	void *progress_ud;
 };

@@ -125,6 +125,8 @@ int check_run(const struct check_file *cf, const struct check_opts *o, struct si
 		struct cmp_result res;
 
 		req.threads = o->threads;
+		if (o->wake_set)
+			req.knobs.wake_model = o->wake_model;
 		req.progress = o->progress;
 		req.progress_ud = o->progress_ud;
 		if (cmp_run(&req, &res, err))

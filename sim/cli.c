@@ -215,6 +215,18 @@ static int parse_set(struct args *a, struct run_request *req, const char *val)
 	return 0;
 }
 
+/* --wake-latency worst|typical|measured */
+static int parse_wake_model(struct args *a, const char *val, enum wake_model *out)
+{
+	if (!val)
+		return -1;
+	if (wake_model_parse(val, out))
+		return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
+				     "%s --wake-latency: '%s' is not worst, typical or measured",
+				     a->cmd, val);
+	return 0;
+}
+
 static int parse_topology(struct args *a, struct run_request *req, const char *val)
 {
 	int p, c, t;
@@ -260,6 +272,8 @@ static bool run_common_opt(struct args *a, struct run_request *req)
 		list_add(a, req->enable, &req->nr_enable, v, "--enable");
 	} else if (opt(a, "--topology", NULL, &v)) {
 		parse_topology(a, req, v);
+	} else if (opt(a, "--wake-latency", NULL, &v)) {
+		parse_wake_model(a, v, &req->wake_model);
 	} else if (opt(a, "--set", NULL, &v)) {
 		parse_set(a, req, v);
 	} else if (opt(a, "--from", NULL, &v)) {
@@ -787,6 +801,45 @@ static void list_machines(void)
 	}
 }
 
+/*
+ * idlesim machines calibrate --wult datapoints.csv --machine M -o OUT.json: M with the
+ * measured wake-latency distributions of a wult run (sim/machine_calibrate.c), written
+ * atomically; what matched goes to stderr.
+ */
+static int cmd_machines_calibrate(int argc, char **argv)
+{
+	struct sim_error err = { 0 };
+	struct args a = { argc, argv, 2, "machines calibrate", &err };
+	const char *v, *csv = NULL, *name = NULL, *output = NULL;
+	struct outfile out;
+	struct machine m;
+
+	while (a.i < argc && err.code == SIM_OK) {
+		if (opt(&a, "--wult", NULL, &v))
+			csv = v;
+		else if (opt(&a, "--machine", "-m", &v))
+			name = v;
+		else if (opt(&a, "--output", "-o", &v))
+			output = v;
+		else
+			bad_option(&a);
+	}
+	if (err.code == SIM_OK && (!csv || !name || !output))
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "machines calibrate needs --wult datapoints.csv, --machine M and -o "
+			      "FILE.json");
+	if (err.code != SIM_OK || machine_load(name, &m, &err) ||
+	    machine_calibrate_wult(&m, csv, stderr, &err) || machine_validate(&m, name, &err))
+		return finish(&err);
+	if (!outfile_open(&out, output, &err)) {
+		if (machine_write_json(out.f, &m))
+			outfile_fail(&out, &err);
+		else
+			outfile_commit(&out, &err);
+	}
+	return finish(&err);
+}
+
 static int cmd_machines(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
@@ -795,6 +848,8 @@ static int cmd_machines(int argc, char **argv)
 	bool json = false;
 	struct machine m;
 
+	if (argc > 1 && !strcmp(argv[1], "calibrate"))
+		return cmd_machines_calibrate(argc, argv);
 	while (a.i < argc && err.code == SIM_OK) {
 		if (opt(&a, "--json", NULL, NULL))
 			json = true;
@@ -987,6 +1042,8 @@ static int cmd_compare(int argc, char **argv)
 			list_add(&a, req.knobs.enable, &req.knobs.nr_enable, v, "--enable");
 		else if (opt(&a, "--topology", NULL, &v))
 			parse_topology(&a, &req.knobs, v);
+		else if (opt(&a, "--wake-latency", NULL, &v))
+			parse_wake_model(&a, v, &req.knobs.wake_model);
 		else if (opt(&a, "--set", NULL, &v))
 			parse_set(&a, &req.knobs, v);
 		else if (opt(&a, "--format", "-f", &v)) {
@@ -1049,6 +1106,8 @@ static int cmd_check(int argc, char **argv)
 				o.threads = (int)n;
 		} else if (opt(&a, "--verbose", "-v", NULL))
 			o.verbose = true;
+		else if (opt(&a, "--wake-latency", NULL, &v))
+			o.wake_set = !parse_wake_model(&a, v, &o.wake_model);
 		else if (argv[a.i][0] != '-' && !path)
 			path = argv[a.i++];
 		else
@@ -1172,6 +1231,10 @@ static const char *const help_run =
 	"  --enable STATE        enable a state that is off by default (e.g. C3 on hsx)\n"
 	"  --topology PxCxT      override the machine's packages x cores x threads\n"
 	"  --set FAMILY.NAME=V   set a governor tunable (see idlesim governors)\n"
+	"  --wake-latency W      the hardware's actual wake latency: typical (default: each\n"
+	"                        state's typical value, docs/wake-latency.md), worst (the\n"
+	"                        table's exit latency, as governors see it), or measured (the\n"
+	"                        machine file's distributions, idlesim machines calibrate)\n"
 	"  --format F            text (default), json or csv; ftrace (cpu_idle events that\n"
 	"                        idlesim import reads back; one run) or perfetto (Chrome\n"
 	"                        trace-event JSON for ui.perfetto.dev): the simulated timeline\n"
@@ -1277,15 +1340,20 @@ static const char *const help_report =
 	"  --from S, --to S      the window of trace time drawn, in seconds (default: from the\n"
 	"                        first idle entry, as long as no lane has more than 24 entries)\n"
 	"  --decisions N         rows of the decisions table per governor (default 30)\n"
-	"  --hz, --latency-limit-us, --disable, --enable, --topology, --set: as for run\n"
+	"  --hz, --latency-limit-us, --disable, --enable, --topology, --set, --wake-latency:\n"
+	"                        as for run\n"
 	"  -o, --output FILE     write to FILE (atomically) instead of stdout\n";
 
 static const char *const help_machines =
 	"usage: idlesim machines [NAME|FILE.json] [--json]\n"
+	"       idlesim machines calibrate --wult datapoints.csv --machine M -o OUT.json\n"
 	"\n"
 	"Without a name, lists the built-in machines. With one, prints its idle-state table\n"
 	"as cpupower idle-info does, or with --json the JSON a user can edit and load back\n"
-	"with --machine FILE.json.\n";
+	"with --machine FILE.json.\n"
+	"calibrate writes M with measured wake-latency distributions: each state named in\n"
+	"the ReqCState column of a wult datapoints.csv gets the quantiles of its WakeLatency\n"
+	"(us) values (run with --wake-latency measured; docs/wake-latency.md).\n";
 
 static const char *const help_governors =
 	"usage: idlesim governors\n\nLists the governors, their ratings and tunables.\n";
@@ -1313,7 +1381,8 @@ static const char *const help_compare =
 	"                        above_pct, below_pct, hits_pct, wake_latency_p99_ns,\n"
 	"                        residency_pct.STATE (repeatable; default all that apply)\n"
 	"  -j, --threads N       parallel runs (default: online CPUs); the output is the same\n"
-	"  --hz, --latency-limit-us, --disable, --enable, --topology, --set: as for run\n"
+	"  --hz, --latency-limit-us, --disable, --enable, --topology, --set, --wake-latency:\n"
+	"                        as for run\n"
 	"  --format F            text (default), json (schema idlesim-compare/1), csv, or html\n"
 	"                        (bar charts with error bars and significance marks)\n"
 	"  --style S             text layout: mmtests (default) or normalized (tip[pct imp](CV))\n"
@@ -1332,14 +1401,17 @@ static const char *const help_sweep =
 	"merge joins shards, sorted by point, each exactly once, from one spec and version.\n";
 
 static const char *const help_check =
-	"usage: idlesim check EXPECT.json [--threads N] [--verbose]\n"
+	"usage: idlesim check EXPECT.json [--threads N] [--verbose] [--wake-latency W]\n"
 	"\n"
 	"Runs the comparisons an expectation file names and tests each stated bound; prints one\n"
 	"line per check (ok or FAIL, with the cell, metric, governor, value and bound). Exit\n"
 	"status 0 when every bound holds, 3 when one does not, 2 for bad input. The file format\n"
 	"is in README, \"Comparisons\"; an example: traces/expect-example.json.\n"
 	"  -j, --threads N       parallel runs (default: online CPUs)\n"
-	"  -v, --verbose         also print each comparison's table\n";
+	"  -v, --verbose         also print each comparison's table\n"
+	"  --wake-latency W      run every comparison with this wake-latency model (worst,\n"
+	"                        typical, measured; default: the file's wake_latency, else\n"
+	"                        typical)\n";
 
 static void usage(FILE *f)
 {

@@ -344,6 +344,8 @@ static void run_job(struct plan *pl, long j)
 	cfg.disabled = pl->mask[m];
 	cfg.queue = req->knobs.queue;
 	cfg.global_order = req->knobs.global_order;
+	cfg.wake_model = req->knobs.wake_model;
+	cfg.wake_seed = req->seed + (uint64_t)it;
 	if (workload_run(req->wl, pl->params[v], &cfg, req->duration_ns, req->seed + (uint64_t)it,
 			 &r, &slot->err)) {
 		slot->failed = true;
@@ -589,6 +591,7 @@ static int result_init(const struct plan *pl, struct cmp_result *res, struct sim
 	memcpy(res->sets, req->knobs.sets, sizeof(res->sets));
 	res->nr_sets = req->knobs.nr_sets;
 	res->latency_req_ns = req->knobs.latency_req_ns;
+	res->wake_model = req->knobs.wake_model;
 	res->mrec = sim_calloc((size_t)req->nr_machines, sizeof(*res->mrec));
 	if (!res->mrec)
 		return sim_error_nomem(err, "");

@@ -129,6 +129,7 @@ struct cmp_result {
 	struct run_set sets[RUN_MAX_SETS]; /* every --set; each governor's are reported */
 	int nr_sets;
 	int64_t latency_req_ns; /* < 0: none */
+	enum wake_model wake_model;
 	struct cmp_machine_rec *mrec; /* per machine, or NULL */
 	struct cmp_cell *cells; /* by machine, then metric, then value */
 	int nr_cells;

@@ -124,7 +124,7 @@ void cmp_write_config(FILE *f, const struct cmp_result *res)
 		   "wake latency model %s\n",
 		IDLESIM_VERSION, (unsigned long long)res->seed,
 		(unsigned long long)(res->seed + (uint64_t)res->iterations - 1), res->hz, lim,
-		CFGREC_WAKE_LATENCY_MODEL);
+		wake_model_name(res->wake_model));
 	for (i = 0; i < res->nr_machines; i++) {
 		machine_config(res, i, hash, &dis);
 		fprintf(f, "machine %s: table %s; disabled: %s\n", res->machines[i], hash, dis);
@@ -149,7 +149,7 @@ static json_t *config_json(const struct cmp_result *res)
 	json_object_set_new(o, "hz", json_integer(res->hz));
 	json_object_set_new(o, "latency_limit_ns",
 			    res->latency_req_ns < 0 ? json_null() : json_integer(res->latency_req_ns));
-	json_object_set_new(o, "wake_latency_model", json_string(CFGREC_WAKE_LATENCY_MODEL));
+	json_object_set_new(o, "wake_latency_model", json_string(wake_model_name(res->wake_model)));
 	for (i = 0; i < res->nr_machines; i++) {
 		machine_config(res, i, hash, &dis);
 		json_array_append_new(ms, json_pack("{s:s, s:s, s:s}", "name", res->machines[i],
@@ -509,7 +509,7 @@ static void csv_config(FILE *f, const struct cmp_result *res, int m, int g)
 	fprintf(f, ",%s,%s,", tun, sets);
 	if (res->latency_req_ns >= 0)
 		fprintf(f, "%lld", (long long)res->latency_req_ns);
-	fprintf(f, ",\"%s\",%d,%s,%s,%llu,%llu,%s\n", dis, res->hz, CFGREC_WAKE_LATENCY_MODEL,
+	fprintf(f, ",\"%s\",%d,%s,%s,%llu,%llu,%s\n", dis, res->hz, wake_model_name(res->wake_model),
 		hash, (unsigned long long)res->seed,
 		(unsigned long long)(res->seed + (uint64_t)res->iterations - 1), IDLESIM_VERSION);
 }

@@ -99,7 +99,9 @@ struct sim_cpu {
 	struct opp *ring;	  /* fed periods, head = current; bounded by the lookahead */
 	uint32_t head, count, cap;
 	struct cpu_stats st;	  /* counters not kept in dev.states_usage */
-	uint64_t exit_lat_count[CPUIDLE_STATE_MAX]; /* irq/ipi wakeups that paid a full exit */
+	uint64_t exit_lat_count[CPUIDLE_STATE_MAX]; /* irq/ipi wakeups that paid a full exit
+						     * of a state with a fixed actual latency */
+	uint64_t wake_rng;	  /* splitmix64 state: measured wake latencies */
 	uint64_t fed;		  /* periods fed, for the conservation check */
 	uint64_t entered[CPUIDLE_STATE_MAX]; /* entries begun, per state: transition energy */
 	int64_t ev_ns;		  /* lanes: time of `ev` */
@@ -119,6 +121,8 @@ struct sim {
 	const struct cpuidle_governor *gov;
 	long long *params; /* owned copy of the tunables */
 	int64_t tick_nsec;
+	/* Per state, the actual wake latency under the run's model, or -1: sampled per exit. */
+	int64_t wake_fixed_ns[CPUIDLE_STATE_MAX];
 	int64_t lookahead_ns;
 	int64_t latency_req_ns;
 	int64_t start_ns;
@@ -531,13 +535,24 @@ static int cut_at_end(struct sim *S, struct sim_cpu *c, int64_t t)
 	return cpu_level(S, c, 0, t);
 }
 
+/* The hardware's actual latency of an exit from state idx: fixed, or drawn from the CPU's
+ * stream (a uniform double in [0, 1) from the top 53 bits) through the inverse CDF. */
+static int64_t wake_latency(struct sim *S, struct sim_cpu *c, int idx)
+{
+	double u;
+
+	if (S->wake_fixed_ns[idx] >= 0)
+		return S->wake_fixed_ns[idx];
+	u = (double)(sim_splitmix64(&c->wake_rng) >> 11) * 0x1.0p-53;
+	return machine_wake_quantile_ns(&S->cfg.machine->states[idx].wake, u);
+}
+
 static int do_wakeup(struct sim *S, struct sim_cpu *c, int64_t t)
 {
 	struct cpuidle_device *dev = &c->dev;
 	struct opp *o = ring_head(c);
 	int idx = c->state;
-	int64_t lat = S->drv.states[idx].exit_latency_ns;
-	int64_t diff = t - c->entry_ns + lat;
+	int64_t lat, diff;
 	enum wake_cause cause;
 	int verdict;
 
@@ -550,6 +565,10 @@ static int do_wakeup(struct sim *S, struct sim_cpu *c, int64_t t)
 	if (cause <= WAKE_IPI && o->no_resched && is_polling(S, idx) && ring_second(c) &&
 	    ring_second(c)->start_ns == o->wake_ns)
 		return poll_through(S, c);
+	/* The actual latency, not the advertised one: the measured residency includes it, as
+	 * cpuidle_enter_state() reads the clock only once the CPU runs again. */
+	lat = wake_latency(S, c, idx);
+	diff = t - c->entry_ns + lat;
 	if (t + lat > S->end_ns)
 		return cut_at_end(S, c, t);
 	/* The tick handler ran while idle, or runs at local_irq_enable() in
@@ -577,9 +596,14 @@ static int do_wakeup(struct sim *S, struct sim_cpu *c, int64_t t)
 		int64_t wake = o->wake_ns;
 
 		ring_pop(c);
-		/* The common case, counted per state and folded into the histogram at the end. */
-		if (cause != WAKE_TIMER)
+		/* The common case, counted per state and folded into the histogram at the end;
+		 * sampled latencies go in one by one. */
+		if (S->wake_fixed_ns[idx] < 0) {
+			if (add_latency(S, c, cause, lat))
+				return -1;
+		} else if (cause != WAKE_TIMER) {
 			c->exit_lat_count[idx]++;
+		}
 		if (resched) {
 			leave_idle(S, c, t + lat, wake);
 			return 0;
@@ -897,7 +921,9 @@ static int init_cpus(struct sim *S, struct sim_error *err)
 		 * state's full exit. */
 		lat_hist_reserve(&c->st.wake_latency, 0);
 		for (k = 0; k < S->drv.state_count; k++)
-			lat_hist_reserve(&c->st.wake_latency, S->drv.states[k].exit_latency_ns);
+			if (S->wake_fixed_ns[k] >= 0)
+				lat_hist_reserve(&c->st.wake_latency, S->wake_fixed_ns[k]);
+		c->wake_rng = S->cfg.wake_seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(i + 1));
 		dev->cpu = (unsigned int)i;
 		dev->last_state_idx = -1;
 		for (k = 0; k < S->drv.state_count; k++)
@@ -938,6 +964,8 @@ struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct si
 			      (long long)start_ns);
 		return NULL;
 	}
+	if (machine_check_wake_model(m, cfg->wake_model, err))
+		return NULL;
 	if (cfg->hz < 1 || cfg->hz > 10000) {
 		sim_error_set(err, SIM_ERR_INPUT, "", 0, 0, "tick rate %d Hz out of range (1..10000)",
 			      cfg->hz);
@@ -962,7 +990,8 @@ struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct si
 	S->lookahead_ns = S->tick_nsec;
 	for (k = 0; k < m->state_count; k++) {
 		S->lookahead_ns = sim_max64(S->lookahead_ns, m->states[k].target_residency_ns);
-		S->lookahead_ns = sim_max64(S->lookahead_ns, m->states[k].exit_latency_ns);
+		S->lookahead_ns = sim_max64(S->lookahead_ns, machine_wake_max_ns(&m->states[k]));
+		S->wake_fixed_ns[k] = machine_wake_fixed_ns(&m->states[k], cfg->wake_model);
 	}
 	S->lookahead_ns += 1;
 	if (S->gov->nr_params) {
@@ -1117,8 +1146,9 @@ int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_
 	 * to sim_destroy() and nothing in out. */
 	for (i = 0; i < S->cfg.nr_cpus; i++)
 		for (k = 0; k < S->drv.state_count; k++)
-			if (lat_hist_add(&S->cpus[i].st.wake_latency,
-					 S->drv.states[k].exit_latency_ns, S->cpus[i].exit_lat_count[k]))
+			if (S->cpus[i].exit_lat_count[k] &&
+			    lat_hist_add(&S->cpus[i].st.wake_latency, S->wake_fixed_ns[k],
+					 S->cpus[i].exit_lat_count[k]))
 				return sim_error_nomem(err, "");
 	out->cpus = sim_calloc((size_t)S->cfg.nr_cpus, sizeof(*out->cpus));
 	if (!out->cpus)

@@ -102,6 +102,12 @@ struct sim_config {
 	void *explain_ud;
 	long explain_limit;	     /* decisions to report; < 0 = all */
 	bool explain_truncated;	     /* also report the entries the end cuts (timelines) */
+	/* The hardware's actual wake latency (sim/machine.h): what delays the work, enters the
+	 * measured residency and runs at active power. Governors see the advertised one. The
+	 * zero value, WAKE_MODEL_WORST, is the advertised latency; `measured` samples each
+	 * state's distribution from a per-CPU stream seeded by wake_seed and the CPU number. */
+	enum wake_model wake_model;
+	uint64_t wake_seed;
 	const struct sim_agent_ops *agent; /* NULL for replays of traces */
 	void *agent_ctx;
 	uint32_t agent_timers;	     /* timer ids 0..agent_timers-1 */

@@ -696,7 +696,8 @@ int html_report(FILE *f, const struct run_results *res, const struct html_opts *
 	esc(f, o->version ? o->version : "");
 	fputs(").", f);
 	if (r0)
-		fprintf(f, " HZ %d; %d CPUs replayed; governors:", r0->hz, r0->stats.nr_cpus);
+		fprintf(f, " HZ %d; wake latency %s; %d CPUs replayed; governors:", r0->hz,
+			wake_model_name(r0->wake_model), r0->stats.nr_cpus);
 	for (i = 0; i < res->n; i++) {
 		fputs(i ? ", " : " ", f);
 		esc(f, res->r[i].governor);
@@ -789,13 +790,14 @@ int html_compare(FILE *f, const struct cmp_result *res, const char *command, con
 	esc(f, command ? command : "");
 	fputs("</code> (idlesim ", f);
 	esc(f, version ? version : "");
-	fprintf(f, "). %d iterations per governor and cell, seeds %llu to %llu, %.6g s each, HZ %d. "
+	fprintf(f, "). %d iterations per governor and cell, seeds %llu to %llu, %.6g s each, HZ %d, "
+		   "wake latency %s. "
 		   "Each chart is one metric of one cell: a bar per governor (its mean, Amean or "
 		   "Hmean as in the text table), the error bar its standard deviation; under the "
 		   "bars the percentage against the baseline (",
 		res->iterations, (unsigned long long)res->seed,
 		(unsigned long long)(res->seed + (uint64_t)res->iterations - 1),
-		(double)res->duration_ns / 1e9, res->hz);
+		(double)res->duration_ns / 1e9, res->hz, wake_model_name(res->wake_model));
 	esc(f, res->governors[0]);
 	fputs("), positive = better, and * where a t-test finds the difference significant "
 	      "(p &lt; 0.10).</p>\n<p>Gmean of the ratios against the baseline:", f);

@@ -437,7 +437,9 @@ static int run_ideal(struct loop *L, const struct sim_config *cfg, struct sim_er
 	ideal.states[0].exit_latency_ns = 0;
 	ideal.states[0].target_residency_ns = 0;
 	ideal.states[0].default_off = false;
+	memset(&ideal.states[0].wake, 0, sizeof(ideal.states[0].wake)); /* no exit at all */
 	c1.machine = &ideal;
+	c1.wake_model = WAKE_MODEL_WORST;
 	c1.gov = gov_find("shallowest");
 	c1.disabled = 0;
 	c1.explain = NULL;

@@ -327,7 +327,8 @@ static int validate_state(const struct machine *m, int i, const struct where *w)
 	if (validate_time(m, i, w, "exit_latency_ns", "exit latency", s->exit_latency_ns,
 			  p->exit_latency_ns) ||
 	    validate_time(m, i, w, "target_residency_ns", "target residency",
-			  s->target_residency_ns, p->target_residency_ns))
+			  s->target_residency_ns, p->target_residency_ns) ||
+	    machine_validate_wake(m, i, w))
 		return -1;
 	return validate_powers(m, i, w);
 }
@@ -475,6 +476,18 @@ static void print_state(FILE *f, const struct machine_state *s)
 	print_flags(f, s->flags);
 	fprintf(f, "Power: core %.3f W, package %.3f W, entry+exit %.3f uJ\n", s->core_power_w,
 		s->package_power_w, s->entry_exit_energy_j * 1e6);
+	/* idlesim's own: the hardware's actual wake latency (docs/wake-latency.md) */
+	if (s->wake.kind == MACHINE_WAKE_WORST) {
+		fputs("Wake latency: as advertised\n", f);
+		return;
+	}
+	fprintf(f, "Wake latency: typical %.3f us", (double)s->wake.typical_ns / SIM_NS_PER_US);
+	if (s->wake.kind == MACHINE_WAKE_DIST)
+		fprintf(f, ", measured %.3f..%.3f us (%d quantiles)",
+			(double)s->wake.q_ns[0] / SIM_NS_PER_US,
+			(double)s->wake.q_ns[s->wake.nr_quantiles - 1] / SIM_NS_PER_US,
+			s->wake.nr_quantiles);
+	fputc('\n', f);
 }
 
 /* cpupower idle-info's layout, after idlesim's own machine, topology and power lines. */

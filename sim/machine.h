@@ -35,6 +35,28 @@
 #define MACHINE_DESC_LEN 128
 #define MACHINE_MAX_CPUS 4096
 
+/*
+ * The hardware's actual wake-up latency of a state, kept apart from the advertised
+ * exit_latency_ns that governors see (docs/wake-latency.md). The advertised value is the
+ * table's worst case; the actual one delays the work, is part of the residency measured by
+ * cpuidle_enter_state() and is spent at active power.
+ *  - kind WORST: no information: the actual latency is the advertised one;
+ *  - kind TYPICAL: typical_ns is used whenever the model is `typical` or `measured`;
+ *  - kind DIST: a distribution as quantiles (q_p[0] = 0 < ... < q_p[n-1] = 1, q_ns
+ *    non-decreasing), sampled by the inverse CDF, linear between the points, under the
+ *    `measured` model; typical_ns (its median unless given) under `typical`.
+ */
+#define MACHINE_WAKE_MAX_QUANTILES 16
+enum machine_wake_kind { MACHINE_WAKE_WORST = 0, MACHINE_WAKE_TYPICAL, MACHINE_WAKE_DIST };
+
+struct machine_wake {
+	enum machine_wake_kind kind;
+	int64_t typical_ns;
+	int nr_quantiles;
+	double q_p[MACHINE_WAKE_MAX_QUANTILES];
+	int64_t q_ns[MACHINE_WAKE_MAX_QUANTILES];
+};
+
 struct machine_state {
 	char name[CPUIDLE_NAME_LEN];
 	char desc[CPUIDLE_DESC_LEN];
@@ -45,6 +67,7 @@ struct machine_state {
 	double core_power_w;	    /* power of a core whose shallowest thread is in this state */
 	double entry_exit_energy_j; /* energy of one entry plus exit by one CPU */
 	double package_power_w;	    /* power of a package whose shallowest core is in this state */
+	struct machine_wake wake;   /* the hardware's actual wake latency (above) */
 };
 
 struct machine {
@@ -120,6 +143,43 @@ const char *machine_flag_name(unsigned int bit);
 #define MACHINE_DEFAULT_ENTRY_EXIT 4u
 #define MACHINE_DEFAULT_ALL 7u
 void machine_default_energy(struct machine *m, unsigned int which);
+
+/*
+ * The wake-latency model of a run (--wake-latency): `worst` charges every exit the
+ * advertised exit latency (the behaviour before the model existed, and the zero value of a
+ * sim_config), `typical` each state's typical value, `measured` samples each state's
+ * distribution (typical where a state has none).
+ */
+enum wake_model { WAKE_MODEL_WORST = 0, WAKE_MODEL_TYPICAL, WAKE_MODEL_MEASURED };
+#define WAKE_MODEL_DEFAULT WAKE_MODEL_TYPICAL
+
+const char *wake_model_name(enum wake_model w);
+/* "worst", "typical" or "measured"; returns 0 or -1 if s is none of them. */
+int wake_model_parse(const char *s, enum wake_model *out);
+/* Does any state of m have a distribution (the `measured` model needs one)? */
+bool machine_has_wake_dist(const struct machine *m);
+/* An input error naming the machine when model is `measured` and m has no distribution. */
+int machine_check_wake_model(const struct machine *m, enum wake_model model,
+			     struct sim_error *err);
+/* The fixed actual latency of state s under model, or -1 if it is sampled (measured, DIST). */
+int64_t machine_wake_fixed_ns(const struct machine_state *s, enum wake_model model);
+/* The largest actual latency state s can have under any model. */
+int64_t machine_wake_max_ns(const struct machine_state *s);
+/* The inverse CDF of a DIST state at u in [0, 1]: linear between the quantile points. */
+int64_t machine_wake_quantile_ns(const struct machine_wake *w, double u);
+
+/*
+ * Measured distributions from wult's datapoints.csv (sim/machine_calibrate.c): every state
+ * whose name some row's ReqCState gives gets the quantiles of those rows' WakeLatency (us)
+ * and their median as typical value; other states keep their model. What was matched, and
+ * the names that match no state, are reported to note (NULL: nothing). Returns 0, or -1
+ * with err set (file:line:column for malformed rows) and m unchanged in that case only if
+ * no state had been filled yet: callers discard m on error.
+ */
+int machine_calibrate_wult(struct machine *m, const char *csv_path, FILE *note,
+			   struct sim_error *err);
+/* Quantile p of n >= 1 sorted values, linear between order statistics (h = (n - 1) p). */
+double machine_sample_quantile(const double *sorted, size_t n, double p);
 
 /* Fill a kernel-view driver from the machine table. */
 void machine_to_driver(const struct machine *m, struct cpuidle_driver *drv);

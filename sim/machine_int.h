@@ -33,6 +33,8 @@ int machine_fail(const struct where *w, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* machine_validate(), at w: with positions in the JSON text if w->text is set */
 int machine_validate_at(const struct machine *m, const struct where *w);
+/* The wake-latency model of state i (sim/machine_wake.c). */
+int machine_validate_wake(const struct machine *m, int i, const struct where *w);
 /* machine_default_energy(), except for the fields marked in given[i] */
 void machine_fill_energy(struct machine *m, const unsigned int *given, unsigned int which);
 

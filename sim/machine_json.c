@@ -58,8 +58,10 @@ static const char *const state_keys[] = {
 	"core_power_w",
 	"package_power_w",
 	"entry_exit_energy_j",
+	"wake_latency",
 	NULL,
 };
+static const char *const wake_keys[] = {"typical_ns", "quantiles", NULL};
 
 /* "path.key", or "key" at the top level. */
 static const char *subpath(char *buf, size_t cap, const char *path, const char *key)
@@ -305,6 +307,77 @@ static int load_state_energy(const struct where *w, json_t *st, const char *path
 	return 0;
 }
 
+/* One quantile point [p, ns] of states[i].wake_latency.quantiles. */
+static int load_quantile(const struct where *w, json_t *pt, const char *path, int k,
+			 struct machine_wake *wk)
+{
+	json_t *p = json_array_get(pt, 0), *ns = json_array_get(pt, 1);
+	char q[PATH_LEN + 24];
+
+	snprintf(q, sizeof(q), "%s.quantiles[%d]", path, k);
+	if (!json_is_array(pt) || json_array_size(pt) != 2 || !json_is_number(p) ||
+	    !json_is_integer(ns))
+		return machine_fail(w, q, "%s must be [probability, latency in ns], e.g. [0.5, 4000]",
+				    q);
+	wk->q_p[k] = json_number_value(p);
+	wk->q_ns[k] = json_integer_value(ns);
+	return 0;
+}
+
+/*
+ * "wake_latency": "worst" (the default: the advertised exit latency), or
+ * {"typical_ns": N} (a fixed value), or {"quantiles": [[p, ns], ...]} with an optional
+ * typical_ns (else the median of the quantiles). Ranges are machine_validate_wake()'s.
+ */
+static int load_wake(const struct where *w, json_t *st, const char *path, struct machine_wake *wk)
+{
+	json_t *v = json_object_get(st, "wake_latency"), *typ, *qs;
+	char p[PATH_LEN];
+	size_t k;
+
+	memset(wk, 0, sizeof(*wk));
+	if (!v)
+		return 0;
+	subpath(p, sizeof(p), path, "wake_latency");
+	if (json_is_string(v) && !strcmp(json_string_value(v), "worst"))
+		return 0;
+	if (!json_is_object(v))
+		return machine_fail(w, p,
+				    "%s must be \"worst\" or an object with typical_ns and/or "
+				    "quantiles",
+				    p);
+	if (check_keys(w, v, p, wake_keys))
+		return -1;
+	typ = json_object_get(v, "typical_ns");
+	qs = json_object_get(v, "quantiles");
+	if (!typ && !qs)
+		return machine_fail(w, p, "%s needs typical_ns or quantiles (or both)", p);
+	if (typ && !json_is_integer(typ)) {
+		char t[PATH_LEN + 16];
+
+		snprintf(t, sizeof(t), "%s.typical_ns", p);
+		return machine_fail(w, t, "%s must be an integer (ns)", t);
+	}
+	wk->kind = qs ? MACHINE_WAKE_DIST : MACHINE_WAKE_TYPICAL;
+	if (qs) {
+		if (!json_is_array(qs) || json_array_size(qs) < 2 ||
+		    json_array_size(qs) > MACHINE_WAKE_MAX_QUANTILES) {
+			char t[PATH_LEN + 16];
+
+			snprintf(t, sizeof(t), "%s.quantiles", p);
+			return machine_fail(w, t, "%s must be an array of 2..%d [p, ns] points", t,
+					    MACHINE_WAKE_MAX_QUANTILES);
+		}
+		for (k = 0; k < json_array_size(qs); k++)
+			if (load_quantile(w, json_array_get(qs, k), p, (int)k, wk))
+				return -1;
+		wk->nr_quantiles = (int)json_array_size(qs);
+	}
+	/* Without a typical value, the median; the quantiles are checked by validation. */
+	wk->typical_ns = typ ? json_integer_value(typ) : machine_wake_quantile_ns(wk, 0.5);
+	return 0;
+}
+
 static int load_state(const struct where *w, json_t *st, int i, struct machine_state *s,
 		      unsigned int *given)
 {
@@ -325,6 +398,8 @@ static int load_state(const struct where *w, json_t *st, int i, struct machine_s
 		return -1;
 	s->exit_latency_ns = lat;
 	s->target_residency_ns = res;
+	if (load_wake(w, st, path, &s->wake))
+		return -1;
 	return load_state_energy(w, st, path, s, given);
 }
 
@@ -511,6 +586,30 @@ static json_t *flags_to_json(unsigned int flags)
 	return arr;
 }
 
+/* {"typical_ns", "quantiles"} as load_wake() reads it. */
+static json_t *wake_to_json(const struct machine_wake *wk)
+{
+	json_t *o, *qs;
+	int k, rc = 0;
+
+	o = json_object();
+	if (!o)
+		return NULL;
+	rc |= json_object_set_new(o, "typical_ns", json_integer(wk->typical_ns));
+	if (wk->kind == MACHINE_WAKE_DIST) {
+		qs = json_array();
+		for (k = 0; qs && k < wk->nr_quantiles; k++)
+			rc |= json_array_append_new(
+				qs, json_pack("[f, I]", wk->q_p[k], (json_int_t)wk->q_ns[k]));
+		rc |= json_object_set_new(o, "quantiles", qs);
+	}
+	if (rc) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 /* json_object_set_new() takes the value even when it fails, so nothing leaks on error. */
 static json_t *state_to_json(const struct machine_state *s)
 {
@@ -529,6 +628,8 @@ static json_t *state_to_json(const struct machine_state *s)
 	rc |= json_object_set_new(o, "core_power_w", json_real(s->core_power_w));
 	rc |= json_object_set_new(o, "package_power_w", json_real(s->package_power_w));
 	rc |= json_object_set_new(o, "entry_exit_energy_j", json_real(s->entry_exit_energy_j));
+	if (s->wake.kind != MACHINE_WAKE_WORST) /* absent means worst */
+		rc |= json_object_set_new(o, "wake_latency", wake_to_json(&s->wake));
 	if (rc) {
 		json_decref(o);
 		return NULL;

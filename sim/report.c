@@ -455,7 +455,7 @@ static void text_config(FILE *f, const struct run_result *r)
 	cfgrec_hex(th, r->trace_hash);
 	fprintf(f, "config: idlesim %s; machine %s table %s; trace %s bytes %s; seed none; "
 		   "wake latency model %s\n",
-		IDLESIM_VERSION, r->machine, mh, r->trace, th, CFGREC_WAKE_LATENCY_MODEL);
+		IDLESIM_VERSION, r->machine, mh, r->trace, th, wake_model_name(r->wake_model));
 	fprintf(f, "tunables: %s; --set applied: %s\n", tun, sets);
 }
 
@@ -720,7 +720,7 @@ static json_t *config_json(const struct run_result *r, json_t *disabled)
 			    r->latency_req_ns < 0 ? json_null() : jint(r->latency_req_ns));
 	json_object_set_new(o, "disabled", disabled);
 	json_object_set_new(o, "hz", jint(r->hz));
-	json_object_set_new(o, "wake_latency_model", json_string(CFGREC_WAKE_LATENCY_MODEL));
+	json_object_set_new(o, "wake_latency_model", json_string(wake_model_name(r->wake_model)));
 	cfgrec_hex(h, r->machine_hash);
 	json_object_set_new(o, "machine", json_pack("{s:s, s:s}", "name", r->machine, "hash", h));
 	cfgrec_hex(h, r->trace_hash);
@@ -846,7 +846,7 @@ static void csv_config(FILE *f, const struct run_result *r)
 	csv_field(f, buf);
 	cfgrec_hex(mh, r->machine_hash);
 	cfgrec_hex(th, r->trace_hash);
-	fprintf(f, ",%s,%s,%s,,%s\n", CFGREC_WAKE_LATENCY_MODEL, mh, th, IDLESIM_VERSION);
+	fprintf(f, ",%s,%s,%s,,%s\n", wake_model_name(r->wake_model), mh, th, IDLESIM_VERSION);
 }
 
 static void csv_rows(FILE *f, const struct run_result *r, const struct cpu_stats *cs, int nr_cpus,

@@ -49,6 +49,8 @@ void run_request_defaults(struct run_request *req)
 	req->latency_req_ns = -1;
 	req->window_to_ns = -1;
 	req->queue = EVENTQ_HEAP;
+	req->wake_model = WAKE_MODEL_DEFAULT;
+	req->wake_seed = 1;
 }
 
 int run_load_machine(const struct run_request *req, const char *name, struct machine *m,
@@ -61,7 +63,9 @@ int run_load_machine(const struct run_request *req, const char *name, struct mac
 		m->cores = req->topology[1];
 		m->threads = req->topology[2];
 	}
-	return machine_validate(m, name, err);
+	if (machine_validate(m, name, err))
+		return -1;
+	return machine_check_wake_model(m, req->wake_model, err);
 }
 
 static int state_arg(const struct machine *m, const char *arg, struct sim_error *err)
@@ -365,6 +369,8 @@ static int run_cell(const struct run_request *req, const char *trace, const char
 	cfg.disabled = mask;
 	cfg.queue = req->queue;
 	cfg.global_order = req->global_order;
+	cfg.wake_model = req->wake_model;
+	cfg.wake_seed = req->wake_seed;
 
 	/* The oracle's run on the same input, for regret. */
 	memset(&scratch, 0, sizeof(scratch));
@@ -405,6 +411,7 @@ static int run_cell(const struct run_request *req, const char *trace, const char
 		r->trace_hash = trace_hash;
 		r->latency_req_ns = req->latency_req_ns;
 		r->disabled = mask;
+		r->wake_model = req->wake_model;
 		r->machine_cpus = machine_nr_cpus(m);
 		r->mach = *m;
 		cfg.gov = g;

@@ -49,6 +49,8 @@ struct run_request {
 	long timeline_cap;	/* slices kept per run at most; 0 = no limit */
 	enum eventq_impl queue;
 	bool global_order;	/* --queue heap|naive: one queue for all CPUs, never lanes */
+	enum wake_model wake_model; /* --wake-latency (default WAKE_MODEL_DEFAULT) */
+	uint64_t wake_seed;	/* the measured model's stream of a replay (compare: its seeds) */
 };
 
 /* One idle entry of a run's timeline (--format ftrace|perfetto, idlesim report). */
@@ -96,6 +98,7 @@ struct run_result {
 	int hz;
 	int64_t latency_req_ns; /* < 0: none */
 	uint32_t disabled;
+	enum wake_model wake_model;
 	int machine_cpus;
 	struct machine mach;
 	struct run_stats stats;

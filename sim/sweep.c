@@ -45,6 +45,7 @@ struct sweep_spec {
 	int hz[SWEEP_MAX_VALUES], nr_hz;
 	int64_t lat_ns[SWEEP_MAX_VALUES];
 	int nr_lat;
+	enum wake_model wake; /* "wake_latency": one model for every point */
 	struct sweep_tunable tun[RUN_MAX_SETS];
 	int nr_tun;
 	long combos[RUN_MAX_ITEMS]; /* per governor: product of its tunables' counts */
@@ -306,7 +307,7 @@ static int parse_root(const struct where *w, struct sweep_spec *s, bool force)
 {
 	static const char *const known[] = { "traces",	  "machines",	       "governors",
 					     "tunables", "hz",		       "latency_limits_us",
-					     NULL };
+					     "wake_latency", NULL };
 	const char *names[RUN_MAX_ITEMS], *key;
 	int64_t v[SWEEP_MAX_VALUES];
 	json_t *x;
@@ -320,8 +321,13 @@ static int parse_root(const struct where *w, struct sweep_spec *s, bool force)
 			;
 		if (!known[i])
 			return fail(w, key, "unknown field '%s' (known: traces, machines, governors, "
-					    "tunables, hz, latency_limits_us)", key);
+					    "tunables, hz, latency_limits_us, wake_latency)", key);
 	}
+	x = json_object_get(s->root, "wake_latency");
+	s->wake = WAKE_MODEL_DEFAULT;
+	if (x && (!json_is_string(x) || wake_model_parse(json_string_value(x), &s->wake)))
+		return fail(w, "wake_latency",
+			    "wake_latency must be \"worst\", \"typical\" or \"measured\"");
 	if (get_names(w, s->root, "traces", s->traces, &s->nr_traces) ||
 	    get_names(w, s->root, "machines", s->machines, &s->nr_machines) ||
 	    get_names(w, s->root, "governors", names, &n))
@@ -435,6 +441,7 @@ static void point_request(const struct sweep_spec *s, long i, struct run_request
 	run_request_defaults(q);
 	q->nr_traces = q->nr_machines = q->nr_governors = 1;
 	q->latency_req_ns = s->lat_ns[b % s->nr_lat];
+	q->wake_model = s->wake;
 	b /= s->nr_lat;
 	q->hz = s->hz[b % s->nr_hz]; /* 0 when the spec gives none: the trace's */
 	b /= s->nr_hz;
@@ -721,6 +728,7 @@ static int check_inputs(const struct sweep_spec *s, struct sim_error *err)
 	int i;
 
 	run_request_defaults(&q);
+	q.wake_model = s->wake;
 	for (i = 0; i < s->nr_machines; i++)
 		if (run_load_machine(&q, s->machines[i], &m, err))
 			return -1;

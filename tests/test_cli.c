@@ -103,7 +103,9 @@ static void test_json_report_by_hand(void **state)
 	st = json_array_get(json_object_get(run0, "states"), 4);
 	assert_string_equal(json_string_value(json_object_get(st, "name")), "C6");
 	assert_int_equal(json_integer_value(json_object_get(st, "usage")), 1);
-	assert_int_equal(json_integer_value(json_object_get(st, "time_ns")), 585000);
+	/* 500,000 asleep plus C6's typical wake latency on skl, 5,050 (the default model,
+	 * docs/wake-latency.md; the advertised 85,000 under worst) */
+	assert_int_equal(json_integer_value(json_object_get(st, "time_ns")), 505050);
 	assert_int_equal(json_array_size(json_object_get(run0, "cpus")), 1);
 	assert_true(json_real_value(json_object_get(json_object_get(run0, "regret"), "energy_j")) == 0.0);
 	json_decref(root);
@@ -132,8 +134,17 @@ static void test_text_and_csv(void **state)
 	assert_int_equal(run_idlesim(args), 0);
 	text = slurp_tmp("out");
 	assert_non_null(strstr(text, "trace,machine,governor,hz,cpu,state,usage,time_ns,above,below"));
+	assert_non_null(strstr(text, ",skl,oracle,250,all,C6,1,505050,0,0,"));
+	assert_non_null(strstr(text, ",skl,oracle,250,0,C6,1,505050,0,0,"));
+	free(text);
+	/* worst: the table's 85,000 us exit latency of C6: 500,000 + 85,000 */
+	snprintf(args, sizeof(args),
+		 "run --trace %s/one.trace --machine skl --governor oracle --format csv "
+		 "--wake-latency worst",
+		 tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	text = slurp_tmp("out");
 	assert_non_null(strstr(text, ",skl,oracle,250,all,C6,1,585000,0,0,"));
-	assert_non_null(strstr(text, ",skl,oracle,250,0,C6,1,585000,0,0,"));
 	free(text);
 }
 
@@ -200,7 +211,8 @@ static void test_explain(void **state)
 
 	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n");
 	snprintf(args, sizeof(args),
-		 "run --trace %s/one.trace --machine skl --governor oracle --format json --explain 5",
+		 "run --trace %s/one.trace --machine skl --governor oracle --format json --explain 5 "
+		 "--wake-latency worst",
 		 tmpdir);
 	assert_int_equal(run_idlesim(args), 0);
 	text = slurp_tmp("out");
@@ -296,22 +308,24 @@ static void test_knobs(void **state)
 	(void)state;
 	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n");
 	/* C6 disabled by name: the oracle falls back to C3 (100 us): measured residency
-	 * 500,000 + its exit, 70,000. */
+	 * 500,000 + its exit, 70,000 (worst). */
 	snprintf(args, sizeof(args),
-		 "run --trace %s/one.trace --machine skl --governor oracle --disable C6 --format csv",
+		 "run --trace %s/one.trace --machine skl --governor oracle --disable C6 --format csv "
+		 "--wake-latency worst",
 		 tmpdir);
 	assert_int_equal(run_idlesim(args), 0);
 	text = slurp_tmp("out");
 	assert_non_null(strstr(text, ",all,C3,1,570000,"));
 	free(text);
-	/* Latency limit 50 us: C1E (10 us exit) at most, residency 500,000 + 10,000. */
+	/* Latency limit 50 us: C1E (10 us advertised exit) at most, residency 500,000 + its
+	 * typical wake latency, 1,900 (the limit reads the advertised latency only). */
 	snprintf(args, sizeof(args),
 		 "run --trace %s/one.trace --machine skl --governor oracle --latency-limit-us 50 "
 		 "--format csv",
 		 tmpdir);
 	assert_int_equal(run_idlesim(args), 0);
 	text = slurp_tmp("out");
-	assert_non_null(strstr(text, ",all,C1E,1,510000,"));
+	assert_non_null(strstr(text, ",all,C1E,1,501900,"));
 	free(text);
 	/* --enable C3 on hsx (off by default there). */
 	assert_int_equal(run_idlesim("run --machine hsx --governor oracle --enable C3 --format json"), 0);
@@ -378,7 +392,7 @@ static void test_config_record(void **state)
 	assert_int_equal(json_integer_value(json_object_get(c, "latency_limit_ns")), 50000);
 	assert_string_equal(jstr(c, "disabled.0"), "C6");
 	assert_int_equal(json_integer_value(json_object_get(c, "hz")), 1000);
-	assert_string_equal(jstr(c, "wake_latency_model"), "worst");
+	assert_string_equal(jstr(c, "wake_latency_model"), "typical"); /* the default */
 	assert_string_equal(jstr(c, "idlesim_version"), IDLESIM_VERSION);
 	assert_int_equal(machine_load("skl", &skl, &err), 0);
 	cfgrec_hex(want, machine_hash(&skl));
@@ -439,6 +453,26 @@ static size_t count_lines(const char *s)
 }
 
 /* Spec errors at file:line:column, exit 2, and no results file. */
+/* A sweep's wake_latency applies to every point and is in each point's config record. */
+static void test_sweep_wake_latency(void **state)
+{
+	char args[512], text[512];
+	char *res;
+
+	(void)state;
+	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n");
+	snprintf(text, sizeof(text),
+		 "{\"traces\": [\"%s/one.trace\"], \"machines\": [\"skl\"], "
+		 "\"governors\": [\"oracle\"], \"wake_latency\": \"worst\"}\n",
+		 tmpdir);
+	write_tmp("sw.json", text);
+	snprintf(args, sizeof(args), "sweep %s/sw.json -o %s/sw.jsonl", tmpdir, tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	res = slurp_tmp("sw.jsonl");
+	assert_non_null(strstr(res, "\"wake_latency_model\":\"worst\""));
+	free(res);
+}
+
 static void test_sweep_spec_errors(void **state)
 {
 	static const struct {
@@ -456,6 +490,9 @@ static void test_sweep_spec_errors(void **state)
 		/* "teo.decay_shift" (17) 15-31, ": " 32-33: the value at 34 (only menu is swept) */
 		{ "{\"teo.decay_shift\": [1]}", "s.json:2:34: unknown tunable 'teo.decay_shift'" },
 		/* "menu.variance_max" (19) 15-33, value at 36; 10,000,001 values */
+		/* `{"menu.decay": [1]}` 14-32, ", " 33-34, "wake_latency" (14) 35-48, ": " 49-50 */
+		{ "{\"menu.decay\": [1]}, \"wake_latency\": \"best\"",
+		  "s.json:2:51: wake_latency must be \"worst\", \"typical\" or \"measured\"" },
 		{ "{\"menu.variance_max\": {\"from\": 0, \"to\": 10000000, \"step\": 1}}",
 		  "s.json:2:36: tunables.menu.variance_max: 10000001 values (more than 1000000 need "
 		  "--force)" },
@@ -632,6 +669,49 @@ static void expect_usage_error(const char *args, const char *msg)
 	free(err);
 }
 
+/*
+ * calibrate end to end: a wult CSV with C6 wake-ups of 2, 4 and 6 us (median 4: p = 0.5,
+ * h = 2 x 0.5 = 1) gives skl's C6 a distribution; run --wake-latency measured then draws
+ * C6's exits from it: the one irq wakeup of the trace waits 2..6 us (a C6 entry: the
+ * oracle's choice for 500 us), and the config record says measured.
+ */
+static void test_calibrate_and_measured(void **state)
+{
+	char args[512];
+	json_error_t je;
+	json_t *root, *run0, *lat;
+	char *text;
+	long long mean;
+
+	(void)state;
+	write_tmp("dp.csv", "WakeLatency,ReqCState,CC6%\n2,C6,1\n6,C6,1\n4,C6,1\n");
+	write_tmp("one-irq.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 irq\n");
+	snprintf(args, sizeof(args), "machines calibrate --wult %s/dp.csv --machine skl -o %s/m.json",
+		 tmpdir, tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	text = slurp_tmp("err");
+	assert_non_null(strstr(text, "calibrate: C6: 3 wake-ups, median 4.000 us"));
+	free(text);
+	snprintf(args, sizeof(args),
+		 "run --trace %s/one-irq.trace --machine %s/m.json --governor oracle "
+		 "--wake-latency measured --format json",
+		 tmpdir, tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	text = slurp_tmp("out");
+	root = json_loads(text, 0, &je);
+	assert_non_null(root);
+	run0 = json_array_get(json_object_get(root, "runs"), 0);
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(run0, "config"), "wake_latency_model")),
+		"measured");
+	lat = json_object_get(json_object_get(run0, "totals"), "wake_latency_ns");
+	assert_int_equal(json_integer_value(json_object_get(lat, "samples")), 1);
+	mean = (long long)json_number_value(json_object_get(lat, "mean"));
+	assert_true(mean >= 2000 && mean <= 6000);
+	json_decref(root);
+	free(text);
+}
+
 static void test_usage_errors(void **state)
 {
 	(void)state;
@@ -644,6 +724,21 @@ static void test_usage_errors(void **state)
 	expect_usage_error("run --format xml", "--format");
 	expect_usage_error("run --bogus", "unknown option");
 	expect_usage_error("run --set menu.decay", "FAMILY.NAME=VALUE");
+	expect_usage_error("run --wake-latency best", "run --wake-latency: 'best' is not worst, "
+						      "typical or measured");
+	expect_usage_error("compare --workload tbench --governor teo --wake-latency x",
+			   "compare --wake-latency: 'x'");
+	expect_usage_error("check x.json --wake-latency x", "check --wake-latency: 'x'");
+	/* measured needs a machine file with distributions (a built-in has none) */
+	expect_usage_error("run --machine skl --wake-latency measured",
+			   "machine skl has no measured wake-latency distribution");
+	expect_usage_error("compare --workload idle --governor teo --machine hsx "
+			   "--wake-latency measured",
+			   "machine hsx has no measured wake-latency distribution");
+	expect_usage_error("machines calibrate --machine skl -o x.json",
+			   "machines calibrate needs --wult datapoints.csv");
+	expect_usage_error("machines calibrate --wult /nonexistent.csv --machine skl -o x.json",
+			   "/nonexistent.csv: cannot open");
 	expect_usage_error("run --set nosuch.x=1", "no governor family 'nosuch'");
 	expect_usage_error("run --set oracle.x=1", "has no tunable 'x'");
 	/* a --set that changes none of the selected governors: another family, or a tunable
@@ -667,6 +762,19 @@ static void test_usage_errors(void **state)
 		snprintf(args, sizeof(args), "check %s/e.json", tmpdir);
 		expect_usage_error(args, "e.json:3:10: --set menu.decay=4 applies to none of the "
 					 "selected governors (teo@6.19, oracle)");
+	}
+	/* line 3 is `  "wake_latency": "best",`: the key in 3-16, ": " in 17-18, the value at 19 */
+	write_tmp("w.json", "{\"schema\": \"idlesim-expect/1\", \"comparisons\": [\n"
+			    " {\"workload\": \"idle\", \"machines\": [\"skl\"], \"governors\": [\"teo\"],\n"
+			    "  \"wake_latency\": \"best\",\n"
+			    "  \"expect\": [{\"metric\": \"energy_j\", \"governor\": \"teo\", "
+			    "\"max\": 1}]}]}\n");
+	{
+		char args[256];
+
+		snprintf(args, sizeof(args), "check %s/w.json", tmpdir);
+		expect_usage_error(args, "w.json:3:19: comparisons[0].wake_latency: 'best' is not "
+					 "worst, typical or measured");
 	}
 	expect_usage_error("compare --workload tbench --governor teo,oracle --set menu.decay=4",
 			   "--set menu.decay=4 applies to none of the selected governors "
@@ -1057,6 +1165,8 @@ int main(void)
 		cmocka_unit_test(test_explain_readable),
 		cmocka_unit_test(test_knobs),
 		cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_sweep_wake_latency),
+		cmocka_unit_test(test_calibrate_and_measured),
 		cmocka_unit_test(test_bad_input_corpus),
 		cmocka_unit_test(test_unwritable_output),
 		cmocka_unit_test(test_output_mode),

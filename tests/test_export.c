@@ -47,7 +47,8 @@ static const char hand_trace[] = "idlesim-trace v1\ncpus 1\nstart 0\nend 1000000
 				 "idle 0 3000000 2000000 timer\n"
 				 "idle 0 8000000 4000000 irq\n";
 
-#define HAND_KNOBS "--machine skl --disable C3,C6,C7s,C8,C9,C10 --governor deepest"
+/* worst: the hand-computed times use the table's exit latencies (C1E: 10 us) */
+#define HAND_KNOBS "--machine skl --disable C3,C6,C7s,C8,C9,C10 --governor deepest --wake-latency worst"
 
 /* The event lines of an ftrace text (no '#' header lines), in order, as "TIME: EVENT". */
 static int ftrace_events(const char *text, char out[][96], int max)

@@ -1043,6 +1043,7 @@ static void test_idle_info(void **state)
 		"Residency: 0\n"
 		"Flags: POLLING\n"
 		"Power: core 3.500 W, package 5.000 W, entry+exit 0.000 uJ\n"
+		"Wake latency: as advertised\n"
 		"C1:\n"
 		"Flags/Description: MWAIT 0x00\n"
 		"Latency: 2\n"
@@ -1050,6 +1051,7 @@ static void test_idle_info(void **state)
 		"Flags: -\n"
 		/* (3.5 - 1.36) W x 2 us = 4.28 uJ */
 		"Power: core 1.360 W, package 5.000 W, entry+exit 4.280 uJ\n"
+		"Wake latency: typical 1.000 us\n" /* docs/wake-latency.md: rule R, 2 / 2 */
 		"C1E:\n";
 	static const char c6[] = "C6:\n"
 				 "Flags/Description: MWAIT 0x20\n"

@@ -124,6 +124,9 @@ struct replay_opts {
 	sim_explain_fn *explain;
 	void *explain_ud;
 	long explain_limit;
+	const struct machine *mach; /* instead of `machine`: a machine built by the test */
+	enum wake_model wake_model; /* default worst: the table's exit latencies */
+	uint64_t wake_seed;
 };
 
 static inline int replay_string(const char *text, const struct replay_opts *o, struct run_stats *rs,
@@ -135,7 +138,9 @@ static inline int replay_string(const char *text, const struct replay_opts *o, s
 	struct record_source src;
 	int rc;
 
-	if (machine_load(o && o->machine ? o->machine : "skl", &m, err))
+	if (o && o->mach)
+		m = *o->mach;
+	else if (machine_load(o && o->machine ? o->machine : "skl", &m, err))
 		return -1;
 	r = trace_open_string("<test>", text, err);
 	if (!r)
@@ -147,6 +152,8 @@ static inline int replay_string(const char *text, const struct replay_opts *o, s
 	cfg.disabled = o ? o->disabled : 0;
 	cfg.queue = o ? o->queue : EVENTQ_HEAP;
 	cfg.global_order = o ? o->global_order : false;
+	cfg.wake_model = o ? o->wake_model : WAKE_MODEL_WORST;
+	cfg.wake_seed = o ? o->wake_seed : 0;
 	if (o && o->explain) {
 		cfg.explain = o->explain;
 		cfg.explain_ud = o->explain_ud;

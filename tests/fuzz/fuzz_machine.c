@@ -9,8 +9,9 @@
  *
  * The whole input is the JSON text. A machine that loads must pass machine_validate(),
  * survive a round trip through machine_write_json() unchanged, print as a cpupower table,
- * and run a tiny trace (short and long idle periods on up to 4 CPUs) through every governor:
- * a table the loader accepts must never make a governor or the engine misbehave.
+ * and run a tiny trace (short and long idle periods on up to 4 CPUs) through every governor,
+ * under each wake-latency model in turn (measured only with a distribution): a table the
+ * loader accepts must never make a governor or the engine misbehave.
  */
 #include "tests/fuzz/fuzz_util.h"
 
@@ -59,7 +60,7 @@ static void tiny_replays(const struct machine *m)
 {
 	int cpus = machine_nr_cpus(m) < 4 ? machine_nr_cpus(m) : 4;
 	char text[sizeof(tiny_trace) + 32];
-	unsigned int g;
+	unsigned int g, models = machine_has_wake_dist(m) ? 3 : 2;
 
 	snprintf(text, sizeof(text), tiny_trace, cpus, cpus - 1);
 	for (g = 0; g < gov_count(); g++) {
@@ -70,7 +71,7 @@ static void tiny_replays(const struct machine *m)
 			sim_error_print(stderr, &err);
 			abort();
 		}
-		fuzz_replay(r, m, gov_get(g), 250);
+		fuzz_replay_model(r, m, gov_get(g), 250, (enum wake_model)(g % models));
 		trace_close(r);
 	}
 }

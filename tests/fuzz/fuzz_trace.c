@@ -89,8 +89,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort(); /* it opened a moment ago */
 	h = trace_header(r);
 	if (h->cpus <= FUZZ_REPLAY_MAX_CPUS && !machine_load("skl", &m, &err))
-		fuzz_replay(r, &m, gov_get(fuzz_hash(data, size) % gov_count()),
-			    h->hz ? h->hz : 250);
+		/* the table's and the typical wake latencies, by the input's hash */
+		fuzz_replay_model(r, &m, gov_get(fuzz_hash(data, size) % gov_count()),
+				  h->hz ? h->hz : 250,
+				  (enum wake_model)(fuzz_hash(data, size) / gov_count() % 2));
 	trace_close(r);
 out:
 	free(text);

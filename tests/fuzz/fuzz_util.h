@@ -94,10 +94,12 @@ static inline unsigned int fuzz_hash(const uint8_t *data, size_t size)
 
 /*
  * Replay a record source through one governor on a copy of base, widened to the header's
- * CPU count when base has fewer CPUs. Returns 0 if the run succeeded.
+ * CPU count when base has fewer CPUs, under a wake-latency model. Returns 0 if the run
+ * succeeded.
  */
-static inline int fuzz_replay_source(struct record_source *src, const struct machine *base,
-				     const struct cpuidle_governor *gov, int hz)
+static inline int fuzz_replay_source_model(struct record_source *src, const struct machine *base,
+					   const struct cpuidle_governor *gov, int hz,
+					   enum wake_model wake)
 {
 	struct sim_config cfg = {0};
 	struct sim_error err = {0};
@@ -114,6 +116,8 @@ static inline int fuzz_replay_source(struct record_source *src, const struct mac
 	cfg.hz = hz;
 	cfg.latency_req_ns = -1;
 	cfg.queue = EVENTQ_HEAP;
+	cfg.wake_model = wake;
+	cfg.wake_seed = (uint64_t)hz;
 	if (replay_run(src, &cfg, &rs, &err)) {
 		fuzz_check(&err, "replay");
 		return -1;
@@ -122,14 +126,27 @@ static inline int fuzz_replay_source(struct record_source *src, const struct mac
 	return 0;
 }
 
+/* With the table's latencies (worst). */
+static inline int fuzz_replay_source(struct record_source *src, const struct machine *base,
+				     const struct cpuidle_governor *gov, int hz)
+{
+	return fuzz_replay_source_model(src, base, gov, hz, WAKE_MODEL_WORST);
+}
+
 /* The same for an open native trace. */
-static inline int fuzz_replay(struct trace_reader *r, const struct machine *base,
-			      const struct cpuidle_governor *gov, int hz)
+static inline int fuzz_replay_model(struct trace_reader *r, const struct machine *base,
+				    const struct cpuidle_governor *gov, int hz, enum wake_model wake)
 {
 	struct record_source src;
 
 	record_source_from_trace(&src, r);
-	return fuzz_replay_source(&src, base, gov, hz);
+	return fuzz_replay_source_model(&src, base, gov, hz, wake);
+}
+
+static inline int fuzz_replay(struct trace_reader *r, const struct machine *base,
+			      const struct cpuidle_governor *gov, int hz)
+{
+	return fuzz_replay_model(r, base, gov, hz, WAKE_MODEL_WORST);
 }
 
 #endif
