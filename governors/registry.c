@@ -29,6 +29,7 @@ extern const struct cpuidle_governor gov_menu_6_6;
 extern const struct cpuidle_governor gov_menu_6_19;
 extern const struct cpuidle_governor gov_teo_5_1;
 extern const struct cpuidle_governor gov_teo_5_14;
+extern const struct cpuidle_governor gov_teo_6_12;
 extern const struct cpuidle_governor gov_teo_6_19;
 
 /* Reference policies first, then each kernel family in version order. */
@@ -41,6 +42,7 @@ static const struct cpuidle_governor *const governors[] = {
 	&gov_menu_6_19,
 	&gov_teo_5_1,
 	&gov_teo_5_14,
+	&gov_teo_6_12,
 	&gov_teo_6_19,
 };
 

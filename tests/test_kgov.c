@@ -310,8 +310,8 @@ struct pairing {
 static const struct pairing pairings[] = {
 	{ "6.1", "menu", "menu@6.6", -1 },
 	{ "6.12", "menu", "menu@6.19", -1 },
-	{ "6.1", "teo", "teo@5.14", -1 },
-	{ "6.12", "teo", "teo@6.19", -1 },
+	{ "6.1", "teo", "teo@5.14", 0 },
+	{ "6.12", "teo", "teo@6.12", 0 },
 	{ "6.1", "ladder", NULL, 0 },
 	{ "6.12", "ladder", NULL, 0 },
 };
@@ -337,6 +337,7 @@ static struct tee {
 	long long *port_params;
 	size_t kern_size, port_off, tee_off;
 	long decisions, mismatches;
+	long no_timer, tick_was_stopped; /* mismatches with sleep KTIME_MAX; with the tick stopped */
 	struct mismatch shown[MAX_SHOWN];
 } tee;
 
@@ -417,6 +418,10 @@ static int tee_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 			m->latency_ns = dev->env.latency_req_ns;
 		}
 		tee.mismatches++;
+		if (sleep == KTIME_MAX)
+			tee.no_timer++;
+		else if (dev->env.tick_stopped)
+			tee.tick_was_stopped++;
 	}
 	return kidx;
 }
@@ -474,6 +479,7 @@ struct fid_case {
 	uint32_t disabled;	/* state bits */
 	unsigned int no_wake_pct;
 	int64_t timer_period_ns;
+	unsigned int iowait;
 };
 
 static void fid_run(const struct fid_case *c, const struct cpuidle_governor *g)
@@ -494,6 +500,7 @@ static void fid_run(const struct fid_case *c, const struct cpuidle_governor *g)
 	gc.seed = 7;
 	gc.no_wake_pct = c->no_wake_pct;
 	gc.timer_period_ns = c->timer_period_ns;
+	gc.iowait = c->iowait;
 	gc.hz = c->hz;
 	gs = gen_open(&gc, &err);
 	assert_non_null(gs);
@@ -535,13 +542,21 @@ static int kgov_fidelity_main(int argc, char **argv)
 	static const char *const machines[] = { "skl", "hsx" };
 	static const int hzs[] = { 250, 1000 };
 	/* knobs: none; PM QoS 20 us; C1E (state 2 on both) disabled; 30 % resched=0 wakeups;
-	 * a background timer-wheel timer every 3 ms */
-	static const struct { int64_t lat; uint32_t dis; unsigned int nowake; int64_t timer; const char *name; } knobs[] = {
-		{ -1, 0, 0, 0, "default" },
-		{ 20000, 0, 0, 0, "latency 20 us" },
-		{ -1, 1u << 2, 0, 0, "C1E disabled" },
-		{ -1, 0, 30, 0, "30% resched=0" },
-		{ -1, 0, 0, 3000000, "3 ms timer" },
+	 * a background timer-wheel timer every 3 ms; one task in iowait */
+	static const struct {
+		int64_t lat;
+		uint32_t dis;
+		unsigned int nowake;
+		int64_t timer;
+		unsigned int iowait;
+		const char *name;
+	} knobs[] = {
+		{ -1, 0, 0, 0, 0, "default" },
+		{ 20000, 0, 0, 0, 0, "latency 20 us" },
+		{ -1, 1u << 2, 0, 0, 0, "C1E disabled" },
+		{ -1, 0, 30, 0, 0, "30% resched=0" },
+		{ -1, 0, 0, 3000000, 0, "3 ms timer" },
+		{ -1, 0, 0, 3000000, 1, "iowait 1, 3 ms timer" },
 	};
 	size_t p, w, m, h, k;
 	int failed = 0;
@@ -573,7 +588,7 @@ static int kgov_fidelity_main(int argc, char **argv)
 		const struct cpuidle_governor *kern, *port = NULL;
 		struct cpuidle_governor teeg;
 		char path[512];
-		long decisions = 0, mismatches = 0;
+		long decisions = 0, mismatches = 0, no_timer = 0, stopped = 0;
 		struct mismatch shown[MAX_SHOWN];
 		int nshown = 0, i;
 
@@ -592,7 +607,8 @@ static int kgov_fidelity_main(int argc, char **argv)
 				for (h = 0; h < 2; h++)
 					for (k = 0; k < sizeof(knobs) / sizeof(knobs[0]); k++) {
 						struct fid_case c = { workloads[w], machines[m], hzs[h],
-							knobs[k].lat, knobs[k].dis, knobs[k].nowake, knobs[k].timer };
+							knobs[k].lat, knobs[k].dis, knobs[k].nowake, knobs[k].timer,
+							knobs[k].iowait };
 
 						tee_setup(&teeg, kern, port);
 						fid_run(&c, &teeg);
@@ -610,6 +626,8 @@ static int kgov_fidelity_main(int argc, char **argv)
 							       c.machine, c.hz, knobs[k].name,
 							       tee.mismatches, tee.decisions);
 						mismatches += tee.mismatches;
+						no_timer += tee.no_timer;
+						stopped += tee.tick_was_stopped;
 					}
 		for (i = 0; i < nshown; i++)
 			printf("    t=%lld cpu%d sleep=%lld tick_stopped=%d lat=%lld: kernel %d/%s, port %d/%s\n",
@@ -617,9 +635,10 @@ static int kgov_fidelity_main(int argc, char **argv)
 			       shown[i].tick_stopped, (long long)shown[i].latency_ns,
 			       shown[i].kstate, shown[i].kstop ? "stop" : "keep", shown[i].pstate,
 			       shown[i].pstop ? "stop" : "keep");
-		printf("%-7s %-7s %-10s %9ld %9ld %8.3f\n", pr->release, pr->file,
-		       port_name ? port_name : "(none)", decisions, mismatches,
-		       decisions ? 100.0 * (double)(decisions - mismatches) / (double)decisions : 0.0);
+		printf("%-7s %-7s %-10s %9ld %9ld %8.3f  (no timer %ld, tick stopped %ld, other %ld)\n",
+		       pr->release, pr->file, port_name ? port_name : "(none)", decisions, mismatches,
+		       decisions ? 100.0 * (double)(decisions - mismatches) / (double)decisions : 0.0,
+		       no_timer, stopped, mismatches - no_timer - stopped);
 		if (argc < 3 && pr->expect_mismatches >= 0 && mismatches != pr->expect_mismatches) {
 			printf("FAILED: %s %s against %s: %ld mismatches, README explains %ld\n",
 			       pr->release, pr->file, port_name, mismatches, pr->expect_mismatches);
