@@ -25,7 +25,9 @@ extern const struct cpuidle_governor gov_oracle;
 extern const struct cpuidle_governor gov_shallowest;
 extern const struct cpuidle_governor gov_deepest;
 extern const struct cpuidle_governor gov_menu_4_18;
+extern const struct cpuidle_governor gov_menu_6_1;
 extern const struct cpuidle_governor gov_menu_6_6;
+extern const struct cpuidle_governor gov_menu_6_12;
 extern const struct cpuidle_governor gov_menu_6_19;
 extern const struct cpuidle_governor gov_teo_5_1;
 extern const struct cpuidle_governor gov_teo_5_14;
@@ -38,7 +40,9 @@ static const struct cpuidle_governor *const governors[] = {
 	&gov_shallowest,
 	&gov_deepest,
 	&gov_menu_4_18,
+	&gov_menu_6_1,
 	&gov_menu_6_6,
+	&gov_menu_6_12,
 	&gov_menu_6_19,
 	&gov_teo_5_1,
 	&gov_teo_5_14,

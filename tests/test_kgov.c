@@ -301,15 +301,21 @@ static int teardown(void **state)
 #define KSRC IDLESIM_BINARY_DIR "/kernel-src"
 #define MAX_SHOWN 6
 
-/* Which port has the logic of which packaged file: see README, "Kernel governor files". */
+/*
+ * Which port has the logic of which packaged file (README, "Kernel governor files"), and the
+ * mismatches expected: none while a timer is pending; with none pending (the engine's
+ * KTIME_MAX, which a real kernel never reports) the menu ports saturate the corrected sleep
+ * length where the kernel's u64 arithmetic wraps (governors/menu.c, "Known deviations"), so
+ * those decisions differ, in the counts below.
+ */
 struct pairing {
 	const char *release, *file, *port;
-	long expect_mismatches; /* decisions on which they differ, all explained in README */
+	long expect_no_timer; /* mismatches with no timer pending */
 };
 
 static const struct pairing pairings[] = {
-	{ "6.1", "menu", "menu@6.6", -1 },
-	{ "6.12", "menu", "menu@6.19", -1 },
+	{ "6.1", "menu", "menu@6.1", 58574 },
+	{ "6.12", "menu", "menu@6.12", 58535 },
 	{ "6.1", "teo", "teo@5.14", 0 },
 	{ "6.12", "teo", "teo@6.12", 0 },
 	{ "6.1", "ladder", NULL, 0 },
@@ -639,9 +645,10 @@ static int kgov_fidelity_main(int argc, char **argv)
 		       pr->release, pr->file, port_name ? port_name : "(none)", decisions, mismatches,
 		       decisions ? 100.0 * (double)(decisions - mismatches) / (double)decisions : 0.0,
 		       no_timer, stopped, mismatches - no_timer - stopped);
-		if (argc < 3 && pr->expect_mismatches >= 0 && mismatches != pr->expect_mismatches) {
-			printf("FAILED: %s %s against %s: %ld mismatches, README explains %ld\n",
-			       pr->release, pr->file, port_name, mismatches, pr->expect_mismatches);
+		if (argc < 3 && (mismatches != no_timer || no_timer != pr->expect_no_timer)) {
+			printf("FAILED: %s %s against %s: %ld mismatches with a timer pending (0"
+			       " expected), %ld without (%ld expected)\n", pr->release, pr->file,
+			       port_name, mismatches - no_timer, no_timer, pr->expect_no_timer);
 			failed = 1;
 		}
 	}
