@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * menu.c - the menu cpuidle governor (drivers/cpuidle/governors/menu.c), three releases.
+ * menu.c - the menu cpuidle governor (drivers/cpuidle/governors/menu.c), five releases.
  *
  * DOC: The algorithm
  *
@@ -59,6 +59,17 @@
  *	   mainline). Issue 3 says "with the early exit on the predicted value": v4.18 did not
  *	   have it, so it is not modelled.
  *
+ * menu@6.1 - the menu.c of Debian's linux-source-6.1 (6.1.192), the ns era before v6.6
+ *	("M-B" of the reference plus stable backports): the sleep length always read first
+ *	and bucketed with the iowait split (12 buckets), the early exit to state 0 before any
+ *	prediction, predicted_us = the corrected sleep length, and get_typical_interval(data,
+ *	predicted_us) with the "min >= predicted_us" early exit (the one line in which it
+ *	differs from v6.6's); then v6.6's tick-stopped rule, performance multiplier, loop and
+ *	tick decision (menu_pick_state_6_1(), the same text). The stable branch carries
+ *	fa3fa55de0d (UINT_MAX recorded after a rejected entry). Read: the packaged file itself;
+ *	checked decision by decision against it (tests/test_kgov.c, README "Kernel governor
+ *	files"). Its tunables are menu@6.6's; residency_threshold_us does nothing in it.
+ *
  * menu@6.6 - Linux v6.6 release (same code through v6.11), "M-C": ns units, 12 buckets,
  *	get_typical_interval(data) first (5484e31bbbff, Aug 2023), the sleep length read only
  *	when the typical interval exceeds RESIDENCY_THRESHOLD_NS (else next_timer_ns =
@@ -69,6 +80,15 @@
  *	patch mails and against the 5484e31bbbff patch. The v6.6.y stable branch later took
  *	AUTOSEL backports (07d815701274, 85975daeaa4d and its revert, ...): they are not part
  *	of the v6.6 release and are not modelled.
+ *
+ * menu@6.12 - the menu.c of Debian's linux-source-6.12 (6.12.118): the selection of
+ *	menu@6.19 (no iowait, 6 buckets, UINT_MAX after a rejected entry, the polling override
+ *	with RESIDENCY_THRESHOLD_NS, the loop with the exit latency first:
+ *	menu_pick_state_6_12(), the same text), but v6.6's one-sided get_typical_interval(),
+ *	and the stable backport of 80606f4eb8d7 ("Always check timers with tick stopped",
+ *	mainline 7.0): with the tick stopped the sleep length is read whatever the typical
+ *	interval, and a prediction below a tick is replaced by it inside that branch. Read:
+ *	the packaged file; checked against it decision by decision (tests/test_kgov.c).
  *
  * menu@6.19 - Linux v6.19, "M-E" plus the v6.19 polling-override threshold: 6 buckets, no
  *	iowait, single-pass get_typical_interval() with two-sided outlier removal, an entry

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * teo.c - the timer events oriented (TEO) cpuidle governor, in three kernel versions.
+ * teo.c - the timer events oriented (TEO) cpuidle governor, in four kernel versions.
  *
- * Models drivers/cpuidle/governors/teo.c (Rafael J. Wysocki, Intel) as it was in three
+ * Models drivers/cpuidle/governors/teo.c (Rafael J. Wysocki, Intel) as it was in four
  * releases, so that one trace can be replayed through each of them and through menu.
  */
 
@@ -77,6 +77,21 @@
  *   Source: 0day-ci/linux@030757af, drivers/cpuidle/governors/teo.c, read in full: the
  *   v5.14-era algorithm plus MODULE_* lines that change nothing. Not compared with the
  *   v5.14 tag itself.
+ *
+ * teo@6.12 (the teo.c of Debian's linux-source-6.12, 6.12.118). Per-bin "hits"/"intercepts"
+ *   plus a hits-only "tick_hits" bin beyond the deepest state when that state is shallower
+ *   than a tick; teo_update() measures last_residency_ns (half the exit latency off)
+ *   unless the select-to-reflect span reached the sleep length; the candidate is the
+ *   deepest enabled state; if the intercepts below it outweigh everything at or above it,
+ *   the lookup walks down to the deepest state whose bins hold more than half of them,
+ *   honouring teo_state_ok() (a state below a tick is no good with the tick stopped);
+ *   state 0 then still reads the sleep length; constraint_idx caps; state 0, or a candidate
+ *   below RESIDENCY_THRESHOLD_NS after a polling state 0, skips the sleep length; otherwise
+ *   a state beyond the sleep length is lowered; tick intercepts above 5/8 of the total keep
+ *   the tick. reflect() counts a POLL time-limit or tick wakeup (sleep length beyond a
+ *   tick) as a full sleep length; got_tick is not read when poll_time_limit is set.
+ *   Source: the packaged file; checked against it decision by decision
+ *   (tests/test_kgov.c, README "Kernel governor files").
  *
  * teo@6.19 (T-F, the pm-6.19-rc1 changes). Per-bin "hits"/"intercepts"; the candidate is
  *   the deepest enabled state (the sleep length is not known yet); if the intercepts below
