@@ -396,6 +396,15 @@ int kgov_load(const char *path, FILE *diag, const struct cpuidle_governor **out,
 	return rc;
 }
 
+const struct cpuidle_governor *kgov_find(const char *name, FILE *diag, struct sim_error *err)
+{
+	const struct cpuidle_governor *g;
+
+	if (!kgov_is_path(name))
+		return gov_find(name);
+	return kgov_load(name, diag, &g, NULL, err) ? NULL : g;
+}
+
 int kgov_resolve(const char **names, int n, FILE *diag, struct sim_error *err)
 {
 	int i;

@@ -28,6 +28,12 @@ bool kgov_is_path(const char *arg);
 int kgov_load(const char *path, FILE *diag, const struct cpuidle_governor **out, bool *compiled,
 	      struct sim_error *err);
 
+/*
+ * A governor by registered name, or by path (loaded as kgov_load() does, compiler messages to
+ * diag). NULL if unknown (err untouched) or if a file failed to load (err set).
+ */
+const struct cpuidle_governor *kgov_find(const char *name, FILE *diag, struct sim_error *err);
+
 /* Replace each path among names[0..n) by the registered governor's name. 0, or -1 + err. */
 int kgov_resolve(const char **names, int n, FILE *diag, struct sim_error *err);
 

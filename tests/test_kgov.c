@@ -278,6 +278,52 @@ static void test_cli(void **state)
 	free(out);
 }
 
+/* check and sweep take a file where they take a governor name. */
+static void test_check_sweep(void **state)
+{
+	char args[512];
+	char *out, *err;
+
+	(void)state;
+	write_tmp("expect.json",
+		  "{\"schema\": \"idlesim-expect/1\", \"comparisons\": [{\"name\": \"toy\",\n"
+		  " \"workload\": \"idle\", \"machines\": [\"skl\"], \"iterations\": 1,\n"
+		  " \"duration_s\": 0.1, \"governors\": [\"deepest\", \"tests/kgov/toy.c\"],\n"
+		  " \"expect\": [{\"metric\": \"idle_power_w\", \"governor\": \"tests/kgov/toy.c\","
+		  " \"max\": 1000}]}]}\n");
+	snprintf(args, sizeof(args), "check %s", tmp_path("expect.json"));
+	assert_int_equal(run_idlesim(args), 0);
+	out = slurp_tmp("out");
+	assert_non_null(strstr(out, "toy@file:toy.c"));
+	free(out);
+
+	/* A file that does not compile: exit 2, at its place in the expectation file. */
+	write_tmp("bad.json",
+		  "{\"schema\": \"idlesim-expect/1\", \"comparisons\": [{\"name\": \"toy\",\n"
+		  " \"workload\": \"idle\", \"machines\": [\"skl\"],\n"
+		  " \"governors\": [\"deepest\", \"tests/kgov/broken.c\"],\n"
+		  " \"expect\": [{\"metric\": \"idle_power_w\", \"governor\": \"deepest\","
+		  " \"max\": 1000}]}]}\n");
+	snprintf(args, sizeof(args), "check %s", tmp_path("bad.json"));
+	assert_int_equal(run_idlesim(args), 2);
+	err = slurp_tmp("err");
+	assert_non_null(strstr(err, "bad.json:3:"));
+	assert_non_null(strstr(err, "does not compile"));
+	free(err);
+
+	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n");
+	snprintf(args, sizeof(args),
+		 "{\"traces\": [\"%s\"], \"machines\": [\"skl\"],"
+		 " \"governors\": [\"tests/kgov/toy.c\"]}\n", tmp_path("one.trace"));
+	write_tmp("sweep.json", args);
+	snprintf(args, sizeof(args), "sweep %s -o %s", tmp_path("sweep.json"),
+		 tmp_path("sweep.jsonl"));
+	assert_int_equal(run_idlesim(args), 0);
+	out = slurp_tmp("sweep.jsonl");
+	assert_non_null(strstr(out, "toy@file:toy.c"));
+	free(out);
+}
+
 static int setup(void **state)
 {
 	char cache[128];
@@ -664,6 +710,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_cli),
+		cmocka_unit_test(test_check_sweep),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "fidelity"))
