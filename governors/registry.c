@@ -33,6 +33,7 @@ extern const struct cpuidle_governor gov_teo_5_1;
 extern const struct cpuidle_governor gov_teo_5_14;
 extern const struct cpuidle_governor gov_teo_6_12;
 extern const struct cpuidle_governor gov_teo_6_19;
+extern const struct cpuidle_governor gov_ladder_6_12;
 
 /* Reference policies first, then each kernel family in version order. */
 static const struct cpuidle_governor *const governors[] = {
@@ -48,6 +49,7 @@ static const struct cpuidle_governor *const governors[] = {
 	&gov_teo_5_14,
 	&gov_teo_6_12,
 	&gov_teo_6_19,
+	&gov_ladder_6_12,
 };
 
 #define GOV_DYNAMIC_MAX 64

@@ -364,8 +364,8 @@ static const struct pairing pairings[] = {
 	{ "6.12", "menu", "menu@6.12", 58535 },
 	{ "6.1", "teo", "teo@5.14", 0 },
 	{ "6.12", "teo", "teo@6.12", 0 },
-	{ "6.1", "ladder", NULL, 0 },
-	{ "6.12", "ladder", NULL, 0 },
+	{ "6.1", "ladder", "ladder@6.12", 0 },
+	{ "6.12", "ladder", "ladder@6.12", 0 },
 };
 
 /* The lockstep governor: the kernel file decides, the port is asked the same question. */
