@@ -276,6 +276,13 @@ static void test_cli(void **state)
 	out = slurp_tmp("out");
 	assert_non_null(strstr(out, "toy@file:toy.c"));
 	free(out);
+	/* compare runs its cells in threads: the file's governor among them */
+	assert_int_equal(run_idlesim("compare --workload idle --governor deepest,tests/kgov/toy.c "
+				     "-n 2 --threads 2 --duration-s 0.1"), 0);
+	out = slurp_tmp("out");
+	assert_non_null(strstr(out, "toy@file:toy.c"));
+	free(out);
+	assert_int_equal(run_idlesim("compare --workload idle --governor deepest,tests/kgov/broken.c"), 2);
 }
 
 /* check and sweep take a file where they take a governor name. */
