@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sim/alloc.h"
 #include "sim/cfgrec.h"
 
 extern char **environ;
@@ -319,7 +320,7 @@ static char *make_name(const char *family, const char *path, const char *key)
 		snprintf(buf, sizeof(buf), "%s@file:%s", family, path);
 	if (gov_find(buf))
 		snprintf(buf, sizeof(buf), "%s@file:%s#%.8s", family, path, key);
-	return strdup(buf);
+	return sim_strdup(buf);
 }
 
 /* dlopen the object, run its initcalls, wrap what it registered in a governor of ours. */
@@ -347,24 +348,33 @@ static int load_module(const char *path, const char *so, const char *key,
 	if (km.nr_registered > 1)
 		return sim_error_set(err, SIM_ERR_INPUT, path, 0, 0,
 				     "registers %u governors; one per file is supported", km.nr_registered);
-	g = calloc(1, sizeof(*g));
+	g = sim_calloc(1, sizeof(*g));
 	if (!g)
 		return sim_error_nomem(err, path);
 	snprintf(summary, sizeof(summary), "kernel file %s (module %.12s)", path, key);
 	g->name = make_name(km.gov->name, path, key);
-	g->summary = strdup(summary);
+	g->summary = sim_strdup(summary);
 	if (!g->name || !g->summary)
-		return sim_error_nomem(err, path);
+		goto nomem;
 	g->rating = km.gov->rating;
 	g->priv_size = km.percpu_size;
 	g->enable = km.enable;
 	g->disable = km.disable;
 	g->select = km.select;
 	g->reflect = km.reflect;
-	if (gov_register(g))
-		return sim_error_set(err, SIM_ERR_INPUT, path, 0, 0, "too many governors loaded");
-	*out = g;
+	if (gov_register(g)) {
+		sim_error_set(err, SIM_ERR_INPUT, path, 0, 0, "too many governors loaded");
+		goto fail;
+	}
+	*out = g; /* registered: lives until exit, like the module */
 	return 0;
+nomem:
+	sim_error_nomem(err, path);
+fail:
+	sim_free((void *)g->name);
+	sim_free((void *)g->summary);
+	sim_free(g);
+	return -1;
 }
 
 int kgov_load(const char *path, FILE *diag, const struct cpuidle_governor **out, bool *compiled,

@@ -22,6 +22,7 @@
 #include "testbin.h"
 
 #include "governors/governor.h"
+#include "sim/alloc.h"
 #include "sim/gen.h"
 #include "sim/kgov.h"
 #include "sim/machine.h"
@@ -231,6 +232,29 @@ static void test_cache(void **state)
 	assert_int_equal(g3->rating, 8);
 	/* Same family and file name, other content: the name is the path given. */
 	assert_string_equal(g3->name + strlen("toy2@file:"), copy);
+}
+
+/* Out of memory while registering: a clean error, nothing registered; then it loads. */
+static void test_nomem(void **state)
+{
+	const struct cpuidle_governor *g = NULL;
+	struct sim_error err = { 0 };
+	char path[256], cmd[1024];
+	unsigned int before = gov_count();
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/nomem/toy.c", tmpdir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/nomem && cp %s/kgov/toy.h %s/nomem/ && "
+		 "sed 's/\"toy\"/\"toy3\"/' %s > %s", tmpdir, SRC "/tests", tmpdir, TOY, path);
+	assert_int_equal(sh(cmd), 0);
+	sim_alloc_fail_after(0);
+	assert_int_equal(kgov_load(path, NULL, &g, NULL, &err), -1);
+	sim_alloc_fail_after(-1);
+	assert_int_equal(err.code, SIM_ERR_NOMEM);
+	assert_int_equal(gov_count(), before);
+	g = load_ok(path, NULL);
+	assert_string_equal(g->name, "toy3@file:toy.c");
+	assert_int_equal(gov_count(), before + 1);
 }
 
 static void test_errors(void **state)
@@ -716,6 +740,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_toy_threads),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_nomem),
 		cmocka_unit_test(test_cli),
 		cmocka_unit_test(test_check_sweep),
 	};
