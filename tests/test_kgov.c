@@ -421,6 +421,7 @@ static struct tee {
 	size_t kern_size, port_off, tee_off;
 	long decisions, mismatches;
 	long no_timer, tick_was_stopped; /* mismatches with sleep KTIME_MAX; with the tick stopped */
+	long stopped_decisions;		 /* decisions made with the tick already stopped */
 	struct mismatch shown[MAX_SHOWN];
 } tee;
 
@@ -486,6 +487,7 @@ static int tee_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 	kidx = tee.kern->select(drv, dev, stop_tick);
 	kstop = *stop_tick;
 	tee.decisions++;
+	tee.stopped_decisions += dev->env.tick_stopped;
 	if (tee.port && (pidx != kidx || pstop != kstop)) {
 		if (tee.mismatches < MAX_SHOWN) {
 			struct mismatch *m = &tee.shown[tee.mismatches];
@@ -625,7 +627,8 @@ static int kgov_fidelity_main(int argc, char **argv)
 	static const char *const machines[] = { "skl", "hsx" };
 	static const int hzs[] = { 250, 1000 };
 	/* knobs: none; PM QoS 20 us; C1E (state 2 on both) disabled; 30 % resched=0 wakeups;
-	 * a background timer-wheel timer every 3 ms; one task in iowait */
+	 * a background timer-wheel timer every 3 ms; one task in iowait; resched=0 wakeups with
+	 * that timer (selects with the tick already stopped and a timer pending) */
 	static const struct {
 		int64_t lat;
 		uint32_t dis;
@@ -640,6 +643,7 @@ static int kgov_fidelity_main(int argc, char **argv)
 		{ -1, 0, 30, 0, 0, "30% resched=0" },
 		{ -1, 0, 0, 3000000, 0, "3 ms timer" },
 		{ -1, 0, 0, 3000000, 1, "iowait 1, 3 ms timer" },
+		{ -1, 0, 30, 3000000, 0, "30% resched=0, 3 ms timer" },
 	};
 	size_t p, w, m, h, k;
 	int failed = 0;
@@ -671,7 +675,7 @@ static int kgov_fidelity_main(int argc, char **argv)
 		const struct cpuidle_governor *kern, *port = NULL;
 		struct cpuidle_governor teeg;
 		char path[512];
-		long decisions = 0, mismatches = 0, no_timer = 0, stopped = 0;
+		long decisions = 0, mismatches = 0, no_timer = 0, stopped = 0, stopped_dec = 0;
 		struct mismatch shown[MAX_SHOWN];
 		int nshown = 0, i;
 
@@ -711,6 +715,7 @@ static int kgov_fidelity_main(int argc, char **argv)
 						mismatches += tee.mismatches;
 						no_timer += tee.no_timer;
 						stopped += tee.tick_was_stopped;
+						stopped_dec += tee.stopped_decisions;
 					}
 		for (i = 0; i < nshown; i++)
 			printf("    t=%lld cpu%d sleep=%lld tick_stopped=%d lat=%lld: kernel %d/%s, port %d/%s\n",
@@ -718,10 +723,10 @@ static int kgov_fidelity_main(int argc, char **argv)
 			       shown[i].tick_stopped, (long long)shown[i].latency_ns,
 			       shown[i].kstate, shown[i].kstop ? "stop" : "keep", shown[i].pstate,
 			       shown[i].pstop ? "stop" : "keep");
-		printf("%-7s %-7s %-10s %9ld %9ld %8.3f  (no timer %ld, tick stopped %ld, other %ld)\n",
+		printf("%-7s %-7s %-10s %9ld %9ld %8.3f  (no timer %ld, tick stopped %ld of %ld, other %ld)\n",
 		       pr->release, pr->file, port_name ? port_name : "(none)", decisions, mismatches,
 		       decisions ? 100.0 * (double)(decisions - mismatches) / (double)decisions : 0.0,
-		       no_timer, stopped, mismatches - no_timer - stopped);
+		       no_timer, stopped, stopped_dec, mismatches - no_timer - stopped);
 		if (argc < 3 && (mismatches != no_timer || no_timer != pr->expect_no_timer)) {
 			printf("FAILED: %s %s against %s: %ld mismatches with a timer pending (0"
 			       " expected), %ld without (%ld expected)\n", pr->release, pr->file,
