@@ -351,7 +351,8 @@ static int load_module(const char *path, const char *so, const char *key,
 	g = sim_calloc(1, sizeof(*g));
 	if (!g)
 		return sim_error_nomem(err, path);
-	snprintf(summary, sizeof(summary), "kernel file %s (module %.12s)", path, key);
+	/* Also what reports record with its tunables (sim/cfgrec.c): no commas or semicolons. */
+	snprintf(summary, sizeof(summary), "kernel file %s module %.12s", path, key);
 	g->name = make_name(km.gov->name, path, key);
 	g->summary = sim_strdup(summary);
 	if (!g->name || !g->summary)

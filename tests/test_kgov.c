@@ -299,6 +299,8 @@ static void test_cli(void **state)
 				     "--machine skl --format csv"), 0);
 	out = slurp_tmp("out");
 	assert_non_null(strstr(out, "toy@file:toy.c"));
+	/* the report records which file and which build of it */
+	assert_non_null(strstr(out, "none (kernel file tests/kgov/toy.c module "));
 	free(out);
 	/* compare runs its cells in threads: the file's governor among them */
 	assert_int_equal(run_idlesim("compare --workload idle --governor deepest,tests/kgov/toy.c "
