@@ -74,10 +74,10 @@ static int compiler_argv(char *buf, size_t size, char **argv, int max)
 {
 	const char *cc = getenv("IDLESIM_CC");
 	int n = 0;
-	char *p;
+	char *p, *save = NULL;
 
 	snprintf(buf, size, "%s", cc && *cc ? cc : "cc");
-	for (p = strtok(buf, " \t"); p; p = strtok(NULL, " \t")) {
+	for (p = strtok_r(buf, " \t", &save); p; p = strtok_r(NULL, " \t", &save)) {
 		if (n >= max)
 			return -1;
 		argv[n++] = p;
@@ -269,8 +269,10 @@ static int compile_cached(const char *path, char *so, size_t so_size, char key[3
 				     strerror(errno));
 	hash_fd(kfd, h);
 	close(kfd);
+	/* The command without the paths: what they bring in is in the preprocessed text, so
+	 * the same content elsewhere (another tree, a moved build tree) is the same module. */
 	for (i = 0; argv[i]; i++)
-		if (strcmp(argv[i], path))
+		if (argv[i] != path && argv[i] != inc1 && argv[i] != inc2)
 			hash_str(argv[i], h);
 	snprintf(line, sizeof(line), "kmod abi %d", IDLESIM_KMOD_ABI);
 	hash_str(line, h);

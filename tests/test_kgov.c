@@ -218,6 +218,14 @@ static void test_cache(void **state)
 	g2 = load_ok(copy, &compiled);
 	assert_false(compiled);
 	assert_ptr_equal(g1, g2);
+	/* The same content in another directory: the same module. */
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/other && cp %s/cached/toy.c %s/cached/toy.h %s/other/",
+		 tmpdir, tmpdir, tmpdir, tmpdir);
+	assert_int_equal(sh(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/other/toy.c", tmpdir);
+	g2 = load_ok(cmd, &compiled);
+	assert_false(compiled);
+	assert_ptr_equal(g1, g2);
 	/* A comment changes nothing the compiler sees: same object, same governor. */
 	snprintf(cmd, sizeof(cmd), "echo '/* a comment */' >> %s", copy);
 	assert_int_equal(sh(cmd), 0);
