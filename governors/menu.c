@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * menu.c - the menu cpuidle governor (drivers/cpuidle/governors/menu.c), three releases.
+ * menu.c - the menu cpuidle governor (drivers/cpuidle/governors/menu.c), five releases.
  *
  * DOC: The algorithm
  *
@@ -59,6 +59,17 @@
  *	   mainline). Issue 3 says "with the early exit on the predicted value": v4.18 did not
  *	   have it, so it is not modelled.
  *
+ * menu@6.1 - the menu.c of Debian's linux-source-6.1 (6.1.192), the ns era before v6.6
+ *	("M-B" of the reference plus stable backports): the sleep length always read first
+ *	and bucketed with the iowait split (12 buckets), the early exit to state 0 before any
+ *	prediction, predicted_us = the corrected sleep length, and get_typical_interval(data,
+ *	predicted_us) with the "min >= predicted_us" early exit (the one line in which it
+ *	differs from v6.6's); then v6.6's tick-stopped rule, performance multiplier, loop and
+ *	tick decision (menu_pick_state_6_1(), the same text). The stable branch carries
+ *	fa3fa55de0d (UINT_MAX recorded after a rejected entry). Read: the packaged file itself;
+ *	checked decision by decision against it (tests/test_kgov.c, README "Kernel governor
+ *	files"). Its tunables are menu@6.6's; residency_threshold_us does nothing in it.
+ *
  * menu@6.6 - Linux v6.6 release (same code through v6.11), "M-C": ns units, 12 buckets,
  *	get_typical_interval(data) first (5484e31bbbff, Aug 2023), the sleep length read only
  *	when the typical interval exceeds RESIDENCY_THRESHOLD_NS (else next_timer_ns =
@@ -69,6 +80,15 @@
  *	patch mails and against the 5484e31bbbff patch. The v6.6.y stable branch later took
  *	AUTOSEL backports (07d815701274, 85975daeaa4d and its revert, ...): they are not part
  *	of the v6.6 release and are not modelled.
+ *
+ * menu@6.12 - the menu.c of Debian's linux-source-6.12 (6.12.118): the selection of
+ *	menu@6.19 (no iowait, 6 buckets, UINT_MAX after a rejected entry, the polling override
+ *	with RESIDENCY_THRESHOLD_NS, the loop with the exit latency first:
+ *	menu_pick_state_6_12(), the same text), but v6.6's one-sided get_typical_interval(),
+ *	and the stable backport of 80606f4eb8d7 ("Always check timers with tick stopped",
+ *	mainline 7.0): with the tick stopped the sleep length is read whatever the typical
+ *	interval, and a prediction below a tick is replaced by it inside that branch. Read:
+ *	the packaged file; checked against it decision by decision (tests/test_kgov.c).
  *
  * menu@6.19 - Linux v6.19, "M-E" plus the v6.19 polling-override threshold: 6 buckets, no
  *	iowait, single-pass get_typical_interval() with two-sided outlier removal, an entry
@@ -862,11 +882,13 @@ static inline int performance_multiplier(const struct cpuidle_device *dev,
 }
 
 /*
- * get_typical_interval() of v6.6 (through v6.11): the v4.18 search, except that thresh starts
- * at INT_MAX and a window whose kept samples are all 0 gives no prediction.
+ * get_typical_interval() of v6.1 (with the predicted_us early exit) and of v6.6 through the
+ * 6.12.118 file: the v4.18 search, except that thresh starts at INT_MAX. The two differ only
+ * in the first test after the mean (see there).
  */
-static unsigned int get_typical_interval_6_6(const struct cpuidle_device *dev,
-					     struct menu_device *data)
+static unsigned int get_typical_interval_one_sided(const struct cpuidle_device *dev,
+						   struct menu_device *data, bool v6_1,
+						   unsigned int predicted_us)
 {
 	int i, divisor;
 	unsigned int min, max, thresh, avg;
@@ -896,7 +918,12 @@ again:
 		}
 	}
 
-	if (!max) {
+	/*
+	 * v6.1: nothing below the timer-based prediction (predicted_us), so the result would
+	 * be discarded anyway. v6.6 and later read the timer only after this function, and
+	 * give no prediction when every kept sample is 0 (or none is kept).
+	 */
+	if (v6_1 ? min >= predicted_us : !max) {
 		data->typical_samples = 0;
 		return UINT_MAX;
 	}
@@ -920,75 +947,26 @@ again:
 	goto again;
 }
 
+static unsigned int get_typical_interval_6_6(const struct cpuidle_device *dev,
+					     struct menu_device *data)
+{
+	return get_typical_interval_one_sided(dev, data, false, 0);
+}
+
 /* menu_select_6_6 - choose the state for the next idle period (v6.6-v6.11 logic, ns). */
-static int menu_select_6_6(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
+/*
+ * The tick-stopped rule, the performance multiplier, the state walk and the tick decision of
+ * menu_select(): the same text from v5.x (ns) through v6.11, so shared by menu@6.1 and
+ * menu@6.6. `rule` is the prediction's, for the log.
+ */
+static int menu_pick_state_6_1(struct cpuidle_driver *drv, struct cpuidle_device *dev,
+			       s64 latency_req, u64 predicted_ns, ktime_t delta_tick,
+			       unsigned int nr_iowaiters, bool *stop_tick, const char *rule)
 {
 	struct menu_device *data = menu_data(dev);
-	s64 latency_req = cpuidle_governor_latency_req(dev);
-	u64 predicted_ns;
 	u64 interactivity_req;
-	unsigned int nr_iowaiters, typical_us;
-	ktime_t delta = KTIME_MAX, delta_tick;
+	bool lowered = false;
 	int i, idx;
-	const char *rule = "typical-interval";
-	bool lowered = false, skipped = false;
-
-	if (data->needs_update) {
-		menu_update(drv, dev);
-		data->needs_update = 0;
-	}
-
-	nr_iowaiters = (unsigned int)nr_iowait_cpu(dev);
-
-	/* Typical interval first; the timer is queried only when that is long enough. */
-	typical_us = get_typical_interval_6_6(dev, data);
-	predicted_ns = typical_us * NSEC_PER_USEC;
-	if (predicted_ns > RESIDENCY_THRESHOLD_NS) {
-		unsigned int timer_us;
-
-		/* sleep length, and the time to the next tick */
-		delta = tick_nohz_get_sleep_length(dev, &delta_tick);
-		if (unlikely(delta < 0)) {
-			delta = 0;
-			delta_tick = 0;
-		}
-
-		data->next_timer_ns = (u64)delta;
-		data->bucket = which_bucket(data->next_timer_ns, nr_iowaiters);
-
-		/* corrected sleep length, rounded to the nearest us */
-		timer_us = menu_timer_us(dev, data);
-		/* the smaller estimate wins */
-		if (typical_us == UINT_MAX || (u64)timer_us * NSEC_PER_USEC < predicted_ns)
-			rule = "timer";
-		predicted_ns = min((u64)timer_us * NSEC_PER_USEC, predicted_ns);
-	} else {
-		/*
-		 * The timer was not queried: take the next timer as infinitely far away and the
-		 * next tick as half a tick period from now.
-		 */
-		data->next_timer_ns = KTIME_MAX;
-		delta_tick = TICK_NSEC / 2;
-		data->bucket = which_bucket(KTIME_MAX, nr_iowaiters);
-		skipped = true;
-	}
-	menu_explain_prediction(dev, data, skipped, delta, delta_tick, typical_us);
-	gov_explain(dev, "nr_iowait", nr_iowaiters);
-
-	if (unlikely(drv->state_count <= 1 || latency_req == 0) ||
-	    ((data->next_timer_ns < (u64)drv->states[1].target_residency_ns ||
-	      latency_req < drv->states[1].exit_latency_ns) &&
-	     !dev->states_usage[0].disable)) {
-		/*
-		 * Only state 0 is possible here, so return it at once; the tick is stopped
-		 * unless state 0 is a polling state.
-		 */
-		*stop_tick = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
-		gov_explain(dev, "predicted_ns", predicted_ns);
-		gov_explain(dev, "latency_req_ns", latency_req);
-		gov_explain_str(dev, "rule", latency_req == 0 ? "latency-zero" : "early-exit-poll");
-		return 0;
-	}
 
 	if (tick_nohz_tick_stopped(dev)) {
 		/*
@@ -1104,6 +1082,138 @@ static int menu_select_6_6(struct cpuidle_driver *drv, struct cpuidle_device *de
 	return idx;
 }
 
+static int menu_select_6_6(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
+{
+	struct menu_device *data = menu_data(dev);
+	s64 latency_req = cpuidle_governor_latency_req(dev);
+	u64 predicted_ns;
+	unsigned int nr_iowaiters, typical_us;
+	ktime_t delta = KTIME_MAX, delta_tick;
+	const char *rule = "typical-interval";
+	bool skipped = false;
+
+	if (data->needs_update) {
+		menu_update(drv, dev);
+		data->needs_update = 0;
+	}
+
+	nr_iowaiters = (unsigned int)nr_iowait_cpu(dev);
+
+	/* Typical interval first; the timer is queried only when that is long enough. */
+	typical_us = get_typical_interval_6_6(dev, data);
+	predicted_ns = typical_us * NSEC_PER_USEC;
+	if (predicted_ns > RESIDENCY_THRESHOLD_NS) {
+		unsigned int timer_us;
+
+		/* sleep length, and the time to the next tick */
+		delta = tick_nohz_get_sleep_length(dev, &delta_tick);
+		if (unlikely(delta < 0)) {
+			delta = 0;
+			delta_tick = 0;
+		}
+
+		data->next_timer_ns = (u64)delta;
+		data->bucket = which_bucket(data->next_timer_ns, nr_iowaiters);
+
+		/* corrected sleep length, rounded to the nearest us */
+		timer_us = menu_timer_us(dev, data);
+		/* the smaller estimate wins */
+		if (typical_us == UINT_MAX || (u64)timer_us * NSEC_PER_USEC < predicted_ns)
+			rule = "timer";
+		predicted_ns = min((u64)timer_us * NSEC_PER_USEC, predicted_ns);
+	} else {
+		/*
+		 * The timer was not queried: take the next timer as infinitely far away and the
+		 * next tick as half a tick period from now.
+		 */
+		data->next_timer_ns = KTIME_MAX;
+		delta_tick = TICK_NSEC / 2;
+		data->bucket = which_bucket(KTIME_MAX, nr_iowaiters);
+		skipped = true;
+	}
+	menu_explain_prediction(dev, data, skipped, delta, delta_tick, typical_us);
+	gov_explain(dev, "nr_iowait", nr_iowaiters);
+
+	if (unlikely(drv->state_count <= 1 || latency_req == 0) ||
+	    ((data->next_timer_ns < (u64)drv->states[1].target_residency_ns ||
+	      latency_req < drv->states[1].exit_latency_ns) &&
+	     !dev->states_usage[0].disable)) {
+		/*
+		 * Only state 0 is possible here, so return it at once; the tick is stopped
+		 * unless state 0 is a polling state.
+		 */
+		*stop_tick = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
+		gov_explain(dev, "predicted_ns", predicted_ns);
+		gov_explain(dev, "latency_req_ns", latency_req);
+		gov_explain_str(dev, "rule", latency_req == 0 ? "latency-zero" : "early-exit-poll");
+		return 0;
+	}
+
+	return menu_pick_state_6_1(drv, dev, latency_req, predicted_ns, delta_tick, nr_iowaiters,
+				   stop_tick, rule);
+}
+
+/*
+ * menu_select_6_1 - choose the state for the next idle period: the menu.c of Debian's
+ * linux-source-6.1 (6.1.192), the ns era before v6.6. The sleep length is always read first
+ * and bucketed with the iowait split; the early exit to state 0 comes before any prediction;
+ * the prediction is the smaller of the corrected sleep length and the typical interval,
+ * which gives up early when no sample is below the former. The stable branch carries
+ * fa3fa55de0d (a rejected entry recorded as UINT_MAX).
+ */
+static int menu_select_6_1(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
+{
+	struct menu_device *data = menu_data(dev);
+	s64 latency_req = cpuidle_governor_latency_req(dev);
+	unsigned int predicted_us, typical_us, nr_iowaiters;
+	u64 predicted_ns;
+	ktime_t delta, delta_tick;
+	const char *rule = "timer";
+
+	if (data->needs_update) {
+		menu_update(drv, dev);
+		data->needs_update = 0;
+	} else if (!dev->last_residency_ns) {
+		/* A rejected or aborted entry: record UINT_MAX, not a bogus sample. */
+		menu_update_intervals(data, UINT_MAX);
+	}
+
+	/* the expected residency: the sleep length, rounded up below */
+	delta = tick_nohz_get_sleep_length(dev, &delta_tick);
+	if (unlikely(delta < 0)) {
+		delta = 0;
+		delta_tick = 0;
+	}
+	data->next_timer_ns = (u64)delta;
+
+	nr_iowaiters = (unsigned int)nr_iowait_cpu(dev);
+	data->bucket = which_bucket(data->next_timer_ns, nr_iowaiters);
+	gov_explain(dev, "nr_iowait", nr_iowaiters);
+
+	if (unlikely(drv->state_count <= 1 || latency_req == 0) ||
+	    ((data->next_timer_ns < (u64)drv->states[1].target_residency_ns ||
+	      latency_req < drv->states[1].exit_latency_ns) &&
+	     !dev->states_usage[0].disable)) {
+		/* Only state 0 is possible: the tick stops unless it polls. */
+		*stop_tick = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
+		menu_explain_prediction(dev, data, false, delta, delta_tick, UINT_MAX);
+		gov_explain(dev, "latency_req_ns", latency_req);
+		gov_explain_str(dev, "rule", latency_req == 0 ? "latency-zero" : "early-exit-poll");
+		return 0;
+	}
+
+	/* corrected sleep length, rounded to the nearest us; the smaller estimate wins */
+	predicted_us = menu_timer_us(dev, data);
+	typical_us = get_typical_interval_one_sided(dev, data, true, predicted_us);
+	if (typical_us < predicted_us)
+		rule = "typical-interval";
+	predicted_ns = (u64)min(predicted_us, typical_us) * NSEC_PER_USEC;
+	menu_explain_prediction(dev, data, false, delta, delta_tick, typical_us);
+
+	return menu_pick_state_6_1(drv, dev, latency_req, predicted_ns, delta_tick, nr_iowaiters,
+				   stop_tick, rule);
+}
+
 static int menu_enable_device_6_6(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
 	(void)drv;
@@ -1206,88 +1316,17 @@ again:
 	goto again;
 }
 
-/* menu_select_6_19 - choose the state for the next idle period (v6.19 logic, ns). */
-static int menu_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
+/*
+ * The state walk and the tick decision of menu_select(), the same text in the 6.12.118 file
+ * and in v6.19 (the loop with the exit latency checked first, 17224c1d2574, and the polling
+ * override of db86f55bf81a and 07d815701274). `rule` is the prediction's, for the log.
+ */
+static int menu_pick_state_6_12(struct cpuidle_driver *drv, struct cpuidle_device *dev,
+				s64 latency_req, u64 predicted_ns, ktime_t delta_tick,
+				bool *stop_tick, const char *rule)
 {
 	struct menu_device *data = menu_data(dev);
-	s64 latency_req = cpuidle_governor_latency_req(dev);
-	u64 predicted_ns;
-	unsigned int typical_us;
-	ktime_t delta = KTIME_MAX, delta_tick;
 	int i, idx;
-	const char *rule = "typical-interval";
-	bool skipped = false;
-
-	if (data->needs_update) {
-		menu_update(drv, dev);
-		data->needs_update = 0;
-	} else if (!dev->last_residency_ns) {
-		/*
-		 * No update pending and a last residency of 0: the previous entry was rejected
-		 * by the driver (or aborted). Record UINT_MAX so that no bogus sample enters
-		 * the intervals.
-		 */
-		menu_update_intervals(data, UINT_MAX);
-	}
-
-	/* Typical interval first; the timer is queried only when that is long enough. */
-	typical_us = get_typical_interval_6_19(dev, data);
-	predicted_ns = typical_us * NSEC_PER_USEC;
-	if (predicted_ns > RESIDENCY_THRESHOLD_NS) {
-		unsigned int timer_us;
-
-		/* sleep length, and the time to the next tick */
-		delta = tick_nohz_get_sleep_length(dev, &delta_tick);
-		if (unlikely(delta < 0)) {
-			delta = 0;
-			delta_tick = 0;
-		}
-
-		data->next_timer_ns = (u64)delta;
-		data->bucket = which_bucket(data->next_timer_ns, 0);
-
-		/* corrected sleep length, rounded to the nearest us */
-		timer_us = menu_timer_us(dev, data);
-		/* the smaller estimate wins */
-		if (typical_us == UINT_MAX || (u64)timer_us * NSEC_PER_USEC < predicted_ns)
-			rule = "timer";
-		predicted_ns = min((u64)timer_us * NSEC_PER_USEC, predicted_ns);
-	} else {
-		/*
-		 * The timer was not queried: take the next timer as infinitely far away and the
-		 * next tick as half a tick period from now.
-		 */
-		data->next_timer_ns = KTIME_MAX;
-		delta_tick = TICK_NSEC / 2;
-		data->bucket = BUCKETS_6_12 - 1;
-		skipped = true;
-	}
-	menu_explain_prediction(dev, data, skipped, delta, delta_tick, typical_us);
-
-	if (unlikely(drv->state_count <= 1 || latency_req == 0) ||
-	    ((data->next_timer_ns < (u64)drv->states[1].target_residency_ns ||
-	      latency_req < drv->states[1].exit_latency_ns) &&
-	     !dev->states_usage[0].disable)) {
-		/*
-		 * Only state 0 is possible here, so return it at once; the tick is stopped
-		 * unless state 0 is a polling state.
-		 */
-		*stop_tick = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
-		gov_explain(dev, "predicted_ns", predicted_ns);
-		gov_explain(dev, "latency_req_ns", latency_req);
-		gov_explain_str(dev, "rule", latency_req == 0 ? "latency-zero" : "early-exit-poll");
-		return 0;
-	}
-
-	/*
-	 * With the tick already stopped, a prediction that is too short could leave the CPU in
-	 * a shallow state for a long time. Below one tick, trust the time to the next timer
-	 * event instead.
-	 */
-	if (tick_nohz_tick_stopped(dev) && predicted_ns < (u64)TICK_NSEC) {
-		predicted_ns = data->next_timer_ns;
-		rule = "tick-stopped";
-	}
 
 	/*
 	 * Walk up the states: keep the deepest enabled one that fits the prediction and the
@@ -1382,6 +1421,168 @@ static int menu_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *d
 	return idx;
 }
 
+
+/* menu_select_6_19 - choose the state for the next idle period (v6.19 logic, ns). */
+static int menu_select_6_19(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
+{
+	struct menu_device *data = menu_data(dev);
+	s64 latency_req = cpuidle_governor_latency_req(dev);
+	u64 predicted_ns;
+	unsigned int typical_us;
+	ktime_t delta = KTIME_MAX, delta_tick;
+	const char *rule = "typical-interval";
+	bool skipped = false;
+
+	if (data->needs_update) {
+		menu_update(drv, dev);
+		data->needs_update = 0;
+	} else if (!dev->last_residency_ns) {
+		/*
+		 * No update pending and a last residency of 0: the previous entry was rejected
+		 * by the driver (or aborted). Record UINT_MAX so that no bogus sample enters
+		 * the intervals.
+		 */
+		menu_update_intervals(data, UINT_MAX);
+	}
+
+	/* Typical interval first; the timer is queried only when that is long enough. */
+	typical_us = get_typical_interval_6_19(dev, data);
+	predicted_ns = typical_us * NSEC_PER_USEC;
+	if (predicted_ns > RESIDENCY_THRESHOLD_NS) {
+		unsigned int timer_us;
+
+		/* sleep length, and the time to the next tick */
+		delta = tick_nohz_get_sleep_length(dev, &delta_tick);
+		if (unlikely(delta < 0)) {
+			delta = 0;
+			delta_tick = 0;
+		}
+
+		data->next_timer_ns = (u64)delta;
+		data->bucket = which_bucket(data->next_timer_ns, 0);
+
+		/* corrected sleep length, rounded to the nearest us */
+		timer_us = menu_timer_us(dev, data);
+		/* the smaller estimate wins */
+		if (typical_us == UINT_MAX || (u64)timer_us * NSEC_PER_USEC < predicted_ns)
+			rule = "timer";
+		predicted_ns = min((u64)timer_us * NSEC_PER_USEC, predicted_ns);
+	} else {
+		/*
+		 * The timer was not queried: take the next timer as infinitely far away and the
+		 * next tick as half a tick period from now.
+		 */
+		data->next_timer_ns = KTIME_MAX;
+		delta_tick = TICK_NSEC / 2;
+		data->bucket = BUCKETS_6_12 - 1;
+		skipped = true;
+	}
+	menu_explain_prediction(dev, data, skipped, delta, delta_tick, typical_us);
+
+	if (unlikely(drv->state_count <= 1 || latency_req == 0) ||
+	    ((data->next_timer_ns < (u64)drv->states[1].target_residency_ns ||
+	      latency_req < drv->states[1].exit_latency_ns) &&
+	     !dev->states_usage[0].disable)) {
+		/*
+		 * Only state 0 is possible here, so return it at once; the tick is stopped
+		 * unless state 0 is a polling state.
+		 */
+		*stop_tick = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
+		gov_explain(dev, "predicted_ns", predicted_ns);
+		gov_explain(dev, "latency_req_ns", latency_req);
+		gov_explain_str(dev, "rule", latency_req == 0 ? "latency-zero" : "early-exit-poll");
+		return 0;
+	}
+
+	/*
+	 * With the tick already stopped, a prediction that is too short could leave the CPU in
+	 * a shallow state for a long time. Below one tick, trust the time to the next timer
+	 * event instead.
+	 */
+	if (tick_nohz_tick_stopped(dev) && predicted_ns < (u64)TICK_NSEC) {
+		predicted_ns = data->next_timer_ns;
+		rule = "tick-stopped";
+	}
+
+	return menu_pick_state_6_12(drv, dev, latency_req, predicted_ns, delta_tick, stop_tick,
+				    rule);
+}
+
+/*
+ * menu_select_6_12 - choose the state for the next idle period: the menu.c of Debian's
+ * linux-source-6.12 (6.12.118). Against v6.19: get_typical_interval() is still the one-sided
+ * version of v6.6 (get_typical_interval_6_6()), and the stable branch carries 80606f4eb8d7
+ * ("Always check timers with tick stopped", which mainline took only for 7.0): with the tick
+ * already stopped, the sleep length is read whatever the typical interval, and a prediction
+ * below a tick is replaced by it right there.
+ */
+static int menu_select_6_12(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
+{
+	struct menu_device *data = menu_data(dev);
+	s64 latency_req = cpuidle_governor_latency_req(dev);
+	u64 predicted_ns;
+	unsigned int typical_us;
+	ktime_t delta = KTIME_MAX, delta_tick;
+	const char *rule = "typical-interval";
+	bool skipped = false;
+
+	if (data->needs_update) {
+		menu_update(drv, dev);
+		data->needs_update = 0;
+	} else if (!dev->last_residency_ns) {
+		/* A rejected or aborted entry: record UINT_MAX, not a bogus sample. */
+		menu_update_intervals(data, UINT_MAX);
+	}
+
+	/* Typical interval first; the timer is read when that is long, or the tick stopped. */
+	typical_us = get_typical_interval_6_6(dev, data);
+	predicted_ns = typical_us * NSEC_PER_USEC;
+	if (predicted_ns > RESIDENCY_THRESHOLD_NS || tick_nohz_tick_stopped(dev)) {
+		unsigned int timer_us;
+
+		delta = tick_nohz_get_sleep_length(dev, &delta_tick);
+		if (unlikely(delta < 0)) {
+			delta = 0;
+			delta_tick = 0;
+		}
+
+		data->next_timer_ns = (u64)delta;
+		data->bucket = which_bucket(data->next_timer_ns, 0);
+
+		timer_us = menu_timer_us(dev, data);
+		if (typical_us == UINT_MAX || (u64)timer_us * NSEC_PER_USEC < predicted_ns)
+			rule = "timer";
+		predicted_ns = min((u64)timer_us * NSEC_PER_USEC, predicted_ns);
+		/* With the tick stopped, a prediction below a tick gives way to the timer. */
+		if (tick_nohz_tick_stopped(dev) && predicted_ns < (u64)TICK_NSEC) {
+			predicted_ns = data->next_timer_ns;
+			rule = "tick-stopped";
+		}
+	} else {
+		/* Not read: the next timer is taken as far away, the next tick half a period. */
+		data->next_timer_ns = KTIME_MAX;
+		delta_tick = TICK_NSEC / 2;
+		data->bucket = BUCKETS_6_12 - 1;
+		skipped = true;
+	}
+	menu_explain_prediction(dev, data, skipped, delta, delta_tick, typical_us);
+
+	if (unlikely(drv->state_count <= 1 || latency_req == 0) ||
+	    ((data->next_timer_ns < (u64)drv->states[1].target_residency_ns ||
+	      latency_req < drv->states[1].exit_latency_ns) &&
+	     !dev->states_usage[0].disable)) {
+		/* Only state 0 is possible: the tick stops unless it polls. */
+		*stop_tick = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
+		gov_explain(dev, "predicted_ns", predicted_ns);
+		gov_explain(dev, "latency_req_ns", latency_req);
+		gov_explain_str(dev, "rule", latency_req == 0 ? "latency-zero" : "early-exit-poll");
+		return 0;
+	}
+
+	return menu_pick_state_6_12(drv, dev, latency_req, predicted_ns, delta_tick, stop_tick,
+				    rule);
+}
+
 static int menu_enable_device_6_19(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
 	(void)drv;
@@ -1451,6 +1652,18 @@ const struct cpuidle_governor gov_menu_4_18 = {
 	.reflect = menu_reflect_4_18,
 };
 
+const struct cpuidle_governor gov_menu_6_1 = {
+	.name = "menu@6.1",
+	.rating = 20,
+	.summary = "menu of Debian's 6.1.192: ns, sleep length first, iowait buckets and multiplier",
+	.priv_size = sizeof(struct menu_device),
+	.params = menu_params_6_6, /* residency_threshold_us has no effect in 6.1 */
+	.nr_params = ARRAY_SIZE(menu_params_6_6),
+	.enable = menu_enable_device_6_6,
+	.select = menu_select_6_1,
+	.reflect = menu_reflect,
+};
+
 const struct cpuidle_governor gov_menu_6_6 = {
 	.name = "menu@6.6",
 	.rating = 20,
@@ -1460,6 +1673,18 @@ const struct cpuidle_governor gov_menu_6_6 = {
 	.nr_params = ARRAY_SIZE(menu_params_6_6),
 	.enable = menu_enable_device_6_6,
 	.select = menu_select_6_6,
+	.reflect = menu_reflect,
+};
+
+const struct cpuidle_governor gov_menu_6_12 = {
+	.name = "menu@6.12",
+	.rating = 20,
+	.summary = "menu of Debian's 6.12.118: no iowait, one-sided outliers, timers with tick stopped",
+	.priv_size = sizeof(struct menu_device),
+	.params = menu_params_6_19,
+	.nr_params = ARRAY_SIZE(menu_params_6_19),
+	.enable = menu_enable_device_6_19,
+	.select = menu_select_6_12,
 	.reflect = menu_reflect,
 };
 

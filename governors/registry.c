@@ -6,10 +6,17 @@
  * no version ("oracle"). Lookup is case-insensitive like cpuidle_find_governor(); a bare
  * family name ("menu") means the newest version of that family, compared numerically
  * ("6.19" > "6.6" > "4.18").
+ *
+ * Besides the built-in table, governors built from kernel files (sim/kgov.c) register at run
+ * time with gov_register(). That list is process-wide, like the kernel's governor list and
+ * like the loaded modules it points into (dlopen() is process-wide): it only grows, is
+ * guarded by a mutex, and an entry never changes once registered, so a simulation running
+ * in another thread keeps a valid pointer whatever is loaded next.
  */
 #include "governors/governor.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -18,11 +25,15 @@ extern const struct cpuidle_governor gov_oracle;
 extern const struct cpuidle_governor gov_shallowest;
 extern const struct cpuidle_governor gov_deepest;
 extern const struct cpuidle_governor gov_menu_4_18;
+extern const struct cpuidle_governor gov_menu_6_1;
 extern const struct cpuidle_governor gov_menu_6_6;
+extern const struct cpuidle_governor gov_menu_6_12;
 extern const struct cpuidle_governor gov_menu_6_19;
 extern const struct cpuidle_governor gov_teo_5_1;
 extern const struct cpuidle_governor gov_teo_5_14;
+extern const struct cpuidle_governor gov_teo_6_12;
 extern const struct cpuidle_governor gov_teo_6_19;
+extern const struct cpuidle_governor gov_ladder_6_12;
 
 /* Reference policies first, then each kernel family in version order. */
 static const struct cpuidle_governor *const governors[] = {
@@ -30,21 +41,58 @@ static const struct cpuidle_governor *const governors[] = {
 	&gov_shallowest,
 	&gov_deepest,
 	&gov_menu_4_18,
+	&gov_menu_6_1,
 	&gov_menu_6_6,
+	&gov_menu_6_12,
 	&gov_menu_6_19,
 	&gov_teo_5_1,
 	&gov_teo_5_14,
+	&gov_teo_6_12,
 	&gov_teo_6_19,
+	&gov_ladder_6_12,
 };
+
+#define GOV_DYNAMIC_MAX 64
+
+static pthread_mutex_t dynamic_lock = PTHREAD_MUTEX_INITIALIZER;
+static const struct cpuidle_governor *dynamic[GOV_DYNAMIC_MAX];
+static unsigned int nr_dynamic;
+
+int gov_register(const struct cpuidle_governor *g)
+{
+	int ret = -1;
+
+	pthread_mutex_lock(&dynamic_lock);
+	if (nr_dynamic < GOV_DYNAMIC_MAX) {
+		dynamic[nr_dynamic++] = g;
+		ret = 0;
+	}
+	pthread_mutex_unlock(&dynamic_lock);
+	return ret;
+}
 
 unsigned int gov_count(void)
 {
-	return ARRAY_SIZE(governors);
+	unsigned int n;
+
+	pthread_mutex_lock(&dynamic_lock);
+	n = nr_dynamic;
+	pthread_mutex_unlock(&dynamic_lock);
+	return ARRAY_SIZE(governors) + n;
 }
 
 const struct cpuidle_governor *gov_get(unsigned int i)
 {
-	return i < ARRAY_SIZE(governors) ? governors[i] : NULL;
+	const struct cpuidle_governor *g = NULL;
+
+	if (i < ARRAY_SIZE(governors))
+		return governors[i];
+	i -= ARRAY_SIZE(governors);
+	pthread_mutex_lock(&dynamic_lock);
+	if (i < nr_dynamic)
+		g = dynamic[i];
+	pthread_mutex_unlock(&dynamic_lock);
+	return g;
 }
 
 size_t gov_family_len(const char *name)
@@ -77,20 +125,22 @@ const struct cpuidle_governor *gov_find(const char *name)
 {
 	const struct cpuidle_governor *best = NULL;
 	size_t len = strlen(name);
-	unsigned int i;
+	unsigned int i, n = gov_count();
 
-	for (i = 0; i < ARRAY_SIZE(governors); i++) {
-		const char *gname = governors[i]->name;
+	for (i = 0; i < n; i++) {
+		const struct cpuidle_governor *g = gov_get(i);
+		const char *gname = g->name;
 		size_t flen = gov_family_len(gname);
 
 		if (!strcasecmp(gname, name))
-			return governors[i];
-		if (strchr(name, '@') || flen != len || strncasecmp(gname, name, len))
+			return g;
+		/* A bare family name: keep the newest built-in version (never a loaded file). */
+		if (i >= ARRAY_SIZE(governors) || strchr(name, '@') || flen != len ||
+		    strncasecmp(gname, name, len))
 			continue;
-		/* A bare family name: keep the newest version. */
 		if (!best || version_cmp(gname + flen + (gname[flen] == '@'),
 					 best->name + flen + (best->name[flen] == '@')) > 0)
-			best = governors[i];
+			best = g;
 	}
 	return best;
 }

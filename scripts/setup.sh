@@ -47,20 +47,29 @@ idlesim_install_deps() {
 }
 
 # For the test run only (test.sh, not demo.sh): the browser test (tests/test_browser.c)
-# renders the HTML report in headless Chromium and reads its screenshot with libpng.
-# Installed when run as root; without them that test says loudly that it was skipped.
-idlesim_install_test_deps() {
-	{ [ -x /usr/bin/chromium ] && [ -f /usr/include/png.h ]; } && return 0
+# renders the HTML report in headless Chromium and reads its screenshot with libpng; the
+# kernel-file fidelity test (test_kgov_fidelity) compiles the menu, teo and ladder files of
+# Debian's kernel source packages (tarballs under /usr/src). Installed when run as root;
+# without them those tests say loudly that they were skipped.
+idlesim_install_test_pkgs() {
+	local what="$1"; shift
 	if [ "$(id -u)" -ne 0 ]; then
-		echo "idlesim: WARNING: chromium or libpng-dev missing: test_browser will be SKIPPED" \
-			"(sudo apt-get install chromium libpng-dev)" >&2
+		echo "idlesim: WARNING: $* missing: $what will be SKIPPED (sudo apt-get install $*)" >&2
 		return 0
 	fi
-	echo "idlesim: installing chromium libpng-dev (for the browser test)" >&2
-	{ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium libpng-dev >/dev/null 2>&1 ||
+	echo "idlesim: installing $* (for $what)" >&2
+	{ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null 2>&1 ||
 		{ apt-get update -qq &&
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium libpng-dev >/dev/null; }; } ||
-		echo "idlesim: WARNING: could not install chromium libpng-dev: test_browser will be SKIPPED" >&2
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null; }; } ||
+		echo "idlesim: WARNING: could not install $*: $what will be SKIPPED" >&2
+}
+
+idlesim_install_test_deps() {
+	{ [ -x /usr/bin/chromium ] && [ -f /usr/include/png.h ]; } ||
+		idlesim_install_test_pkgs test_browser chromium libpng-dev
+	{ [ -f /usr/src/linux-source-6.1.tar.xz ] && [ -f /usr/src/linux-source-6.12.tar.xz ]; } ||
+		idlesim_install_test_pkgs test_kgov_fidelity linux-source-6.1 linux-source-6.12
+	return 0
 }
 
 idlesim_build() {

@@ -114,6 +114,9 @@ void cfgrec_tunables_text(char *buf, size_t n, const struct cpuidle_governor *g,
 	for (i = 0; i < g->nr_params; i++)
 		CANON_ADD("%s%s=%lld", i ? " " : "", g->params[i].name,
 			  params ? params[i] : g->params[i].def);
+	/* A kernel file's governor (sim/kgov.c): which file, and which build of it. */
+	if (strstr(g->name, "@file:") && g->summary)
+		CANON_ADD(" (%s)", g->summary);
 }
 
 json_t *cfgrec_tunables_json(const struct cpuidle_governor *g, const long long *params)

@@ -14,6 +14,7 @@
  * until check_free(); the comparison requests point into it.
  */
 #include "sim/check.h"
+#include "sim/kgov.h"
 #include "sim/alloc.h"
 #include "sim/check_int.h"
 #include "sim/common.h"
@@ -353,13 +354,19 @@ static int parse_comparison(const struct where *w, json_t *c, const char *path,
 	    get_strings(w, c, path, "governors", true, r->governors, &r->nr_governors))
 		return -1;
 	for (i = 0; i < r->nr_governors; i++) {
-		if (!gov_find(r->governors[i])) {
+		struct sim_error e = { 0 };
+		const struct cpuidle_governor *g = kgov_find(r->governors[i], stderr, &e);
+
+		if (!g) {
 			snprintf(p, sizeof(p), "%s.governors[%d]", path, i);
 			if (!json_is_array(json_object_get(c, "governors")))
 				sub(p, path, "governors");
+			if (e.code != SIM_OK)
+				return fail(w, p, "%s: %s", r->governors[i], e.text);
 			return fail(w, p, "unknown governor '%s' (see idlesim governors)",
 				    r->governors[i]);
 		}
+		r->governors[i] = g->name; /* a kernel file: its registered name */
 	}
 	return parse_knobs(w, c, path, r) || check_resolvable(w, c, path, r);
 }
@@ -432,6 +439,15 @@ static int parse_expect(const struct where *w, json_t *e, const char *path,
 	    get_string(w, e, path, "governor", true, &x->governor) ||
 	    get_string(w, e, path, "machine", false, &x->machine))
 		return -1;
+	if (kgov_is_path(x->governor)) {
+		/* Named by its file, as in the comparison's list: loaded already, or now. */
+		struct sim_error ke = { 0 };
+		const struct cpuidle_governor *g = kgov_find(x->governor, stderr, &ke);
+
+		if (!g)
+			return fail(w, sub(p, path, "governor"), "%s: %s", x->governor, ke.text);
+		x->governor = g->name;
+	}
 	v = json_object_get(e, "value");
 	if (v) {
 		x->has_value = true;

@@ -16,6 +16,7 @@
 #include "sim/html.h"
 #include "sim/import.h"
 #include "sim/init.h"
+#include "sim/kgov.h"
 #include "sim/machine.h"
 #include "sim/outfile.h"
 #include "sim/report.h"
@@ -368,7 +369,7 @@ static int cmd_run(int argc, char **argv)
 			bad_option(&a);
 	}
 	check_window(&a, &req);
-	if (err.code != SIM_OK)
+	if (err.code != SIM_OK || kgov_resolve(req.governors, req.nr_governors, stderr, &err))
 		return finish(&err);
 	/* The exports write every idle entry: keep the timeline. */
 	req.timeline = ro.format == REPORT_FTRACE || ro.format == REPORT_PERFETTO;
@@ -437,7 +438,7 @@ static int cmd_report(int argc, char **argv)
 			      "report: one --trace and one --machine (a report draws one run of "
 			      "each governor)");
 	check_window(&a, &req);
-	if (err.code != SIM_OK)
+	if (err.code != SIM_OK || kgov_resolve(req.governors, req.nr_governors, stderr, &err))
 		return finish(&err);
 	if (!req.nr_machines)
 		req.machines[req.nr_machines++] = "skl";
@@ -1068,7 +1069,7 @@ static int cmd_compare(int argc, char **argv)
 		else if (!wl_param_opt(&a, &req))
 			bad_model_option(&a, req.wl);
 	}
-	if (err.code != SIM_OK)
+	if (err.code != SIM_OK || kgov_resolve(req.governors, req.nr_governors, stderr, &err))
 		return finish(&err);
 	if (!req.nr_machines)
 		req.machines[req.nr_machines++] = "skl";
@@ -1224,7 +1225,8 @@ static const char *const help_run =
 	"                        reads (converted on the fly); - reads standard input (once:\n"
 	"                        every run replays the copy); default: traces/demo.trace\n"
 	"  --machine M           built-in name or JSON file; default: hsx, bdx, skl\n"
-	"  --governor G          e.g. oracle, deepest, menu@4.18; default: all registered\n"
+	"  --governor G          e.g. oracle, deepest, menu@4.18, or a kernel tree's governor\n"
+	"                        file (PATH.c, run as FAMILY@file:NAME.c); default: all registered\n"
 	"  --hz N                tick rate (default: the trace's, else 250)\n"
 	"  --latency-limit-us N  PM QoS CPU latency limit (default: none)\n"
 	"  --disable STATE       disable an idle state by name or index (repeatable)\n"

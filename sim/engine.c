@@ -150,30 +150,8 @@ static int64_t next_tick_after(const struct sim *S, int64_t t)
 	return (t / S->tick_nsec + 1) * S->tick_nsec;
 }
 
-/* drivers/cpuidle/cpuidle.c, >= v5.11 ("Select polling interval based on a c-state with a
- * longer target residency"): CPUIDLE_POLL_MIN 10 us, CPUIDLE_POLL_MAX TICK_NSEC / 16. */
-u64 cpuidle_poll_time(struct cpuidle_driver *drv, struct cpuidle_device *dev)
-{
-	const u64 poll_min = 10000, poll_max = (u64)TICK_NSEC / 16;
-	u64 limit_ns = poll_max;
-	int i;
-
-	if (dev->poll_limit_ns)
-		return dev->poll_limit_ns;
-	for (i = 1; i < drv->state_count; i++) {
-		u64 state_limit;
-
-		if (dev->states_usage[i].disable)
-			continue;
-		state_limit = (u64)drv->states[i].target_residency_ns;
-		if (state_limit < poll_min)
-			continue;
-		limit_ns = min_t(u64, state_limit, poll_max);
-		break;
-	}
-	dev->poll_limit_ns = limit_ns;
-	return dev->poll_limit_ns;
-}
+/* cpuidle_poll_time(): governors/kcompat/include/idlesim/cpuidle_abi.h, shared with the
+ * kernel-file governors. */
 
 /*
  * CPU c moves to `level` at t (sim/energy.c): charged at once in the global order; in lanes

@@ -715,6 +715,8 @@ static json_t *config_json(const struct run_result *r, json_t *disabled)
 	json_object_set_new(o, "idlesim_version", json_string(IDLESIM_VERSION));
 	json_object_set_new(o, "governor", json_string(r->governor));
 	json_object_set_new(o, "tunables", g ? cfgrec_tunables_json(g, result_params(r)) : json_null());
+	if (g && strstr(g->name, "@file:") && g->summary) /* a kernel file (sim/kgov.c) */
+		json_object_set_new(o, "governor_source", json_string(g->summary));
 	json_object_set_new(o, "set", cfgrec_sets_json(r->sets, r->nr_sets));
 	json_object_set_new(o, "latency_limit_ns",
 			    r->latency_req_ns < 0 ? json_null() : jint(r->latency_req_ns));

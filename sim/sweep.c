@@ -7,6 +7,7 @@
  * index is its place in this order; it names the point in the results and in shards.
  */
 #include "sim/sweep.h"
+#include "sim/kgov.h"
 #include "sim/alloc.h"
 #include "sim/cfgrec.h"
 #include "sim/common.h"
@@ -333,8 +334,13 @@ static int parse_root(const struct where *w, struct sweep_spec *s, bool force)
 	    get_names(w, s->root, "governors", names, &n))
 		return -1;
 	for (i = 0; i < n; i++) {
+		struct sim_error e = { 0 };
+
 		snprintf(p, sizeof(p), "governors[%d]", i);
-		s->gov[i] = gov_find(names[i]);
+		s->gov[i] = kgov_find(names[i], stderr, &e);
+		if (!s->gov[i] && e.code != SIM_OK)
+			return fail(w, json_is_string(json_object_get(s->root, "governors")) ? "governors" : p,
+				    "%s: %s", names[i], e.text);
 		if (!s->gov[i])
 			return fail(w, json_is_string(json_object_get(s->root, "governors")) ? "governors" : p,
 				    "unknown governor '%s' (see idlesim governors)", names[i]);

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * idlesim kernel-compatibility layer: include/linux/cpuidle.h.
+ *
+ * The structures are the engine's own (idlesim/cpuidle_abi.h: the kernel's field names and
+ * types, ns fields as in >= v5.5). The PM QoS limit and the other per-CPU services answer
+ * for the current device, which is the `cpu` every governor passes (dev->cpu).
+ */
+#ifndef _IDLESIM_LINUX_CPUIDLE_H
+#define _IDLESIM_LINUX_CPUIDLE_H
+
+#include <idlesim/cpuidle_abi.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+
+#define CPUIDLE_POLL_MIN 10000
+#define CPUIDLE_POLL_MAX (TICK_NSEC / 16)
+
+/* drivers/cpuidle/governor.c (>= v5.7): the PM QoS limit in ns. */
+static inline s64 cpuidle_governor_latency_req(unsigned int cpu)
+{
+	(void)cpu;
+	return idlesim_current_device()->env.latency_req_ns;
+}
+
+/* Records the file's governor (kmod.c); idlesim registers it under the file's name. */
+int cpuidle_register_governor(struct cpuidle_governor *gov) __attribute__((visibility("hidden")));
+
+#endif

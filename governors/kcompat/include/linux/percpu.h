@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * idlesim kernel-compatibility layer: include/linux/percpu.h, per simulation.
+ *
+ * Several simulations run side by side in threads, so a per-CPU variable cannot be a global
+ * of the module. As in the kernel (whose DEFINE_PER_CPU puts a template in .data..percpu and
+ * gives each CPU a copy), DEFINE_PER_CPU places the variable in the module's
+ * "idlesim_percpu" section, which is only a template: its size is the per-CPU data size of
+ * one CPU, which idlesim asks the engine to allocate per CPU and per simulation
+ * (dev->governor_data, one array for all CPUs of a simulation, CPU n at n * size; kmod.c
+ * copies the template into it when a CPU is enabled). per_cpu_ptr(&var, cpu) is then var's
+ * offset in the template, applied to that CPU's copy in the simulation of the current device
+ * (the one the governor call is about: see kmod.c). The variable itself is never used.
+ */
+#ifndef _IDLESIM_LINUX_PERCPU_H
+#define _IDLESIM_LINUX_PERCPU_H
+
+#include <linux/smp.h>
+
+extern char __start_idlesim_percpu[] __attribute__((weak, visibility("hidden")));
+extern char __stop_idlesim_percpu[] __attribute__((weak, visibility("hidden")));
+
+/* The per-CPU data of one CPU, rounded up so that every CPU's copy stays aligned. */
+static inline size_t idlesim_percpu_size(void)
+{
+	size_t n = (size_t)(__stop_idlesim_percpu - __start_idlesim_percpu);
+
+	return (n + 15) & ~(size_t)15;
+}
+
+static inline void *idlesim_percpu_ptr(const void *var, unsigned int cpu)
+{
+	const struct cpuidle_device *cur = idlesim_current_device();
+	char *base = (char *)cur->governor_data +
+		     ((long)cpu - (long)cur->cpu) * (long)idlesim_percpu_size();
+
+	return base + ((const char *)var - __start_idlesim_percpu);
+}
+
+#define DEFINE_PER_CPU(type, name) __attribute__((section("idlesim_percpu"), used)) __typeof__(type) name
+#define DEFINE_PER_CPU_SHARED_ALIGNED(type, name) DEFINE_PER_CPU(type, name)
+#define DECLARE_PER_CPU(type, name) extern __typeof__(type) name
+
+#define per_cpu_ptr(ptr, cpu) ((__typeof__(ptr))idlesim_percpu_ptr((ptr), (cpu)))
+#define this_cpu_ptr(ptr) per_cpu_ptr((ptr), smp_processor_id())
+#define raw_cpu_ptr(ptr) this_cpu_ptr(ptr)
+#define per_cpu(var, cpu) (*per_cpu_ptr(&(var), (cpu)))
+#define this_cpu_read(var) (*this_cpu_ptr(&(var)))
+#define __this_cpu_read(var) this_cpu_read(var)
+#define this_cpu_write(var, v) (*this_cpu_ptr(&(var)) = (v))
+#define __this_cpu_write(var, v) this_cpu_write(var, v)
+
+#endif
