@@ -16,7 +16,7 @@ fi
 command -v jq >/dev/null || { echo "evidence.sh: needs jq" >&2; exit 2; }
 
 GOVS=menu@6.19,menu@6.6,menu@4.18,teo@6.19,teo@5.14,teo@5.1
-COMMON=(-g "$GOVS" -m skl,hsx -n 3 --duration-s 0.5)
+COMMON=(-g "$GOVS" -m "skl,hsx" -n 3 --duration-s 0.5)
 
 rev=$(git -C "$here" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 git -C "$here" diff --quiet HEAD -- sim governors 2>/dev/null || rev="$rev (sim/ or governors/ modified)"
