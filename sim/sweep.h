@@ -56,4 +56,58 @@ int sweep_merge(const char *const *in, int n, const char *out, struct sim_error 
 int sweep_merge_budget(const char *const *in, int n, const char *out, size_t budget,
 		       struct sim_error *err);
 
+/* ---- sweep summary ---- */
+
+#define SWEEP_MAX_OBJECTIVES 8
+#define SWEEP_DEFAULT_OBJECTIVES "energy_j,wake_latency_p99_ns"
+
+/* Is a larger value of this metric the better one (hits_pct, throughput)? Every other
+ * metric of a results line is minimised. */
+bool sweep_metric_higher_is_better(const char *name);
+
+/* A point as the summary shows it: its objectives' values and what it ran. */
+struct sweep_pt {
+	long index;
+	double v[SWEEP_MAX_OBJECTIVES];
+	unsigned int has; /* bit k: v[k] is known */
+	char governor[64];
+	char set[256]; /* its --set options ("none": every tunable at its default) */
+	int hz;
+	long long latency_limit_ns; /* < 0: none */
+	bool is_default;	    /* every tunable of its governor at its default */
+};
+
+/*
+ * The Pareto frontier over objectives 0 and 1 of the points added so far: the points that
+ * no other point dominates (at least as good in both, better in one; higher_is_better[k]
+ * says which way objective k goes). Equal points dominate neither other: both stay. A
+ * point without both values is ignored. Memory: the frontier only.
+ */
+struct sweep_front {
+	bool higher_is_better[2];
+	struct sweep_pt *p;
+	size_t n, cap;
+};
+
+int sweep_front_add(struct sweep_front *f, const struct sweep_pt *p); /* 0, or -1: no memory */
+void sweep_front_sort(struct sweep_front *f); /* by objective 0 (best first), then index */
+void sweep_front_free(struct sweep_front *f);
+
+enum sweep_format { SWEEP_FMT_TEXT, SWEEP_FMT_JSON, SWEEP_FMT_HTML };
+
+struct sweep_summary_opts {
+	const char *objectives; /* "M1,M2,..." (metric keys of the lines); NULL: the default */
+	enum sweep_format format;
+	const char *command; /* shown in HTML */
+};
+
+/*
+ * Per (trace or workload, machine): the best point for each objective, the Pareto frontier
+ * over the first two objectives, and the points with every tunable at its default. Reads
+ * `results` (any sweep or merged file) as a stream; writes `out` atomically ("-": stdout).
+ * Returns 0, or -1 with err set.
+ */
+int sweep_summary(const char *results, const struct sweep_summary_opts *o, const char *out,
+		  struct sim_error *err);
+
 #endif
