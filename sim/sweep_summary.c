@@ -8,7 +8,8 @@
  * The results file is read as a stream: memory is one record per group, its best points,
  * its frontier and its default points, whatever the number of points. The HTML page reads
  * the file once more per group to draw every point. Output depends only on the set of
- * lines, not their order (ties go to the lower point index; groups in point order).
+ * lines, not their order (ties are broken by the other objectives, then the lower point
+ * index; groups come in point order).
  */
 #include "sim/alloc.h"
 #include "sim/cfgrec.h"
@@ -250,6 +251,24 @@ static int add_default(struct group *g, const struct sweep_pt *p)
 	return 0;
 }
 
+/* p better than b on objective k; ties go to the better on the other objectives in turn,
+ * then to the lower index (so the result does not depend on the order of the lines). */
+static bool pt_better(const struct sum *s, const struct sweep_pt *p, const struct sweep_pt *b,
+		      int k)
+{
+	int j;
+
+	if (better(p->v[k], b->v[k], s->hib[k]) || better(b->v[k], p->v[k], s->hib[k]))
+		return better(p->v[k], b->v[k], s->hib[k]);
+	for (j = 0; j < s->nobj; j++) {
+		if (j == k || !(p->has & b->has & (1u << j)))
+			continue;
+		if (better(p->v[j], b->v[j], s->hib[j]) || better(b->v[j], p->v[j], s->hib[j]))
+			return better(p->v[j], b->v[j], s->hib[j]);
+	}
+	return p->index < b->index;
+}
+
 static int sum_line(void *ud, const struct sweep_line *li, const char *line, size_t len,
 		    long lineno, struct sim_error *err)
 {
@@ -285,8 +304,7 @@ static int sum_line(void *ud, const struct sweep_line *li, const char *line, siz
 
 		if (!(p.has & (1u << k)))
 			continue;
-		if (!(g->has_best & (1u << k)) || better(p.v[k], b->v[k], s->hib[k]) ||
-		    (p.v[k] == b->v[k] && p.index < b->index)) {
+		if (!(g->has_best & (1u << k)) || pt_better(s, &p, b, k)) {
 			g->best[k] = p;
 			g->has_best |= 1u << k;
 		}
