@@ -663,6 +663,26 @@ static void axes(FILE *f, const struct sum *s, const struct scale *sc)
 	fprintf(f, " (%s is better)</text>\n", s->hib[1] ? "higher" : "lower");
 }
 
+/*
+ * Frontier point j's label: its number and tunables, right of the point (left of it in the
+ * right third of the plot, so that it stays inside); equal points stack their labels.
+ */
+static void label(FILE *f, const struct scale *sc, const struct group *g, size_t j)
+{
+	const struct sweep_pt *p = &g->front.p[j];
+	double x = sx(sc, p->v[0]), y = sy(sc, p->v[1]) - 6;
+	bool left = x > PX0 + PXW * 2 / 3;
+	size_t i;
+
+	for (i = 0; i < j; i++)
+		if (g->front.p[i].v[0] == p->v[0] && g->front.p[i].v[1] == p->v[1])
+			y -= 12;
+	fprintf(f, "<text class=\"fr\" x=\"%.1f\" y=\"%.1f\"%s>#%ld ", left ? x - 6 : x + 6, y,
+		left ? " text-anchor=\"end\"" : "", p->index);
+	html_escape(f, p->set);
+	fputs(p->is_default ? " (default)</text>\n" : "</text>\n", f);
+}
+
 static void html_table(FILE *f, const struct sum *s, const struct row *r, size_t n)
 {
 	size_t i;
@@ -728,10 +748,8 @@ static int write_html(FILE *f, struct sum *s, const char *command, struct sim_er
 					   "cy=\"%.1f\" r=\"4\">",
 					p->index, sx(&sc, p->v[0]), sy(&sc, p->v[1]));
 				pt_title(f, s, p);
-				fprintf(f, "</circle>\n<text class=\"fr\" x=\"%.1f\" y=\"%.1f\">#%ld ",
-					sx(&sc, p->v[0]) + 6, sy(&sc, p->v[1]) - 6, p->index);
-				html_escape(f, p->set);
-				fputs("</text>\n", f);
+				fputs("</circle>\n", f);
+				label(f, &sc, g, j);
 			}
 			for (j = 0; j < g->nr_defs; j++) {
 				const struct sweep_pt *p = &g->defs[j];
