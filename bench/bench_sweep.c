@@ -13,12 +13,14 @@
  * counts alternate run by run) in a child process of its own, so that the peak RSS
  * (wait4's ru_maxrss) is that sweep's alone; the fastest run is printed. With several thread counts the results are checked
  * to be the same points (merged, that is sorted by index, byte for byte) and the speed-up
- * against the first count is printed.
+ * against the first count is printed. Then, on the first count's file, the memory of a
+ * rerun that finds every point done (resume) and of a merge of it.
  */
 #define _DEFAULT_SOURCE /* wait4(): the peak RSS of one child, not of all so far */
 #include "sim/gen.h"
 #include "sim/sweep.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,30 +64,44 @@ static int make_trace(const char *path, int cpus, double duration_s)
 	return rc ? -1 : 0;
 }
 
-/* One sweep in a child: its wall time and peak RSS (KiB). */
-static int run_child(const char *spec, const char *out, int threads, double *secs, long *rss_kb)
+struct job {
+	const char *spec, *out, *sorted;
+	int threads;
+	bool merge; /* sweep merge out -> sorted, instead of sweep_run */
+};
+
+static int job_run(const struct job *j)
+{
+	struct sim_error err = { 0 };
+	struct sweep_opts o = { j->threads, 0, 1, NULL };
+	struct sweep_spec *s;
+	const char *in[1] = { j->out };
+	long ran;
+
+	if (j->merge)
+		return sweep_merge(in, 1, j->sorted, &err) ? (fprintf(stderr, "bench_sweep: %s\n",
+								      err.text), -1) : 0;
+	s = sweep_parse(j->spec, "bench", false, &err);
+	ran = s ? sweep_run(s, &o, j->out, &err) : -1;
+	if (ran < 0)
+		fprintf(stderr, "bench_sweep: %s\n", err.text);
+	sweep_free(s);
+	return ran < 0 ? -1 : 0;
+}
+
+/* A job in a child of its own: its wall time and peak RSS (KiB). */
+static int run_child(const struct job *j, double *secs, long *rss_kb)
 {
 	struct rusage ru;
 	double t0 = now_s();
 	int status;
 	pid_t pid;
 
-	unlink(out);
 	pid = fork();
 	if (pid < 0)
 		return -1;
-	if (!pid) {
-		struct sim_error err = { 0 };
-		struct sweep_opts o = { threads, 0, 1, NULL };
-		struct sweep_spec *s = sweep_parse(spec, "bench", false, &err);
-
-		if (!s || sweep_run(s, &o, out, &err) < 0) {
-			fprintf(stderr, "bench_sweep: %s\n", err.text);
-			_exit(1);
-		}
-		sweep_free(s);
-		_exit(0);
-	}
+	if (!pid)
+		_exit(job_run(j) ? 1 : 0);
 	if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
 		return -1;
 	*secs = now_s() - t0;
@@ -165,7 +181,10 @@ int main(int argc, char **argv)
 	/* the thread counts alternate run by run: the VM's speed drifts over minutes */
 	for (r = 0; r < runs; r++)
 		for (i = 0; i < nr_threads; i++) {
-			if (run_child(spec, out[i], threads[i], &secs, &rss_kb)) {
+			struct job j = { spec, out[i], NULL, threads[i], false };
+
+			unlink(out[i]);
+			if (run_child(&j, &secs, &rss_kb)) {
 				fprintf(stderr, "bench_sweep: the sweep failed\n");
 				return 1;
 			}
@@ -188,6 +207,25 @@ int main(int argc, char **argv)
 			printf("  speed-up of -j %d against -j %d: %.2fx (the same points, byte for "
 			       "byte once sorted)\n",
 			       threads[i], threads[0], best[0] / best[i]);
+	}
+	/* resume with nothing left to run (the file read, a bit per point), and merge */
+	{
+		struct job j = { spec, out[0], NULL, threads[0], false };
+		char sorted[600];
+
+		if (run_child(&j, &secs, &rss_kb))
+			return 1;
+		printf("  resume of the complete file (nothing left to run): %.2f s, peak RSS %.1f "
+		       "MB\n",
+		       secs, (double)rss_kb / 1024.0);
+		snprintf(sorted, sizeof(sorted), "%s/bench-sweep-merged.jsonl", dir);
+		j.sorted = sorted;
+		j.merge = true;
+		if (run_child(&j, &secs, &rss_kb))
+			return 1;
+		printf("  merge of the file (sorted by point): %.2f s, peak RSS %.1f MB\n", secs,
+		       (double)rss_kb / 1024.0);
+		unlink(sorted);
 	}
 	for (i = 0; i < nr_threads; i++)
 		unlink(out[i]);

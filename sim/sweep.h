@@ -49,9 +49,9 @@ long sweep_run(const struct sweep_spec *s, const struct sweep_opts *o, const cha
 	       struct sim_error *err);
 
 /* Join shard files into `out` (atomically; "-" for stdout). Returns 0 or -1. Memory: a
- * bit per point and a window of lines of at most `budget` bytes (sweep_merge: 32 MiB); a
+ * bit per point and a window of lines of at most `budget` bytes (sweep_merge: 8 MiB); a
  * sweep larger than the window is written in several passes over the shards. */
-#define SWEEP_MERGE_BUDGET (32u << 20)
+#define SWEEP_MERGE_BUDGET (8u << 20)
 int sweep_merge(const char *const *in, int n, const char *out, struct sim_error *err);
 int sweep_merge_budget(const char *const *in, int n, const char *out, size_t budget,
 		       struct sim_error *err);
