@@ -2,8 +2,9 @@
 /*
  * sweep.c - idlesim sweep (see sweep.h): the spec, the points, resume, shards, merge.
  *
- * Point order: trace, machine, HZ, latency limit, governor (slowest first), then the
- * values of the tunables that apply to the governor, the last listed fastest. A point's
+ * Point order: input (the traces, then the workloads), machine, HZ, latency limit, governor
+ * (slowest first), then the values of the tunables that apply to the governor, the last
+ * listed fastest, or the listed points that fit the governor, in their order. A point's
  * index is its place in this order; it names the point in the results and in shards.
  */
 #include "sim/sweep.h"

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * sweep.h - idlesim sweep: offline tuning over the cross product of traces, machines,
- * governors, HZ values, latency limits and tunable values (README, "Sweeps").
+ * sweep.h - idlesim sweep: offline tuning over the cross product of inputs (traces and
+ * closed-loop workloads), machines, HZ values, latency limits, governors and tunable values,
+ * or a listed set of tunable points (README, "Sweeps").
  *
  * A spec (JSON) names the axes; point i of the product is run with `run`'s machinery and
  * written as one JSON line (its configuration record and metrics), appended and flushed as
  * it finishes. A rerun skips the points already in the file (a partial last line, left by
  * a kill, is dropped and its point rerun). --shard I/N runs the points whose index is I mod
  * N; `sweep merge` joins shards, checking that every point is there exactly once and that
- * all came from the same spec (its FNV-1a 64) and idlesim version.
+ * all came from the same spec (its FNV-1a 64) and idlesim version. `sweep summary` shows
+ * the best points and the Pareto frontier. Memory never grows with the number of points
+ * beyond a bit per point: results files are read line by line.
  */
 #ifndef IDLESIM_SWEEP_H
 #define IDLESIM_SWEEP_H
