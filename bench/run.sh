@@ -42,3 +42,8 @@ for i in 1 2 3; do
 	t2=$(awk -v x="$t2" -v y="$b" 'BEGIN { print (y < x ? y : x) }')
 done
 awk -v a="$t1" -v b="$t2" 'BEGIN { printf "compare, 72 runs (best of 3): 1 thread %.2f s, 2 threads %.2f s: speed-up %.2fx (identical output)\n", a, b, a / b }'
+# Sweeps (bench/bench_sweep.c): 100 points, each a replay of a 1-minute 8-CPU trace, on 1
+# and 2 threads (best of 3, alternating), then peak memory at 1,000 points against 100 (it
+# must stay flat). docs/sweep.md has the numbers.
+"$IDLESIM_BUILD/bench_sweep" --points 100 --threads 1,2 --runs 3 --dir "$tmp"
+"$IDLESIM_BUILD/bench_sweep" --points 1000 --threads 2 --dir "$tmp"

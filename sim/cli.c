@@ -1161,6 +1161,54 @@ static int cmd_sweep_merge(int argc, char **argv)
 	return finish(&err);
 }
 
+/* idlesim sweep summary RESULTS.jsonl [--objective M1,M2,...] [--format F] [-o FILE] */
+static int cmd_sweep_summary(int argc, char **argv)
+{
+	struct sim_error err = { 0 };
+	struct args a = { argc, argv, 1, "sweep summary", &err };
+	struct sweep_summary_opts o = { NULL, SWEEP_FMT_TEXT, NULL };
+	const char *v, *in = NULL, *out = "-";
+	char command[1024];
+
+	while (a.i < argc && err.code == SIM_OK) {
+		if (opt(&a, "--objective", NULL, &v)) {
+			o.objectives = v;
+		} else if (opt(&a, "--format", NULL, &v)) {
+			if (!strcmp(v, "text"))
+				o.format = SWEEP_FMT_TEXT;
+			else if (!strcmp(v, "json"))
+				o.format = SWEEP_FMT_JSON;
+			else if (!strcmp(v, "html"))
+				o.format = SWEEP_FMT_HTML;
+			else
+				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+					      "sweep summary: --format must be text, json or html, "
+					      "not '%s'", v);
+		} else if (opt(&a, "--output", "-o", &v)) {
+			out = v;
+		} else if (argv[a.i][0] != '-' && !in) {
+			in = argv[a.i++];
+		} else {
+			bad_option(&a);
+		}
+	}
+	if (err.code == SIM_OK && !in)
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "sweep summary: usage: idlesim sweep summary RESULTS.jsonl "
+			      "[--objective M1,M2] [--format text|json|html] [-o FILE]");
+	if (err.code == SIM_OK) {
+		size_t used = (size_t)snprintf(command, sizeof(command), "idlesim sweep");
+		int i;
+
+		for (i = 0; i < argc && used < sizeof(command); i++)
+			used += (size_t)snprintf(command + used, sizeof(command) - used, " %s",
+						 argv[i]);
+		o.command = command;
+		sweep_summary(in, &o, out, &err);
+	}
+	return finish(&err);
+}
+
 static int cmd_sweep(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
@@ -1175,6 +1223,8 @@ static int cmd_sweep(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "merge"))
 		return cmd_sweep_merge(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "summary"))
+		return cmd_sweep_summary(argc - 1, argv + 1);
 	while (a.i < argc && err.code == SIM_OK) {
 		if (opt(&a, "--threads", "-j", &v)) {
 			if (!num_arg(&a, "--threads", v, 0, 1, 256, &n))
@@ -1393,14 +1443,21 @@ static const char *const help_compare =
 static const char *const help_sweep =
 	"usage: idlesim sweep SPEC.json [-j N] [--shard I/N] [--force] -o RESULTS.jsonl\n"
 	"       idlesim sweep merge A.jsonl B.jsonl ... -o ALL.jsonl\n"
+	"       idlesim sweep summary RESULTS.jsonl [--objective M1,M2,...]\n"
+	"                     [--format text|json|html] [-o FILE]\n"
 	"\n"
-	"Runs every point of the spec's cross product (traces x machines x hz x latency limits\n"
-	"x governors x the values of their tunables), one JSON line per point, appended and\n"
-	"flushed as it finishes; a rerun skips the points already in RESULTS.\n"
+	"Runs every point of the spec's cross product (traces and workloads x machines x hz x\n"
+	"latency limits x governors x the values of their tunables, or its listed points), one\n"
+	"JSON line per point, appended and flushed as it finishes; a rerun skips the points\n"
+	"already in RESULTS.\n"
 	"  -j, --threads N       points run at once (default 1)\n"
 	"  --shard I/N           only the points whose index is I mod N\n"
 	"  --force               allow more than 1,000,000 points\n"
-	"merge joins shards, sorted by point, each exactly once, from one spec and version.\n";
+	"merge joins shards, sorted by point, each exactly once, from one spec and version.\n"
+	"summary: per trace or workload and machine, the best point per objective (metric keys\n"
+	"of the lines; default energy_j,wake_latency_p99_ns; hits_pct and throughput are\n"
+	"maximised, the rest minimised), the Pareto frontier over the first two, and the points\n"
+	"with every tunable at its default; html draws each group as a scatter plot.\n";
 
 static const char *const help_check =
 	"usage: idlesim check EXPECT.json [--threads N] [--verbose] [--wake-latency W]\n"

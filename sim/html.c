@@ -7,11 +7,13 @@
  * attributes with 12 significant digits.
  */
 #include "sim/html.h"
+#include "sim/cfgrec.h"
 #include "sim/common.h"
 #include "sim/compare.h"
 #include "sim/report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Shallow to deep: warm to cold; POLL is the warmest. */
@@ -650,7 +652,10 @@ static const char css[] =
 	".nz{display:inline-block;width:14px;height:2px;background:#000;vertical-align:middle}"
 	"nav a{margin-right:12px}"
 	"div.cc{display:inline-block;vertical-align:top;margin:0 18px 8px 0}"
-	"line.err{stroke:#000;stroke-width:1.5}text.sig{fill:#c00;font-weight:bold}";
+	"line.err{stroke:#000;stroke-width:1.5}text.sig{fill:#c00;font-weight:bold}"
+	"circle.pt{fill:#9aa;fill-opacity:0.6}circle.fr{fill:#e76f51}"
+	"polyline.fr{fill:none;stroke:#e76f51;stroke-width:1.5}rect.def{fill:none;stroke:#264653;"
+	"stroke-width:2}text.fr{fill:#9c3d27}table.cfg td{text-align:left}";
 
 static void page_head(FILE *f, const char *title)
 {
@@ -668,6 +673,56 @@ static void page_foot(FILE *f, const char *command, const char *version)
 	fputs(": <code>", f);
 	esc(f, command ? command : "");
 	fputs("</code></p>\n</body>\n</html>\n", f);
+}
+
+/* ---- the configuration record (sim/cfgrec.h) ---- */
+
+static void cfg_row(FILE *f, const char *what, const char *value)
+{
+	fputs("<tr><th>", f);
+	esc(f, what);
+	fputs("</th><td>", f);
+	esc(f, value);
+	fputs("</td></tr>\n", f);
+}
+
+/* What produced each run, as the text report's config lines say it. */
+static void config_record(FILE *f, const struct run_results *res)
+{
+	char buf[1024], h[17];
+	int i;
+
+	fputs("<h2 id=\"config\">Configuration</h2>\n", f);
+	for (i = 0; i < res->n; i++) {
+		const struct run_result *r = &res->r[i];
+
+		fputs("<h3>", f);
+		esc(f, r->governor);
+		fputs("</h3>\n<table class=\"cfg\">\n", f);
+		buf[0] = '\0';
+		if (r->gov)
+			cfgrec_tunables_text(buf, sizeof(buf), r->gov, r->params);
+		cfg_row(f, "tunables", r->gov ? buf : "none");
+		cfgrec_sets_text(buf, sizeof(buf), r->sets, r->nr_sets);
+		cfg_row(f, "--set applied", buf);
+		if (r->latency_req_ns < 0)
+			snprintf(buf, sizeof(buf), "none");
+		else
+			snprintf(buf, sizeof(buf), "%lld ns", (long long)r->latency_req_ns);
+		cfg_row(f, "latency limit", buf);
+		cfgrec_disabled_text(buf, sizeof(buf), &r->mach, r->disabled);
+		cfg_row(f, "disabled states", buf);
+		snprintf(buf, sizeof(buf), "%d", r->hz);
+		cfg_row(f, "HZ", buf);
+		cfg_row(f, "wake-latency model", wake_model_name(r->wake_model));
+		cfgrec_hex(h, r->machine_hash);
+		snprintf(buf, sizeof(buf), "%s (table %s)", r->machine, h);
+		cfg_row(f, "machine", buf);
+		cfgrec_hex(h, r->trace_hash);
+		snprintf(buf, sizeof(buf), "%s (%s)", r->trace, h);
+		cfg_row(f, "trace", buf);
+		fputs("</table>\n", f);
+	}
 }
 
 int html_report(FILE *f, const struct run_results *res, const struct html_opts *o,
@@ -703,7 +758,8 @@ int html_report(FILE *f, const struct run_results *res, const struct html_opts *
 		esc(f, res->r[i].governor);
 	}
 	fputs(".</p>\n<nav><a href=\"#timeline\">timeline</a><a href=\"#residency\">residency</a>"
-	      "<a href=\"#durations\">idle durations</a><a href=\"#decisions\">decisions</a></nav>\n",
+	      "<a href=\"#durations\">idle durations</a><a href=\"#decisions\">decisions</a>"
+	      "<a href=\"#config\">configuration</a></nav>\n",
 	      f);
 	if (r0)
 		legend(f, r0);
@@ -711,6 +767,7 @@ int html_report(FILE *f, const struct run_results *res, const struct html_opts *
 	residency(f, res);
 	durations(f, res);
 	decisions(f, res, o, from, to);
+	config_record(f, res);
 	page_foot(f, o->command, o->version);
 	return ferror(f) ? -1 : 0;
 }
@@ -777,6 +834,23 @@ static void cmp_chart(FILE *f, const struct cmp_result *res, const struct cmp_ce
 	fputs("</svg></div>\n", f);
 }
 
+/* The comparison's configuration record: compare's text lines, verbatim. */
+static void cmp_config(FILE *f, const struct cmp_result *res)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	fputs("<h2 id=\"config\">Configuration</h2>\n<pre class=\"cfg\">", f);
+	if (m) {
+		cmp_write_config(m, res);
+		fclose(m);
+	}
+	esc(f, text ? text : "");
+	fputs("</pre>\n", f);
+	free(text);
+}
+
 int html_compare(FILE *f, const struct cmp_result *res, const char *command, const char *version,
 		 struct sim_error *err)
 {
@@ -809,6 +883,24 @@ int html_compare(FILE *f, const struct cmp_result *res, const char *command, con
 	fputs(".</p>\n", f);
 	for (i = 0; i < res->nr_cells; i++)
 		cmp_chart(f, res, &res->cells[i]);
+	cmp_config(f, res);
 	page_foot(f, command, version);
 	return ferror(f) ? -1 : 0;
+}
+
+/* ---- shared with other pages (sweep summary) ---- */
+
+void html_escape(FILE *f, const char *s)
+{
+	esc(f, s);
+}
+
+void html_page_begin(FILE *f, const char *title)
+{
+	page_head(f, title);
+}
+
+void html_page_end(FILE *f, const char *command, const char *version)
+{
+	page_foot(f, command, version);
 }

@@ -53,4 +53,10 @@ struct cmp_result;
 int html_compare(FILE *f, const struct cmp_result *res, const char *command, const char *version,
 		 struct sim_error *err);
 
+/* For other pages in the same style (sweep summary): text escaped for HTML, and the page's
+ * head (with the report's stylesheet) and foot (the command and version). */
+void html_escape(FILE *f, const char *s);
+void html_page_begin(FILE *f, const char *title);
+void html_page_end(FILE *f, const char *command, const char *version);
+
 #endif
