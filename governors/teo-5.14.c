@@ -31,7 +31,8 @@
  * zeroed device may run one teo_update() on state 0 at boot: not modelled); "no timer"
  * (KTIME_MAX) exists only in the simulator.
  *
- * Decision log (--explain): sleep_length_ns, candidate, rule, tick_rule, expected_ns,
+ * Decision log (--explain), emitted once by teo_trace_select() on the way out: sleep_length_ns,
+ * candidate, rule, tick_rule, expected_ns,
  * constraint_idx, idx_intercept_sum, idx_hit_sum, idx_recent_sum, total, alt_intercepts,
  * alt_recent, alt_idx. It has no kernel counterpart.
  */
@@ -157,6 +158,54 @@ static s64 teo_middle_of_bin(int idx, struct cpuidle_driver *drv)
 	       2;
 }
 
+/*
+ * What the decision log needs beyond teo_select()'s own locals: how far the selection got
+ * (which keys exist) and the values that change after they were decided.
+ */
+struct teo_trace {
+	bool walked;		/* the state loop ran: candidate, constraint_idx */
+	bool weighed;		/* the metrics were compared: the sums and alt_* */
+	bool searched;		/* the shallower-state search ran: alt_idx */
+	int candidate;		/* idx as the loop left it (-1: none enabled) */
+	int alt_idx;		/* idx as the search left it */
+	const char *tick_rule;	/* why the tick is kept; NULL: not kept */
+};
+
+/*
+ * teo_trace_select - the decision log of one teo_select(), emitted once on its way out (like
+ * a tracepoint), in the order the keys have always had.
+ */
+static int teo_trace_select(struct cpuidle_device *dev, const struct teo_trace *tr, int idx,
+			    int constraint_idx, unsigned int idx_intercept_sum,
+			    unsigned int idx_hit_sum, unsigned int idx_recent_sum,
+			    bool alt_intercepts, bool alt_recent, s64 duration_ns, const char *rule)
+{
+	const struct teo_cpu *cpu_data = dev->governor_data;
+
+	if (!dev->explain)
+		return idx;
+	teo_explain_sleep_length(dev, cpu_data->sleep_length_ns);
+	if (tr->walked) {
+		gov_explain(dev, "candidate", tr->candidate);
+		gov_explain(dev, "constraint_idx", constraint_idx);
+	}
+	if (tr->weighed) {
+		gov_explain(dev, "idx_intercept_sum", idx_intercept_sum);
+		gov_explain(dev, "idx_hit_sum", idx_hit_sum);
+		gov_explain(dev, "idx_recent_sum", idx_recent_sum);
+		gov_explain(dev, "total", cpu_data->total);
+		gov_explain(dev, "alt_intercepts", alt_intercepts);
+		gov_explain(dev, "alt_recent", alt_recent);
+	}
+	if (tr->searched)
+		gov_explain(dev, "alt_idx", tr->alt_idx);
+	if (tr->tick_rule)
+		gov_explain_str(dev, "tick_rule", tr->tick_rule);
+	gov_explain(dev, "expected_ns", duration_ns == KTIME_MAX ? -1 : duration_ns);
+	gov_explain_str(dev, "rule", rule);
+	return idx;
+}
+
 /* teo_select - choose the state for the next idle period (v5.14 logic, ns). */
 static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
@@ -170,7 +219,8 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 	unsigned int hit_sum = 0;
 	int constraint_idx = 0;
 	int idx0 = 0, idx = -1;
-	bool alt_intercepts, alt_recent;
+	bool alt_intercepts = false, alt_recent = false;
+	struct teo_trace tr = {0};
 	ktime_t delta_tick;
 	s64 duration_ns;
 	const char *rule = "timer";
@@ -185,7 +235,6 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 
 	duration_ns = tick_nohz_get_sleep_length(dev, &delta_tick);
 	cpu_data->sleep_length_ns = duration_ns;
-	teo_explain_sleep_length(dev, duration_ns);
 
 	/*
 	 * Nothing to choose with a single state, or with state 0 enabled and state 1 beyond the
@@ -237,8 +286,8 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 		idx_recent_sum = recent_sum;
 	}
 
-	gov_explain(dev, "candidate", idx);
-	gov_explain(dev, "constraint_idx", constraint_idx);
+	tr.walked = true;
+	tr.candidate = idx;
 
 	/* Nothing left to weigh: no state enabled, or the candidate is the first enabled state. */
 	if (idx < 0) {
@@ -257,12 +306,7 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 	 */
 	alt_intercepts = 2 * idx_intercept_sum > cpu_data->total - idx_hit_sum;
 	alt_recent = idx_recent_sum > NR_RECENT / 2;
-	gov_explain(dev, "idx_intercept_sum", idx_intercept_sum);
-	gov_explain(dev, "idx_hit_sum", idx_hit_sum);
-	gov_explain(dev, "idx_recent_sum", idx_recent_sum);
-	gov_explain(dev, "total", cpu_data->total);
-	gov_explain(dev, "alt_intercepts", alt_intercepts);
-	gov_explain(dev, "alt_recent", alt_recent);
+	tr.weighed = true;
 	if (alt_recent || alt_intercepts) {
 		s64 first_suitable_span_ns = duration_ns;
 		int first_suitable_idx = idx;
@@ -323,7 +367,8 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 			first_suitable_span_ns = span_ns;
 			first_suitable_idx = i;
 		}
-		gov_explain(dev, "alt_idx", idx);
+		tr.searched = true;
+		tr.alt_idx = idx;
 		if (idx != cand)
 			rule = alt_intercepts ? (alt_recent ? "intercepts+recent" : "intercepts")
 					      : "recent";
@@ -339,8 +384,7 @@ end:
 	/* Keep the tick for a polling state or for an expected idle time below one tick. */
 	if ((teo_polling(drv, idx) || duration_ns < TICK_NSEC) && !tick_nohz_tick_stopped(dev)) {
 		*stop_tick = false;
-		gov_explain_str(dev, "tick_rule",
-				teo_polling(drv, idx) ? "polling-state" : "short-duration");
+		tr.tick_rule = teo_polling(drv, idx) ? "polling-state" : "short-duration";
 
 		/*
 		 * The tick stays on and will wake the CPU within delta_tick at the latest: if
@@ -353,9 +397,8 @@ end:
 		}
 	}
 
-	gov_explain(dev, "expected_ns", duration_ns == KTIME_MAX ? -1 : duration_ns);
-	gov_explain_str(dev, "rule", rule);
-	return idx;
+	return teo_trace_select(dev, &tr, idx, constraint_idx, idx_intercept_sum, idx_hit_sum,
+				idx_recent_sum, alt_intercepts, alt_recent, duration_ns, rule);
 }
 
 /*

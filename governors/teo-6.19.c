@@ -36,7 +36,8 @@
  * data is dev->governor_data; dev->last_state_idx is -1 before enable(); "no timer" (KTIME_MAX)
  * exists only in the simulator.
  *
- * Decision log (--explain): sleep_length_ns ("skipped" when not read), candidate, rule,
+ * Decision log (--explain), emitted once by teo_trace_select() on the way out:
+ * sleep_length_ns ("skipped" when not read), candidate, rule,
  * tick_rule (also stop and already-stopped), expected_ns, constraint_idx, idx_intercept_sum,
  * idx_hit_sum, total, intercepts_idx, short_idles, timer_idx, tick_intercepts. It has no
  * kernel counterpart.
@@ -172,6 +173,60 @@ static void teo_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 	}
 }
 
+/*
+ * What the decision log needs beyond teo_select()'s own locals: how far the selection got
+ * (which keys exist, and where) and the values that change after they were decided.
+ */
+struct teo_trace {
+	bool walked;	 /* the state loop ran: candidate, constraint_idx */
+	bool weighed;	 /* the metrics were compared: the sums, short_idles */
+	bool searched;	 /* the shallower-state search ran: intercepts_idx */
+	bool sleep_read; /* tick_nohz_get_sleep_length() was called (else "skipped") */
+	bool ended;	 /* the expected duration was settled: expected_ns */
+	int candidate;	 /* idx as the loop left it (-1: none enabled) */
+	int intercepts_idx;
+	int timer_idx;	 /* idx after the sleep-length check; -1: not reached */
+	s64 expected_ns;
+};
+
+/*
+ * teo_trace_select - the decision log of one teo_select(), emitted once on its way out (like
+ * a tracepoint), in the order the keys have always had.
+ */
+static int teo_trace_select(struct cpuidle_device *dev, const struct teo_trace *tr, int idx,
+			    int constraint_idx, unsigned int idx_intercept_sum,
+			    unsigned int idx_hit_sum, const char *tick_rule, const char *rule)
+{
+	const struct teo_cpu *cpu_data = dev->governor_data;
+	if (!dev->explain)
+		return idx;
+	if (tr->walked) {
+		gov_explain(dev, "candidate", tr->candidate);
+		gov_explain(dev, "constraint_idx", constraint_idx);
+	}
+	if (tr->weighed) {
+		gov_explain(dev, "idx_intercept_sum", idx_intercept_sum);
+		gov_explain(dev, "idx_hit_sum", idx_hit_sum);
+		gov_explain(dev, "total", cpu_data->total);
+		if (tr->searched)
+			gov_explain(dev, "intercepts_idx", tr->intercepts_idx);
+		gov_explain(dev, "short_idles", cpu_data->short_idles);
+	}
+	if (tr->sleep_read)
+		teo_explain_sleep_length(dev, cpu_data->sleep_length_ns);
+	else
+		gov_explain_str(dev, "sleep_length_ns", "skipped");
+	if (tr->timer_idx >= 0) {
+		gov_explain(dev, "timer_idx", tr->timer_idx);
+		gov_explain(dev, "tick_intercepts", cpu_data->tick_intercepts);
+	}
+	if (tr->ended)
+		gov_explain(dev, "expected_ns", tr->expected_ns == KTIME_MAX ? -1 : tr->expected_ns);
+	gov_explain_str(dev, "tick_rule", tick_rule);
+	gov_explain_str(dev, "rule", rule);
+	return idx;
+}
+
 /* teo_select - choose the state for the next idle period (v6.19 logic, ns). */
 static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
@@ -187,6 +242,7 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 	const char *rule = "timer";
 	const char *tick_rule = "stop";
 	bool tick_intercepts_rule = false;
+	struct teo_trace tr = {.timer_idx = -1};
 	s64 duration_ns;
 	int i;
 
@@ -208,7 +264,6 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 		idx = 0;
 		rule = "single-state";
 		tick_rule = "single-state";
-		gov_explain_str(dev, "sleep_length_ns", "skipped");
 		goto out_tick;
 	}
 
@@ -243,15 +298,14 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 		idx_hit_sum = hit_sum;
 	}
 
-	gov_explain(dev, "candidate", idx);
-	gov_explain(dev, "constraint_idx", constraint_idx);
+	tr.walked = true;
+	tr.candidate = idx;
 
 	/* Nothing left to weigh if no state is enabled. */
 	if (idx < 0) {
 		idx = 0; /* nothing enabled: fall back to state 0 */
 		rule = "no-state-enabled";
 		tick_rule = "no-state-enabled";
-		gov_explain_str(dev, "sleep_length_ns", "skipped");
 		goto out_tick;
 	}
 
@@ -262,13 +316,10 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 		 */
 		duration_ns = drv->states[idx].target_residency_ns;
 		rule = "single-state";
-		gov_explain_str(dev, "sleep_length_ns", "skipped");
 		goto end;
 	}
 
-	gov_explain(dev, "idx_intercept_sum", idx_intercept_sum);
-	gov_explain(dev, "idx_hit_sum", idx_hit_sum);
-	gov_explain(dev, "total", cpu_data->total);
+	tr.weighed = true;
 
 	/*
 	 * Look for a shallower state if the intercepts below the candidate outweigh the hits
@@ -303,7 +354,8 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 			if (2 * intercept_sum > idx_intercept_sum)
 				break;
 		}
-		gov_explain(dev, "intercepts_idx", idx);
+		tr.searched = true;
+		tr.intercepts_idx = idx;
 		if (idx != cand)
 			rule = "intercepts";
 	}
@@ -328,17 +380,15 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 	 * is below LATENCY_THRESHOLD_NS, which forces a shallow state whatever the wakeup
 	 * source.
 	 */
-	gov_explain(dev, "short_idles", cpu_data->short_idles);
 	if ((!idx || drv->states[idx].target_residency_ns < RESIDENCY_THRESHOLD_NS) &&
 	    (2 * cpu_data->short_idles >= cpu_data->total || latency_req < LATENCY_THRESHOLD_NS)) {
-		gov_explain_str(dev, "sleep_length_ns", "skipped");
 		tick_rule = "sleep-length-skipped";
 		goto out_tick;
 	}
 
 	duration_ns = tick_nohz_get_sleep_length(dev, &delta_tick);
 	cpu_data->sleep_length_ns = duration_ns;
-	teo_explain_sleep_length(dev, duration_ns);
+	tr.sleep_read = true;
 
 	if (!idx) {
 		tick_rule = "state-0";
@@ -353,13 +403,12 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 		idx = teo_find_shallower_state(drv, dev, idx, duration_ns);
 		rule = "timer";
 	}
-	gov_explain(dev, "timer_idx", idx);
+	tr.timer_idx = idx;
 
 	/*
 	 * Keep the tick for a state below TICK_NSEC when intercepts within one tick exceed 5/8
 	 * of total (total / 2 + total / 8); the expected duration then becomes half a tick.
 	 */
-	gov_explain(dev, "tick_intercepts", cpu_data->tick_intercepts);
 	if (drv->states[idx].target_residency_ns < TICK_NSEC &&
 	    cpu_data->tick_intercepts > cpu_data->total / 2 + cpu_data->total / 8) {
 		duration_ns = TICK_NSEC / 2;
@@ -368,7 +417,8 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 	}
 
 end:
-	gov_explain(dev, "expected_ns", duration_ns == KTIME_MAX ? -1 : duration_ns);
+	tr.ended = true;
+	tr.expected_ns = duration_ns;
 	/*
 	 * The tick may be stopped unless the state polls or the expected idle time is below one
 	 * tick; a tick that is already stopped stays stopped.
@@ -396,9 +446,8 @@ end:
 out_tick:
 	*stop_tick = false;
 out:
-	gov_explain_str(dev, "tick_rule", tick_rule);
-	gov_explain_str(dev, "rule", rule);
-	return idx;
+	return teo_trace_select(dev, &tr, idx, constraint_idx, idx_intercept_sum, idx_hit_sum,
+				tick_rule, rule);
 }
 
 /* teo_reflect - remember the state entered and whether the tick woke the CPU. */
