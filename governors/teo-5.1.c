@@ -48,7 +48,8 @@
  * engine's POLL time limit is the >= v5.11 rule; "no timer" (KTIME_MAX) exists only in the
  * simulator; teo_find_shallower_state_us() is our helper for the kernel's inline walk.
  *
- * Decision log (--explain): sleep_length_ns, candidate, rule, tick_rule, expected_us,
+ * Decision log (--explain), emitted once by teo_trace_select() on the way out:
+ * sleep_length_ns, candidate, rule, tick_rule, expected_us,
  * duration_us, hits and misses of the candidate, max_early_idx, early_hits (the maximum as
  * the loop left it), pattern_count, pattern_avg_us. It has no kernel counterpart.
  */
@@ -202,6 +203,54 @@ static int teo_find_shallower_state_us(struct cpuidle_driver *drv, struct cpuidl
 	return state_idx;
 }
 
+/*
+ * What the decision log needs beyond teo_select()'s own locals: how far the selection got
+ * (which keys exist) and the values that change after they were decided.
+ */
+struct teo_trace {
+	bool weighed;		 /* the walk ended without a latency break: hits .. early_hits */
+	bool pattern;		 /* the pattern check ran: pattern_count (then count) */
+	int candidate;		 /* idx where the walk stopped (-1: none enabled) */
+	unsigned int early_hits; /* count as the walk left it */
+	unsigned int pattern_avg_us; /* 0: fewer than INTERVALS / 2 + 1 short intervals */
+	const char *tick_rule;	 /* why the tick is kept; NULL: not kept */
+};
+
+/*
+ * teo_trace_select - the decision log of one teo_select(), emitted once on its way out (like
+ * a tracepoint), in the order the keys have always had.
+ */
+static int teo_trace_select(struct cpuidle_device *dev, const struct teo_trace *tr, int idx,
+			    int max_early_idx, unsigned int count, unsigned int duration_us,
+			    const char *rule)
+{
+	const struct teo_cpu *cpu_data = dev->governor_data;
+
+	if (!dev->explain)
+		return idx;
+	teo_explain_sleep_length(dev, (s64)cpu_data->sleep_length_ns);
+	gov_explain(dev, "duration_us", (unsigned int)ktime_to_us((ktime_t)cpu_data->sleep_length_ns));
+	gov_explain(dev, "candidate", tr->candidate);
+	if (tr->weighed) {
+		if (tr->candidate >= 0) {
+			gov_explain(dev, "hits", cpu_data->states[tr->candidate].hits);
+			gov_explain(dev, "misses", cpu_data->states[tr->candidate].misses);
+		}
+		gov_explain(dev, "max_early_idx", max_early_idx);
+		gov_explain(dev, "early_hits", tr->early_hits);
+	}
+	if (tr->pattern) {
+		gov_explain(dev, "pattern_count", count);
+		if (count > INTERVALS / 2)
+			gov_explain(dev, "pattern_avg_us", tr->pattern_avg_us);
+	}
+	gov_explain(dev, "expected_us", duration_us);
+	if (tr->tick_rule)
+		gov_explain_str(dev, "tick_rule", tr->tick_rule);
+	gov_explain_str(dev, "rule", rule);
+	return idx;
+}
+
 /* teo_select - choose the state for the next idle period (v5.1 logic, us). */
 static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
@@ -211,6 +260,7 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 	int max_early_idx, idx, i;
 	ktime_t delta_tick;
 	const char *rule = "timer";
+	struct teo_trace tr = {0};
 
 	if (cpu_data->last_state >= 0) {
 		teo_update(drv, dev);
@@ -221,8 +271,6 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 
 	cpu_data->sleep_length_ns = (u64)tick_nohz_get_sleep_length(dev, &delta_tick);
 	duration_us = (unsigned int)ktime_to_us((ktime_t)cpu_data->sleep_length_ns);
-	teo_explain_sleep_length(dev, (s64)cpu_data->sleep_length_ns);
-	gov_explain(dev, "duration_us", duration_us);
 
 	count = 0;
 	max_early_idx = -1;
@@ -259,7 +307,7 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 			 */
 			duration_us = drv->states[idx].target_residency;
 			rule = "latency-constraint";
-			gov_explain(dev, "candidate", idx);
+			tr.candidate = idx;
 			goto refine;
 		}
 
@@ -272,13 +320,9 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 		}
 	}
 
-	gov_explain(dev, "candidate", idx);
-	if (idx >= 0) {
-		gov_explain(dev, "hits", cpu_data->states[idx].hits);
-		gov_explain(dev, "misses", cpu_data->states[idx].misses);
-	}
-	gov_explain(dev, "max_early_idx", max_early_idx);
-	gov_explain(dev, "early_hits", count);
+	tr.candidate = idx;
+	tr.weighed = true;
+	tr.early_hits = count;
 
 	/*
 	 * The candidate fits the sleep length. Keep it if its hits outnumber its misses;
@@ -316,13 +360,13 @@ refine:
 			count++;
 			sum += val;
 		}
-		gov_explain(dev, "pattern_count", count);
+		tr.pattern = true;
 
 		/* Act only if more than half of the ring falls in that range. */
 		if (count > INTERVALS / 2) {
 			unsigned int avg_us = (unsigned int)div64_u64(sum, count);
 
-			gov_explain(dev, "pattern_avg_us", avg_us);
+			tr.pattern_avg_us = avg_us;
 			/*
 			 * With the tick stopped, ignore an average below one tick: acting on it
 			 * could keep the CPU in a shallow state for a long time.
@@ -334,15 +378,13 @@ refine:
 			}
 		}
 	}
-	gov_explain(dev, "expected_us", duration_us);
 
 	/* Keep the tick for a polling state or for an expected idle time below one tick. */
 	if ((teo_polling(drv, idx) || duration_us < TICK_USEC) && !tick_nohz_tick_stopped(dev)) {
 		unsigned int delta_tick_us = (unsigned int)ktime_to_us(delta_tick);
 
 		*stop_tick = false;
-		gov_explain_str(dev, "tick_rule",
-				teo_polling(drv, idx) ? "polling-state" : "short-duration");
+		tr.tick_rule = teo_polling(drv, idx) ? "polling-state" : "short-duration";
 
 		/*
 		 * The tick stays on and will wake the CPU within delta_tick at the latest: if
@@ -355,8 +397,7 @@ refine:
 		}
 	}
 
-	gov_explain_str(dev, "rule", rule);
-	return idx;
+	return teo_trace_select(dev, &tr, idx, max_early_idx, count, duration_us, rule);
 }
 
 /*
