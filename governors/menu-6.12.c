@@ -79,10 +79,8 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	     !dev->states_usage[0].disable)) {
 		/* Only state 0 is possible: the tick stops unless it polls. */
 		*stop_tick = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
-		gov_explain(dev, "predicted_ns", predicted_ns);
-		gov_explain(dev, "latency_req_ns", latency_req);
-		gov_explain_str(dev, "rule", latency_req == 0 ? "latency-zero" : "early-exit-poll");
-		return 0;
+		return menu_trace_exit(dev, 0, predicted_ns, latency_req,
+				       latency_req == 0 ? "latency-zero" : "early-exit-poll");
 	}
 
 	return menu_pick_state_6_12(drv, dev, latency_req, predicted_ns, delta_tick, stop_tick,

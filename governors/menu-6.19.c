@@ -173,10 +173,8 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 		 * unless state 0 is a polling state.
 		 */
 		*stop_tick = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
-		gov_explain(dev, "predicted_ns", predicted_ns);
-		gov_explain(dev, "latency_req_ns", latency_req);
-		gov_explain_str(dev, "rule", latency_req == 0 ? "latency-zero" : "early-exit-poll");
-		return 0;
+		return menu_trace_exit(dev, 0, predicted_ns, latency_req,
+				       latency_req == 0 ? "latency-zero" : "early-exit-poll");
 	}
 
 	/*

@@ -200,6 +200,20 @@ void menu_reflect(struct cpuidle_device *dev, int index)
 }
 
 /* Explain the prediction inputs of 6.6 / 6.19 (after the sleep length step). */
+/*
+ * menu_trace_exit - the last keys of the decision log of a 6.x menu_select(), emitted on each
+ * of its ways out (like a tracepoint): the prediction as the selection used it, the latency
+ * limit and the rule that decided. Returns idx.
+ */
+int menu_trace_exit(struct cpuidle_device *dev, int idx, long long predicted_ns,
+		    long long latency_req_ns, const char *rule)
+{
+	gov_explain(dev, "predicted_ns", predicted_ns);
+	gov_explain(dev, "latency_req_ns", latency_req_ns);
+	gov_explain_str(dev, "rule", rule);
+	return idx;
+}
+
 void menu_explain_prediction(struct cpuidle_device *dev, const struct menu_device *data,
 				    bool skipped, ktime_t delta, ktime_t delta_tick,
 				    unsigned int typical_us)
@@ -390,10 +404,7 @@ int menu_pick_state_6_1(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			    s->target_residency_ns <= delta_tick)
 				idx = i;
 
-			gov_explain(dev, "predicted_ns", predicted_ns);
-			gov_explain(dev, "latency_req_ns", latency_req);
-			gov_explain_str(dev, "rule", "tick-stopped");
-			return idx;
+			return menu_trace_exit(dev, idx, predicted_ns, latency_req, "tick-stopped");
 		}
 		if (s->exit_latency_ns > latency_req) {
 			rule = lowered ? "interactivity" : "latency";
@@ -421,10 +432,7 @@ int menu_pick_state_6_1(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		idx = capped;
 	}
 
-	gov_explain(dev, "predicted_ns", predicted_ns);
-	gov_explain(dev, "latency_req_ns", latency_req);
-	gov_explain_str(dev, "rule", rule);
-	return idx;
+	return menu_trace_exit(dev, idx, predicted_ns, latency_req, rule);
 }
 
 int menu_enable_device_6_6(struct cpuidle_driver *drv, struct cpuidle_device *dev)
@@ -509,10 +517,7 @@ int menu_pick_state_6_12(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		    s->target_residency_ns <= delta_tick)
 			idx = i;
 
-		gov_explain(dev, "predicted_ns", predicted_ns);
-		gov_explain(dev, "latency_req_ns", latency_req);
-		gov_explain_str(dev, "rule", "tick-stopped");
-		return idx;
+		return menu_trace_exit(dev, idx, predicted_ns, latency_req, "tick-stopped");
 	}
 
 	if (idx == -1) {
@@ -533,10 +538,7 @@ int menu_pick_state_6_12(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		idx = capped;
 	}
 
-	gov_explain(dev, "predicted_ns", predicted_ns);
-	gov_explain(dev, "latency_req_ns", latency_req);
-	gov_explain_str(dev, "rule", rule);
-	return idx;
+	return menu_trace_exit(dev, idx, predicted_ns, latency_req, rule);
 }
 
 int menu_enable_device_6_19(struct cpuidle_driver *drv, struct cpuidle_device *dev)

@@ -41,6 +41,11 @@
  *
  * DOC: Decision log (idlesim run --explain)
  *
+ * Emitted from two points of a 6.x menu_select(), like tracepoints: the prediction
+ * (menu_explain_prediction(), once it is made) and the decision (menu_trace_exit(), on each
+ * way out: predicted_ns, latency_req_ns, rule); nr_iowait and perf_mult are still logged
+ * where they are computed. menu@4.18 logs everything in one block on its single way out.
+ *
  * sleep_length_ns (after the clamp; -1 = no timer) or sleep_length = "skipped";
  * delta_tick_ns; bucket; correction_factor (of that bucket, as used); typical_interval_us
  * (-1 = UINT_MAX, no prediction) and typical_samples (samples kept, 0 when UINT_MAX);
@@ -224,6 +229,9 @@ bool typical_accept(const struct cpuidle_device *dev, uint64_t sum, uint64_t sum
 void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev);
 
 void menu_reflect(struct cpuidle_device *dev, int index);
+
+int menu_trace_exit(struct cpuidle_device *dev, int idx, long long predicted_ns,
+		    long long latency_req_ns, const char *rule);
 
 void menu_explain_prediction(struct cpuidle_device *dev, const struct menu_device *data,
 				    bool skipped, ktime_t delta, ktime_t delta_tick,
