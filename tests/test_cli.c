@@ -358,7 +358,7 @@ static const char *jstr(json_t *o, const char *path)
 
 /*
  * The configuration record of a real run: every knob as given, menu@6.19's defaults
- * (governors/menu.c) but decay, which --set changed, and teo untouched by a menu --set;
+ * (governors/menu-*.c) but decay, which --set changed, and teo untouched by a menu --set;
  * the machine's table hash and the FNV-1a 64 of the trace file's bytes.
  */
 static void test_config_record(void **state)

@@ -392,7 +392,7 @@ static int teardown(void **state)
  * Which port has the logic of which packaged file (README, "Kernel governor files"), and the
  * mismatches expected: none while a timer is pending; with none pending (the engine's
  * KTIME_MAX, which a real kernel never reports) the menu ports saturate the corrected sleep
- * length where the kernel's u64 arithmetic wraps (governors/menu.c, "Known deviations"), so
+ * length where the kernel's u64 arithmetic wraps (governors/menu-common.h, "Known deviations"), so
  * those decisions differ, in the counts below.
  */
 struct pairing {

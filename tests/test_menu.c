@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_menu.c - the menu governor, three kernel versions (governors/menu.c).
+ * test_menu.c - the menu governor, three kernel versions (governors/menu-*.c).
  *
  * Every expectation is computed by hand from the kernel rules; the arithmetic is in the
  * comments. Machine skl (intel_idle skl_cstates) at HZ 250 unless stated: TICK_NSEC =

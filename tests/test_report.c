@@ -66,7 +66,7 @@ static void toy_results(struct run_results *res, const char *trace)
 	snprintf(r->trace, sizeof(r->trace), "%s", trace);
 	snprintf(r->machine, sizeof(r->machine), "toy");
 	snprintf(r->governor, sizeof(r->governor), "menu@6.19");
-	/* The configuration record: menu@6.19's defaults (governors/menu.c: decay 8,
+	/* The configuration record: menu@6.19's defaults (governors/menu-common.c: decay 8,
 	 * resolution 1024, max_interesting_us 50000, variance_max 400, ratio_sq 36,
 	 * residency_threshold_us 15) with --set menu.decay=4; made-up hashes. */
 	r->gov = gov_find("menu@6.19");

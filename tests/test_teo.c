@@ -2,7 +2,7 @@
 /*
  * test_teo.c - the TEO governor in its three versions (teo@5.1, teo@5.14, teo@6.19).
  *
- * Every expectation is computed by hand from the kernel rules (governors/teo.c DOC, reference
+ * Every expectation is computed by hand from the kernel rules (governors/teo-*.c essays, reference
  * §3); the arithmetic is in the comments. Machine skl (intel_idle skl_cstates), HZ 250, so
  * TICK_NSEC = 4,000,000 ns (ticks at multiples of 4 ms) and TICK_USEC = 4000. skl states,
  * exit latency / target residency in us:

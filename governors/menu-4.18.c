@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * menu-4.18.c - menu@4.18: the menu cpuidle governor of Linux v4.18 (Aug 2018),
+ * drivers/cpuidle/governors/menu.c, in the kernel file's function order. The algorithm and
+ * the decision log are described in menu-common.h.
+ *
+ * What it models: microsecond units; 12 buckets split by iowait; performance_multiplier() =
+ * 1 + LOAD_FACTOR * get_loadavg(load) + IOWAIT_FACTOR * nr_iowaiters, applied as a latency
+ * limit only while the tick runs; get_typical_interval() without the predicted-value early
+ * exit (thresh = UINT_MAX); the tick-aware selection of v4.17 (stop_tick, tick_wakeup and
+ * the 9 * MAX_INTERESTING / 10 rule, 45f1ff59e27c / 296bb1e51a48 / 87c9fe6ee495); the
+ * first_idx / polling threshold rule (max(20 us, C1 target residency)); menu_update() with
+ * the "> 2 * exit_latency, else halve" rule and the tick-wakeup rule. No pristine v4.18 file
+ * was available: it was rebuilt from the v4.17 series and two v4.14/v4.19-based trees
+ * (history in git). Later changes NOT included: 5ef499cd571c, "Retain tick when shallow
+ * state is selected", 5f26bdceb9c0, the "min >= predicted_us" early exit, a7fe5190c03f.
+ *
+ * Known deviations:
+ *  - latency_req was pm_qos_request(PM_QOS_CPU_DMA_LATENCY) with the device resume latency,
+ *    int us; here cpuidle_governor_latency_req(dev) / NSEC_PER_USEC, truncated and capped at
+ *    INT_MAX. last_residency is last_residency_ns / 1000 truncated and capped at INT_MAX, as
+ *    cpuidle_enter_state() computed it. drv->states[i].disabled does not exist here (false).
+ *  - get_iowait_load()'s load is the trace's load= (FIXED_1 fixed point, governor.h).
+ *  - No timer: next_timer_us = ktime_to_us(KTIME_MAX) would wrap; it saturates at UINT_MAX.
+ *  - The POLL time limit is the engine's (>= v5.11 rule); v4.18's was TICK_NSEC / 16, and its
+ *    menu_update() does not look at poll_time_limit, so a time-limited POLL entry is recorded
+ *    as a short measured interval, as v4.18 did.
+ *  - typical_accept() (menu-common.c) computes the variance from a sum of squares, the
+ *    same u64 as the kernel's second loop.
+ */
+#define MENU_V4_18 /* the us era: the ns-era shared helpers of menu-common.h stay hidden */
+#include "governors/menu-common.h"
+
+/* cpuidle_enter_state() of v4.18: dev->last_residency, int us. */
+static int cpuidle_get_last_residency(const struct cpuidle_device *dev)
+{
+	s64 us = ktime_to_us(dev->last_residency_ns);
+
+	return us > INT_MAX ? INT_MAX : (int)us;
+}
+
+/* ktime_to_us() into the unsigned int of v4.18 (UINT_MAX for "no timer"). */
+static unsigned int ktime_to_us_uint(ktime_t t)
+{
+	return t == KTIME_MAX ? UINT_MAX : (unsigned int)ktime_to_us(t);
+}
+
+/* PM QoS limit as v4.18's int latency_req, in us. */
+static int latency_req_us(const struct cpuidle_device *dev)
+{
+	s64 us = cpuidle_governor_latency_req(dev) / NSEC_PER_USEC;
+
+	return us > INT_MAX ? INT_MAX : (int)us;
+}
+
+static inline int get_loadavg(unsigned long load)
+{
+	return LOAD_INT(load) * 10 + LOAD_FRAC(load) / 10;
+}
+
+/*
+ * The v4.18 performance multiplier. The predicted idle time divided by it gives a second
+ * latency limit, so the busier the CPU looks (load average, tasks waiting for I/O) the
+ * shallower the states it may enter.
+ */
+static inline int performance_multiplier(const struct cpuidle_device *dev,
+					      unsigned long nr_iowaiters, unsigned long load)
+{
+	int mult = 1;
+
+	/* load term: LOAD_FACTOR times get_loadavg() (load x 10) */
+
+	mult += LOAD_FACTOR * get_loadavg(load);
+
+	/* I/O term: IOWAIT_FACTOR per task waiting for I/O on this CPU */
+	mult += IOWAIT_FACTOR * (int)nr_iowaiters;
+
+	return mult;
+}
+
+/*
+ * get_typical_interval() of v4.18: look for a repeating pattern in the last INTERVALS idle
+ * durations. If they are close enough together their average is the prediction; if not, the
+ * largest values are dropped and the test repeated, down to 3/4 of the samples. UINT_MAX means
+ * no prediction.
+ */
+static unsigned int get_typical_interval(const struct cpuidle_device *dev,
+					      struct menu_device *data)
+{
+	int i, divisor;
+	unsigned int max, thresh, avg;
+	uint64_t sum, sum_sq;
+
+	thresh = UINT_MAX; /* ignore samples above this (none at first) */
+
+again:
+
+	/* mean of the samples kept */
+	max = 0;
+	sum = 0;
+	sum_sq = 0;
+	divisor = 0;
+	for (i = 0; i < (int)INTERVALS; i++) {
+		unsigned int value = data->intervals[i];
+		if (value <= thresh) {
+			sum += value;
+			sum_sq += (u64)value * value;
+			divisor++;
+			if (value > max)
+				max = value;
+		}
+	}
+	if (typical_accept(dev, sum, sum_sq, divisor, &avg)) {
+		data->typical_samples = divisor;
+		return avg;
+	}
+
+	/*
+	 * No pattern. While more than 3/4 of the samples are still in, drop the largest value
+	 * (thresh = max - 1 excludes every copy of it) and try again; then give up with
+	 * UINT_MAX. This handles a run of short idle periods broken up by a few long ones.
+	 */
+	if ((divisor * 4) <= (int)(INTERVALS * 3)) {
+		data->typical_samples = 0;
+		return UINT_MAX;
+	}
+
+	thresh = max - 1;
+	goto again;
+}
+
+/* menu_update - fold the last idle period into the v4.18 statistics (us). */
+static void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
+{
+	struct menu_device *data = menu_data(dev);
+	int last_idx = data->last_state_idx;
+	struct cpuidle_state *target = &drv->states[last_idx];
+	unsigned int measured_us;
+	unsigned int new_factor;
+
+	/*
+	 * Estimate when the wakeup event arrived. The measured residency includes the exit
+	 * latency: it is subtracted when the residency is more than twice as long, and a
+	 * shorter residency is halved instead (the state may not even have been reached).
+	 */
+
+	if (data->tick_wakeup && data->next_timer_us > TICK_USEC) {
+		/*
+		 * The tick woke the CPU although the sleep length was longer than a tick, so
+		 * the tick was not stopped after all and the measured time says little about
+		 * the prediction. Record a long, but finite, idle period (9/10 of
+		 * MAX_INTERESTING) instead, so that tick wakeups do not pull the correction
+		 * factor down.
+		 */
+		measured_us = 9 * MAX_INTERESTING_US / 10;
+	} else {
+		/* the residency as measured */
+		measured_us = (unsigned int)cpuidle_get_last_residency(dev);
+
+		/* remove the exit latency, or halve a short value */
+		if (measured_us > 2 * target->exit_latency)
+			measured_us -= target->exit_latency;
+		else
+			measured_us /= 2;
+	}
+
+	/* clamp to the sleep length, so a ratio never exceeds 1.0 */
+	if (measured_us > data->next_timer_us)
+		measured_us = data->next_timer_us;
+
+	/* decay the bucket's factor, then add this period's measured / sleep length ratio */
+	new_factor = data->correction_factor[data->bucket];
+	new_factor -= new_factor / DECAY;
+
+	if (data->next_timer_us > 0 && measured_us < MAX_INTERESTING_US)
+		new_factor += RESOLUTION * measured_us / data->next_timer_us;
+	else
+		/* no sleep length, or idle for MAX_INTERESTING or longer: a ratio of exactly 1.0 */
+		new_factor += RESOLUTION;
+
+	/*
+	 * A factor of 0 would turn every later prediction into 0. With DECAY > 1 the decay step
+	 * cannot bring a nonzero factor to 0 (the subtracted part is rounded down), so only
+	 * DECAY == 1, possible here as a tunable, needs this guard.
+	 */
+	if (DECAY == 1 && unlikely(new_factor == 0))
+		new_factor = 1;
+
+	data->correction_factor[data->bucket] = new_factor;
+
+	/* store the sample in the intervals ring */
+	data->intervals[data->interval_ptr++] = measured_us;
+	if (data->interval_ptr >= (int)INTERVALS)
+		data->interval_ptr = 0;
+}
+
+/* menu_select - choose the state for the next idle period (v4.18 logic, us). */
+static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
+{
+	struct menu_device *data = menu_data(dev);
+	int latency_req = latency_req_us(dev);
+	int i;
+	int first_idx;
+	int idx;
+	unsigned int interactivity_req;
+	unsigned int expected_interval, typical_us, timer_us;
+	unsigned long nr_iowaiters, cpu_load;
+	ktime_t delta_next, sleep_length;
+	const char *rule;
+	bool lowered = false;
+
+	if (data->needs_update) {
+		menu_update(drv, dev);
+		data->needs_update = 0;
+	}
+
+	/* A PM QoS limit of 0 allows only state 0, with the tick kept running. */
+	if (unlikely(latency_req == 0)) {
+		*stop_tick = false;
+		gov_explain(dev, "latency_req_ns", 0);
+		gov_explain_str(dev, "rule", "latency-zero");
+		return 0;
+	}
+
+	/* sleep length in us, and the bucket it selects */
+	sleep_length = tick_nohz_get_sleep_length(dev, &delta_next);
+	data->next_timer_us = ktime_to_us_uint(sleep_length);
+
+	get_iowait_load(dev, &nr_iowaiters, &cpu_load);
+	data->bucket = which_bucket((u64)data->next_timer_us * NSEC_PER_USEC, nr_iowaiters);
+
+	/*
+	 * Corrected sleep length: the product is taken in 64 bits and the quotient rounded to
+	 * the nearest us.
+	 */
+	data->predicted_us = DIV_ROUND_CLOSEST_ULL((uint64_t)data->next_timer_us *
+							   data->correction_factor[data->bucket],
+						   RESOLUTION * DECAY);
+	timer_us = data->predicted_us;
+
+	expected_interval = typical_us = get_typical_interval(dev, data);
+	expected_interval = min(expected_interval, data->next_timer_us);
+
+	first_idx = 0;
+	if (drv->states[0].flags & CPUIDLE_FLAG_POLLING) {
+		struct cpuidle_state *s = &drv->states[1];
+		unsigned int polling_threshold;
+
+		/*
+		 * Start the search at state 1 instead of POLL, unless the next timer is within
+		 * the polling threshold, state 1 does not meet the latency limit, or state 1 is
+		 * disabled.
+		 */
+		polling_threshold = max_t(unsigned int, POLLING_THRESHOLD_US, s->target_residency);
+		if (data->next_timer_us > polling_threshold &&
+		    (unsigned int)latency_req > s->exit_latency && !dev->states_usage[1].disable)
+			first_idx = 1;
+	}
+
+	/* The prediction is the smaller of the two estimates. */
+	data->predicted_us = min(data->predicted_us, expected_interval);
+	rule = data->predicted_us < timer_us && typical_us <= data->next_timer_us
+		       ? "typical-interval"
+		       : "timer";
+
+	if (tick_nohz_tick_stopped(dev)) {
+		/*
+		 * With the tick already stopped, a prediction that is too short could leave the
+		 * CPU in a shallow state for a long time. Raise a prediction below one tick to
+		 * TICK_USEC, or to the time to the next timer event if that comes sooner.
+		 */
+		if (data->predicted_us < TICK_USEC) {
+			data->predicted_us =
+				min_t(unsigned int, TICK_USEC, ktime_to_us_uint(delta_next));
+			rule = "tick-stopped";
+		}
+	} else {
+		int mult = performance_multiplier(dev, nr_iowaiters, cpu_load);
+
+		/*
+		 * Second latency limit: the prediction divided by the multiplier; the lower
+		 * limit applies.
+		 */
+		interactivity_req = data->predicted_us / (unsigned int)mult;
+		if ((unsigned int)latency_req > interactivity_req) {
+			latency_req = (int)interactivity_req;
+			lowered = true;
+		}
+		gov_explain(dev, "perf_mult", mult);
+	}
+
+	expected_interval = data->predicted_us;
+	/*
+	 * Walk up the states: keep the deepest enabled one that fits the prediction and the
+	 * latency limit.
+	 */
+	idx = -1;
+	for (i = first_idx; i < drv->state_count; i++) {
+		struct cpuidle_state *s = &drv->states[i];
+		struct cpuidle_state_usage *su = &dev->states_usage[i];
+
+		if (su->disable)
+			continue;
+		if (idx == -1)
+			idx = i; /* fallback: the shallowest enabled state */
+		if (s->target_residency > data->predicted_us)
+			break;
+		if (s->exit_latency > (unsigned int)latency_req) {
+			/*
+			 * Stopped by the latency limit: take the chosen state's target
+			 * residency as the expected idle time, so the tick is stopped only if
+			 * that state is deep enough to justify it.
+			 */
+			expected_interval = drv->states[idx].target_residency;
+			rule = lowered ? "interactivity" : "latency";
+			break;
+		}
+		idx = i;
+	}
+
+	if (idx == -1) {
+		idx = 0; /* nothing enabled: fall back to state 0 */
+		rule = "all-disabled";
+	}
+
+	/* Keep the tick for a polling state or for an expected idle time below one tick. */
+	if ((drv->states[idx].flags & CPUIDLE_FLAG_POLLING) || expected_interval < TICK_USEC) {
+		unsigned int delta_next_us = ktime_to_us_uint(delta_next);
+
+		*stop_tick = false;
+
+		if (!tick_nohz_tick_stopped(dev) && idx > 0 &&
+		    drv->states[idx].target_residency > delta_next_us) {
+			/*
+			 * The tick stays on and will wake the CPU within delta_next at the
+			 * latest, so a state with a longer target residency would not pay off:
+			 * step down to the first enabled state that fits in that time (or to
+			 * the shallowest enabled one).
+			 */
+			for (i = idx - 1; i >= 0; i--) {
+				if (dev->states_usage[i].disable)
+					continue;
+
+				idx = i;
+				if (drv->states[i].target_residency <= delta_next_us)
+					break;
+			}
+			rule = "tick-retained-cap";
+		}
+	}
+
+	data->last_state_idx = idx;
+
+	gov_explain(dev, "sleep_length_ns", ns_or_none(sleep_length));
+	gov_explain(dev, "delta_tick_ns", ns_or_none(delta_next));
+	gov_explain(dev, "bucket", data->bucket);
+	gov_explain(dev, "correction_factor", data->correction_factor[data->bucket]);
+	gov_explain(dev, "typical_interval_us", us_or_none(typical_us));
+	gov_explain(dev, "typical_samples", data->typical_samples);
+	gov_explain(dev, "predicted_ns", (long long)data->predicted_us * NSEC_PER_USEC);
+	gov_explain(dev, "latency_req_ns", (long long)latency_req * NSEC_PER_USEC);
+	gov_explain(dev, "nr_iowait", nr_iowaiters);
+	gov_explain(dev, "loadavg", get_loadavg(cpu_load));
+	gov_explain(dev, "first_idx", first_idx);
+	gov_explain_str(dev, "rule", rule);
+
+	return data->last_state_idx;
+}
+
+/*
+ * menu_reflect - note the state entered and whether the tick woke the CPU; the statistics
+ * are updated at the next select.
+ */
+static void menu_reflect(struct cpuidle_device *dev, int index)
+{
+	struct menu_device *data = menu_data(dev);
+
+	data->last_state_idx = index;
+	data->needs_update = 1;
+	data->tick_wakeup = tick_nohz_idle_got_tick(dev);
+}
+
+static int menu_enable_device(struct cpuidle_driver *drv, struct cpuidle_device *dev)
+{
+	(void)drv;
+	menu_enable(dev, BUCKETS);
+	return 0;
+}
+
+/*
+ * The first five tunables are the same in every version (P_DECAY .. P_RATIO_SQ), with safe
+ * ranges: decay >= 1 and resolution >= 1 (divisors), RESOLUTION * DECAY <= 2^26 so the
+ * factors and their products stay in u32/u64, ratio_sq >= 1 (U64_MAX / ratio_sq).
+ */
+static const struct gov_param menu_params[] = {
+	/* resolution * max_interesting_us < 2^32: the unsigned int arithmetic of v4.18 */
+	{"decay", 8, 1, 1024, "DECAY: correction factors keep (decay - 1) / decay of their value"},
+	{"resolution", 1024, 1, 4096, "RESOLUTION: fixed-point unit of correction factors"},
+	{"max_interesting_us", 50000, 1, 1000000,
+	 "MAX_INTERESTING: idle at least this long counts as a perfect prediction"},
+	{"variance_max", 400, 0, 1000000000000LL,
+	 "typical interval accepted if its variance (us^2) is at most this"},
+	{"ratio_sq", 36, 1, 1000000,
+	 "typical interval accepted if avg^2 > ratio_sq * variance (with >= 6 samples)"},
+	{"poll_threshold_us", 20, 0, 1000000,
+	 "skip POLL when the next timer is beyond max(this, C1 target residency)"},
+	{"iowait_factor", 10, 0, 100, "performance multiplier: added per iowait task"},
+	{"load_factor", 2, 0, 100, "performance multiplier: times get_loadavg() (load x 10)"},
+};
+
+const struct cpuidle_governor gov_menu_4_18 = {
+	.name = "menu@4.18",
+	.rating = 20,
+	.summary = "menu of Linux v4.18: us, iowait buckets, load+iowait multiplier",
+	.priv_size = sizeof(struct menu_device),
+	.params = menu_params,
+	.nr_params = ARRAY_SIZE(menu_params),
+	.enable = menu_enable_device,
+	.select = menu_select,
+	.reflect = menu_reflect,
+};

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * menu-common.h - what the menu ports (menu-4.18.c, menu-6.1.c, menu-6.6.c, menu-6.12.c,
+ * menu-6.19.c) share: struct menu_device, the tunables, and the helpers whose logic two or
+ * more releases have in common (the functions themselves are in menu-common.c).
+ *
+ * DOC: The algorithm
+ *
+ * menu predicts how long the CPU will stay idle and picks the deepest enabled state whose
+ * target residency fits that prediction and whose exit latency meets the latency limit. Two
+ * predictors are combined and the smaller result wins:
+ *
+ *  - the sleep length (time to the next timer if the tick were stopped) scaled by a
+ *    correction factor, a running average of measured/sleep-length ratios kept in
+ *    fixed point (RESOLUTION * DECAY means 1.0) in one of BUCKETS buckets chosen by the
+ *    order of magnitude of the sleep length (and, up to v6.11, by whether tasks wait for I/O
+ *    on this CPU);
+ *  - the "typical interval": the average of the last INTERVALS (8) measured idle durations
+ *    when their spread is small (stddev <= 20 us or avg > 6 * stddev), after removing
+ *    outliers.
+ *
+ * The statistics are updated lazily: reflect() only records that an entry completed (and
+ * whether the tick woke the CPU), and menu_update() runs at the start of the next select(),
+ * using dev->last_residency_ns of the entry just completed. On top of the prediction come
+ * the tick rules (keep the tick when the prediction is shorter than a tick, and then do not
+ * pick a state deeper than the time to the next tick; when the tick is already stopped, do
+ * not trust a short prediction) and, up to v6.11, the "performance multiplier" that lowers
+ * the latency limit when tasks wait for I/O (and, up to v4.19, with the load average).
+ *
+ * DOC: Layout
+ *
+ * One file per modelled release, with the kernel's names, constants, integer types and
+ * truncation. Where releases share logic (the ns-era menu_update() and menu_reflect(), the
+ * selection loop shared by 6.1 and 6.6 and the one shared by 6.12 and 6.19, the one-sided
+ * get_typical_interval() of 6.1/6.6/6.12), it lives once in menu-common.c with a version
+ * suffix naming the first release that has it. The tuning constants are tunables
+ * (dev->gov_params), read only through the macros below named like the kernel constants
+ * (DECAY, RESOLUTION, MAX_INTERESTING, ...), which need a `dev` in scope as TICK_NSEC does.
+ * INTERVALS stays a compile-time array size. Per-CPU state is dev->governor_data.
+ *
+ *
+ * DOC: Decision log (idlesim run --explain)
+ *
+ * Emitted from two points of a 6.x menu_select(), like tracepoints: the prediction
+ * (menu_explain_prediction(), once it is made) and the decision (menu_trace_exit(), on each
+ * way out: predicted_ns, latency_req_ns, rule); nr_iowait and perf_mult are still logged
+ * where they are computed. menu@4.18 logs everything in one block on its single way out.
+ *
+ * sleep_length_ns (after the clamp; -1 = no timer) or sleep_length = "skipped";
+ * delta_tick_ns; bucket; correction_factor (of that bucket, as used); typical_interval_us
+ * (-1 = UINT_MAX, no prediction) and typical_samples (samples kept, 0 when UINT_MAX);
+ * predicted_ns (after every adjustment, as the loop used it); latency_req_ns (after the
+ * performance multiplier); nr_iowait, loadavg (get_loadavg(): load x 10) and perf_mult where
+ * the version has them; first_idx (4.18); rule, one of:
+ *   latency-zero      PM QoS limit of 0: state 0
+ *   early-exit-poll   (>= 6.6) state 0 used no matter what (next timer or latency limit
+ *                     below state 1, or a single state)
+ *   typical-interval  the deepest state fitting a prediction given by the typical interval
+ *   timer             ... given by the corrected sleep length
+ *   tick-stopped      the tick was already stopped and a short prediction was replaced by
+ *                     the time to the next timer (or the stopped-tick return of the loop)
+ *   interactivity     the loop stopped at the latency limit set by the performance
+ *                     multiplier
+ *   latency           the loop stopped at the PM QoS latency limit
+ *   polling-override  (>= 6.6) a real state instead of POLL for a short prediction
+ *   retain-tick       (>= 6.6) the tick runs and the prediction is beyond a tick, but the
+ *                     next state is too deep: the shallow one is kept with the tick running
+ *   tick-retained-cap the tick is kept and the state was lowered to fit delta_tick
+ *   all-disabled      no state enabled: state 0
+ *
+ * DOC: Known deviations shared by the ports (each file lists its own)
+ *
+ *  - No timer at all: the engine reports a sleep length of KTIME_MAX, which the kernel never
+ *    returns (tick_nohz_next_event() is bounded by the clock-event device's maximum
+ *    deferment). Where the kernel arithmetic would then wrap - next_timer_us =
+ *    ktime_to_us() in 4.18, next_timer_ns * correction_factor and the unsigned int
+ *    timer_us in 6.x - the value saturates at UINT_MAX us instead, so that sleep-length term
+ *    simply does not constrain the prediction. Finite sleep lengths use the kernel
+ *    arithmetic unchanged (with the default tunables, no intermediate overflows below about
+ *    26 days).
+ *  - The variance sums use u64 products: the kernel's s64 diff * diff or value * value,
+ *    with the same result modulo 2^64 and without signed-overflow UB in C.
+ *  - Form only: the classic get_typical_interval() (4.18, 6.6) sums (value - avg)^2 in a
+ *    second loop over the samples; typical_accept() gets the same u64 from the sum of
+ *    squares gathered in the first loop (sum_sq - 2 * avg * sum + divisor * avg^2, an
+ *    identity modulo 2^64), which made menu 4 % faster; test_menu checks it against the two
+ *    loops on random windows.
+ *  - With tunables other than the defaults, RESOLUTION * DECAY * NSEC_PER_USEC may exceed
+ *    the u32 divisor of the kernel's div_u64(); div64_u64() is used (same result with the
+ *    defaults).
+ *  - data->typical_samples exists only for the decision log.
+ *  - The POLL time limit is the engine's (the >= v5.11 rule, 20 us on skl).
+ *  - What the engine does not produce cannot happen here: no driver rejections or
+ *    need_resched aborts, so 6.19's UINT_MAX record is only made at the very first select
+ *    after enable (which the kernel does too); the sleep length is never negative. Those
+ *    paths are tested by calling select() directly. The tick can already be stopped when
+ *    menu selects: after a wakeup that brings no task (resched=0: a timer or interrupt
+ *    whose handler wakes nobody) the idle loop goes on with the tick stopped, as in the
+ *    kernel; tests/test_replay.c reaches those branches through replays.
+ */
+#ifndef IDLESIM_GOVERNORS_MENU_COMMON_H
+#define IDLESIM_GOVERNORS_MENU_COMMON_H
+
+#include "governors/governor.h"
+
+#define BUCKETS 12     /* <= v6.11; also the array size */
+#define BUCKETS_6_12 6 /* >= v6.12 (38f83090f515) */
+#define INTERVAL_SHIFT 3
+#define INTERVALS (1UL << INTERVAL_SHIFT)
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define DIV_ROUND_CLOSEST_ULL(x, d) div64_u64((u64)(x) + (u64)(d) / 2, (u64)(d))
+
+/*
+ * Tunables: the same first five in every version, then the version's own. The macros read
+ * them like the kernel constants (a `dev` must be in scope).
+ */
+enum {
+	P_DECAY,
+	P_RESOLUTION,
+	P_MAX_INTERESTING,
+	P_VARIANCE_MAX,
+	P_RATIO_SQ,
+	P_VERSION_SPECIFIC,
+	/* 4.18 */
+	P_POLL_THRESHOLD = P_VERSION_SPECIFIC,
+	P_IOWAIT_FACTOR, /* 4.18 and 6.6: index 6 in both */
+	P_LOAD_FACTOR,
+	/* 6.6 and 6.19 */
+	P_RESIDENCY_THRESHOLD = P_VERSION_SPECIFIC,
+};
+
+#define PARAM(i) (dev->gov_params[(i)])
+#define DECAY ((unsigned int)PARAM(P_DECAY))
+#define RESOLUTION ((unsigned int)PARAM(P_RESOLUTION))
+#define MAX_INTERESTING ((u64)PARAM(P_MAX_INTERESTING) * NSEC_PER_USEC) /* >= v5.5, ns */
+#define MAX_INTERESTING_US ((unsigned int)PARAM(P_MAX_INTERESTING))	/* v4.18, us */
+#define VARIANCE_MAX ((u64)PARAM(P_VARIANCE_MAX))			/* 400 us^2 */
+#define RATIO_SQ ((u64)PARAM(P_RATIO_SQ))				/* 36 = 6^2 */
+#define RESIDENCY_THRESHOLD_NS ((u64)PARAM(P_RESIDENCY_THRESHOLD) * NSEC_PER_USEC)
+#define POLLING_THRESHOLD_US ((unsigned int)PARAM(P_POLL_THRESHOLD)) /* v4.18: 20 */
+#define IOWAIT_FACTOR ((int)PARAM(P_IOWAIT_FACTOR))		     /* 10 */
+#define LOAD_FACTOR ((int)PARAM(P_LOAD_FACTOR))			     /* 2 */
+
+struct menu_device {
+	int needs_update;
+	int tick_wakeup;
+
+	u64 next_timer_ns;	    /* >= v5.5 */
+	unsigned int next_timer_us; /* v4.18 */
+	unsigned int predicted_us;  /* v4.18 */
+	int last_state_idx;	    /* v4.18 (later dev->last_state_idx) */
+	unsigned int bucket;
+	unsigned int correction_factor[BUCKETS];
+	unsigned int intervals[INTERVALS];
+	int interval_ptr;
+
+	unsigned int typical_samples; /* not in the kernel: for the decision log */
+};
+
+static inline struct menu_device *menu_data(struct cpuidle_device *dev)
+{
+	return dev->governor_data;
+}
+
+static inline long long us_or_none(unsigned int us)
+{
+	return us == UINT_MAX ? -1 : (long long)us;
+}
+
+static inline long long ns_or_none(s64 ns)
+{
+	return ns == KTIME_MAX ? -1 : ns;
+}
+
+/*
+ * which_bucket() of <= v6.11, in ns (v4.18 passes us * NSEC_PER_USEC: the thresholds are the
+ * same numbers of us, so the result is the same). >= v6.12 has no iowait offset; 6.19 calls
+ * it with nr_iowaiters = 0, which gives the same result.
+ */
+static inline int which_bucket(u64 duration_ns, unsigned long nr_iowaiters)
+{
+	int bucket = 0;
+
+	/*
+	 * Up to v6.11 the buckets come in two halves: the upper half is used while tasks wait
+	 * for I/O on this CPU, so the two cases keep separate correction factors.
+	 */
+	if (nr_iowaiters)
+		bucket = BUCKETS / 2;
+
+	if (duration_ns < 10ULL * NSEC_PER_USEC)
+		return bucket;
+	if (duration_ns < 100ULL * NSEC_PER_USEC)
+		return bucket + 1;
+	if (duration_ns < 1000ULL * NSEC_PER_USEC)
+		return bucket + 2;
+	if (duration_ns < 10000ULL * NSEC_PER_USEC)
+		return bucket + 3;
+	if (duration_ns < 100000ULL * NSEC_PER_USEC)
+		return bucket + 4;
+	return bucket + 5;
+}
+
+static inline void menu_update_intervals(struct menu_device *data, unsigned int interval_us)
+{
+	/* Store the sample in the ring of the last INTERVALS idle durations. */
+	data->intervals[data->interval_ptr++] = interval_us;
+	if (data->interval_ptr >= (int)INTERVALS)
+		data->interval_ptr = 0;
+}
+
+/* ---- in menu-common.c: used by every release ---- */
+
+unsigned int menu_timer_us(const struct cpuidle_device *dev, const struct menu_device *data);
+
+void menu_enable(struct cpuidle_device *dev, unsigned int buckets);
+
+int menu_fit_delta_tick(struct cpuidle_driver *drv, struct cpuidle_device *dev, int idx,
+			       s64 delta_tick);
+
+bool typical_accept(const struct cpuidle_device *dev, uint64_t sum, uint64_t sum_sq,
+			   int divisor, unsigned int *avg_out);
+
+#ifndef MENU_V4_18
+/* ---- in menu-common.c: the ns era (6.1 and later) ---- */
+
+void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev);
+
+void menu_reflect(struct cpuidle_device *dev, int index);
+
+int menu_trace_exit(struct cpuidle_device *dev, int idx, long long predicted_ns,
+		    long long latency_req_ns, const char *rule);
+
+void menu_explain_prediction(struct cpuidle_device *dev, const struct menu_device *data,
+				    bool skipped, ktime_t delta, ktime_t delta_tick,
+				    unsigned int typical_us);
+
+int performance_multiplier(const struct cpuidle_device *dev,
+					 unsigned int nr_iowaiters);
+
+unsigned int get_typical_interval_one_sided(const struct cpuidle_device *dev,
+						   struct menu_device *data, bool v6_1,
+						   unsigned int predicted_us);
+
+unsigned int get_typical_interval_6_6(const struct cpuidle_device *dev,
+					     struct menu_device *data);
+
+int menu_pick_state_6_1(struct cpuidle_driver *drv, struct cpuidle_device *dev,
+			       s64 latency_req, u64 predicted_ns, ktime_t delta_tick,
+			       unsigned int nr_iowaiters, bool *stop_tick, const char *rule);
+
+int menu_enable_device_6_6(struct cpuidle_driver *drv, struct cpuidle_device *dev);
+
+int menu_pick_state_6_12(struct cpuidle_driver *drv, struct cpuidle_device *dev,
+				s64 latency_req, u64 predicted_ns, ktime_t delta_tick,
+				bool *stop_tick, const char *rule);
+
+int menu_enable_device_6_19(struct cpuidle_driver *drv, struct cpuidle_device *dev);
+
+/* The tunables of 6.1/6.6 and of 6.12/6.19. */
+extern const struct gov_param menu_params_6_6[7];
+extern const struct gov_param menu_params_6_19[6];
+#endif
+
+#endif
