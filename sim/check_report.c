@@ -7,7 +7,8 @@
  * three formats are written from it at the end, so they always carry the same facts:
  *
  *   json   the document: the counts, and per comparison its config record and its checks
- *          (cell, metric, governor, bound and limit, mean, percentage, p-value, message)
+ *          (cell, metric, governor, bound and limit, mean, percentage, p-value, message;
+ *          the last three are null for min and max, which do not compare governors)
  *   junit  <testsuites> with the counts; one <testsuite> per comparison with its config
  *          record as <properties>; one <testcase> per check, classname the comparison,
  *          a <failure message="..."> for a failed bound
@@ -130,7 +131,7 @@ int check_report_add(struct check_report *r, const struct check_line *l)
 	json_object_set_new(o, "mean", jnum(l->gov->sum.mean));
 	json_object_set_new(o, "pct", pct ? jnum(l->gov->pct) : json_null());
 	json_object_set_new(o, "p_value", pct ? jnum(l->gov->p) : json_null());
-	json_object_set_new(o, "significant", json_boolean(l->gov->significant));
+	json_object_set_new(o, "significant", pct ? json_boolean(l->gov->significant) : json_null());
 	/* a failed json_object_set_new leaves the field out; the size tells */
 	if (json_object_size(o) != 16 || json_array_append_new(json_object_get(c, "checks"), o))
 		return -1;

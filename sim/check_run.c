@@ -69,7 +69,7 @@ static void test_bound(const struct check_comparison *cmp, const struct cmp_resu
 	l->governor = res->governors[g];
 	l->machine = cmp->req.machines[c->machine];
 	l->unit = cmp_metric_unit(res->wl, c->metric);
-	if ((b == B_MIN_PCT || b == B_MAX_PCT) && x->significant)
+	if ((b == B_MIN_PCT || b == B_MAX_PCT) && x->significant && !within)
 		sig = cg->significant ? " and significant" : ", not significant";
 	if (b == B_MIN || b == B_MAX)
 		snprintf(l->what, sizeof(l->what), "mean %.6g %s %s %s %.6g", v, l->unit, rel,
