@@ -60,7 +60,6 @@ struct check_line {
 	bool ok;
 	enum check_bound b;
 	double limit;	     /* the bound; NaN for no_significant_regression */
-	const char *comparison; /* its name, or "comparisons[N]" */
 	const char *workload, *param; /* param: the listed parameter, NULL if none */
 	int64_t param_value;
 	const char *machine, *metric, *governor, *unit;
@@ -81,6 +80,7 @@ bool check_bound_holds(const struct check_expect *x, enum check_bound b,
  */
 struct check_report;
 struct check_report *check_report_begin(enum check_format format);
+/* name: the comparison's, NULL if it has none */
 int check_report_comparison(struct check_report *r, const char *name,
 			    const struct cmp_result *res);
 int check_report_add(struct check_report *r, const struct check_line *l);

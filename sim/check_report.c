@@ -6,7 +6,8 @@
  * every check here; they are kept as one JSON document (schema "idlesim-check/1"), and the
  * three formats are written from it at the end, so they always carry the same facts:
  *
- *   json   the document: the counts, and per comparison its config record and its checks
+ *   json   the document: the counts, and per comparison its name (null if none), config
+ *          record and checks
  *          (cell, metric, governor, bound and limit, mean, percentage, p-value, message;
  *          the last three are null for min and max, which do not compare governors)
  *   junit  <testsuites> with the counts; one <testsuite> per comparison with its config
@@ -90,7 +91,7 @@ int check_report_comparison(struct check_report *r, const char *name,
 	if (m) {
 		cmp_write_config(m, res);
 		if (!fclose(m) && c && !json_array_append_new(r->cfg_text, json_string(text)) &&
-		    !json_object_set_new(c, "name", json_string(name)) &&
+		    !json_object_set_new(c, "name", name ? json_string(name) : json_null()) &&
 		    !json_object_set_new(c, "config", cmp_config_json(res)) &&
 		    !json_object_set_new(c, "checks", json_array()))
 			rc = json_array_append(r->cmps, c);
@@ -187,7 +188,13 @@ static void write_junit(FILE *f, const struct check_report *r)
 	json_array_foreach(r->cmps, i, c) {
 		json_t *ks = json_object_get(c, "checks");
 		const char *name = json_string_value(json_object_get(c, "name"));
+		char unnamed[40];
 		int failed = 0;
+
+		if (!name) { /* as the file's messages call it */
+			snprintf(unnamed, sizeof(unnamed), "comparisons[%zu]", i);
+			name = unnamed;
+		}
 
 		json_array_foreach(ks, j, k)
 			failed += !json_is_true(json_object_get(k, "ok"));
@@ -262,8 +269,10 @@ static int write_tap(FILE *f, const struct check_report *r)
 		json_array_foreach(json_object_get(c, "checks"), j, k) {
 			bool ok = json_is_true(json_object_get(k, "ok"));
 
-			fprintf(f, "%s %d - [%s] %s: %s of %s: %s\n", ok ? "ok" : "not ok", ++nr,
-				name, json_string_value(json_object_get(k, "cell")),
+			/* the text report's line, ok/FAIL aside */
+			fprintf(f, "%s %d - %s%s%s%s: %s of %s: %s\n", ok ? "ok" : "not ok", ++nr,
+				name ? "[" : "", name ? name : "", name ? "] " : "",
+				json_string_value(json_object_get(k, "cell")),
 				json_string_value(json_object_get(k, "metric")),
 				json_string_value(json_object_get(k, "governor")),
 				json_string_value(json_object_get(k, "message")));

@@ -90,7 +90,6 @@ struct run_ctx {
 	const struct check_opts *o;
 	FILE *f;
 	struct check_report *rep; /* NULL: the text report */
-	const char *name;	  /* the comparison's, or "comparisons[N]" */
 	int checks, failed;
 };
 
@@ -114,7 +113,7 @@ static int test_expect(struct run_ctx *ctx, const struct check_comparison *cmp,
 			continue;
 		cells++;
 		for (b = 0; b < B_NR; b++) {
-			struct check_line l = { .comparison = ctx->name };
+			struct check_line l = { 0 };
 
 			if (!x->has[b])
 				continue;
@@ -139,7 +138,7 @@ static int test_expect(struct run_ctx *ctx, const struct check_comparison *cmp,
 	return 0;
 }
 
-/* The progress bar of --progress, naming the comparison being run. */
+/* The progress bar on o->progress, naming the comparison being run. */
 struct named_bar {
 	FILE *f;
 	const char *name;
@@ -167,7 +166,6 @@ static int run_comparison(struct run_ctx *ctx, int i, struct sim_error *err)
 		snprintf(name, sizeof(name), "%s", cmp->name);
 	else
 		snprintf(name, sizeof(name), "comparisons[%d]", i);
-	ctx->name = cmp->name ? cmp->name : name;
 	req.threads = o->threads;
 	if (o->wake_set)
 		req.knobs.wake_model = o->wake_model;
@@ -176,7 +174,7 @@ static int run_comparison(struct run_ctx *ctx, int i, struct sim_error *err)
 	if (cmp_run(&req, &res, err))
 		return -1;
 	if (ctx->rep) {
-		if (check_report_comparison(ctx->rep, ctx->name, &res))
+		if (check_report_comparison(ctx->rep, cmp->name, &res))
 			rc = sim_error_nomem(err, "check");
 	} else if (o->verbose && (cmp_write(ctx->f, &res, CMP_TEXT, CMP_STYLE_MMTESTS) ||
 				  fputc('\n', ctx->f) == EOF)) {
@@ -192,7 +190,7 @@ static int run_comparison(struct run_ctx *ctx, int i, struct sim_error *err)
 
 int check_run(const struct check_file *cf, const struct check_opts *o, struct sim_error *err)
 {
-	struct run_ctx ctx = { cf, o, o->out ? o->out : stdout, NULL, NULL, 0, 0 };
+	struct run_ctx ctx = { cf, o, o->out ? o->out : stdout, NULL, 0, 0 };
 	int i, rc = 0;
 
 	if (o->format != CHECK_TEXT) {

@@ -925,6 +925,25 @@ static void test_check_significant_bound(void **state)
 	assert_non_null(strstr(err.text, "qualifies min_pct or max_pct"));
 }
 
+/* check's progress bar names the comparison: 1 of 4 runs is 40 / 4 = 10 '#' of 40; a long
+ * name is cut at 30 characters so that the bar still fits. */
+static void test_check_progress_named(void **state)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(f);
+	cmp_progress_bar_named(f, "tbench", 1, 4);
+	cmp_progress_bar_named(f, "a-name-of-forty-characters-0123456789abc", 4, 4);
+	fclose(f);
+	assert_string_equal(text, "\rtbench [##########..............................] 1/4 runs"
+				  "\ra-name-of-forty-characters-012 "
+				  "[########################################] 4/4 runs\n");
+	free(text);
+}
+
 /* Bad expectations are input errors at the line and column of the offending field. */
 static void test_check_bad_input(void **state)
 {
@@ -1071,6 +1090,24 @@ static void test_commands(void **state)
 	assert_file_contains("out", "FAIL tbench clients=1 on skl: throughput of deepest: -");
 	assert_file_contains("out", "against shallowest < min_pct +0.00%");
 	assert_file_contains("out", "check: 2 of 2 checks failed");
+	/* every format exits 3 on a failed bound; -o writes the file, nothing on stdout */
+	snprintf(args, sizeof(args), "check %s/fail.json -f tap -o %s/fail.tap", tmpdir, tmpdir);
+	assert_int_equal(run_idlesim(args), CHECK_EXIT_FAILED);
+	assert_file_contains("fail.tap", "TAP version 13\n1..2\n");
+	assert_file_contains("fail.tap", "\nnot ok 2 - tbench clients=2 on skl: throughput of "
+					 "deepest: -");
+	{
+		char *o = slurp_tmp("out");
+
+		assert_string_equal(o, "");
+		free(o);
+	}
+	snprintf(args, sizeof(args), "check %s/fail.json --format junit", tmpdir);
+	assert_int_equal(run_idlesim(args), CHECK_EXIT_FAILED);
+	assert_file_contains("out", "tests=\"2\" failures=\"2\"");
+	snprintf(args, sizeof(args), "check %s/fail.json --format xml", tmpdir);
+	assert_int_equal(run_idlesim(args), 2);
+	assert_file_contains("err", "check --format: 'xml' is not text, json, junit or tap");
 
 	snprintf(text, sizeof(text), tbench_expect, "min_pct", "\"0\"");
 	write_tmp("bad.json", text);
@@ -1116,6 +1153,7 @@ int main(void)
 		cmocka_unit_test(test_check_tap),
 		cmocka_unit_test(test_check_json),
 		cmocka_unit_test(test_check_significant_bound),
+		cmocka_unit_test(test_check_progress_named),
 		cmocka_unit_test_setup_teardown(test_commands, setup, teardown),
 	};
 
