@@ -426,7 +426,7 @@ static int parse_expect(const struct where *w, json_t *e, const char *path,
 	static const char *const known[] = { "metric",	"governor", "machine",
 					     "value",	"min",	    "max",
 					     "min_pct", "max_pct",  "no_significant_regression",
-					     NULL };
+					     "significant", NULL };
 	json_t *v;
 	char p[PATH_LEN];
 	int b, nb = 0;
@@ -462,6 +462,13 @@ static int parse_expect(const struct where *w, json_t *e, const char *path,
 		return fail(w, sub(p, path, check_bound_key[B_NO_REGRESSION]),
 			    "%s must be true or false", p);
 	x->has[B_NO_REGRESSION] = v && json_is_true(v);
+	v = json_object_get(e, "significant");
+	if (v && !json_is_boolean(v))
+		return fail(w, sub(p, path, "significant"), "%s must be true or false", p);
+	x->significant = v && json_is_true(v);
+	if (x->significant && !x->has[B_MIN_PCT] && !x->has[B_MAX_PCT])
+		return fail(w, sub(p, path, "significant"),
+			    "%s qualifies min_pct or max_pct, and %s has neither", p, path);
 	for (b = 0; b < B_NR; b++)
 		nb += x->has[b];
 	if (!nb)

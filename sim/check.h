@@ -15,10 +15,15 @@
  *   min_pct, max_pct            on its percentage against the baseline (positive = better)
  *   no_significant_regression   true: fail if it is worse than the baseline and the t-test
  *                               calls the difference significant (p < 0.10)
+ *   significant                 true: min_pct and max_pct fail only when their bound is
+ *                               crossed AND the difference is significant (size and
+ *                               significance: deterministic models make 0.3 % significant)
  *
- * Each bound of each matching cell is one check; every check prints one line, "ok" or
- * "FAIL", naming the comparison's cell (workload, parameter value, machine), the metric,
- * the governor, the value and the bound.
+ * Each bound of each matching cell is one check; in the text report every check prints one
+ * line, "ok" or "FAIL", naming the comparison's cell (workload, parameter value, machine),
+ * the metric, the governor, the value and the bound. The same checks can be reported as
+ * JSON (schema "idlesim-check/1"), JUnit XML or TAP version 13 for CI systems
+ * (check_report.c).
  */
 #ifndef IDLESIM_CHECK_H
 #define IDLESIM_CHECK_H
@@ -33,6 +38,12 @@
 #define CHECK_FILE_MAX (1 << 20)
 /* Exit status of `idlesim check` when a bound is not met (0: all met; 2: bad input). */
 #define CHECK_EXIT_FAILED 3
+#define CHECK_REPORT_SCHEMA "idlesim-check/1"
+
+enum check_format { CHECK_TEXT, CHECK_JSON, CHECK_JUNIT, CHECK_TAP };
+
+/* "text", "json", "junit" or "tap"; returns 0, or -1 for another name. */
+int check_format_parse(const char *name, enum check_format *out);
 
 struct check_file;
 
@@ -47,12 +58,12 @@ void check_free(struct check_file *cf);
 
 struct check_opts {
 	int threads;	 /* 0: the number of online CPUs */
-	FILE *out;	 /* the ok/FAIL lines and the summary */
+	FILE *out;	 /* the report: ok/FAIL lines and the summary, or format's */
+	enum check_format format;
 	bool verbose;	 /* also print each comparison's MMTests table */
 	bool wake_set;	 /* --wake-latency given: every comparison runs with wake_model */
 	enum wake_model wake_model;
-	cmp_progress_fn *progress;
-	void *progress_ud;
+	FILE *progress;	 /* a progress bar naming the comparison on this stream; NULL: none */
 };
 
 /*

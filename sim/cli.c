@@ -1097,7 +1097,8 @@ static int cmd_check(int argc, char **argv)
 	struct args a = { argc, argv, 1, "check", &err };
 	struct check_opts o = { 0 };
 	struct check_file *cf;
-	const char *v, *path = NULL;
+	struct outfile out;
+	const char *v, *path = NULL, *output = NULL;
 	int64_t n;
 	int failed;
 
@@ -1109,6 +1110,13 @@ static int cmd_check(int argc, char **argv)
 			o.verbose = true;
 		else if (opt(&a, "--wake-latency", NULL, &v))
 			o.wake_set = !parse_wake_model(&a, v, &o.wake_model);
+		else if (opt(&a, "--format", "-f", &v)) {
+			if (v && check_format_parse(v, &o.format))
+				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+					      "check --format: '%s' is not text, json, junit or tap",
+					      v);
+		} else if (opt(&a, "--output", "-o", &v))
+			output = v;
 		else if (argv[a.i][0] != '-' && !path)
 			path = argv[a.i++];
 		else
@@ -1122,12 +1130,17 @@ static int cmd_check(int argc, char **argv)
 	cf = check_load(path, NULL, &err);
 	if (!cf)
 		return finish(&err);
-	o.out = stdout;
-	if (isatty_stderr()) {
-		o.progress = cmp_progress_bar;
-		o.progress_ud = stderr;
+	if (isatty_stderr())
+		o.progress = stderr;
+	failed = -1;
+	if (!outfile_open(&out, output, &err)) {
+		o.out = out.f;
+		failed = check_run(cf, &o, &err);
+		if (failed < 0)
+			outfile_fail(&out, &err);
+		else if (outfile_commit(&out, &err))
+			failed = -1;
 	}
-	failed = check_run(cf, &o, &err);
 	check_free(cf);
 	if (failed < 0)
 		return finish(&err);
@@ -1461,6 +1474,7 @@ static const char *const help_sweep =
 
 static const char *const help_check =
 	"usage: idlesim check EXPECT.json [--threads N] [--verbose] [--wake-latency W]\n"
+	"                     [--format text|json|junit|tap] [-o FILE]\n"
 	"\n"
 	"Runs the comparisons an expectation file names and tests each stated bound; prints one\n"
 	"line per check (ok or FAIL, with the cell, metric, governor, value and bound). Exit\n"
@@ -1470,7 +1484,11 @@ static const char *const help_check =
 	"  -v, --verbose         also print each comparison's table\n"
 	"  --wake-latency W      run every comparison with this wake-latency model (worst,\n"
 	"                        typical, measured; default: the file's wake_latency, else\n"
-	"                        typical)\n";
+	"                        typical)\n"
+	"  -f, --format F        text (default), json (schema idlesim-check/1), junit (XML,\n"
+	"                        one testcase per check) or tap (TAP version 13); the exit\n"
+	"                        status is the same for every format\n"
+	"  -o, --output FILE     write the report to FILE (whole or not at all; default: stdout)\n";
 
 static void usage(FILE *f)
 {

@@ -18,6 +18,7 @@
 #ifndef IDLESIM_COMPARE_H
 #define IDLESIM_COMPARE_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -166,8 +167,12 @@ int cmp_write(FILE *f, const struct cmp_result *res, enum cmp_format format,
 
 /* The configuration record as text lines (compare's text reports and check's output). */
 void cmp_write_config(FILE *f, const struct cmp_result *res);
+/* The same record as a JSON object (compare's and check's JSON reports). */
+json_t *cmp_config_json(const struct cmp_result *res);
 
 /* A progress bar on f: "[#####.....]  12/40 runs". Give the FILE * as ud. */
 void cmp_progress_bar(void *ud, long done, long total);
+/* The same bar after a name ("tbench [#####.....]  12/40 runs"; NULL: none), for check. */
+void cmp_progress_bar_named(FILE *f, const char *name, long done, long total);
 
 #endif

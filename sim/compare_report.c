@@ -135,7 +135,7 @@ void cmp_write_config(FILE *f, const struct cmp_result *res)
 	}
 }
 
-static json_t *config_json(const struct cmp_result *res)
+json_t *cmp_config_json(const struct cmp_result *res)
 {
 	json_t *o = json_object(), *ms = json_array(), *gs = json_array();
 	char hash[17];
@@ -455,7 +455,7 @@ static json_t *setup_json(const struct cmp_result *res)
 	json_object_set_new(o, "seed", json_integer((json_int_t)res->seed));
 	json_object_set_new(o, "duration_s", json_real((double)res->duration_ns / 1e9));
 	json_object_set_new(o, "hz", json_integer(res->hz));
-	json_object_set_new(o, "config", config_json(res));
+	json_object_set_new(o, "config", cmp_config_json(res));
 	return o;
 }
 
@@ -566,7 +566,11 @@ int cmp_write(FILE *f, const struct cmp_result *res, enum cmp_format format,
 
 void cmp_progress_bar(void *ud, long done, long total)
 {
-	FILE *f = ud;
+	cmp_progress_bar_named(ud, NULL, done, total);
+}
+
+void cmp_progress_bar_named(FILE *f, const char *name, long done, long total)
+{
 	char bar[41];
 	int n = total > 0 ? (int)(done * 40 / total) : 40;
 
@@ -580,7 +584,11 @@ void cmp_progress_bar(void *ud, long done, long total)
 	memset(bar, '#', (size_t)n);
 	memset(bar + n, '.', (size_t)(40 - n));
 	bar[40] = '\0';
-	fprintf(f, "\r[%s] %ld/%ld runs", bar, done, total);
+	/* a long name is cut so that the line still fits a terminal */
+	if (name)
+		fprintf(f, "\r%.30s [%s] %ld/%ld runs", name, bar, done, total);
+	else
+		fprintf(f, "\r[%s] %ld/%ld runs", bar, done, total);
 	if (done >= total)
 		fputc('\n', f);
 	fflush(f);

@@ -32,6 +32,7 @@
 
 #include "sim/cfgrec.h"
 #include "sim/check.h"
+#include "sim/check_int.h"
 #include "sim/common.h"
 #include "sim/compare.h"
 #include "sim/init.h"
@@ -219,22 +220,31 @@ static void assert_text_equal(const char *got, const char *want)
  * vectors in test_report.c), the states golden_request() disables, and the two test
  * governors, which have no tunables. Then the rest must equal `want`.
  */
-static void assert_config_then(const char *got, const char *want)
+/* The config record of the golden comparison, each line after prefix. */
+static void config_head(char *head, size_t len, const char *prefix)
 {
 	struct sim_error err;
 	struct machine skl;
-	char head[1024], hash[17];
-	size_t n;
+	char hash[17];
+	const char *p = prefix;
 
 	assert_int_equal(machine_load("skl", &skl, &err), 0);
 	cfgrec_hex(hash, machine_hash(&skl));
-	snprintf(head, sizeof(head),
-		 "config: idlesim %s; seeds 1..2; HZ 250; latency limit none; wake latency model "
+	snprintf(head, len,
+		 "%sconfig: idlesim %s; seeds 1..2; HZ 250; latency limit none; wake latency model "
 		 "worst\n"
-		 "machine skl: table %s; disabled: C1E,C3,C6,C7s,C8,C9,C10\n"
-		 "governor shallowest: none; --set applied: none\n"
-		 "governor deepest: none; --set applied: none\n",
-		 IDLESIM_VERSION, hash);
+		 "%smachine skl: table %s; disabled: C1E,C3,C6,C7s,C8,C9,C10\n"
+		 "%sgovernor shallowest: none; --set applied: none\n"
+		 "%sgovernor deepest: none; --set applied: none\n",
+		 p, IDLESIM_VERSION, p, hash, p, p);
+}
+
+static void assert_config_then(const char *got, const char *want)
+{
+	char head[1024];
+	size_t n;
+
+	config_head(head, sizeof(head), "");
 	n = strlen(head);
 	if (strncmp(got, head, n)) {
 		fprintf(stderr, "--- expected to start with\n%s--- got\n%s---\n", head, got);
@@ -596,12 +606,15 @@ static const char expect_head[] =
 
 static const char expect_tail[] = "\n      ]\n    }\n  ]\n}\n";
 
-/* Parse and run an expectation file made of head + expect + tail; returns check_run(). */
-static int run_check(const char *expect, char **out, struct sim_error *err)
+/* Parse and run an expectation file made of head + expect + tail, reporting in format;
+ * returns check_run(). */
+static int run_check_as(const char *expect, enum check_format format, char **out,
+			struct sim_error *err)
 {
 	char text[4096];
 	/* worst: the golden comparison's exit latencies (see golden_request) */
-	struct check_opts o = { .threads = 2, .wake_set = true, .wake_model = WAKE_MODEL_WORST };
+	struct check_opts o = { .threads = 2, .wake_set = true, .wake_model = WAKE_MODEL_WORST,
+				.format = format };
 	struct check_file *cf;
 	size_t len = 0;
 	int rc;
@@ -618,6 +631,11 @@ static int run_check(const char *expect, char **out, struct sim_error *err)
 	fclose(o.out);
 	check_free(cf);
 	return rc;
+}
+
+static int run_check(const char *expect, char **out, struct sim_error *err)
+{
+	return run_check_as(expect, CHECK_TEXT, out, err);
 }
 
 /* The bounds hold: deepest loses 17.49 % and 9.38 % of throughput (see the golden test). */
@@ -678,6 +696,252 @@ static void test_check_fail(void **state)
 			  "> max 37.5\n"
 			  "check: 4 of 8 checks failed\n");
 	free(out);
+}
+
+/*
+ * One failing and two passing bounds, from the golden comparison's numbers:
+ *  1. throughput of deepest at server-us=10: -17.49 % >= min_pct -20: ok
+ *  2. latency_mean of shallowest at server-us=30: mean 34 us <= max 34: ok
+ *  3. latency_mean of deepest at server-us=30: mean 38 us > max 37.5: FAIL
+ */
+static const char expect_one_fail[] =
+	"{\"metric\": \"throughput\", \"governor\": \"deepest\", \"value\": 10, "
+	"\"min_pct\": -20},\n"
+	"{\"metric\": \"latency_mean\", \"governor\": \"shallowest\", \"value\": 30, \"max\": 34},\n"
+	"{\"metric\": \"latency_mean\", \"governor\": \"deepest\", \"value\": 30, \"max\": 37.5}";
+
+/*
+ * A minimal XML well-formedness check: every element closed in order, attributes quoted,
+ * no '<' inside text or attributes, every '&' an entity. Returns the elements opened.
+ */
+static int xml_well_formed(const char *s)
+{
+	const char *stack[64];
+	size_t len[64];
+	int depth = 0, elements = 0;
+
+	if (!strncmp(s, "<?xml ", 6)) {
+		s = strstr(s, "?>");
+		assert_non_null(s);
+		s += 2;
+	}
+	for (; *s; s++) {
+		if (*s == '&') {
+			assert_true(!strncmp(s, "&amp;", 5) || !strncmp(s, "&lt;", 4) ||
+				    !strncmp(s, "&gt;", 4) || !strncmp(s, "&quot;", 6) ||
+				    !strncmp(s, "&#39;", 5));
+			continue;
+		}
+		if (*s != '<')
+			continue;
+		if (s[1] == '/') { /* </name> closes the innermost element */
+			assert_true(depth > 0);
+			depth--;
+			assert_memory_equal(s + 2, stack[depth], len[depth]);
+			assert_int_equal(s[2 + len[depth]], '>');
+			s += 2 + len[depth];
+			continue;
+		}
+		assert_true(depth < 64);
+		stack[depth] = s + 1;
+		len[depth] = strcspn(s + 1, " />");
+		assert_true(len[depth] > 0);
+		elements++;
+		for (s += 1 + len[depth]; *s != '>' && *s != '/'; s++) {
+			if (*s == ' ' || *s == '\n')
+				continue;
+			/* name="value" */
+			s += strcspn(s, "=");
+			assert_int_equal(s[0], '=');
+			assert_int_equal(s[1], '"');
+			for (s += 2; *s != '"'; s++)
+				assert_true(*s && *s != '<');
+		}
+		if (*s == '/') {
+			assert_int_equal(s[1], '>');
+			s++;
+		} else {
+			depth++;
+		}
+	}
+	assert_int_equal(depth, 0);
+	return elements;
+}
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (; (s = strstr(s, what)); s++)
+		n++;
+	return n;
+}
+
+/* JUnit: well-formed, 3 tests and 1 failure, the failure's message, the config record. */
+static void test_check_junit(void **state)
+{
+	struct sim_error err;
+	char *out;
+
+	(void)state;
+	assert_int_equal(run_check_as(expect_one_fail, CHECK_JUNIT, &out, &err), 1);
+	/* testsuites, testsuite, properties, 4 properties (config, machine, 2 governors),
+	 * 3 testcases, 1 failure */
+	assert_int_equal(xml_well_formed(out), 11);
+	assert_non_null(strstr(out, "<testsuites name=\"idlesim check\" tests=\"3\" "
+				    "failures=\"1\">\n"));
+	assert_non_null(strstr(out, "<testsuite name=\"pp\" tests=\"3\" failures=\"1\" "
+				    "errors=\"0\" skipped=\"0\">\n"));
+	assert_int_equal(count(out, "<testcase classname=\"pp\" "), 3);
+	assert_int_equal(count(out, "<failure "), 1);
+	assert_non_null(strstr(out, "<testcase classname=\"pp\" name=\"pp server-us=30 on skl: "
+				    "latency_mean of deepest: max\">\n"
+				    "      <failure message=\"mean 38 us &gt; max 37.5\" "
+				    "type=\"max\">"));
+	assert_non_null(strstr(out, "<property name=\"machine skl\" value=\"table "));
+	assert_non_null(strstr(out, "<property name=\"governor deepest\" value=\"none; "
+				    "--set applied: none\"/>\n"));
+	free(out);
+}
+
+/* TAP version 13, line by line; the failure's fields as YAML (a max bound compares no
+ * governors: pct, p_value and significant are null). */
+static void test_check_tap(void **state)
+{
+	struct sim_error err;
+	char *out, head[1024], want[4096];
+
+	(void)state;
+	assert_int_equal(run_check_as(expect_one_fail, CHECK_TAP, &out, &err), 1);
+	config_head(head, sizeof(head), "# ");
+	snprintf(want, sizeof(want),
+		 "TAP version 13\n"
+		 "1..3\n"
+		 "%s"
+		 "ok 1 - [pp] pp server-us=10 on skl: throughput of deepest: -17.49%% against "
+		 "shallowest >= min_pct -20.00%%\n"
+		 "ok 2 - [pp] pp server-us=30 on skl: latency_mean of shallowest: mean 34 us "
+		 "<= max 34\n"
+		 "not ok 3 - [pp] pp server-us=30 on skl: latency_mean of deepest: mean 38 us "
+		 "> max 37.5\n"
+		 "  ---\n"
+		 "  message: \"mean 38 us > max 37.5\"\n"
+		 "  cell: \"pp server-us=30 on skl\"\n"
+		 "  workload: \"pp\"\n"
+		 "  param: \"server-us\"\n"
+		 "  param_value: 30\n"
+		 "  machine: \"skl\"\n"
+		 "  metric: \"latency_mean\"\n"
+		 "  unit: \"us\"\n"
+		 "  governor: \"deepest\"\n"
+		 "  bound: \"max\"\n"
+		 "  limit: 37.5\n"
+		 "  mean: 38.0\n"
+		 "  pct: null\n"
+		 "  p_value: null\n"
+		 "  significant: null\n"
+		 "  ...\n",
+		 head);
+	assert_text_equal(out, want);
+	free(out);
+}
+
+/* JSON: the schema, the counts, each check's numbers, the config record. */
+static void test_check_json(void **state)
+{
+	struct sim_error err;
+	json_error_t je;
+	json_t *doc, *k;
+	char *out;
+
+	(void)state;
+	assert_int_equal(run_check_as(expect_one_fail, CHECK_JSON, &out, &err), 1);
+	doc = json_loads(out, 0, &je);
+	assert_non_null(doc);
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")), "idlesim-check/1");
+	assert_int_equal(json_integer_value(json_object_get(doc, "checks")), 3);
+	assert_int_equal(json_integer_value(json_object_get(doc, "failed")), 1);
+	k = json_object_get(json_array_get(json_object_get(doc, "comparisons"), 0), "config");
+	assert_int_equal(json_integer_value(json_object_get(k, "hz")), 250);
+	k = json_array_get(json_object_get(json_array_get(json_object_get(doc, "comparisons"), 0),
+					   "checks"),
+			   2);
+	assert_false(json_is_true(json_object_get(k, "ok")));
+	assert_string_equal(json_string_value(json_object_get(k, "bound")), "max");
+	assert_true(json_real_value(json_object_get(k, "limit")) == 37.5);
+	assert_true(json_real_value(json_object_get(k, "mean")) == 38.0);
+	json_decref(doc);
+	free(out);
+}
+
+/*
+ * "significant": true makes min_pct and max_pct fail only when the bound is crossed AND
+ * the t-test calls the difference significant. By hand, min_pct -1 and max_pct 5:
+ *   pct -3, not significant: crossed, not significant: holds
+ *   pct -3, significant: fails;  pct -0.5, significant: not crossed: holds
+ *   pct 7 against max_pct 5: holds unless significant
+ * Without "significant", -3 fails whatever the t-test says.
+ */
+static void test_check_significant_bound(void **state)
+{
+	struct check_expect x = { .significant = true };
+	struct cmp_gov g = { 0 };
+	struct sim_error err;
+	char *out;
+
+	(void)state;
+	x.bound[B_MIN_PCT] = -1;
+	x.bound[B_MAX_PCT] = 5;
+	g.pct = -3;
+	assert_true(check_bound_holds(&x, B_MIN_PCT, &g));
+	g.significant = true;
+	assert_false(check_bound_holds(&x, B_MIN_PCT, &g));
+	g.pct = -0.5;
+	assert_true(check_bound_holds(&x, B_MIN_PCT, &g));
+	g.pct = 7;
+	assert_false(check_bound_holds(&x, B_MAX_PCT, &g));
+	g.significant = false;
+	assert_true(check_bound_holds(&x, B_MAX_PCT, &g));
+	x.significant = false;
+	g.pct = -3;
+	assert_false(check_bound_holds(&x, B_MIN_PCT, &g));
+
+	/* In a run: deepest's -17.49 % at server-us=10 is worse than -10 and significant
+	 * (p = 0, see test_check_fail), so it fails, and the line says why. */
+	assert_int_equal(run_check("{\"metric\": \"throughput\", \"governor\": \"deepest\", "
+				   "\"value\": 10, \"min_pct\": -10, \"significant\": true}",
+				   &out, &err),
+			 1);
+	assert_config_then(out,
+			  "FAIL [pp] pp server-us=10 on skl: throughput of deepest: -17.49% "
+			  "against shallowest < min_pct -10.00% and significant\n"
+			  "check: 1 of 1 checks failed\n");
+	free(out);
+	/* "significant" qualifies a percentage bound: alone, or with max, it is an error */
+	assert_int_equal(run_check("{\"metric\": \"throughput\", \"governor\": \"deepest\", "
+				   "\"max\": 1, \"significant\": true}",
+				   &out, &err),
+			 -2);
+	assert_non_null(strstr(err.text, "qualifies min_pct or max_pct"));
+}
+
+/* check's progress bar names the comparison: 1 of 4 runs is 40 / 4 = 10 '#' of 40; a long
+ * name is cut at 30 characters so that the bar still fits. */
+static void test_check_progress_named(void **state)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(f);
+	cmp_progress_bar_named(f, "tbench", 1, 4);
+	cmp_progress_bar_named(f, "a-name-of-forty-characters-0123456789abc", 4, 4);
+	fclose(f);
+	assert_string_equal(text, "\rtbench [##########..............................] 1/4 runs"
+				  "\ra-name-of-forty-characters-012 "
+				  "[########################################] 4/4 runs\n");
+	free(text);
 }
 
 /* Bad expectations are input errors at the line and column of the offending field. */
@@ -826,6 +1090,24 @@ static void test_commands(void **state)
 	assert_file_contains("out", "FAIL tbench clients=1 on skl: throughput of deepest: -");
 	assert_file_contains("out", "against shallowest < min_pct +0.00%");
 	assert_file_contains("out", "check: 2 of 2 checks failed");
+	/* every format exits 3 on a failed bound; -o writes the file, nothing on stdout */
+	snprintf(args, sizeof(args), "check %s/fail.json -f tap -o %s/fail.tap", tmpdir, tmpdir);
+	assert_int_equal(run_idlesim(args), CHECK_EXIT_FAILED);
+	assert_file_contains("fail.tap", "TAP version 13\n1..2\n");
+	assert_file_contains("fail.tap", "\nnot ok 2 - tbench clients=2 on skl: throughput of "
+					 "deepest: -");
+	{
+		char *o = slurp_tmp("out");
+
+		assert_string_equal(o, "");
+		free(o);
+	}
+	snprintf(args, sizeof(args), "check %s/fail.json --format junit", tmpdir);
+	assert_int_equal(run_idlesim(args), CHECK_EXIT_FAILED);
+	assert_file_contains("out", "tests=\"2\" failures=\"2\"");
+	snprintf(args, sizeof(args), "check %s/fail.json --format xml", tmpdir);
+	assert_int_equal(run_idlesim(args), 2);
+	assert_file_contains("err", "check --format: 'xml' is not text, json, junit or tap");
 
 	snprintf(text, sizeof(text), tbench_expect, "min_pct", "\"0\"");
 	write_tmp("bad.json", text);
@@ -867,6 +1149,11 @@ int main(void)
 		cmocka_unit_test(test_check_pass),
 		cmocka_unit_test(test_check_fail),
 		cmocka_unit_test(test_check_bad_input),
+		cmocka_unit_test(test_check_junit),
+		cmocka_unit_test(test_check_tap),
+		cmocka_unit_test(test_check_json),
+		cmocka_unit_test(test_check_significant_bound),
+		cmocka_unit_test(test_check_progress_named),
 		cmocka_unit_test_setup_teardown(test_commands, setup, teardown),
 	};
 
