@@ -59,8 +59,18 @@ static void esc(FILE *f, const char *s)
 		case '\'':
 			fputs("&#39;", f);
 			break;
-		default:
+		case '\t':
+		case '\n':
+		case '\r':
 			fputc(*s, f);
+			break;
+		default:
+			/* Other control characters are not allowed in XML 1.0, not even as
+			 * references (a machine's name can hold one): the replacement character. */
+			if ((unsigned char)*s < 0x20 || *s == 0x7f)
+				fputs("&#xFFFD;", f);
+			else
+				fputc(*s, f);
 		}
 	}
 }

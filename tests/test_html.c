@@ -13,6 +13,7 @@
  *
  * The browser test (a real renderer) is tests/test_browser.c.
  */
+#include "sim/html.h"
 #include "tests/testbin.h"
 #include "tests/testjson.h"
 
@@ -332,6 +333,22 @@ static void test_report_window(void **state)
  * compare --format html: well-formed and self-contained; one bar per cell and governor,
  * each with the JSON's mean, stddev and significance (the same comparison in JSON).
  */
+/* Control characters (but tab, newline, CR) cannot appear in XML 1.0, even as references:
+ * they become U+FFFD; markup characters are escaped as entities. */
+static void test_escape_control(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	html_escape(f, "a\001b<\177\tc\"&");
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(buf, "a&#xFFFD;b&lt;&#xFFFD;\tc&quot;&amp;");
+	free(buf);
+}
+
 static void test_compare_html(void **state)
 {
 	static const char cmp[] = "compare --workload tbench --clients 1,2 -g menu@6.19,teo@6.19 "
@@ -384,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_report_demo),
 		cmocka_unit_test(test_report_window),
 		cmocka_unit_test(test_compare_html),
+		cmocka_unit_test(test_escape_control),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
