@@ -854,6 +854,41 @@ static void test_option_forms(void **state)
 	assert_true(out_has("usage: idlesim help [COMMAND]"));
 }
 
+/*
+ * A UTF-8 byte order mark gives the same message at 1:1 for every input kind: native
+ * trace (text and JSON), machine JSON, expectation file, sweep spec, kernel trace.
+ */
+static void test_bom_every_input(void **state)
+{
+	static const struct {
+		const char *file, *body, *cmd, *tail;
+	} cases[] = {
+		{ "t.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n",
+		  "run --trace", "" },
+		{ "j.trace", "{\"format\": \"idlesim-trace\"}\n", "run --trace", "" },
+		{ "m.json", "{\"name\": \"x\"}\n", "run --machine", "" },
+		{ "e.json", "{\"schema\": \"idlesim-expect/1\", \"comparisons\": []}\n",
+		  "check", "" },
+		{ "s.json", "{\"traces\": [\"x\"], \"machines\": [\"skl\"]}\n",
+		  "sweep", " -o out.jsonl" },
+		{ "k.txt", "# tracer: nop\n", "import", "" },
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < SIM_ARRAY_SIZE(cases); i++) {
+		char body[256], args[512], msg[128];
+
+		snprintf(body, sizeof(body), "\xef\xbb\xbf%s", cases[i].body);
+		write_tmp(cases[i].file, body);
+		snprintf(args, sizeof(args), "%s %s/%s%s", cases[i].cmd, tmpdir, cases[i].file,
+			 cases[i].tail);
+		snprintf(msg, sizeof(msg), "%s:1:1: the file starts with a UTF-8 byte order mark; "
+			 "save it without one", cases[i].file);
+		expect_usage_error(args, msg);
+	}
+}
+
 /* Range errors state the range; "greater than zero" for a positive value is gone. */
 static void test_range_errors(void **state)
 {
@@ -1290,6 +1325,7 @@ int main(void)
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_option_forms),
 		cmocka_unit_test(test_range_errors),
+		cmocka_unit_test(test_bom_every_input),
 		cmocka_unit_test(test_help_run_lists_readme_options),
 		cmocka_unit_test(test_sweep_wake_latency),
 		cmocka_unit_test(test_calibrate_and_measured),
