@@ -889,6 +889,31 @@ static void test_bom_every_input(void **state)
 	}
 }
 
+/*
+ * A governor listed twice runs once: menu, menu@6.19 (the same table entry: menu is the
+ * newest version, 6.19) and menu again are one run, teo another, so 2 runs in this order.
+ */
+static void test_governor_listed_twice(void **state)
+{
+	json_error_t je;
+	json_t *root, *runs;
+	char *text;
+
+	(void)state;
+	assert_int_equal(run_idlesim("run -mskl -gmenu,menu@6.19,teo -gmenu --format json"), 0);
+	text = slurp_tmp("out");
+	root = json_loads(text, 0, &je);
+	assert_non_null(root);
+	runs = json_object_get(root, "runs");
+	assert_int_equal(json_array_size(runs), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(runs, 0), "governor")),
+			    "menu@6.19");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(runs, 1), "governor")),
+			    "teo@6.19");
+	json_decref(root);
+	free(text);
+}
+
 /* Range errors state the range; "greater than zero" for a positive value is gone. */
 static void test_range_errors(void **state)
 {
@@ -1326,6 +1351,7 @@ int main(void)
 		cmocka_unit_test(test_option_forms),
 		cmocka_unit_test(test_range_errors),
 		cmocka_unit_test(test_bom_every_input),
+		cmocka_unit_test(test_governor_listed_twice),
 		cmocka_unit_test(test_help_run_lists_readme_options),
 		cmocka_unit_test(test_sweep_wake_latency),
 		cmocka_unit_test(test_calibrate_and_measured),
