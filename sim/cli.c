@@ -394,6 +394,29 @@ static void explain_size_note(const struct run_results *res, enum report_format 
 			bytes / 1e6, n, output);
 }
 
+/*
+ * --disable that leaves only POLL (the CPU spins: no idle state saves power) is legal, but
+ * rarely what was meant: warn once per machine.
+ */
+static void warn_only_poll(const struct run_results *res)
+{
+	int i, j, k;
+
+	for (i = 0; i < res->n; i++) {
+		const struct run_result *r = &res->r[i];
+		bool other = false;
+
+		for (k = 0; k < r->mach.state_count; k++)
+			other |= !(r->mach.states[k].flags & CPUIDLE_FLAG_POLLING) &&
+				 !(r->disabled & (1u << k));
+		for (j = 0; j < i && strcmp(res->r[j].mach.name, r->mach.name); j++)
+			;
+		if (!other && j == i)
+			fprintf(stderr, "idlesim: warning: every idle state of %s but POLL is "
+					"disabled: only POLL is left\n", r->mach.name);
+	}
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
@@ -462,6 +485,7 @@ static int cmd_run(int argc, char **argv)
 		run_results_free(&res);
 		return finish(&err);
 	}
+	warn_only_poll(&res);
 	explain_size_note(&res, ro.format, output);
 	if (!outfile_open(&out, output, &err)) {
 		int rc = report_write(out.f, &res, &ro);
@@ -538,6 +562,7 @@ static int cmd_report(int argc, char **argv)
 	ho.command = cmdline;
 	if (run_grid(&req, &res, &err))
 		return finish(&err);
+	warn_only_poll(&res);
 	if (!outfile_open(&out, output, &err)) {
 		if (html_report(out.f, &res, &ho, &err)) {
 			outfile_fail(&out, &err);

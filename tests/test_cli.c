@@ -914,6 +914,26 @@ static void test_governor_listed_twice(void **state)
 	free(text);
 }
 
+/*
+ * skl has 9 states, POLL and 8 others (C1 C1E C3 C6 C7s C8 C9 C10, indexes 1-8): disabling
+ * 1-8 leaves POLL alone, and the run warns (once, for its one machine); 1-7 leaves C10.
+ */
+static void test_only_poll_warns(void **state)
+{
+	char *err;
+
+	(void)state;
+	assert_int_equal(run_idlesim("run -mskl -gteo,menu --disable 1,2,3,4,5,6,7,8"), 0);
+	err = slurp_tmp("err");
+	assert_string_equal(err, "idlesim: warning: every idle state of skl but POLL is "
+				 "disabled: only POLL is left\n");
+	free(err);
+	assert_int_equal(run_idlesim("run -mskl -gteo --disable 1,2,3,4,5,6,7"), 0);
+	err = slurp_tmp("err");
+	assert_string_equal(err, "");
+	free(err);
+}
+
 /* Range errors state the range; "greater than zero" for a positive value is gone. */
 static void test_range_errors(void **state)
 {
@@ -1352,6 +1372,7 @@ int main(void)
 		cmocka_unit_test(test_range_errors),
 		cmocka_unit_test(test_bom_every_input),
 		cmocka_unit_test(test_governor_listed_twice),
+		cmocka_unit_test(test_only_poll_warns),
 		cmocka_unit_test(test_help_run_lists_readme_options),
 		cmocka_unit_test(test_sweep_wake_latency),
 		cmocka_unit_test(test_calibrate_and_measured),
