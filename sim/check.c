@@ -576,6 +576,11 @@ struct check_file *check_parse(const char *text, const char *source, check_find_
 	}
 	w.text = cf->text;
 	failures = sim_alloc_failures();
+	if (sim_has_bom(cf->text, strlen(cf->text))) {
+		sim_error_set(err, SIM_ERR_INPUT, w.source, 1, 1, SIM_BOM_MESSAGE);
+		check_free(cf);
+		return NULL;
+	}
 	cf->root = json_loads(cf->text, JSON_REJECT_DUPLICATES, &je);
 	if (!cf->root) {
 		/* jansson may report a failed allocation as a syntax error */

@@ -43,19 +43,51 @@ struct args {
 	int i;
 	const char *cmd;
 	struct sim_error *err;
+	bool operands_only; /* after "--": everything is an operand, even "-x" */
 };
 
 /*
+ * Whether the loop over argv goes on: arguments left and no error yet. Takes a "--" that
+ * ends the options (once) here, so every subcommand's loop accepts it the same way.
+ */
+static bool more(struct args *a)
+{
+	if (a->err->code != SIM_OK)
+		return false;
+	if (!a->operands_only && a->i < a->argc && !strcmp(a->argv[a->i], "--")) {
+		a->operands_only = true;
+		a->i++;
+	}
+	return a->i < a->argc;
+}
+
+/* Whether argv[a->i] is an operand (a file name, "-" for stdin) rather than an option. */
+static bool operand(const struct args *a)
+{
+	const char *s = a->argv[a->i];
+
+	return a->operands_only || s[0] != '-' || !strcmp(s, "-");
+}
+
+/*
  * If argv[i] is option `name` (with its short form `sname`, may be NULL), take it: for
- * options with a value, *val receives "--name=VALUE" or the next argument.
+ * options with a value, *val receives the value of "--name=VALUE", "--name VALUE",
+ * "-sVALUE" or "-s VALUE", the forms getopt_long accepts. (getopt_long itself keeps
+ * global state, and tests call idlesim_main() many times in one process.)
  */
 static bool opt(struct args *a, const char *name, const char *sname, const char **val)
 {
 	const char *s = a->argv[a->i];
 	size_t n = strlen(name);
 
+	if (a->operands_only)
+		return false;
 	if (sname && !strcmp(s, sname)) {
 		s = name;
+	} else if (sname && val && !strncmp(s, sname, 2) && s[2]) {
+		*val = s + 2; /* -n3 */
+		a->i++;
+		return true;
 	} else if (strncmp(s, name, n) || (s[n] && s[n] != '=')) {
 		return false;
 	}
@@ -136,17 +168,63 @@ static int parse_fixed(const char *s, int decimals, int64_t max, int64_t *out)
 	return 0;
 }
 
+/* v / 10^decimals as a decimal without trailing zeros: 3600000000000 at 9 -> "3600". */
+static void fixed_text(char *buf, size_t n, int64_t v, int decimals)
+{
+	int64_t scale = 1;
+	int d, len;
+
+	for (d = 0; d < decimals; d++)
+		scale *= 10;
+	len = snprintf(buf, n, "%lld", (long long)(v / scale));
+	if (v % scale && len > 0 && (size_t)len < n) {
+		snprintf(buf + len, n - (size_t)len, ".%0*lld", decimals, (long long)(v % scale));
+		for (len = (int)strlen(buf); buf[len - 1] == '0'; len--)
+			buf[len - 1] = '\0';
+	}
+}
+
+/*
+ * The accepted range as a user reads it: "1..10000", "at least 1", "0 or more", "more
+ * than 0 and at most 3600" (a decimal option whose least value is one unit of its last
+ * digit). INT64_MAX / 1000 as the upper bound means none.
+ */
+static void range_text(char *buf, size_t n, int decimals, int64_t lo, int64_t hi)
+{
+	char los[32], his[32];
+	bool above_zero = decimals && lo == 1;
+
+	fixed_text(los, sizeof(los), lo, decimals);
+	fixed_text(his, sizeof(his), hi, decimals);
+	if (hi >= INT64_MAX / 1000)
+		snprintf(buf, n, "%s%s%s", above_zero ? "more than 0" : lo ? "at least " : "",
+			 above_zero ? "" : los, !above_zero && !lo ? " or more" : "");
+	else if (above_zero)
+		snprintf(buf, n, "more than 0 and at most %s", his);
+	else
+		snprintf(buf, n, "%s..%s", los, his);
+}
+
+/*
+ * A number option's value into *out (scaled by 10^decimals), or an error that states the
+ * accepted range: "run --hz 100000: must be 1..10000".
+ */
 static int num_arg(struct args *a, const char *name, const char *val, int decimals, int64_t lo,
 		   int64_t hi, int64_t *out)
 {
+	char range[96];
+
 	if (!val)
 		return -1;
-	if (parse_fixed(val, decimals, INT64_MAX / 1000, out) || *out < lo || *out > hi)
-		return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
-				     "%s %s: '%s' is not a valid value (expected %s%s)", a->cmd, name,
-				     val, decimals ? "a decimal number" : "an integer",
-				     lo > 0 ? " greater than zero" : " that is not negative");
-	return 0;
+	if (!parse_fixed(val, decimals, INT64_MAX / 1000, out) && *out >= lo && *out <= hi)
+		return 0;
+	range_text(range, sizeof(range), decimals, lo, hi);
+	if (*val && val[strspn(val, decimals ? "0123456789." : "0123456789")] == '\0')
+		return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0, "%s %s %s: must be %s",
+				     a->cmd, name, val, range);
+	return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0, "%s %s '%s': must be %s, %s",
+			     a->cmd, name, val,
+			     decimals ? "a number (decimals allowed)" : "an integer", range);
 }
 
 static int list_add(struct args *a, const char **list, int *n, const char *val, const char *name)
@@ -316,10 +394,33 @@ static void explain_size_note(const struct run_results *res, enum report_format 
 			bytes / 1e6, n, output);
 }
 
+/*
+ * --disable that leaves only POLL (the CPU spins: no idle state saves power) is legal, but
+ * rarely what was meant: warn once per machine.
+ */
+static void warn_only_poll(const struct run_results *res)
+{
+	int i, j, k;
+
+	for (i = 0; i < res->n; i++) {
+		const struct run_result *r = &res->r[i];
+		bool other = false;
+
+		for (k = 0; k < r->mach.state_count; k++)
+			other |= !(r->mach.states[k].flags & CPUIDLE_FLAG_POLLING) &&
+				 !(r->disabled & (1u << k));
+		for (j = 0; j < i && strcmp(res->r[j].mach.name, r->mach.name); j++)
+			;
+		if (!other && j == i)
+			fprintf(stderr, "idlesim: warning: every idle state of %s but POLL is "
+					"disabled: only POLL is left\n", r->mach.name);
+	}
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "run", &err };
+	struct args a = { argc, argv, 1, "run", &err, false };
 	struct report_opts ro = { REPORT_TEXT, false, NULL };
 	struct run_request req;
 	struct run_results res;
@@ -331,7 +432,7 @@ static int cmd_run(int argc, char **argv)
 	/* Before the lists are split in place at their commas. */
 	command_line(cmdline, sizeof(cmdline), argc, argv);
 	run_request_defaults(&req);
-	while (a.i < argc && err.code == SIM_OK) {
+	while (more(&a)) {
 		if (run_common_opt(&a, &req))
 			continue;
 		if (opt(&a, "--format", "-f", &v)) {
@@ -384,6 +485,7 @@ static int cmd_run(int argc, char **argv)
 		run_results_free(&res);
 		return finish(&err);
 	}
+	warn_only_poll(&res);
 	explain_size_note(&res, ro.format, output);
 	if (!outfile_open(&out, output, &err)) {
 		int rc = report_write(out.f, &res, &ro);
@@ -408,7 +510,7 @@ static int cmd_run(int argc, char **argv)
 static int cmd_report(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "report", &err };
+	struct args a = { argc, argv, 1, "report", &err, false };
 	struct html_opts ho = { NULL, IDLESIM_VERSION, 0, -1, 30 };
 	struct run_request req;
 	struct run_results res;
@@ -422,7 +524,7 @@ static int cmd_report(int argc, char **argv)
 	/* Before the lists are split in place at their commas. */
 	command_line(cmdline, sizeof(cmdline), argc, argv);
 	run_request_defaults(&req);
-	while (a.i < argc && err.code == SIM_OK) {
+	while (more(&a)) {
 		if (run_common_opt(&a, &req))
 			continue;
 		if (opt(&a, "--decisions", NULL, &v)) {
@@ -460,6 +562,7 @@ static int cmd_report(int argc, char **argv)
 	ho.command = cmdline;
 	if (run_grid(&req, &res, &err))
 		return finish(&err);
+	warn_only_poll(&res);
 	if (!outfile_open(&out, output, &err)) {
 		if (html_report(out.f, &res, &ho, &err)) {
 			outfile_fail(&out, &err);
@@ -521,7 +624,7 @@ static int gen_model(struct args *a, const struct workload *w)
 
 	workload_defaults(w, params);
 	command_line(hdr.source, sizeof(hdr.source), a->argc, a->argv);
-	while (a->i < a->argc && err->code == SIM_OK) {
+	while (more(a)) {
 		const char *s = a->argv[a->i];
 		size_t len = strncmp(s, "--", 2) ? 0 : strcspn(s + 2, "=");
 		int k = -1;
@@ -567,7 +670,7 @@ static int gen_model(struct args *a, const struct workload *w)
 static int cmd_gen(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "gen", &err };
+	struct args a = { argc, argv, 1, "gen", &err, false };
 	const struct workload *model;
 	struct gen_config c;
 	struct outfile out;
@@ -600,7 +703,7 @@ static int cmd_gen(int argc, char **argv)
 	}
 	gen_config_defaults(&c, c.workload);
 	command_line(c.source, sizeof(c.source), argc, argv);
-	while (a.i < argc && err.code == SIM_OK) {
+	while (more(&a)) {
 		if (opt(&a, "--workload", NULL, &v))
 			continue;
 		else if (opt(&a, "--cpus", NULL, &v)) {
@@ -703,7 +806,7 @@ static int import_output(struct importer *im, const char *output, bool json, str
 static int cmd_import(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "import", &err };
+	struct args a = { argc, argv, 1, "import", &err, false };
 	struct import_options io = { 0 };
 	struct run_request req;
 	struct importer *im;
@@ -715,7 +818,7 @@ static int cmd_import(int argc, char **argv)
 
 	run_request_defaults(&req);
 	command_line(cmd, sizeof(cmd), argc, argv);
-	while (a.i < argc && err.code == SIM_OK) {
+	while (more(&a)) {
 		if (opt(&a, "--machine", "-m", &v))
 			machine = v;
 		else if (opt(&a, "--output", "-o", &v))
@@ -743,7 +846,7 @@ static int cmd_import(int argc, char **argv)
 			list_add(&a, req.disable, &req.nr_disable, v, "--disable");
 		else if (opt(&a, "--enable", NULL, &v))
 			list_add(&a, req.enable, &req.nr_enable, v, "--enable");
-		else if ((argv[a.i][0] != '-' || !strcmp(argv[a.i], "-")) && !trace)
+		else if (operand(&a) && !trace)
 			trace = argv[a.i++];
 		else
 			bad_option(&a);
@@ -810,12 +913,12 @@ static void list_machines(void)
 static int cmd_machines_calibrate(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 2, "machines calibrate", &err };
+	struct args a = { argc, argv, 2, "machines calibrate", &err, false };
 	const char *v, *csv = NULL, *name = NULL, *output = NULL;
 	struct outfile out;
 	struct machine m;
 
-	while (a.i < argc && err.code == SIM_OK) {
+	while (more(&a)) {
 		if (opt(&a, "--wult", NULL, &v))
 			csv = v;
 		else if (opt(&a, "--machine", "-m", &v))
@@ -844,17 +947,17 @@ static int cmd_machines_calibrate(int argc, char **argv)
 static int cmd_machines(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "machines", &err };
+	struct args a = { argc, argv, 1, "machines", &err, false };
 	const char *name = NULL;
 	bool json = false;
 	struct machine m;
 
 	if (argc > 1 && !strcmp(argv[1], "calibrate"))
 		return cmd_machines_calibrate(argc, argv);
-	while (a.i < argc && err.code == SIM_OK) {
+	while (more(&a)) {
 		if (opt(&a, "--json", NULL, NULL))
 			json = true;
-		else if (argv[a.i][0] != '-' && !name)
+		else if (operand(&a) && !name)
 			name = argv[a.i++];
 		else
 			bad_option(&a);
@@ -985,7 +1088,7 @@ static bool isatty_stderr(void)
 static int cmd_compare(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "compare", &err };
+	struct args a = { argc, argv, 1, "compare", &err, false };
 	enum cmp_format format = CMP_TEXT;
 	bool html = false; /* --format html: sim/html.h */
 	char cmdline[1024];
@@ -1011,7 +1114,7 @@ static int cmd_compare(int argc, char **argv)
 	workload_defaults(req.wl, req.params);
 	/* Before the lists are split in place at their commas. */
 	command_line(cmdline, sizeof(cmdline), argc, argv);
-	while (a.i < argc && err.code == SIM_OK) {
+	while (more(&a)) {
 		if (opt(&a, "--workload", NULL, &v))
 			continue;
 		else if (opt(&a, "--machine", "-m", &v))
@@ -1094,7 +1197,7 @@ static int cmd_compare(int argc, char **argv)
 static int cmd_check(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "check", &err };
+	struct args a = { argc, argv, 1, "check", &err, false };
 	struct check_opts o = { 0 };
 	struct check_file *cf;
 	struct outfile out;
@@ -1102,7 +1205,7 @@ static int cmd_check(int argc, char **argv)
 	int64_t n;
 	int failed;
 
-	while (a.i < argc && err.code == SIM_OK) {
+	while (more(&a)) {
 		if (opt(&a, "--threads", "-j", &v)) {
 			if (!num_arg(&a, "--threads", v, 0, 1, 256, &n))
 				o.threads = (int)n;
@@ -1117,7 +1220,7 @@ static int cmd_check(int argc, char **argv)
 					      v);
 		} else if (opt(&a, "--output", "-o", &v))
 			output = v;
-		else if (argv[a.i][0] != '-' && !path)
+		else if (operand(&a) && !path)
 			path = argv[a.i++];
 		else
 			bad_option(&a);
@@ -1151,16 +1254,16 @@ static int cmd_check(int argc, char **argv)
 static int cmd_sweep_merge(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "sweep merge", &err };
+	struct args a = { argc, argv, 1, "sweep merge", &err, false };
 	const char **in = sim_calloc((size_t)argc, sizeof(*in)), *v, *out = NULL;
 	int n = 0; /* any number of shards: a Slurm array may have thousands */
 
 	if (!in)
 		sim_error_nomem(&err, "");
-	while (a.i < argc && err.code == SIM_OK) {
+	while (more(&a)) {
 		if (opt(&a, "--output", "-o", &v))
 			out = v;
-		else if (argv[a.i][0] != '-')
+		else if (operand(&a))
 			in[n++] = argv[a.i++];
 		else
 			bad_option(&a);
@@ -1178,12 +1281,12 @@ static int cmd_sweep_merge(int argc, char **argv)
 static int cmd_sweep_summary(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "sweep summary", &err };
+	struct args a = { argc, argv, 1, "sweep summary", &err, false };
 	struct sweep_summary_opts o = { NULL, SWEEP_FMT_TEXT, NULL };
 	const char *v, *in = NULL, *out = "-";
 	char command[1024];
 
-	while (a.i < argc && err.code == SIM_OK) {
+	while (more(&a)) {
 		if (opt(&a, "--objective", NULL, &v)) {
 			o.objectives = v;
 		} else if (opt(&a, "--format", NULL, &v)) {
@@ -1199,7 +1302,7 @@ static int cmd_sweep_summary(int argc, char **argv)
 					      "not '%s'", v);
 		} else if (opt(&a, "--output", "-o", &v)) {
 			out = v;
-		} else if (argv[a.i][0] != '-' && !in) {
+		} else if (operand(&a) && !in) {
 			in = argv[a.i++];
 		} else {
 			bad_option(&a);
@@ -1225,7 +1328,7 @@ static int cmd_sweep_summary(int argc, char **argv)
 static int cmd_sweep(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "sweep", &err };
+	struct args a = { argc, argv, 1, "sweep", &err, false };
 	struct sweep_opts o = { 1, 0, 1, NULL };
 	struct sweep_spec *spec;
 	const char *v, *path = NULL, *out = NULL;
@@ -1238,7 +1341,7 @@ static int cmd_sweep(int argc, char **argv)
 		return cmd_sweep_merge(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "summary"))
 		return cmd_sweep_summary(argc - 1, argv + 1);
-	while (a.i < argc && err.code == SIM_OK) {
+	while (more(&a)) {
 		if (opt(&a, "--threads", "-j", &v)) {
 			if (!num_arg(&a, "--threads", v, 0, 1, 256, &n))
 				o.threads = (int)n;
@@ -1253,7 +1356,7 @@ static int cmd_sweep(int argc, char **argv)
 			out = v;
 		} else if (opt(&a, "--force", NULL, NULL)) {
 			force = true;
-		} else if (argv[a.i][0] != '-' && !path) {
+		} else if (operand(&a) && !path) {
 			path = argv[a.i++];
 		} else {
 			bad_option(&a);
@@ -1281,7 +1384,7 @@ static int cmd_sweep(int argc, char **argv)
 static const char *const help_run =
 	"usage: idlesim run [--trace FILE]... [--machine M]... [--governor G]... [knobs]\n"
 	"                   [--format text|json|csv|ftrace|perfetto] [-o FILE] [--per-cpu]\n"
-	"                   [--explain [N]] [--from S] [--to S]\n"
+	"                   [--explain [N]] [--from S] [--to S] [--queue lanes|heap|naive]\n"
 	"\n"
 	"Replays every trace on every machine through every governor.\n"
 	"  --trace FILE          native trace (text or JSON), or any kernel trace idlesim import\n"
@@ -1305,6 +1408,9 @@ static const char *const help_run =
 	"                        trace-event JSON for ui.perfetto.dev): the simulated timeline\n"
 	"  -o, --output FILE     write the report to FILE (atomically) instead of stdout\n"
 	"  --per-cpu             text: one row per CPU in the state tables\n"
+	"  --queue Q             the event queue: lanes (default: one per CPU where the results\n"
+	"                        are the same), heap (one global queue, as closed loops and\n"
+	"                        --explain use) or naive (the reference queue, for tests)\n"
 	"  --explain [N]         log the first N decisions of each run (all without N), one\n"
 	"                        line each (the JSON report has every field)\n"
 	"  --from S, --to S      --explain, ftrace, perfetto: only the decisions selected from\n"
@@ -1490,6 +1596,15 @@ static const char *const help_check =
 	"                        status is the same for every format\n"
 	"  -o, --output FILE     write the report to FILE (whole or not at all; default: stdout)\n";
 
+static const char *const help_help =
+	"usage: idlesim help [COMMAND]\n"
+	"       idlesim COMMAND --help | -h\n"
+	"\n"
+	"Without a command, lists the commands; with one, prints its options. Options take\n"
+	"their value as --name VALUE, --name=VALUE, -n VALUE or -nVALUE; -- ends the options\n"
+	"(what follows is a file name even if it starts with -). idlesim -V or --version\n"
+	"prints the version.\n";
+
 static void usage(FILE *f)
 {
 	fputs("usage: idlesim <command> [options]\n"
@@ -1503,6 +1618,7 @@ static void usage(FILE *f)
 	      "  governors  list governors and their tunables\n"
 	      "  compare    compare governors on a workload, MMTests-style, with statistics\n"
 	      "  check      run an expectation file's comparisons and test their bounds\n"
+	      "  sweep      run every point of a parameter grid, resumable, and summarise it\n"
 	      "  help CMD   help for a command\n"
 	      "\n"
 	      "idlesim " IDLESIM_VERSION ", a simulator of the Linux cpuidle governors. "
@@ -1535,6 +1651,8 @@ static int cmd_help(int argc, char **argv)
 		fputs(help_check, stdout);
 	else if (!strcmp(c, "sweep"))
 		fputs(help_sweep, stdout);
+	else if (!strcmp(c, "help"))
+		fputs(help_help, stdout);
 	else {
 		fprintf(stderr, "idlesim: no help for '%s'\n", c);
 		return SIM_EXIT_INPUT;
@@ -1569,7 +1687,7 @@ int idlesim_main(int argc, char **argv)
 		usage(stderr);
 		return SIM_EXIT_INPUT;
 	}
-	if (!strcmp(argv[1], "--version")) {
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("idlesim %s\n", IDLESIM_VERSION);
 		return 0;
 	}

@@ -14,6 +14,7 @@
 #define IDLESIM_ERROR_H
 
 #include <stdio.h>
+#include <string.h>
 
 enum sim_error_code {
 	SIM_OK = 0,
@@ -39,6 +40,17 @@ int sim_error_set(struct sim_error *err, enum sim_error_code code, const char *s
 
 /* Shorthand for an out-of-memory error. */
 int sim_error_nomem(struct sim_error *err, const char *source);
+
+/*
+ * A UTF-8 byte order mark at the start of an input file: every input kind (trace, machine
+ * JSON, check file, sweep spec, kernel trace) reports it at 1:1 with this one message.
+ */
+#define SIM_BOM_MESSAGE "the file starts with a UTF-8 byte order mark; save it without one"
+
+static inline int sim_has_bom(const void *text, size_t len)
+{
+	return len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3);
+}
 
 /* Print "idlesim: source:line:col: text\n". */
 void sim_error_print(FILE *f, const struct sim_error *err);

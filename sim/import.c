@@ -447,7 +447,7 @@ static int open_input(struct importer *im, const char *path, struct sim_error *e
 {
 	char *buf;
 	ssize_t n;
-	bool event;
+	bool event, bom;
 
 	if (!strcmp(path, "-")) {
 		/* read more than once (two passes; libtracecmd wants a file) */
@@ -465,6 +465,7 @@ static int open_input(struct importer *im, const char *path, struct sim_error *e
 		return sim_error_nomem(err, im->name);
 	n = import_read_prefix(im->fd, buf, IMPORT_SNIFF_BYTES);
 	im->fmt = n > 0 ? import_sniff(buf, (size_t)n, &event) : IMPORT_AUTO;
+	bom = n > 0 && sim_has_bom(buf, (size_t)n);
 	sim_free(buf);
 	if (n < 0 || lseek(im->fd, 0, SEEK_SET) < 0)
 		return sim_error_set(err, SIM_ERR_IO, im->name, 0, 0, "cannot read: %s",
@@ -473,6 +474,8 @@ static int open_input(struct importer *im, const char *path, struct sim_error *e
 		return sim_error_set(err, SIM_ERR_INPUT, im->name, 0, 0,
 				     "this is an idlesim trace already: replay it with idlesim run "
 				     "--trace");
+	if (im->fmt == IMPORT_AUTO && bom)
+		return sim_error_set(err, SIM_ERR_INPUT, im->name, 1, 1, SIM_BOM_MESSAGE);
 	if (im->fmt == IMPORT_AUTO)
 		return sim_error_set(
 			err, SIM_ERR_INPUT, im->name, n > 0 ? 1 : 0, n > 0 ? 1 : 0,

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -163,13 +164,22 @@ static int get_int(const struct where *w, json_t *obj, const char *path, const c
 	return 0;
 }
 
+/*
+ * The largest power (W) and entry+exit energy (J) a machine file may state: a whole
+ * server package draws a few hundred W and a state change costs microjoules, so these
+ * only reject absurd values (1e308 W would make every energy total infinite), as
+ * STATE_MAX_NS does for latencies.
+ */
+#define POWER_MAX_W 10000.0
+#define ENERGY_MAX_J 1.0
+
 /* An optional number member (power or energy); *present says whether it was there. */
 static int get_power(const struct where *w, json_t *obj, const char *path, const char *key,
 		     const char *unit, double *out, bool *present)
 {
 	json_t *v = json_object_get(obj, key);
 	char p[PATH_LEN];
-	double x;
+	double x, max;
 
 	*present = v != NULL;
 	if (!v)
@@ -178,8 +188,9 @@ static int get_power(const struct where *w, json_t *obj, const char *path, const
 	if (!json_is_number(v))
 		return machine_fail(w, p, "%s must be a number (%s)", p, unit);
 	x = json_number_value(v);
-	if (!isfinite(x) || x < 0)
-		return machine_fail(w, p, "%s must be finite and >= 0 (%s), not %g", p, unit, x);
+	max = !strcmp(unit, "J") ? ENERGY_MAX_J : POWER_MAX_W;
+	if (!isfinite(x) || x < 0 || x > max)
+		return machine_fail(w, p, "%s must be in 0..%g (%s), not %g", p, max, unit, x);
 	*out = x;
 	return 0;
 }
@@ -467,10 +478,8 @@ int machine_load_json_string(const char *text, const char *source, struct machin
 		return sim_error_set(err, SIM_ERR_INPUT, w.source, 1, 1,
 				     "empty file: expected a JSON machine object (see idlesim "
 				     "machines NAME --json)");
-	if (!strncmp(text, "\xef\xbb\xbf", 3))
-		return sim_error_set(err, SIM_ERR_INPUT, w.source, 1, 1,
-				     "the file starts with a UTF-8 byte order mark; save it "
-				     "without one");
+	if (sim_has_bom(text, strlen(text)))
+		return sim_error_set(err, SIM_ERR_INPUT, w.source, 1, 1, SIM_BOM_MESSAGE);
 	failures = sim_alloc_failures();
 	root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
 	/* jansson may report a failed allocation as a syntax error: trust the allocator */
@@ -670,15 +679,63 @@ static json_t *machine_to_json(const struct machine *m)
 	return o;
 }
 
+/*
+ * Write JSON text (as jansson dumps it, reals at 17 digits) with every real number in the
+ * shortest form that reads back to the same double: 1.36, not 1.3600000000000001 (the
+ * product 4.0 x 0.34), so that a saved machine loads back identical, hash and all.
+ * Strings are copied as they are.
+ */
+static int write_shortest_reals(FILE *f, const char *s)
+{
+	bool in_string = false;
+
+	while (*s) {
+		size_t n = strspn(s, "-+0123456789.eE");
+
+		/* a number token starts with - or a digit (not the e of false) */
+		if (in_string || !n || !strchr("-0123456789", *s) || strcspn(s, ".eE") >= n) {
+			if (*s == '"')
+				in_string = !in_string;
+			else if (in_string && *s == '\\' && s[1])
+				fputc(*s++, f);
+			fputc(*s++, f);
+			continue;
+		}
+		{
+			char tok[40], out[40];
+			double x;
+			int p;
+
+			snprintf(tok, sizeof(tok), "%.*s", (int)(n < sizeof(tok) ? n : sizeof(tok) - 1), s);
+			x = strtod(tok, NULL);
+			/* at least the integer digits, so that 10 stays 10, not 1e+01 */
+			p = fabs(x) >= 1 && fabs(x) < 1e17 ? (int)log10(fabs(x)) + 1 : 1;
+			do
+				snprintf(out, sizeof(out), "%.*g", p, x);
+			while (strtod(out, NULL) != x && ++p <= 17);
+			fputs(out, f);
+			if (!strpbrk(out, ".eEn")) /* still a real when read back: 5.0, not 5 */
+				fputs(".0", f);
+			s += n;
+		}
+	}
+	return ferror(f) ? -1 : 0;
+}
+
 int machine_write_json(FILE *f, const struct machine *m)
 {
 	json_t *root = machine_to_json(m);
+	char *text;
 	int rc;
 
 	if (!root)
 		return -1;
-	rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
 	json_decref(root);
+	if (!text)
+		return -1;
+	rc = write_shortest_reals(f, text);
+	sim_free(text);
 	if (rc || fputc('\n', f) == EOF || ferror(f))
 		return -1;
 	return 0;

@@ -595,6 +595,11 @@ struct sweep_spec *sweep_parse(const char *text, const char *source, bool force,
 		return NULL;
 	}
 	cfgrec_hex(s->hash, cfgrec_fnv1a(CFGREC_FNV_OFFSET, text, strlen(text)));
+	if (sim_has_bom(text, strlen(text))) {
+		sim_error_set(err, SIM_ERR_INPUT, source, 1, 1, SIM_BOM_MESSAGE);
+		sweep_free(s);
+		return NULL;
+	}
 	s->root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
 	if (!s->root) {
 		sim_error_set(err, SIM_ERR_INPUT, source, je.line > 0 ? je.line : 0,

@@ -656,6 +656,8 @@ static int text_magic(struct trace_reader *r)
 						  TRACE_VERSION);
 	e = token_end(c.p, c.end);
 	if ((size_t)(e - c.p) != mlen || memcmp(c.p, magic, mlen)) {
+		if (sim_has_bom(c.line, (size_t)(c.end - c.line)))
+			return fail_at(r, &c, c.line, SIM_BOM_MESSAGE);
 		b = find_binary(c.line, c.end);
 		if (b)
 			return binary_error(r, &c, b);

@@ -797,6 +797,209 @@ static void test_usage_errors(void **state)
 	}
 }
 
+/* Whether tmpdir/out contains s (the output of the last run_idlesim). */
+static bool out_has(const char *s)
+{
+	char *out = slurp_tmp("out");
+	bool has = out && strstr(out, s);
+
+	free(out);
+	return has;
+}
+
+/*
+ * The option forms getopt_long accepts, for every subcommand through the one parser:
+ * -n3, -n 3, --iterations=3, --iterations 3, and "--" that ends the options.
+ */
+static void test_option_forms(void **state)
+{
+	static const char *const forms[] = { "-n3", "-n 3", "--iterations=3", "--iterations 3" };
+	static const char *const zero[] = { "-n0", "-n 0", "--iterations=0", "--iterations 0" };
+	char args[512];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		/* the value reaches --iterations: 3 is in the JSON, 0 is out of 1..100000 */
+		snprintf(args, sizeof(args), "compare --workload idle --governor teo "
+			 "--duration-s 0.001 --format json %s", forms[i]);
+		assert_int_equal(run_idlesim(args), 0);
+		assert_true(out_has("\"iterations\": 3,"));
+		snprintf(args, sizeof(args), "compare --workload idle --governor teo %s", zero[i]);
+		expect_usage_error(args, "compare --iterations 0: must be 1..100000");
+	}
+	/* short forms with the value attached: -mskl -gteo -fjson -oFILE */
+	snprintf(args, sizeof(args), "run -ttraces/demo.trace -mskl -gteo --hz=100 -fjson -o%s/f.json",
+		 tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	{
+		char *text = slurp_tmp("f.json");
+
+		assert_non_null(text);
+		assert_non_null(strstr(text, "\"governor\": \"teo@6.19\""));
+		assert_non_null(strstr(text, "\"name\": \"skl\""));
+		assert_non_null(strstr(text, "\"hz\": 100,"));
+		free(text);
+	}
+	/* after --, everything is an operand: a file named -x, an option read as a name */
+	expect_usage_error("import -- -nosuch.txt", "-nosuch.txt: cannot open");
+	expect_usage_error("run -- --hz 3", "unknown option or argument '--hz'");
+	expect_usage_error("machines -- --json", "unknown machine '--json'");
+	/* -V, --version, help help */
+	assert_int_equal(run_idlesim("-V"), 0);
+	assert_true(out_has("idlesim "));
+	assert_int_equal(run_idlesim("--version"), 0);
+	assert_true(out_has("idlesim "));
+	assert_int_equal(run_idlesim("help help"), 0);
+	assert_true(out_has("usage: idlesim help [COMMAND]"));
+}
+
+/*
+ * A UTF-8 byte order mark gives the same message at 1:1 for every input kind: native
+ * trace (text and JSON), machine JSON, expectation file, sweep spec, kernel trace.
+ */
+static void test_bom_every_input(void **state)
+{
+	static const struct {
+		const char *file, *body, *cmd, *tail;
+	} cases[] = {
+		{ "t.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n",
+		  "run --trace", "" },
+		{ "j.trace", "{\"format\": \"idlesim-trace\"}\n", "run --trace", "" },
+		{ "m.json", "{\"name\": \"x\"}\n", "run --machine", "" },
+		{ "e.json", "{\"schema\": \"idlesim-expect/1\", \"comparisons\": []}\n",
+		  "check", "" },
+		{ "s.json", "{\"traces\": [\"x\"], \"machines\": [\"skl\"]}\n",
+		  "sweep", " -o out.jsonl" },
+		{ "k.txt", "# tracer: nop\n", "import", "" },
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < SIM_ARRAY_SIZE(cases); i++) {
+		char body[256], args[512], msg[128];
+
+		snprintf(body, sizeof(body), "\xef\xbb\xbf%s", cases[i].body);
+		write_tmp(cases[i].file, body);
+		snprintf(args, sizeof(args), "%s %s/%s%s", cases[i].cmd, tmpdir, cases[i].file,
+			 cases[i].tail);
+		snprintf(msg, sizeof(msg), "%s:1:1: the file starts with a UTF-8 byte order mark; "
+			 "save it without one", cases[i].file);
+		expect_usage_error(args, msg);
+	}
+}
+
+/*
+ * A governor listed twice runs once: menu, menu@6.19 (the same table entry: menu is the
+ * newest version, 6.19) and menu again are one run, teo another, so 2 runs in this order.
+ */
+static void test_governor_listed_twice(void **state)
+{
+	json_error_t je;
+	json_t *root, *runs;
+	char *text;
+
+	(void)state;
+	assert_int_equal(run_idlesim("run -mskl -gmenu,menu@6.19,teo -gmenu --format json"), 0);
+	text = slurp_tmp("out");
+	root = json_loads(text, 0, &je);
+	assert_non_null(root);
+	runs = json_object_get(root, "runs");
+	assert_int_equal(json_array_size(runs), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(runs, 0), "governor")),
+			    "menu@6.19");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(runs, 1), "governor")),
+			    "teo@6.19");
+	json_decref(root);
+	free(text);
+}
+
+/*
+ * skl has 9 states, POLL and 8 others (C1 C1E C3 C6 C7s C8 C9 C10, indexes 1-8): disabling
+ * 1-8 leaves POLL alone, and the run warns (once, for its one machine); 1-7 leaves C10.
+ */
+static void test_only_poll_warns(void **state)
+{
+	char *err;
+
+	(void)state;
+	assert_int_equal(run_idlesim("run -mskl -gteo,menu --disable 1,2,3,4,5,6,7,8"), 0);
+	err = slurp_tmp("err");
+	assert_string_equal(err, "idlesim: warning: every idle state of skl but POLL is "
+				 "disabled: only POLL is left\n");
+	free(err);
+	assert_int_equal(run_idlesim("run -mskl -gteo --disable 1,2,3,4,5,6,7"), 0);
+	err = slurp_tmp("err");
+	assert_string_equal(err, "");
+	free(err);
+}
+
+/* Range errors state the range; "greater than zero" for a positive value is gone. */
+static void test_range_errors(void **state)
+{
+	(void)state;
+	expect_usage_error("run --hz 100000", "run --hz 100000: must be 1..10000");
+	expect_usage_error("run --hz 0", "run --hz 0: must be 1..10000");
+	expect_usage_error("run --hz abc", "run --hz 'abc': must be an integer, 1..10000");
+	expect_usage_error("run --latency-limit-us -5",
+			   "run --latency-limit-us '-5': must be an integer, 0..2000000000");
+	/* 3600 s = 3600000000000 ns at 9 decimals; the least value is 1 ns, "more than 0" */
+	expect_usage_error("gen --workload tbench --duration-s 3600.5",
+			   "gen --duration-s 3600.5: must be more than 0 and at most 3600");
+	expect_usage_error("gen --workload periodic --duration-s 0",
+			   "gen --duration-s 0: must be more than 0");
+	expect_usage_error("gen --workload periodic --seed x", "gen --seed 'x': must be an "
+							       "integer, 0 or more");
+	expect_usage_error("report --decisions 100001", "report --decisions 100001: must be "
+							"0..100000");
+	expect_usage_error("compare --workload idle --governor teo -j 257",
+			   "compare --threads 257: must be 1..256");
+}
+
+/*
+ * help run names every option README shows with run: each "--name" after "idlesim run" or
+ * "`run" up to the end of that line or code span. README shows at least --trace, --machine,
+ * --governor, --format, --explain, --from, --to and --queue (counted by hand: 8).
+ */
+static void test_help_run_lists_readme_options(void **state)
+{
+	char *readme = slurp(SRC "/README.md"), *help, *p;
+	int found = 0;
+
+	(void)state;
+	assert_non_null(readme);
+	assert_int_equal(run_idlesim("help run"), 0);
+	help = slurp_tmp("out");
+	for (p = readme; (p = strstr(p, "run ")); p += 4) {
+		char *end = p + strcspn(p, "`\n");
+
+		if (!((p - readme >= 8 && !strncmp(p - 8, "idlesim ", 8)) ||
+		      (p > readme && p[-1] == '`')))
+			continue;
+		for (char *q = p; q < end; q++) {
+			char name[64];
+			size_t n = strspn(q + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
+			char *h;
+
+			if (strncmp(q, "--", 2) || (q[-1] != ' ' && q[-1] != '[') || !n ||
+			    n >= sizeof(name) - 2)
+				continue;
+			snprintf(name, sizeof(name), "--%.*s", (int)n, q + 2);
+			for (h = help; (h = strstr(h, name)); h++)
+				if (!strchr("abcdefghijklmnopqrstuvwxyz0123456789-", h[strlen(name)]))
+					break;
+			if (!h) {
+				fprintf(stderr, "README shows run %s, help run does not\n", name);
+				fail();
+			}
+			found++;
+		}
+	}
+	assert_true(found >= 8);
+	free(help);
+	free(readme);
+}
+
 /*
  * Every case of the bad-input corpus through `run -o FILE`: exit status 2, the message of
  * expected-error at FILE:LINE:COLUMN on stderr, and no output file, temporary or final.
@@ -1165,6 +1368,12 @@ int main(void)
 		cmocka_unit_test(test_explain_readable),
 		cmocka_unit_test(test_knobs),
 		cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_option_forms),
+		cmocka_unit_test(test_range_errors),
+		cmocka_unit_test(test_bom_every_input),
+		cmocka_unit_test(test_governor_listed_twice),
+		cmocka_unit_test(test_only_poll_warns),
+		cmocka_unit_test(test_help_run_lists_readme_options),
 		cmocka_unit_test(test_sweep_wake_latency),
 		cmocka_unit_test(test_calibrate_and_measured),
 		cmocka_unit_test(test_bad_input_corpus),

@@ -571,6 +571,25 @@ static void test_json_round_trip_builtins(void **state)
 	}
 }
 
+/*
+ * machines --json prints the defaulted values as a user writes them: skl's C1 core power is
+ * 4.0 W x 0.34 = 1.36 (the double product is 1.3600000000000001), C1E's 4.0 x 0.2 = 0.8.
+ */
+static void test_json_round_numbers(void **state)
+{
+	struct machine m;
+	char *text;
+
+	(void)state;
+	load_ok("skl", &m);
+	text = to_json(&m);
+	assert_non_null(strstr(text, "\"core_power_w\": 1.36,"));
+	assert_non_null(strstr(text, "\"core_power_w\": 0.8,"));
+	/* the active package power, 5 W, stays a real: 5.0 */
+	assert_non_null(strstr(text, "\"active_package_w\": 5.0\n"));
+	free(text);
+}
+
 static void test_json_write_format(void **state)
 {
 	static const char want[] = "{\n"
@@ -773,7 +792,15 @@ static void test_json_wrong_types_and_ranges(void **state)
 		     6, 37, "states[2].exit_latency_ns must be an integer (ns) in 0..");
 	expect_error(L1 L2 L3 L4 "  {\"name\": \"C1\", \"exit_latency_ns\": 2000, "
 				 "\"target_residency_ns\": 2000, \"core_power_w\": -1.5},\n" L6 L7,
-		     5, 88, "states[1].core_power_w must be finite and >= 0 (W), not -1.5");
+		     5, 88, "states[1].core_power_w must be in 0..10000 (W), not -1.5");
+	/* absurd powers and energies are rejected like absurd latencies, with the range:
+	 * the value is at column 88 after core_power_w (as above), 91 after package_power_w */
+	expect_error(L1 L2 L3 L4 "  {\"name\": \"C1\", \"exit_latency_ns\": 2000, "
+				 "\"target_residency_ns\": 2000, \"core_power_w\": 1e308},\n" L6 L7,
+		     5, 88, "states[1].core_power_w must be in 0..10000 (W), not 1e+308");
+	expect_error(L1 L2 L3 L4 "  {\"name\": \"C1\", \"exit_latency_ns\": 2000, "
+				 "\"target_residency_ns\": 2000, \"package_power_w\": 10001},\n" L6 L7,
+		     5, 91, "states[1].package_power_w must be in 0..10000 (W), not 10001");
 	expect_error(L1 L2 L3 L4 "  {\"name\": \"C1\", \"exit_latency_ns\": 2000, "
 				 "\"target_residency_ns\": 2000, \"core_power_w\": \"1\"},\n" L6 L7,
 		     5, 88, "states[1].core_power_w must be a number (W)");
@@ -1095,6 +1122,7 @@ int main(void)
 		cmocka_unit_test(test_default_energy_selects_fields),
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_json_round_trip_builtins),
+		cmocka_unit_test(test_json_round_numbers),
 		cmocka_unit_test(test_json_write_format),
 		cmocka_unit_test(test_json_defaults),
 		cmocka_unit_test(test_json_partial_energy),
