@@ -214,10 +214,22 @@ static int validate_topology(const struct machine *m, const struct where *w)
 	return 0;
 }
 
-static int check_power(const struct where *w, const char *path, const char *what, double v)
+/*
+ * Every power and energy, given or derived by the break-even rule, within the limits a
+ * machine file may state (MACHINE_POWER_MAX_W, MACHINE_ENERGY_MAX_J): a derived value over
+ * the limit would be written by `machines --json` and then refused when read back.
+ */
+static int check_power(const struct where *w, const char *path, const char *what, double v,
+		       double max, const char *unit)
 {
 	if (!isfinite(v) || v < 0)
 		return machine_fail(w, path, "%s %g must be finite and >= 0", what, v);
+	if (v > max)
+		return machine_fail(w, path, "%s %.9g %s is over the limit %g %s%s", what, v, unit,
+				    max, unit,
+				    strcmp(unit, "J") ? ""
+						      : " (a missing energy is derived from the previous"
+							" state's energy and power step)");
 	return 0;
 }
 
@@ -229,9 +241,10 @@ static int validate_machine_fields(const struct machine *m, const struct where *
 				    "machine name, description or driver is not NUL-terminated");
 	if (validate_topology(m, w))
 		return -1;
-	if (check_power(w, "power.active_core_w", "active core power", m->active_core_power_w) ||
+	if (check_power(w, "power.active_core_w", "active core power", m->active_core_power_w,
+			MACHINE_POWER_MAX_W, "W") ||
 	    check_power(w, "power.active_package_w", "active package power",
-			m->active_package_power_w))
+			m->active_package_power_w, MACHINE_POWER_MAX_W, "W"))
 		return -1;
 	if (m->state_count < 1 || m->state_count > CPUIDLE_STATE_MAX)
 		return machine_fail(w, "states", "a machine has 1 to %d states, not %d",
@@ -302,15 +315,15 @@ static int validate_powers(const struct machine *m, int i, const struct where *w
 
 	snprintf(what, sizeof(what), "state %d (%s): core power", i, s->name);
 	snprintf(path, sizeof(path), "states[%d].core_power_w", i);
-	if (check_power(w, path, what, s->core_power_w))
+	if (check_power(w, path, what, s->core_power_w, MACHINE_POWER_MAX_W, "W"))
 		return -1;
 	snprintf(what, sizeof(what), "state %d (%s): package power", i, s->name);
 	snprintf(path, sizeof(path), "states[%d].package_power_w", i);
-	if (check_power(w, path, what, s->package_power_w))
+	if (check_power(w, path, what, s->package_power_w, MACHINE_POWER_MAX_W, "W"))
 		return -1;
 	snprintf(what, sizeof(what), "state %d (%s): entry+exit energy", i, s->name);
 	snprintf(path, sizeof(path), "states[%d].entry_exit_energy_j", i);
-	return check_power(w, path, what, s->entry_exit_energy_j);
+	return check_power(w, path, what, s->entry_exit_energy_j, MACHINE_ENERGY_MAX_J, "J");
 }
 
 static int validate_state(const struct machine *m, int i, const struct where *w)

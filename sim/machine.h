@@ -47,6 +47,14 @@
  *    `measured` model; typical_ns (its median unless given) under `typical`.
  */
 #define MACHINE_WAKE_MAX_QUANTILES 16
+
+/*
+ * The largest power (W) and entry+exit energy (J) a machine may have, given or derived: a
+ * whole server package draws a few hundred W and a state change costs microjoules, so these
+ * only reject absurd values (1e308 W would make every energy total infinite).
+ */
+#define MACHINE_POWER_MAX_W 10000.0
+#define MACHINE_ENERGY_MAX_J 1.0
 enum machine_wake_kind { MACHINE_WAKE_WORST = 0, MACHINE_WAKE_TYPICAL, MACHINE_WAKE_DIST };
 
 struct machine_wake {

@@ -164,15 +164,6 @@ static int get_int(const struct where *w, json_t *obj, const char *path, const c
 	return 0;
 }
 
-/*
- * The largest power (W) and entry+exit energy (J) a machine file may state: a whole
- * server package draws a few hundred W and a state change costs microjoules, so these
- * only reject absurd values (1e308 W would make every energy total infinite), as
- * STATE_MAX_NS does for latencies.
- */
-#define POWER_MAX_W 10000.0
-#define ENERGY_MAX_J 1.0
-
 /* An optional number member (power or energy); *present says whether it was there. */
 static int get_power(const struct where *w, json_t *obj, const char *path, const char *key,
 		     const char *unit, double *out, bool *present)
@@ -188,9 +179,9 @@ static int get_power(const struct where *w, json_t *obj, const char *path, const
 	if (!json_is_number(v))
 		return machine_fail(w, p, "%s must be a number (%s)", p, unit);
 	x = json_number_value(v);
-	max = !strcmp(unit, "J") ? ENERGY_MAX_J : POWER_MAX_W;
+	max = !strcmp(unit, "J") ? MACHINE_ENERGY_MAX_J : MACHINE_POWER_MAX_W;
 	if (!isfinite(x) || x < 0 || x > max)
-		return machine_fail(w, p, "%s must be in 0..%g (%s), not %g", p, max, unit, x);
+		return machine_fail(w, p, "%s must be in 0..%g (%s), not %.9g", p, max, unit, x);
 	*out = x;
 	return 0;
 }

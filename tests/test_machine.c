@@ -801,6 +801,19 @@ static void test_json_wrong_types_and_ranges(void **state)
 	expect_error(L1 L2 L3 L4 "  {\"name\": \"C1\", \"exit_latency_ns\": 2000, "
 				 "\"target_residency_ns\": 2000, \"package_power_w\": 10001},\n" L6 L7,
 		     5, 91, "states[1].package_power_w must be in 0..10000 (W), not 10001");
+	/*
+	 * A derived energy over the limit is refused too (found by fuzz_machine: it was written
+	 * by `machines --json` and refused when read back): C1's energy is left out, so it is
+	 * POLL's 1 J + (3 W - 1 W) x 2 us = 1.000004 J, over the 1 J limit.
+	 */
+	expect_error(L1 L2 L3
+		     "  {\"name\": \"POLL\", \"flags\": [\"POLLING\"], \"exit_latency_ns\": 0, "
+		     "\"target_residency_ns\": 0, \"core_power_w\": 3, \"entry_exit_energy_j\": 1},\n"
+		     "  {\"name\": \"C1\", \"exit_latency_ns\": 2000, "
+		     "\"target_residency_ns\": 2000, \"core_power_w\": 1},\n" L6 L7,
+		     5, 3,
+		     "state 1 (C1): entry+exit energy 1.000004 J is over the limit 1 J (a missing "
+		     "energy is derived");
 	expect_error(L1 L2 L3 L4 "  {\"name\": \"C1\", \"exit_latency_ns\": 2000, "
 				 "\"target_residency_ns\": 2000, \"core_power_w\": \"1\"},\n" L6 L7,
 		     5, 88, "states[1].core_power_w must be a number (W)");
