@@ -3,7 +3,7 @@
  * check.h - idlesim check: run the comparisons an expectation file names and test their
  * results against stated bounds, for the CI of governor changes.
  *
- * The file format (JSON, schema "idlesim-expect/1") is documented in README,
+ * The file format (JSON, schema "idlesim-expect/1") is documented in docs/compare.md,
  * "Comparisons", with an example in traces/expect-example.json. In short: a list of
  * comparisons, each a workload with its parameters (one may be a list), machines,
  * governors (the first is the baseline), iterations, seed, duration and knobs, and a list

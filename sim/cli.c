@@ -1423,7 +1423,7 @@ static const char *const help_gen =
 	"\n"
 	"Writes a synthetic workload as a native trace (deterministic for a seed).\n"
 	"  --workload W          periodic, irq-fixed, irq-poisson or mixed (open loop, below), or\n"
-	"                        a benchmark-like model (README, \"Benchmark-like workloads\"):\n"
+	"                        a benchmark-like model (docs/workloads.md):\n"
 	"                        netperf-udp, sockperf, tbench, dbench, hackbench, cyclictest,\n"
 	"                        idle, powernightmares\n"
 	"  --cpus N              CPUs (default 1)\n"
@@ -1448,7 +1448,7 @@ static const char *const help_gen =
 	"thread), and --housekeeping PRESET, which sets --housekeeping-us,\n"
 	"--housekeeping-aligned and --watchdog-ms to the kernel timers of a configuration: none,\n"
 	"nohz-idle (the default: the 4 s soft-lockup watchdog only), hz-tick-100, hz-tick-250,\n"
-	"hz-tick-1000 (a tick that never stops), legacy-10ms (README, \"Timers\"):\n";
+	"hz-tick-1000 (a tick that never stops), legacy-10ms (docs/workloads.md, \"Timers\"):\n";
 
 /* The models' parameters, from their tables: "  NAME  --PARAM [DEF] ..." wrapped at 90. */
 static void help_gen_models(FILE *f)
@@ -1503,8 +1503,8 @@ static const char *const help_report =
 	"Replays one trace on one machine through the governors and the oracle and writes one\n"
 	"self-contained HTML file (inline SVG and CSS, nothing fetched): a timeline per CPU\n"
 	"and governor with the oracle's under it, residency bars, the idle-duration histogram\n"
-	"with the target residencies, and the first decisions, readable. README, \"The HTML\n"
-	"report\", walks through one.\n"
+	"with the target residencies, and the first decisions, readable. docs/html-report.md\n"
+	"walks through one.\n"
 	"  --trace FILE          as for run (default: traces/demo.trace)\n"
 	"  --machine M           one machine (default skl)\n"
 	"  --governor G          the governors (default menu,teo); the oracle is always added\n"
@@ -1538,7 +1538,7 @@ static const char *const help_compare =
 	"Runs a closed-loop workload through governors, N times each, and prints MMTests-style\n"
 	"tables: per metric Min, Amean or Hmean, Stddev, CoeffVar, Max, the percentage against\n"
 	"the baseline (positive = better), asterisks where a t-test finds the difference\n"
-	"significant (p < 0.10), and a Gmean of ratios. README, \"Comparisons\", has the details.\n"
+	"significant (p < 0.10), and a Gmean of ratios. docs/compare.md, has the details.\n"
 	"  --workload W          a workload model (idlesim help gen lists them)\n"
 	"  --PARAM V             a parameter of the workload, e.g. --clients 4; one parameter may\n"
 	"                        take a comma-separated list: --clients 1,2,4,8\n"
@@ -1585,7 +1585,7 @@ static const char *const help_check =
 	"Runs the comparisons an expectation file names and tests each stated bound; prints one\n"
 	"line per check (ok or FAIL, with the cell, metric, governor, value and bound). Exit\n"
 	"status 0 when every bound holds, 3 when one does not, 2 for bad input. The file format\n"
-	"is in README, \"Comparisons\"; an example: traces/expect-example.json.\n"
+	"is in docs/compare.md; an example: traces/expect-example.json.\n"
 	"  -j, --threads N       parallel runs (default: online CPUs)\n"
 	"  -v, --verbose         also print each comparison's table\n"
 	"  --wake-latency W      run every comparison with this wake-latency model (worst,\n"

@@ -15,7 +15,7 @@
  * starts; the error reported is the one of the lowest-numbered failed job, which always
  * ran (jobs are taken in order), so the message does not depend on the thread count.
  *
- * Metrics of one run (units in README, "Comparisons"):
+ * Metrics of one run (units in docs/compare.md):
  *   throughput           workload_throughput()
  *   latency_mean, _p99   request latency in us (lat_hist_mean, nearest-rank p99)
  *   energy_j             run_stats.energy_j

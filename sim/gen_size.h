@@ -5,7 +5,7 @@
  * A generator's output grows with the duration and the CPU count times the wakeup rate: a
  * typo (--interval-us 1 instead of 1000, --duration-s 36000) asks for gigabytes. gen
  * estimates the size before writing anything and refuses more than GEN_MAX_BYTES unless
- * --force (README, "idlesim gen").
+ * --force (docs/cli.md, "idlesim gen").
  */
 #ifndef IDLESIM_GEN_SIZE_H
 #define IDLESIM_GEN_SIZE_H

@@ -381,7 +381,7 @@ static int check_some_records(struct importer *im, struct sim_error *err)
 		return 0;
 	return sim_error_set(err, SIM_ERR_INPUT, im->name, 0, 0,
 			     "no idle period found (%llu events read, %s): nothing to replay; "
-			     "record the power:cpu_idle event (README, \"Importing kernel traces\")",
+			     "record the power:cpu_idle event (docs/import.md)",
 			     (unsigned long long)im->t.events,
 			     im->has[KEV_CPU_IDLE] ? "no complete cpu_idle entry and exit"
 						   : "none of them power:cpu_idle");

@@ -2,7 +2,7 @@
 /*
  * import_report.c - the summary of an import, as text or JSON (schema idlesim-import/1).
  *
- * JSON keys, in this order (counts are integers; the README and traces/FORMAT.md describe
+ * JSON keys, in this order (counts are integers; docs/import.md and traces/FORMAT.md describe
  * them): schema, input, format, cpus, cpus_from, hz (null: unknown), hz_from, start_ns,
  * end_ns, lines, events_read, events_used, events_skipped, events {name: count read},
  * skipped {name: count}, bad_lines, warnings [], lost {lines, events}, out_of_order (null, or

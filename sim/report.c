@@ -526,7 +526,7 @@ static int report_text(FILE *f, const struct run_results *res, const struct repo
 	int i;
 
 	fprintf(f, "idlesim %s run: %d run(s); energy and latency are model estimates "
-		   "(README, \"Energy model\")\n\n",
+		   "(docs/machines.md)\n\n",
 		IDLESIM_VERSION, res->n);
 	if (text_summary(f, res))
 		return -1;
@@ -705,7 +705,7 @@ static json_t *decisions_json(const struct run_result *r)
 	return a;
 }
 
-/* The configuration record of a run (README, "What produced a report"). */
+/* The configuration record of a run (docs/scores.md, "What produced a report"). */
 static json_t *config_json(const struct run_result *r, json_t *disabled)
 {
 	const struct cpuidle_governor *g = result_gov(r);

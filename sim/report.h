@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report.h - run results as text (turbostat/cpupower names), JSON (schema idlesim-run/1,
- * documented in README) or CSV. Reports only format numbers; they never run anything.
+ * documented in docs/scores.md) or CSV. Reports only format numbers; they never run anything.
  * Output is a pure function of the results: the same input gives byte-identical output.
  */
 #ifndef IDLESIM_REPORT_H

@@ -5,7 +5,7 @@
  * The engine fills the counters (struct run_stats); stats.c turns them into summaries
  * (percentiles, percentages, regret) and never runs a simulation.
  *
- * Definitions (also in README):
+ * Definitions (also in docs/scores.md):
  *   idle_entries     = sum of usage over states (completed entries, as sysfs counts them)
  *   hits             = idle_entries - above - below
  *   above_pct etc.   = 100 * above / idle_entries

@@ -2,7 +2,7 @@
 /*
  * sweep.h - idlesim sweep: offline tuning over the cross product of inputs (traces and
  * closed-loop workloads), machines, HZ values, latency limits, governors and tunable values,
- * or a listed set of tunable points (README, "Sweeps").
+ * or a listed set of tunable points (docs/sweep.md).
  *
  * A spec (JSON) names the axes; point i of the product is run with `run`'s machinery and
  * written as one JSON line (its configuration record and metrics), appended and flushed as

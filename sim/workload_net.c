@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * workload_net.c - workload models whose requests are messages between threads or I/O to a
- * device: netperf-udp, sockperf, tbench and dbench (sim/workloads.h, README "Benchmark-like
- * workloads").
+ * device: netperf-udp, sockperf, tbench and dbench (sim/workloads.h, docs/workloads.md).
  *
  * Conventions shared by every model (here and in workload_sys.c):
  *  - A thread is pinned to one CPU; when several share a CPU (--cpus smaller than the
@@ -16,7 +15,7 @@
  *  - Every random draw of one thread comes from one seeded stream of the loop, in an order
  *    the thread's own progress fixes, so a thread that waits on nothing but its partner
  *    draws the same numbers whatever the governor does.
- * All defaults are assumptions; README says which published fact anchors each.
+ * All defaults are assumptions; docs/workloads.md says which published fact anchors each.
  */
 #include "sim/workloads.h"
 #include "sim/alloc.h"

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * workload_sys.c - workload models of scheduler and timer behaviour: hackbench, cyclictest,
- * an idle system, and the powernightmares pattern (sim/workloads.h, README "Benchmark-like
- * workloads").
+ * an idle system, and the powernightmares pattern (sim/workloads.h, docs/workloads.md).
  *
  * The conventions are workload_net.c's: threads pinned to CPUs (wrapping onto --cpus),
  * messages between CPUs as IPIs, timers as timer items whose expiry the governor sees as
  * the sleep length, drawn times of the given mean with --jitter-pct of it exponential, one
- * seeded stream per thread. All defaults are assumptions; README says what anchors each.
+ * seeded stream per thread. All defaults are assumptions; docs/workloads.md says what anchors each.
  */
 #include "sim/workloads.h"
 #include "sim/alloc.h"

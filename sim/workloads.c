@@ -228,7 +228,7 @@ static void hk_wrap(const struct workload *w, const int64_t *params, void *model
 	*arg = h;
 }
 
-/* The presets of --housekeeping (README "Timers" says what each models and why). */
+/* The presets of --housekeeping (docs/workloads.md "Timers" says what each models and why). */
 static const struct {
 	const char *name;
 	int64_t period_us, aligned, watchdog_ms;

@@ -39,7 +39,7 @@ static inline int64_t wl_vary(struct loop *L, int stream, int64_t mean_ns, int j
 	  100 }
 
 /*
- * Kernel timers besides the benchmark's own (README "Timers"). workloads.c adds them around
+ * Kernel timers besides the benchmark's own (docs/workloads.md "Timers"). workloads.c adds them around
  * the model, which never sees them, from random stream WL_HOUSEKEEPING_STREAM (a model must
  * not draw from it). Three parameters, which every model but `idle` has; `--housekeeping
  * PRESET` sets all three to what a named kernel configuration keeps (workload_preset()):
@@ -76,7 +76,7 @@ struct wl_param {
 struct workload {
 	const char *name;     /* "tbench" */
 	const char *summary;  /* one line: what it runs */
-	const char *imitates; /* the benchmark family, as README says it */
+	const char *imitates; /* the benchmark family, as docs/workloads.md says it */
 	const struct wl_param *params;
 	unsigned int nr_params;
 	/* "req/s" or "MB/s"; NULL when it has no throughput (cyclictest, idle, ...). */
@@ -100,7 +100,7 @@ void workload_defaults(const struct workload *w, int64_t *params);
 /*
  * --housekeeping NAME: set the model's housekeeping-us, housekeeping-aligned and watchdog-ms
  * to the preset NAME (none, nohz-idle, hz-tick-100, hz-tick-250, hz-tick-1000, legacy-10ms;
- * README "Timers"). Returns 0, or -1 with err set (unknown name, or a model without them).
+ * docs/workloads.md "Timers"). Returns 0, or -1 with err set (unknown name, or a model without them).
  */
 int workload_preset(const struct workload *w, const char *name, int64_t *params,
 		    struct sim_error *err);

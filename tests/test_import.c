@@ -938,7 +938,7 @@ static void test_perf_mixed(void **state)
 		assert_string_equal(c.err.text,
 				    "no idle period found (1 events read, none of them "
 				    "power:cpu_idle): nothing to replay; record the power:cpu_idle "
-				    "event (README, \"Importing kernel traces\")");
+				    "event (docs/import.md)");
 		conv_free(&c);
 	}
 	free(expected);

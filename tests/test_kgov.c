@@ -389,7 +389,7 @@ static int teardown(void **state)
 #define MAX_SHOWN 6
 
 /*
- * Which port has the logic of which packaged file (README, "Kernel governor files"), and the
+ * Which port has the logic of which packaged file (docs/kernel-governor-files.md), and the
  * mismatches expected: none while a timer is pending; with none pending (the engine's
  * KTIME_MAX, which a real kernel never reports) the menu ports saturate the corrected sleep
  * length where the kernel's u64 arithmetic wraps (governors/menu-common.h, "Known deviations"), so

@@ -435,7 +435,7 @@ static void test_housekeeping(void **state)
 }
 
 /*
- * The presets set the three timer parameters (workloads.h, README "Timers"); nohz-idle is
+ * The presets set the three timer parameters (workloads.h, docs/workloads.md "Timers"); nohz-idle is
  * the default. legacy-10ms is the former default, one 10 ms timer per CPU: with it,
  * menu@6.19 on a 1-client tbench finds the short intervals (~170 MB/s at 0.2 s), which it
  * does not without any timer (~3 MB/s, C10 after C10: see the README for why).
