@@ -270,42 +270,52 @@ static void keep_decision(void *ud, const struct sim_decision *d)
 	rd->d.gov = NULL;
 }
 
-/*
- * Replay one trace: native text in memory, a native trace file, or any kernel trace the
- * importer reads, converted on the fly (sim/import.h) without an intermediate file.
- */
+int run_trace_open(const struct run_trace *t, struct run_trace_src *s, struct sim_error *err)
+{
+	enum import_format f = t->text ? IMPORT_NATIVE : import_probe(t->path);
+	struct import_options io = { 0 };
+
+	memset(s, 0, sizeof(*s));
+	if (f == IMPORT_AUTO || f == IMPORT_NATIVE) {
+		s->tr = t->text ? trace_open_string(t->name, t->text, err)
+				: trace_open_as(t->path, t->name, err);
+		if (!s->tr)
+			return -1;
+		record_source_from_trace(&s->src, s->tr);
+	} else {
+		io.name = t->name;
+		s->im = import_open(t->path, &io, err);
+		if (!s->im)
+			return -1;
+		record_source_from_import(&s->src, s->im);
+	}
+	return 0;
+}
+
+void run_trace_close(struct run_trace_src *s)
+{
+	trace_close(s->tr);
+	import_close(s->im);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Replay one trace, converted on the fly when it is a kernel trace (no intermediate file). */
 static int replay_file(const struct run_trace *t, const struct sim_config *cfg,
 		       struct run_result *r, struct sim_error *err)
 {
-	const char *path = t->path, *name = t->name;
-	enum import_format f = t->text ? IMPORT_NATIVE : import_probe(path);
-	struct trace_reader *tr = NULL;
-	struct importer *im = NULL;
-	struct import_options io = { 0 };
-	struct record_source src;
+	struct run_trace_src s;
 	struct sim_config c = *cfg;
 	int rc;
 
-	if (f == IMPORT_AUTO || f == IMPORT_NATIVE) {
-		tr = t->text ? trace_open_string(name, t->text, err) : trace_open_as(path, name, err);
-		if (!tr)
-			return -1;
-		record_source_from_trace(&src, tr);
-	} else {
-		io.name = name;
-		im = import_open(path, &io, err);
-		if (!im)
-			return -1;
-		record_source_from_import(&src, im);
-	}
+	if (run_trace_open(t, &s, err))
+		return -1;
 	if (!c.hz)
-		c.hz = src.hdr->hz ? src.hdr->hz : 250;
+		c.hz = s.src.hdr->hz ? s.src.hdr->hz : 250;
 	r->hz = c.hz;
 	if (c.explain)
 		c.explain_ud = r;
-	rc = replay_run(&src, &c, &r->stats, err);
-	trace_close(tr);
-	import_close(im);
+	rc = replay_run(&s.src, &c, &r->stats, err);
+	run_trace_close(&s);
 	return rc;
 }
 

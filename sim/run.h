@@ -12,6 +12,7 @@
 #include "governors/governor.h"
 #include "sim/engine.h"
 #include "sim/machine.h"
+#include "sim/replay.h"
 #include "sim/stats.h"
 
 #define RUN_MAX_ITEMS 64
@@ -149,6 +150,18 @@ struct run_trace {
 	const char *name; /* in messages and reports */
 	uint64_t hash;	  /* FNV-1a 64 of its bytes (sim/cfgrec.h) */
 };
+
+/* A trace opened as a record source (sim/replay.h): a native reader or an importer. */
+struct run_trace_src {
+	struct record_source src; /* src.hdr: the (converted) trace's header */
+	struct trace_reader *tr;
+	struct importer *im;
+};
+
+/* Open t, telling a kernel trace from a native one by its first bytes. Returns 0, or -1
+ * with err set (s needs no closing then). */
+int run_trace_open(const struct run_trace *t, struct run_trace_src *s, struct sim_error *err);
+void run_trace_close(struct run_trace_src *s);
 
 /* One cell of the grid, for programs that hold the machine and the trace themselves (the
  * library, include/idlesim.h): req's governors and knobs on m, which is validated; req's
