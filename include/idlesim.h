@@ -94,7 +94,8 @@ typedef struct idlesim_trace idlesim_trace;
  * A trace file: native (text or JSON), or a kernel trace in any format `idlesim import`
  * reads (ftrace, trace-cmd report, perf script, systrace, trace.dat if built in), told apart
  * by its first bytes. Opening reads the header (a kernel trace: the whole first pass); every
- * run reads the file again, so it must stay in place while the object lives.
+ * run reads the file again, so it must stay in place while the object lives ("-", standard
+ * input, is refused for that reason).
  */
 IDLESIM_API idlesim_trace *idlesim_trace_open(const char *path, idlesim_error *err);
 /* A native trace held in memory (copied); `name` names it in messages. */

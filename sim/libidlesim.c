@@ -13,6 +13,7 @@
  */
 #include "include/idlesim.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,14 @@ char *idlesim_error_string(const idlesim_error *err, char *buf, size_t size)
 	return sim_error_format((const struct sim_error *)err, buf, size);
 }
 
+/* An input error for a NULL argument: true when p is NULL. */
+static bool missing(const void *p, const char *what, idlesim_error *err)
+{
+	if (!p)
+		sim_error_set(E(err), SIM_ERR_INPUT, "", 0, 0, "%s: NULL", what);
+	return !p;
+}
+
 /* ---- machines ---- */
 
 const char *idlesim_machine_builtin_name(unsigned int i)
@@ -100,8 +109,11 @@ static idlesim_machine *machine_checked(idlesim_machine *m, int rc, const char *
 
 idlesim_machine *idlesim_machine_load(const char *name_or_path, idlesim_error *err)
 {
-	idlesim_machine *m = sim_malloc(sizeof(*m));
+	idlesim_machine *m;
 
+	if (missing(name_or_path, "idlesim_machine_load", err))
+		return NULL;
+	m = sim_malloc(sizeof(*m));
 	if (!m) {
 		sim_error_nomem(E(err), name_or_path);
 		return NULL;
@@ -111,8 +123,11 @@ idlesim_machine *idlesim_machine_load(const char *name_or_path, idlesim_error *e
 
 idlesim_machine *idlesim_machine_from_json(const char *json, const char *name, idlesim_error *err)
 {
-	idlesim_machine *m = sim_malloc(sizeof(*m));
+	idlesim_machine *m;
 
+	if (missing(json, "idlesim_machine_from_json", err))
+		return NULL;
+	m = sim_malloc(sizeof(*m));
 	name = name ? name : "<string>";
 	if (!m) {
 		sim_error_nomem(E(err), name);
@@ -210,11 +225,22 @@ static idlesim_trace *trace_new(const char *path, const char *text, const char *
 
 idlesim_trace *idlesim_trace_open(const char *path, idlesim_error *err)
 {
+	if (missing(path, "idlesim_trace_open", err))
+		return NULL;
+	/* Every run reads the trace again, which standard input allows once. */
+	if (!strcmp(path, "-")) {
+		sim_error_set(E(err), SIM_ERR_INPUT, "-", 0, 0,
+			      "standard input cannot be read by every run: read it into a string "
+			      "and use idlesim_trace_from_string()");
+		return NULL;
+	}
 	return trace_new(path, NULL, path, err);
 }
 
 idlesim_trace *idlesim_trace_from_string(const char *text, const char *name, idlesim_error *err)
 {
+	if (missing(text, "idlesim_trace_from_string", err))
+		return NULL;
 	return trace_new(NULL, text, name ? name : "<string>", err);
 }
 
@@ -376,14 +402,14 @@ void idlesim_options_set_decision_log(idlesim_options *o, long limit)
 idlesim_result *idlesim_run(const idlesim_machine *m, const idlesim_trace *t, const char *governor,
 			    const idlesim_options *o, idlesim_error *err)
 {
-	struct run_trace tr = { t->path, t->text, t->name, 0 };
+	struct run_trace tr;
 	struct run_request req;
 	idlesim_result *r;
 
-	if (!governor || !*governor) {
-		sim_error_set(E(err), SIM_ERR_INPUT, "", 0, 0, "no governor named");
+	if (missing(m, "idlesim_run: machine", err) || missing(t, "idlesim_run: trace", err) ||
+	    missing(governor, "idlesim_run: governor", err))
 		return NULL;
-	}
+	tr = (struct run_trace){ t->path, t->text, t->name, 0 };
 	if (o)
 		req = o->req;
 	else

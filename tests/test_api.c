@@ -305,6 +305,9 @@ static void test_errors(void **state)
 	assert_null(idlesim_trace_open("/nonexistent/x.trace", &err));
 	expect_error(&err, IDLESIM_ERR_IO, "/nonexistent/x.trace", 0, 0, "cannot open");
 
+	assert_null(idlesim_trace_open("-", &err));
+	expect_error(&err, IDLESIM_ERR_INPUT, "-", 0, 0, "idlesim_trace_from_string");
+
 	/* a bad record is read by the run: line 3, column 8 is its START */
 	bad = idlesim_trace_from_string("idlesim-trace v1\ncpus 1\nidle 0 x 5 irq\n", "bad", &err);
 	assert_non_null(bad);
@@ -334,6 +337,11 @@ static void test_errors(void **state)
 	assert_null(idlesim_machine_load("other", &err));
 	assert_non_null(strstr(err.message, "nosuch"));
 	assert_int_equal(strlen(idlesim_error_string(&err, buf, sizeof(buf))), sizeof(buf) - 1);
+	memset(&err, 0, sizeof(err));
+	assert_null(idlesim_run(f->m, NULL, "menu", NULL, &err));
+	expect_error(&err, IDLESIM_ERR_INPUT, "", 0, 0, "idlesim_run: trace: NULL");
+	assert_null(idlesim_trace_open(NULL, &err));
+	expect_error(&err, IDLESIM_ERR_INPUT, "", 0, 0, "idlesim_trace_open: NULL");
 	/* NULL for err is allowed */
 	assert_null(idlesim_machine_load("nosuch", NULL));
 }
