@@ -24,17 +24,18 @@
  * POLL (0/0 ns, 1 W) and C1 (exit latency 0, target residency 100 us, 0.5 W), running at
  * 2 W; packages and transitions draw nothing, so the energy is the core's alone.
  */
-static const char tiny_json[] =
-	"{\"name\": \"tiny\", \"driver\": \"test\",\n"
-	" \"topology\": {\"packages\": 1, \"cores\": 1, \"threads\": 1},\n"
-	" \"power\": {\"active_core_w\": 2.0, \"active_package_w\": 0.0},\n"
-	" \"states\": [\n"
-	"  {\"name\": \"POLL\", \"flags\": [\"POLLING\"], \"exit_latency_ns\": 0,\n"
-	"   \"target_residency_ns\": 0, \"core_power_w\": 1.0, \"package_power_w\": 0.0,\n"
-	"   \"entry_exit_energy_j\": 0.0},\n"
-	"  {\"name\": \"C1\", \"flags\": [], \"exit_latency_ns\": 0,\n"
-	"   \"target_residency_ns\": 100000, \"core_power_w\": 0.5, \"package_power_w\": 0.0,\n"
-	"   \"entry_exit_energy_j\": 0.0}]}\n";
+#define TINY_JSON(cores)                                                                           \
+	"{\"name\": \"tiny\", \"driver\": \"test\",\n"                                              \
+	" \"topology\": {\"packages\": 1, \"cores\": " #cores ", \"threads\": 1},\n"                \
+	" \"power\": {\"active_core_w\": 2.0, \"active_package_w\": 0.0},\n"                  \
+	" \"states\": [\n"                                                                         \
+	"  {\"name\": \"POLL\", \"flags\": [\"POLLING\"], \"exit_latency_ns\": 0,\n"                 \
+	"   \"target_residency_ns\": 0, \"core_power_w\": 1.0, \"package_power_w\": 0.0,\n"        \
+	"   \"entry_exit_energy_j\": 0.0},\n"                                                       \
+	"  {\"name\": \"C1\", \"flags\": [], \"exit_latency_ns\": 0,\n"                            \
+	"   \"target_residency_ns\": 100000, \"core_power_w\": 0.5, \"package_power_w\": 0.0,\n"   \
+	"   \"entry_exit_energy_j\": 0.0}]}\n"
+static const char tiny_json[] = TINY_JSON(1);
 
 /* Idle 0-300 us (irq), 400-450 us (irq), 600-800 us (timer); work in between and to 1 ms. */
 static const char tiny_trace[] = "idlesim-trace v1\n"
@@ -270,6 +271,71 @@ static void test_disable(void **state)
 	idlesim_options_free(o);
 }
 
+/*
+ * A kernel trace through the importer: tests/import/scenario.ftrace, whose conversion is
+ * tests/import/scenario.expected (tests/test_import.c), on a two-CPU tiny machine with
+ * deepest. Its periods: CPU 1 100000 (irq), 990000 (irq), 8990000 (ipi); CPU 0 4980000
+ * (timer), 990000 (irq), 990000 (ipi), and 90001 (irq) from 100012110000 to 100012200001,
+ * after the trace's end (100012200000): truncated, not counted. So C1: usage 6, time
+ * 100000 + 990000 + 8990000 + 4980000 + 990000 + 990000 = 17040000 ns, no `above` (the
+ * shortest, 100000, equals the target residency); wakeups 2 irq + 1 irq, 2 ipi, 1 timer.
+ */
+static void test_imported_trace(void **state)
+{
+	idlesim_error err = { 0 };
+	idlesim_machine *m = idlesim_machine_from_json(TINY_JSON(2), "tiny2.json", &err);
+	idlesim_trace *t = idlesim_trace_open(IDLESIM_SOURCE_DIR "/tests/import/scenario.ftrace",
+					      &err);
+	struct idlesim_state_stats st;
+	struct idlesim_summary s;
+	idlesim_result *r;
+
+	(void)state;
+	assert_non_null(m);
+	assert_non_null(t);
+	assert_int_equal(idlesim_trace_cpus(t), 2);
+	assert_int_equal(idlesim_trace_hz(t), 250); /* from the tick's hrtimer */
+	r = idlesim_run(m, t, "deepest", NULL, &err);
+	assert_non_null(r);
+	idlesim_result_state(r, -1, 1, &st);
+	assert_int_equal(st.usage, 6);
+	assert_int_equal(st.time_ns, 17040000);
+	assert_int_equal(st.above, 0);
+	idlesim_result_state(r, 0, 1, &st);
+	assert_int_equal(st.usage, 3); /* CPU 0: 4980000 + 990000 + 990000 */
+	assert_int_equal(st.time_ns, 6960000);
+	idlesim_result_summary(r, -1, &s);
+	assert_int_equal(s.wakeups[IDLESIM_WAKE_IRQ], 3);
+	assert_int_equal(s.wakeups[IDLESIM_WAKE_IPI], 2);
+	assert_int_equal(s.wakeups[IDLESIM_WAKE_TIMER], 1);
+	assert_int_equal(s.end_ns, 100012200000);
+	idlesim_result_free(r);
+	idlesim_trace_free(t);
+	idlesim_machine_free(m);
+}
+
+/* Knobs reach the run: HZ, the decision log's limit, the wake-latency model's check. */
+static void test_knobs(void **state)
+{
+	struct fixture *f = *state;
+	idlesim_options *o = idlesim_options_new();
+	idlesim_error err = { 0 };
+	idlesim_result *r;
+
+	assert_int_equal(idlesim_options_set_hz(o, 1000, &err), 0);
+	idlesim_options_set_decision_log(o, 2);
+	r = run_ok(f, "deepest", o);
+	assert_int_equal(idlesim_result_hz(r), 1000);
+	assert_int_equal(idlesim_result_decision_count(r), 2); /* of 3 */
+	idlesim_result_free(r);
+	/* tiny has no measured distribution */
+	assert_int_equal(idlesim_options_set_wake_model(o, "measured", &err), 0);
+	assert_null(idlesim_run(f->m, f->t, "deepest", o, &err));
+	assert_int_equal(err.code, IDLESIM_ERR_INPUT);
+	assert_non_null(strstr(err.message, "tiny"));
+	idlesim_options_free(o);
+}
+
 static void expect_error(idlesim_error *err, enum idlesim_error_code code, const char *file,
 			 int line, int column, const char *text)
 {
@@ -442,6 +508,8 @@ int main(void)
 		cmocka_unit_test(test_hand_checked_run),
 		cmocka_unit_test(test_decision_log),
 		cmocka_unit_test(test_disable),
+		cmocka_unit_test(test_imported_trace),
+		cmocka_unit_test(test_knobs),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_threads),
 	};
