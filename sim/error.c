@@ -37,19 +37,33 @@ int sim_error_nomem(struct sim_error *err, const char *source)
 	return sim_error_set(err, SIM_ERR_NOMEM, source, 0, 0, "out of memory");
 }
 
+char *sim_error_format(const struct sim_error *err, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	if (!size)
+		return buf;
+	buf[0] = '\0';
+	if (err->source[0]) {
+		n = (size_t)snprintf(buf, size, "%s", err->source);
+		if (err->line > 0 && n < size) {
+			n += (size_t)snprintf(buf + n, size - n, ":%d", err->line);
+			if (err->column > 0 && n < size)
+				n += (size_t)snprintf(buf + n, size - n, ":%d", err->column);
+		}
+		if (n < size)
+			n += (size_t)snprintf(buf + n, size - n, ": ");
+	}
+	if (n < size)
+		snprintf(buf + n, size - n, "%s", err->text[0] ? err->text : "unknown error");
+	return buf;
+}
+
 void sim_error_print(FILE *f, const struct sim_error *err)
 {
-	fputs("idlesim: ", f);
-	if (err->source[0]) {
-		fputs(err->source, f);
-		if (err->line > 0) {
-			fprintf(f, ":%d", err->line);
-			if (err->column > 0)
-				fprintf(f, ":%d", err->column);
-		}
-		fputs(": ", f);
-	}
-	fprintf(f, "%s\n", err->text[0] ? err->text : "unknown error");
+	char buf[sizeof(err->source) + sizeof(err->text) + 32];
+
+	fprintf(f, "idlesim: %s\n", sim_error_format(err, buf, sizeof(buf)));
 }
 
 int sim_error_exit_status(const struct sim_error *err)

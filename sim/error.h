@@ -52,6 +52,9 @@ static inline int sim_has_bom(const void *text, size_t len)
 	return len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3);
 }
 
+/* "source:line:col: text" (the parts known) into buf, cut to size; returns buf. */
+char *sim_error_format(const struct sim_error *err, char *buf, size_t size);
+
 /* Print "idlesim: source:line:col: text\n". */
 void sim_error_print(FILE *f, const struct sim_error *err);
 

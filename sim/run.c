@@ -270,41 +270,52 @@ static void keep_decision(void *ud, const struct sim_decision *d)
 	rd->d.gov = NULL;
 }
 
-/*
- * Replay one trace file: a native trace, or any kernel trace the importer reads, converted
- * on the fly (sim/import.h) without an intermediate file. `name` names it in messages.
- */
-static int replay_file(const char *path, const char *name, const struct sim_config *cfg,
+int run_trace_open(const struct run_trace *t, struct run_trace_src *s, struct sim_error *err)
+{
+	enum import_format f = t->text ? IMPORT_NATIVE : import_probe(t->path);
+	struct import_options io = { 0 };
+
+	memset(s, 0, sizeof(*s));
+	if (f == IMPORT_AUTO || f == IMPORT_NATIVE) {
+		s->tr = t->text ? trace_open_string(t->name, t->text, err)
+				: trace_open_as(t->path, t->name, err);
+		if (!s->tr)
+			return -1;
+		record_source_from_trace(&s->src, s->tr);
+	} else {
+		io.name = t->name;
+		s->im = import_open(t->path, &io, err);
+		if (!s->im)
+			return -1;
+		record_source_from_import(&s->src, s->im);
+	}
+	return 0;
+}
+
+void run_trace_close(struct run_trace_src *s)
+{
+	trace_close(s->tr);
+	import_close(s->im);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Replay one trace, converted on the fly when it is a kernel trace (no intermediate file). */
+static int replay_file(const struct run_trace *t, const struct sim_config *cfg,
 		       struct run_result *r, struct sim_error *err)
 {
-	enum import_format f = import_probe(path);
-	struct trace_reader *tr = NULL;
-	struct importer *im = NULL;
-	struct import_options io = { 0 };
-	struct record_source src;
+	struct run_trace_src s;
 	struct sim_config c = *cfg;
 	int rc;
 
-	if (f == IMPORT_AUTO || f == IMPORT_NATIVE) {
-		tr = trace_open_as(path, name, err);
-		if (!tr)
-			return -1;
-		record_source_from_trace(&src, tr);
-	} else {
-		io.name = name;
-		im = import_open(path, &io, err);
-		if (!im)
-			return -1;
-		record_source_from_import(&src, im);
-	}
+	if (run_trace_open(t, &s, err))
+		return -1;
 	if (!c.hz)
-		c.hz = src.hdr->hz ? src.hdr->hz : 250;
+		c.hz = s.src.hdr->hz ? s.src.hdr->hz : 250;
 	r->hz = c.hz;
 	if (c.explain)
 		c.explain_ud = r;
-	rc = replay_run(&src, &c, &r->stats, err);
-	trace_close(tr);
-	import_close(im);
+	rc = replay_run(&s.src, &c, &r->stats, err);
+	run_trace_close(&s);
 	return rc;
 }
 
@@ -351,12 +362,10 @@ static int give_oracle(struct run_result *r, const struct run_result *oracle, st
 	return 0;
 }
 
-/* `trace` as given; `path` the file to open (a spooled copy for standard input). */
-static int run_cell(const struct run_request *req, const char *trace, const char *path,
-		    uint64_t trace_hash, const struct machine *m, uint32_t mask,
-		    struct run_results *res, struct sim_error *err)
+static int run_cell(const struct run_request *req, const struct run_trace *trace,
+		    const struct machine *m, uint32_t mask, struct run_results *res,
+		    struct sim_error *err)
 {
-	const char *name = trace_display_name(trace);
 	struct sim_config cfg = { 0 };
 	struct run_stats oracle = { 0 };
 	struct run_result scratch;
@@ -381,7 +390,7 @@ static int run_cell(const struct run_request *req, const char *trace, const char
 	cfg.explain = req->timeline ? keep_decision : NULL;
 	cfg.explain_limit = -1;
 	cfg.explain_truncated = true;
-	if (replay_file(path, name, &cfg, &scratch, err) || timeline_nomem(&scratch, err)) {
+	if (replay_file(trace, &cfg, &scratch, err) || timeline_nomem(&scratch, err)) {
 		run_stats_release(&scratch.stats);
 		sim_free(scratch.slices);
 		return -1;
@@ -400,7 +409,7 @@ static int run_cell(const struct run_request *req, const char *trace, const char
 			sim_free(params);
 			goto fail;
 		}
-		snprintf(r->trace, sizeof(r->trace), "%s", name);
+		snprintf(r->trace, sizeof(r->trace), "%s", trace->name);
 		snprintf(r->machine, sizeof(r->machine), "%s", m->name);
 		snprintf(r->governor, sizeof(r->governor), "%s", g->name);
 		r->gov = g;
@@ -408,7 +417,7 @@ static int run_cell(const struct run_request *req, const char *trace, const char
 			r->params[k] = params[k];
 		r->nr_sets = cfgrec_applied_sets(req->sets, req->nr_sets, g, r->sets);
 		r->machine_hash = machine_hash(m);
-		r->trace_hash = trace_hash;
+		r->trace_hash = trace->hash;
 		r->latency_req_ns = req->latency_req_ns;
 		r->disabled = mask;
 		r->wake_model = req->wake_model;
@@ -424,7 +433,7 @@ static int run_cell(const struct run_request *req, const char *trace, const char
 					    ? -1
 					    : req->explain_limit;
 		cfg.explain_truncated = req->timeline;
-		rc = replay_file(path, name, &cfg, r, err);
+		rc = replay_file(trace, &cfg, r, err);
 		sim_free(params);
 		if (rc || timeline_nomem(r, err))
 			goto fail;
@@ -442,11 +451,42 @@ fail:
 	return -1;
 }
 
+/*
+ * The governors of a request: every registered one when none is named, each name known, a
+ * governor listed twice (menu,menu or menu and menu@6.19, the same table entry) once at its
+ * first place, and the --set options checked against them.
+ */
+static int prepare_governors(struct run_request *q, struct sim_error *err)
+{
+	int i, n;
+
+	if (!q->nr_governors) {
+		for (i = 0; i < (int)gov_count() && i < RUN_MAX_ITEMS; i++)
+			q->governors[i] = gov_get((unsigned int)i)->name;
+		q->nr_governors = i;
+	}
+	for (i = 0; i < q->nr_governors; i++)
+		if (!gov_find(q->governors[i]))
+			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+					     "unknown governor '%s' (see idlesim governors)",
+					     q->governors[i]);
+	for (i = 0, n = 0; i < q->nr_governors; i++) {
+		int j;
+
+		for (j = 0; j < n && gov_find(q->governors[j]) != gov_find(q->governors[i]); j++)
+			;
+		if (j == n)
+			q->governors[n++] = q->governors[i];
+	}
+	q->nr_governors = n;
+	return run_check_sets(q, err);
+}
+
 int run_grid(const struct run_request *req, struct run_results *out, struct sim_error *err)
 {
 	struct run_request q = *req;
 	struct machine m;
-	int t, k, i, n, rc = 0, stdin_fd = -1;
+	int t, k, rc = 0, stdin_fd = -1;
 	char stdin_path[64] = "";
 
 	memset(out, 0, sizeof(*out));
@@ -460,28 +500,7 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 		q.machines[2] = "skl";
 		q.nr_machines = 3;
 	}
-	if (!q.nr_governors) {
-		for (i = 0; i < (int)gov_count() && i < RUN_MAX_ITEMS; i++)
-			q.governors[i] = gov_get((unsigned int)i)->name;
-		q.nr_governors = i;
-	}
-	for (i = 0; i < q.nr_governors; i++)
-		if (!gov_find(q.governors[i]))
-			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
-					     "unknown governor '%s' (see idlesim governors)",
-					     q.governors[i]);
-	/* A governor listed twice (menu,menu or menu and menu@6.19, the same table entry) runs
-	 * once, at its first place. */
-	for (i = 0, n = 0; i < q.nr_governors; i++) {
-		int j;
-
-		for (j = 0; j < n && gov_find(q.governors[j]) != gov_find(q.governors[i]); j++)
-			;
-		if (j == n)
-			q.governors[n++] = q.governors[i];
-	}
-	q.nr_governors = n;
-	if (run_check_sets(&q, err))
+	if (prepare_governors(&q, err))
 		return -1;
 	for (t = 0; t < q.nr_traces && stdin_fd < 0; t++) {
 		if (strcmp(q.traces[t], "-"))
@@ -493,21 +512,38 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 		spool_path(stdin_fd, stdin_path, sizeof(stdin_path));
 	}
 	for (t = 0; t < q.nr_traces && !rc; t++) {
-		const char *path = strcmp(q.traces[t], "-") ? q.traces[t] : stdin_path;
-		uint64_t th;
+		struct run_trace tr = { strcmp(q.traces[t], "-") ? q.traces[t] : stdin_path, NULL,
+					trace_display_name(q.traces[t]), 0 };
 
-		rc = cfgrec_file_hash(path, &th, err);
+		rc = cfgrec_file_hash(tr.path, &tr.hash, err);
 		for (k = 0; k < q.nr_machines && !rc; k++) {
 			uint32_t mask;
 
 			rc = run_load_machine(&q, q.machines[k], &m, err) ||
 			     run_disabled_mask(&q, &m, &mask, err) ||
-			     run_cell(&q, q.traces[t], path, th, &m, mask, out, err);
+			     run_cell(&q, &tr, &m, mask, out, err);
 		}
 	}
 	if (stdin_fd >= 0)
 		close(stdin_fd);
 	if (rc) {
+		run_results_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+int run_machine_trace(const struct run_request *req, const struct machine *m,
+		      const struct run_trace *trace, struct run_results *out, struct sim_error *err)
+{
+	struct run_request q = *req;
+	uint32_t mask;
+
+	memset(out, 0, sizeof(*out));
+	if (prepare_governors(&q, err) || machine_check_wake_model(m, q.wake_model, err) ||
+	    run_disabled_mask(&q, m, &mask, err))
+		return -1;
+	if (run_cell(&q, trace, m, mask, out, err)) {
 		run_results_free(out);
 		return -1;
 	}

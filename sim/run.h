@@ -12,6 +12,7 @@
 #include "governors/governor.h"
 #include "sim/engine.h"
 #include "sim/machine.h"
+#include "sim/replay.h"
 #include "sim/stats.h"
 
 #define RUN_MAX_ITEMS 64
@@ -140,6 +141,33 @@ const char *run_default_trace(void);
 /* Run the grid. Returns 0 with *out filled (free with run_results_free), or -1. */
 int run_grid(const struct run_request *req, struct run_results *out, struct sim_error *err);
 void run_results_free(struct run_results *res);
+
+/* A trace to replay: a file (native, or any kernel trace sim/import.h reads), or native text
+ * held in memory (text non-NULL, path unused). */
+struct run_trace {
+	const char *path;
+	const char *text;
+	const char *name; /* in messages and reports */
+	uint64_t hash;	  /* FNV-1a 64 of its bytes (sim/cfgrec.h) */
+};
+
+/* A trace opened as a record source (sim/replay.h): a native reader or an importer. */
+struct run_trace_src {
+	struct record_source src; /* src.hdr: the (converted) trace's header */
+	struct trace_reader *tr;
+	struct importer *im;
+};
+
+/* Open t, telling a kernel trace from a native one by its first bytes. Returns 0, or -1
+ * with err set (s needs no closing then). */
+int run_trace_open(const struct run_trace *t, struct run_trace_src *s, struct sim_error *err);
+void run_trace_close(struct run_trace_src *s);
+
+/* One cell of the grid, for programs that hold the machine and the trace themselves (the
+ * library, include/idlesim.h): req's governors and knobs on m, which is validated; req's
+ * machines, traces and topology are not used. Returns 0 with *out filled, or -1. */
+int run_machine_trace(const struct run_request *req, const struct machine *m,
+		      const struct run_trace *trace, struct run_results *out, struct sim_error *err);
 
 /* The tunables of g after req's --set options, range-checked; *params is NULL when g has
  * none (free with sim_free). Returns 0 or -1. */
