@@ -206,7 +206,7 @@ static int parse_sets(const struct where *w, json_t *c, const char *path, struct
 	json_t *sets = json_object_get(c, "set"), *v;
 	char p[PATH_LEN];
 	const char *key, *dot;
-	int64_t x;
+	int64_t x = 0; /* set by int_value() on success; gcc -O2 cannot see it */
 
 	if (!sets)
 		return 0;

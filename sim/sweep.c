@@ -202,7 +202,7 @@ static int range_field(const struct where *w, json_t *r, const char *path, const
 static int tunable_values(const struct where *w, json_t *v, const char *path,
 			  struct sweep_tunable *t, bool force)
 {
-	long long from, to, step, k;
+	long long from = 0, to = 0, step = 0, k; /* gcc -O2 cannot see them set */
 	const char *key;
 	json_t *x;
 	size_t i;

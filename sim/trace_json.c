@@ -121,7 +121,7 @@ static int json_iowait_load(struct trace_reader *r, struct trace_record *rec, js
 {
 	json_t *j = json_object_get(o, "load");
 	bool present;
-	int64_t v;
+	int64_t v = 0; /* set by json_uint() when present; gcc -O2 cannot see it */
 	double x;
 
 	if (json_uint(r, rec, o, F_IOWAIT, &v, &present) ||
@@ -200,7 +200,7 @@ static int json_record(struct trace_reader *r, struct trace_record *rec)
 	json_t *o = json_array_get(r->records, (size_t)r->nrec);
 	unsigned int seen = 0;
 	bool present;
-	int64_t v;
+	int64_t v = 0; /* set by json_uint() when present; gcc -O2 cannot see it */
 	int rc = 0;
 
 	trace_record_init(r, rec, TRACE_IDLE);
