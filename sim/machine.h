@@ -171,6 +171,9 @@ int machine_check_wake_model(const struct machine *m, enum wake_model model,
 			     struct sim_error *err);
 /* The fixed actual latency of state s under model, or -1 if it is sampled (measured, DIST). */
 int64_t machine_wake_fixed_ns(const struct machine_state *s, enum wake_model model);
+/* The mean actual latency of state s under model: the fixed value, or the mean of the
+ * distribution (linear between its quantile points). */
+double machine_wake_mean_ns(const struct machine_state *s, enum wake_model model);
 /* The largest actual latency state s can have under any model. */
 int64_t machine_wake_max_ns(const struct machine_state *s);
 /* The inverse CDF of a DIST state at u in [0, 1]: linear between the quantile points. */

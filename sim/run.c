@@ -2,8 +2,9 @@
 /*
  * run.c - replay every trace on every machine through every governor.
  *
- * For each (trace, machine) the oracle runs first on the same input and knobs; each
- * governor's regret is its energy and mean wakeup latency minus the oracle's. Traces are
+ * For each (trace, machine) the two references run first on the same input and knobs:
+ * each governor's energy regret is its energy minus the energy reference's (oracle-energy),
+ * its latency regret its mean wakeup latency minus the oracle's (docs/regret.md). Traces are
  * re-read for every run (streaming), so memory does not depend on their length; standard
  * input ("-") is read once into a spooled copy (sim/spool.h), which every run reopens.
  */
@@ -320,16 +321,28 @@ static int add_result(struct run_results *res, struct run_result **r, struct sim
 	return 0;
 }
 
-static void set_regret(struct run_result *r, const struct run_stats *oracle)
+/* Energy regret against the energy reference, latency regret against the oracle. */
+static void set_regret(struct run_result *r, const struct run_stats *oracle,
+		       const struct run_stats *eref)
 {
 	double lat = lat_hist_mean(&r->stats.total.wake_latency);
 	double olat = lat_hist_mean(&oracle->total.wake_latency);
 
 	r->has_regret = true;
-	r->regret_energy_j = r->stats.energy_j - oracle->energy_j;
-	r->regret_package_j = r->stats.package_energy_j - oracle->package_energy_j;
-	r->regret_energy_pct = oracle->energy_j > 0 ? 100.0 * r->regret_energy_j / oracle->energy_j : 0;
+	r->regret_energy_j = r->stats.energy_j - eref->energy_j;
+	r->regret_package_j = r->stats.package_energy_j - eref->package_energy_j;
+	r->regret_cpu_j = r->stats.cpu_energy_j - eref->cpu_energy_j;
+	r->regret_energy_pct = eref->energy_j > 0 ? 100.0 * r->regret_energy_j / eref->energy_j : 0;
 	r->regret_lat_mean_ns = lat - olat;
+}
+
+const char *run_regret_negative(const struct run_result *r)
+{
+	if (!r->has_regret || r->regret_energy_j >= -RUN_REGRET_EPS_J)
+		return NULL;
+	if (r->regret_energy_j - r->regret_package_j >= -RUN_REGRET_EPS_J)
+		return "package";
+	return r->regret_cpu_j >= -RUN_REGRET_EPS_J ? "smt" : "core";
 }
 
 static int timeline_nomem(const struct run_result *r, struct sim_error *err)
@@ -358,8 +371,8 @@ static int run_cell(const struct run_request *req, const char *trace, const char
 {
 	const char *name = trace_display_name(trace);
 	struct sim_config cfg = { 0 };
-	struct run_stats oracle = { 0 };
-	struct run_result scratch;
+	struct run_stats oracle = { 0 }, eref = { 0 };
+	struct run_result scratch, eref_r;
 	struct run_request oq;
 	int i, k;
 
@@ -377,7 +390,7 @@ static int run_cell(const struct run_request *req, const char *trace, const char
 	scratch.req = &oq;
 	oq = *req;
 	oq.explain_limit = 0;
-	cfg.gov = gov_find("oracle");
+	cfg.gov = gov_find(RUN_LATENCY_REFERENCE);
 	cfg.explain = req->timeline ? keep_decision : NULL;
 	cfg.explain_limit = -1;
 	cfg.explain_truncated = true;
@@ -387,6 +400,16 @@ static int run_cell(const struct run_request *req, const char *trace, const char
 		return -1;
 	}
 	oracle = scratch.stats;
+	/* The energy reference's, for energy regret (no timeline: the oracle's is drawn). */
+	memset(&eref_r, 0, sizeof(eref_r));
+	eref_r.req = &oq;
+	cfg.gov = gov_find(RUN_ENERGY_REFERENCE);
+	cfg.explain = NULL;
+	if (replay_file(path, name, &cfg, &eref_r, err)) {
+		run_stats_release(&eref_r.stats);
+		goto fail;
+	}
+	eref = eref_r.stats;
 
 	for (i = 0; i < req->nr_governors; i++) {
 		const struct cpuidle_governor *g = gov_find(req->governors[i]);
@@ -428,16 +451,18 @@ static int run_cell(const struct run_request *req, const char *trace, const char
 		sim_free(params);
 		if (rc || timeline_nomem(r, err))
 			goto fail;
-		set_regret(r, &oracle);
+		set_regret(r, &oracle, &eref);
 		r->req = NULL;
 		if (req->timeline && give_oracle(r, &scratch, err))
 			goto fail;
 	}
 	run_stats_release(&oracle);
+	run_stats_release(&eref);
 	sim_free(scratch.slices);
 	return 0;
 fail:
 	run_stats_release(&oracle);
+	run_stats_release(&eref);
 	sim_free(scratch.slices);
 	return -1;
 }

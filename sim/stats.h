@@ -82,6 +82,10 @@ struct run_stats {
 	double idle_energy_j;
 	double transition_energy_j;
 	double package_energy_j; /* the packages' share of energy_j */
+	/* The cores' energy as if each CPU had a core of its own, plus the transitions: what
+	 * the energy reference minimises per CPU (with SMT, energy_j - package_energy_j
+	 * charges a core once, at its shallowest thread; docs/regret.md). */
+	double cpu_energy_j;
 };
 
 void run_stats_release(struct run_stats *rs);
