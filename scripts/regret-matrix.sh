@@ -21,8 +21,18 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 traces="$here/traces/demo.trace $tmp/p700.trace $tmp/p1000.trace $tmp/poi100.trace $tmp/poi500.trace $tmp/mixed.trace $tmp/fixed300.trace"
 for w in worst typical; do
 	for m in hsw bdw skl hsx bdx skx; do
+		topo=
+		if [ -n "${REGRET_MATRIX_NO_SMT:-}" ]; then
+			case $m in
+			hsw | bdw | skl) topo="--topology 1x8x1" ;;
+			hsx) topo="--topology 2x24x1" ;;
+			bdx) topo="--topology 2x40x1" ;;
+			skx) topo="--topology 2x36x1" ;;
+			esac
+		fi
 		for t in $traces; do
-			"$bin" run --machine "$m" --trace "$t" --wake-latency "$w" --format json "$@" \
+			# shellcheck disable=SC2086
+			"$bin" run --machine "$m" --trace "$t" --wake-latency "$w" --format json $topo "$@" \
 				-o "$tmp/out.json"
 			jq -r --arg w "$w" --arg t "$(basename "$t")" '.runs[] |
 				[$w, $t, .machine, .governor, .regret.energy_j,
