@@ -32,7 +32,7 @@
  *	state on a tie. It is the baseline of energy regret. Per CPU and per period it cannot
  *	see what the package and the SMT sibling do, nor how the exit's delay shortens the
  *	next period: docs/regret.md measures what that leaves. The engine looks ahead past
- *	the machine's longest break-even time for it (capped at 1 s).
+ *	the machine's longest break-even time for it (capped at 2 s).
  *
  * shallowest
  *	Always the shallowest enabled state, with the tick kept running, as the kernel does
