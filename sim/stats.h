@@ -16,7 +16,8 @@
  *   avg_power_w      = energy_j / duration;  idle_power_w = idle_energy_j / duration
  *   wake latency     = for each irq/ipi wakeup, time from the wakeup to the CPU running;
  *                      percentiles by the nearest-rank rule
- *   regret           = governor's value minus the oracle's on the same input
+ *   regret           = governor's value minus a reference's on the same input: energy
+ *                      against oracle-energy, wake latency against oracle (docs/regret.md)
  */
 #ifndef IDLESIM_STATS_H
 #define IDLESIM_STATS_H
