@@ -54,10 +54,12 @@ void run_request_defaults(struct run_request *req)
 	req->wake_seed = 1;
 }
 
-int run_load_machine(const struct run_request *req, const char *name, struct machine *m,
-		     struct sim_error *err)
+/* `stdin_path`: where a spooled standard input is, for the machine "-" (NULL: read it). */
+static int load_machine(const struct run_request *req, const char *name, const char *stdin_path,
+			struct machine *m, struct sim_error *err)
 {
-	if (machine_load(name, m, err))
+	if (stdin_path && !strcmp(name, "-") ? machine_load_json_file_as(stdin_path, "<stdin>", m, err)
+					     : machine_load(name, m, err))
 		return -1;
 	if (req->topology[0]) {
 		m->packages = req->topology[0];
@@ -67,6 +69,12 @@ int run_load_machine(const struct run_request *req, const char *name, struct mac
 	if (machine_validate(m, name, err))
 		return -1;
 	return machine_check_wake_model(m, req->wake_model, err);
+}
+
+int run_load_machine(const struct run_request *req, const char *name, struct machine *m,
+		     struct sim_error *err)
+{
+	return load_machine(req, name, NULL, m, err);
 }
 
 static int state_arg(const struct machine *m, const char *arg, struct sim_error *err)
@@ -471,8 +479,8 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 {
 	struct run_request q = *req;
 	struct machine m;
-	int t, k, i, n, rc = 0, stdin_fd = -1;
-	char stdin_path[64] = "";
+	int t, k, i, n, rc = 0, stdin_fd = -1, mstdin_fd = -1;
+	char stdin_path[64] = "", mstdin_path[64] = "";
 
 	memset(out, 0, sizeof(*out));
 	if (!q.nr_traces) {
@@ -517,6 +525,21 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 			return -1;
 		spool_path(stdin_fd, stdin_path, sizeof(stdin_path));
 	}
+	/* A machine on standard input is loaded once per trace: read it once too. */
+	for (k = 0; k < q.nr_machines && strcmp(q.machines[k], "-"); k++)
+		;
+	if (k < q.nr_machines) {
+		if (stdin_fd >= 0) {
+			close(stdin_fd);
+			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+					     "--trace - and --machine - both read standard input; "
+					     "give one of them as a file");
+		}
+		mstdin_fd = spool_stdin(err);
+		if (mstdin_fd < 0)
+			return -1;
+		spool_path(mstdin_fd, mstdin_path, sizeof(mstdin_path));
+	}
 	for (t = 0; t < q.nr_traces && !rc; t++) {
 		const char *path = strcmp(q.traces[t], "-") ? q.traces[t] : stdin_path;
 		uint64_t th;
@@ -525,13 +548,16 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 		for (k = 0; k < q.nr_machines && !rc; k++) {
 			uint32_t mask;
 
-			rc = run_load_machine(&q, q.machines[k], &m, err) ||
+			rc = load_machine(&q, q.machines[k], mstdin_fd >= 0 ? mstdin_path : NULL, &m,
+					  err) ||
 			     run_disabled_mask(&q, &m, &mask, err) ||
 			     run_cell(&q, q.traces[t], path, th, &m, mask, out, err);
 		}
 	}
 	if (stdin_fd >= 0)
 		close(stdin_fd);
+	if (mstdin_fd >= 0)
+		close(mstdin_fd);
 	if (rc) {
 		run_results_free(out);
 		return -1;
