@@ -59,6 +59,22 @@ static int first_enabled(const struct cpuidle_driver *drv, const struct cpuidle_
 	return 0; /* all disabled: state 0, as the kernel's governors do */
 }
 
+/* Enabled, and its exit latency meets the PM QoS limit. */
+static bool usable(const struct cpuidle_driver *drv, const struct cpuidle_device *dev, int i,
+		   s64 latency_req)
+{
+	return state_enabled(dev, i) && drv->states[i].exit_latency_ns <= latency_req;
+}
+
+/* Both oracles: stop the tick exactly when the idle period outlasts the next tick, and log
+ * what they knew. */
+static void oracle_common(struct cpuidle_device *dev, bool *stop_tick, s64 idle_ns, s64 latency_req)
+{
+	*stop_tick = dev->env.oracle_wake_ns > dev->env.next_tick_ns;
+	gov_explain(dev, "idle_ns", idle_ns == KTIME_MAX ? -1 : idle_ns);
+	gov_explain(dev, "latency_req_ns", latency_req);
+}
+
 static int oracle_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
 	s64 idle_ns = cpuidle_oracle_idle_ns(dev);
@@ -77,12 +93,7 @@ static int oracle_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	}
 	if (idx < 0)
 		idx = first_enabled(drv, dev);
-
-	/* Stop the tick exactly when the idle period outlasts the next tick. */
-	*stop_tick = dev->env.oracle_wake_ns > dev->env.next_tick_ns;
-
-	gov_explain(dev, "idle_ns", idle_ns == KTIME_MAX ? -1 : idle_ns);
-	gov_explain(dev, "latency_req_ns", latency_req);
+	oracle_common(dev, stop_tick, idle_ns, latency_req);
 	gov_explain_str(dev, "rule", idx == first_enabled(drv, dev) ? "shallowest-fits" : "deepest-fit");
 	return idx;
 }
@@ -101,7 +112,7 @@ static int oracle_energy_select(struct cpuidle_driver *drv, struct cpuidle_devic
 	for (i = 0; i < drv->state_count; i++) {
 		double j;
 
-		if (!state_enabled(dev, i) || drv->states[i].exit_latency_ns > latency_req)
+		if (!usable(drv, dev, i, latency_req))
 			continue;
 		j = cpuidle_reference_energy_j(dev, i, idle);
 		if (idx < 0 || j < best_j) {
@@ -111,10 +122,7 @@ static int oracle_energy_select(struct cpuidle_driver *drv, struct cpuidle_devic
 	}
 	if (idx < 0)
 		idx = first_enabled(drv, dev);
-	*stop_tick = dev->env.oracle_wake_ns > dev->env.next_tick_ns;
-
-	gov_explain(dev, "idle_ns", idle_ns == KTIME_MAX ? -1 : idle_ns);
-	gov_explain(dev, "latency_req_ns", latency_req);
+	oracle_common(dev, stop_tick, idle_ns, latency_req);
 	gov_explain(dev, "energy_nj", (long long)(best_j * 1e9));
 	return idx;
 }
@@ -131,7 +139,7 @@ static int deepest_select(struct cpuidle_driver *drv, struct cpuidle_device *dev
 	int idx = -1, i;
 
 	for (i = 0; i < drv->state_count; i++)
-		if (state_enabled(dev, i) && drv->states[i].exit_latency_ns <= latency_req)
+		if (usable(drv, dev, i, latency_req))
 			idx = i;
 	if (idx < 0)
 		idx = first_enabled(drv, dev);
