@@ -230,6 +230,8 @@ static void assert_same_stats(const struct run_stats *a, const struct run_stats 
 	assert_true(a->energy_j == b->energy_j);
 	assert_true(a->idle_energy_j == b->idle_energy_j);
 	assert_true(a->transition_energy_j == b->transition_energy_j);
+	assert_true(a->package_energy_j == b->package_energy_j);
+	assert_true(a->cpu_energy_j == b->cpu_energy_j);
 }
 
 /*
@@ -240,8 +242,9 @@ static void assert_same_stats(const struct run_stats *a, const struct run_stats 
  */
 static void test_lanes_match_global(void **state)
 {
-	static const char *const govs[] = { "oracle",  "deepest",  "shallowest", "menu@4.18",
-					    "menu@6.19", "teo@5.1", "teo@5.14",   "teo@6.19" };
+	static const char *const govs[] = { "oracle",    "deepest", "shallowest", "menu@4.18",
+					    "menu@6.19", "teo@5.1", "teo@5.14",   "teo@6.19",
+					    "oracle-energy" };
 	static const struct {
 		const char *machine;
 		int cpus;
@@ -663,6 +666,22 @@ static void test_energy_reference_by_hand(void **state)
 	assert_float_equal(re.cpu_energy_j, re.energy_j, 1e-15);
 	assert_true(ro.package_energy_j == 0 && re.package_energy_j == 0);
 	run_stats_release(&ro);
+	run_stats_release(&re);
+	/* Only what it may use: with A disabled, or a PM QoS limit of 50 us (B's exit is
+	 * 100 us), the reference has one state left and takes it for both periods, B resp. A. */
+	o.disabled = 1u << 0;
+	replay_ok(text, &o, &re);
+	assert_int_equal(re.total.states[1].usage, 1);
+	assert_int_equal(re.total.states[0].usage, 0);
+	assert_float_equal(re.energy_j, 980e-6, 1e-12); /* the oracle's timeline */
+	run_stats_release(&re);
+	o.disabled = 0;
+	o.latency_req_ns = 50000;
+	replay_ok(text, &o, &re);
+	/* A twice: A 300 x 1.0; active [300, 312) 48; A [312, 1910) 1598; the exit at 1910
+	 * ends at 1912, then work to the end: 90 x 4 = 360. Total 2306 uJ. */
+	assert_int_equal(re.total.states[0].usage, 2);
+	assert_float_equal(re.energy_j, 2306e-6, 1e-12);
 	run_stats_release(&re);
 }
 
