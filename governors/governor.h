@@ -124,6 +124,20 @@ static inline s64 cpuidle_oracle_idle_ns(const struct cpuidle_device *dev)
 						    : dev->env.oracle_wake_ns - dev->env.now_ns;
 }
 
+/*
+ * Not a kernel service: the energy the engine's model charges one idle period of idle_ns in
+ * state idx on this CPU (the state's core power over idle_ns, its entry+exit energy, and its
+ * mean actual wake latency under the run's model at active core power), for the energy
+ * reference. 0 when the engine offers no model.
+ */
+static inline double cpuidle_reference_energy_j(const struct cpuidle_device *dev, int idx,
+						 double idle_ns)
+{
+	return dev->env.period_energy_j ? dev->env.period_energy_j(dev->env.period_energy_ctx, idx,
+								   idle_ns)
+					: 0;
+}
+
 /* ---- decision log (idlesim run --explain) ---- */
 
 #define CPUIDLE_EXPLAIN_MAX 40

@@ -22,6 +22,7 @@
 #include <strings.h>
 
 extern const struct cpuidle_governor gov_oracle;
+extern const struct cpuidle_governor gov_oracle_energy;
 extern const struct cpuidle_governor gov_shallowest;
 extern const struct cpuidle_governor gov_deepest;
 extern const struct cpuidle_governor gov_menu_4_18;
@@ -38,6 +39,7 @@ extern const struct cpuidle_governor gov_ladder_6_12;
 /* Reference policies first, then each kernel family in version order. */
 static const struct cpuidle_governor *const governors[] = {
 	&gov_oracle,
+	&gov_oracle_energy,
 	&gov_shallowest,
 	&gov_deepest,
 	&gov_menu_4_18,

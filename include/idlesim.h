@@ -155,9 +155,9 @@ typedef struct idlesim_result idlesim_result;
 
 /*
  * Replay trace t on machine m through one governor (a name idlesim_governor_resolve
- * accepts), with options o (NULL: the defaults). The oracle runs first on the same input,
- * for the regret. Returns NULL with err set on failure (bad records are reported with the
- * trace's file, line and column).
+ * accepts), with options o (NULL: the defaults). The references run first on the same
+ * input, for the regret (docs/regret.md). Returns NULL with err set on failure (bad
+ * records are reported with the trace's file, line and column).
  */
 IDLESIM_API idlesim_result *idlesim_run(const idlesim_machine *m, const idlesim_trace *t,
 					const char *governor, const idlesim_options *o,
@@ -205,7 +205,7 @@ struct idlesim_summary {
 	int64_t lat_p50_ns, lat_p99_ns, lat_max_ns;
 	/* the whole machine's, whatever `cpu` is (energy is not split by CPU) */
 	double energy_j, idle_energy_j, transition_energy_j, package_energy_j, avg_power_w;
-	int has_regret; /* the governor minus the oracle on the same input */
+	int has_regret; /* energy minus oracle-energy's, latency minus oracle's (docs/regret.md) */
 	double regret_energy_j, regret_energy_pct, regret_package_j, regret_lat_mean_ns;
 };
 

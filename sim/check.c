@@ -26,6 +26,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #define PATH_LEN CHECK_PATH_LEN
 #define CHECK_MAX_COMPARISONS 256
@@ -600,15 +601,22 @@ struct check_file *check_parse(const char *text, const char *source, check_find_
 	return cf;
 }
 
+/* path "-": standard input, named "<stdin>" in messages. */
 struct check_file *check_load(const char *path, check_find_fn *find, struct sim_error *err)
 {
-	FILE *f = fopen(path, "r");
+	bool in = !strcmp(path, "-");
+	int fd = in ? dup(STDIN_FILENO) : -1;
+	FILE *f = !in ? fopen(path, "r") : fd >= 0 ? fdopen(fd, "r") : NULL;
 	struct check_file *cf = NULL;
 	char *buf;
 	size_t n;
 
+	if (in)
+		path = "<stdin>";
 	if (!f) {
 		sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return NULL;
 	}
 	buf = sim_malloc(CHECK_FILE_MAX + 1);

@@ -857,6 +857,10 @@ static int cmd_import(int argc, char **argv)
 	if (err.code == SIM_OK && !machine && (req.nr_disable || req.nr_enable))
 		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
 			      "import --disable/--enable need --machine");
+	if (err.code == SIM_OK && machine && !strcmp(machine, "-") && !strcmp(trace, "-"))
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "import - and --machine - both read standard input; give one of "
+			      "them as a file");
 	if (err.code == SIM_OK && machine &&
 	    !run_load_machine(&req, machine, &m, &err) &&
 	    !run_disabled_mask(&req, &m, &io.disabled, &err))

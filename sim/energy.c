@@ -37,6 +37,8 @@ struct energy_cpu {
 	size_t n, cap;
 	int64_t start_ns; /* of the current span, at `level` */
 	int32_t level;
+	/* the CPU's own time per level (both ways), priced as if it had a core of its own */
+	int64_t level_ns[CPUIDLE_STATE_MAX + 1];
 	bool spans; /* a copy of E->spans, on the CPU's own cache line */
 	int cpu;
 	struct energy *E;
@@ -63,6 +65,39 @@ struct energy {
 	struct idle_span *core_buf, *pkg_buf;
 	size_t core_buf_cap, pkg_buf_cap;
 };
+
+/* A core's power at `level` (0 running, k + 1 state k) in J per ns: the one number both
+ * the accounting and energy_period_j() use. */
+static double core_power_per_ns(const struct machine *m, int level)
+{
+	return (level ? m->states[level - 1].core_power_w : m->active_core_power_w) * 1e-9;
+}
+
+double energy_period_j(const struct machine *m, int idx, double idle_ns, double exit_ns)
+{
+	return idle_ns * core_power_per_ns(m, idx + 1) + m->states[idx].entry_exit_energy_j +
+	       exit_ns * core_power_per_ns(m, 0);
+}
+
+/* Each state's cost is a line in the idle time (slope: its core power; intercept: its
+ * entry+exit energy and exit at active power); past the last crossing of two lines their
+ * order, and so the cheapest state, stays as it is. */
+int64_t energy_period_horizon_ns(const struct machine *m, const double *exit_ns, int64_t max_ns)
+{
+	double far = 0;
+	int i, j;
+
+	for (i = 0; i < m->state_count; i++)
+		for (j = i + 1; j < m->state_count; j++) {
+			double dp = core_power_per_ns(m, i + 1) - core_power_per_ns(m, j + 1);
+			double de = energy_period_j(m, j, 0, exit_ns[j]) -
+				    energy_period_j(m, i, 0, exit_ns[i]);
+
+			if (dp != 0 && de / dp > far)
+				far = de / dp;
+		}
+	return far >= (double)max_ns ? max_ns : (int64_t)far + 1;
+}
 
 static void unit_add(struct unit *u, int level, int64_t start_ns)
 {
@@ -114,12 +149,11 @@ struct energy *energy_new(const struct machine *m, int nr_cpus, int64_t start_ns
 		if (!E->unit_spans || !E->unit_n || !E->member_spans || !E->member_n)
 			goto nomem;
 	}
-	E->core_power_w[0] = m->active_core_power_w * 1e-9;
 	E->pkg_power_w[0] = m->active_package_power_w * 1e-9;
-	for (i = 0; i < m->state_count; i++) {
-		E->core_power_w[i + 1] = m->states[i].core_power_w * 1e-9;
+	for (i = 0; i < m->state_count; i++)
 		E->pkg_power_w[i + 1] = m->states[i].package_power_w * 1e-9;
-	}
+	for (i = 0; i <= m->state_count; i++)
+		E->core_power_w[i] = core_power_per_ns(m, i);
 	/* Online CPUs start running work; offline ones sit in the deepest state. */
 	for (i = 0; i < E->nr_threads; i++) {
 		E->thread_level[i] = i < nr_cpus ? 0 : E->deep;
@@ -180,6 +214,7 @@ static inline int end_span(struct energy_cpu *c, int64_t t)
 		return -1;
 	c->log[c->n] = (struct idle_span){ c->start_ns, t, c->level };
 	c->n += c->level != 0;
+	c->level_ns[c->level] += t - c->start_ns;
 	c->start_ns = t;
 	return 0;
 }
@@ -201,6 +236,9 @@ int energy_level(struct energy_cpu *ec, int level, int64_t t)
 		ec->level = level;
 		return 0;
 	}
+	ec->level_ns[ec->level] += t - ec->start_ns;
+	ec->start_ns = t;
+	ec->level = level;
 	E = ec->E;
 	g = E->core_of_cpu[ec->cpu];
 	core = &E->cores[g];
@@ -276,6 +314,10 @@ int energy_close(struct energy *E, int64_t end_ns)
 
 	if (E->spans)
 		return energy_charge_spans(E, end_ns);
+	for (i = 0; i < E->online; i++) {
+		E->cpu[i].level_ns[E->cpu[i].level] += end_ns - E->cpu[i].start_ns;
+		E->cpu[i].start_ns = end_ns;
+	}
 	for (i = 0; i < E->nr_cores + E->m->packages; i++) {
 		struct unit *u = i < E->nr_cores ? &E->cores[i] : &E->pkgs[i - E->nr_cores];
 
@@ -315,9 +357,31 @@ void energy_price(const struct energy *E, double *energy_j, double *idle_energy_
 	*package_energy_j += pkg;
 }
 
+double energy_price_cpus(const struct energy *E)
+{
+	double j = 0, idle = 0;
+	int i;
+
+	for (i = 0; i < E->online; i++)
+		price(E->cpu[i].level_ns, E->core_power_w, E->deep + 1, &j, &idle);
+	return j;
+}
+
 int energy_check(const struct energy *E, int64_t span_ns, struct sim_error *err)
 {
 	int i, k;
+
+	for (i = 0; i < E->online; i++) {
+		int64_t sum = 0;
+
+		for (k = 0; k <= E->deep; k++)
+			sum += E->cpu[i].level_ns[k];
+		if (sum != span_ns)
+			return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+					     "energy accounting broken on CPU %d: %lld ns at its "
+					     "levels for a %lld ns span",
+					     i, (long long)sum, (long long)span_ns);
+	}
 
 	for (i = 0; i < E->nr_cores + E->m->packages; i++) {
 		bool core = i < E->nr_cores;

@@ -51,7 +51,27 @@ int energy_close(struct energy *E, int64_t end_ns);
 void energy_price(const struct energy *E, double *energy_j, double *idle_energy_j,
 		  double *package_energy_j);
 
-/* Every core and package spent exactly span_ns at its levels, none less than 0; else an
+/*
+ * One CPU's idle period, priced as the accounting above prices it for a core of its own:
+ * idle_ns in state idx at the state's core power, the state's entry+exit energy, and exit_ns
+ * (the actual wake latency) at active core power. The energy reference (oracle-energy,
+ * governors/reference.c) minimises this through the engine (sim_config docs in
+ * sim/engine.h), so its choices and the accounting use the same numbers.
+ */
+double energy_period_j(const struct machine *m, int idx, double idle_ns, double exit_ns);
+
+/*
+ * The idle length beyond which the state that minimises energy_period_j() (exit_ns[k] for
+ * state k) no longer changes with it: the largest idle time at which two states' costs are
+ * equal (0 if none). Capped at max_ns.
+ */
+int64_t energy_period_horizon_ns(const struct machine *m, const double *exit_ns, int64_t max_ns);
+
+/* The cores' energy as if every online CPU had a core of its own: each CPU's time per
+ * level at the levels' core powers (no transitions, no packages). */
+double energy_price_cpus(const struct energy *E);
+
+/* Every online CPU, core and package spent exactly span_ns at its levels, none less than 0; else an
  * internal error in err. */
 int energy_check(const struct energy *E, int64_t span_ns, struct sim_error *err);
 

@@ -123,6 +123,7 @@ struct sim {
 	int64_t tick_nsec;
 	/* Per state, the actual wake latency under the run's model, or -1: sampled per exit. */
 	int64_t wake_fixed_ns[CPUIDLE_STATE_MAX];
+	double wake_mean_ns[CPUIDLE_STATE_MAX]; /* its mean (the energy reference's estimate) */
 	int64_t lookahead_ns;
 	int64_t latency_req_ns;
 	int64_t start_ns;
@@ -865,6 +866,23 @@ int sim_cpu_state(const struct sim *S, int cpu)
 
 /* ---- setup and teardown ---- */
 
+/* cpuidle_reference_energy_j(): an idle period priced by the accounting's own rule, with
+ * the state's mean actual latency (a sampled exit is not known before it happens). */
+static double period_energy_j(const void *ctx, int idx, double idle_ns)
+{
+	const struct sim *S = ctx;
+
+	return energy_period_j(S->cfg.machine, idx, idle_ns, S->wake_mean_ns[idx]);
+}
+
+/*
+ * The energy reference looks as far ahead as the machine's longest break-even time, capped
+ * at this (2 s; the built-ins need at most 997 ms, hsw and bdw under `worst`): a longer
+ * wait costs memory (the periods in flight), and past the cap it takes the choice that is
+ * cheapest for an endless period.
+ */
+#define ENERGY_HORIZON_MAX_NS (2000 * SIM_NS_PER_MS)
+
 static int init_cpus(struct sim *S, struct sim_error *err)
 {
 	const struct machine *m = S->cfg.machine;
@@ -915,6 +933,8 @@ static int init_cpus(struct sim *S, struct sim_error *err)
 		dev->env.next_wheel_ns = KTIME_MAX;
 		dev->env.oracle_wake_ns = KTIME_MAX;
 		dev->env.now_ns = S->start_ns;
+		dev->env.period_energy_j = period_energy_j;
+		dev->env.period_energy_ctx = S;
 		dev->explain = S->cfg.explain && S->cfg.explain_limit != 0 ? &c->xb->ex : NULL;
 		if (S->gov->enable && S->gov->enable(&S->drv, dev))
 			return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
@@ -970,7 +990,12 @@ struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct si
 		S->lookahead_ns = sim_max64(S->lookahead_ns, m->states[k].target_residency_ns);
 		S->lookahead_ns = sim_max64(S->lookahead_ns, machine_wake_max_ns(&m->states[k]));
 		S->wake_fixed_ns[k] = machine_wake_fixed_ns(&m->states[k], cfg->wake_model);
+		S->wake_mean_ns[k] = machine_wake_mean_ns(&m->states[k], cfg->wake_model);
 	}
+	if (S->gov->energy_horizon)
+		S->lookahead_ns = sim_max64(S->lookahead_ns,
+					    energy_period_horizon_ns(m, S->wake_mean_ns,
+								     ENERGY_HORIZON_MAX_NS));
 	S->lookahead_ns += 1;
 	if (S->gov->nr_params) {
 		S->params = sim_calloc(S->gov->nr_params, sizeof(*S->params));
@@ -1158,6 +1183,7 @@ int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_
 		for (k = 0; k < S->drv.state_count; k++)
 			out->transition_energy_j +=
 				(double)S->cpus[i].entered[k] * m->states[k].entry_exit_energy_j;
+	out->cpu_energy_j = energy_price_cpus(S->energy) + out->transition_energy_j;
 	out->energy_j += out->transition_energy_j;
 	out->idle_energy_j += out->transition_energy_j;
 	if (run_stats_sum(out)) {

@@ -119,7 +119,6 @@ int dat_next(struct datsrc *d, struct dat_event *e, struct sim_error *err)
 	struct tep_record *r;
 	int i, best = -1;
 
-	(void)err;
 	if (d->last)
 		tracecmd_free_record(d->last);
 	d->last = NULL;
@@ -131,9 +130,18 @@ int dat_next(struct datsrc *d, struct dat_event *e, struct sim_error *err)
 		if (best < 0)
 			return 0;
 		r = d->cur[best];
+		/* Like the text dialects (import_lex.c): no instant at or beyond 2^62 ns, where
+		 * the engine's arithmetic would overflow. Records come in time order, so this is
+		 * the first such one: refuse the file, before any output is kept. */
+		if (r->ts >= (unsigned long long)SIM_TIME_MAX_NS)
+			return sim_error_set(err, SIM_ERR_INPUT, d->path, 0, 0,
+					     "record at byte %llu (CPU %d): timestamp %llu ns is "
+					     "beyond 2^62 ns (4611686018.427387904 s), the latest time "
+					     "a trace may name",
+					     r->offset, best, r->ts);
 		d->cur[best] = tracecmd_read_data(d->h, best);
 		d->last_ev = tep_find_event(d->tep, tep_data_type(d->tep, r));
-		if (d->last_ev && r->ts <= (unsigned long long)INT64_MAX)
+		if (d->last_ev)
 			break;
 		tracecmd_free_record(r); /* no format for it: nothing to say about it */
 	}

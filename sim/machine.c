@@ -390,7 +390,7 @@ int machine_load(const char *name_or_path, struct machine *m, struct sim_error *
 		machine_default_energy(m, MACHINE_DEFAULT_ALL);
 		return 0;
 	}
-	if (looks_like_path(name_or_path))
+	if (looks_like_path(name_or_path) || !strcmp(name_or_path, "-"))
 		return machine_load_json_file(name_or_path, m, err);
 	for (i = 0; i < machine_builtin_count(); i++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",

@@ -105,10 +105,17 @@ const struct machine *machine_find_builtin(const char *name); /* case-insensitiv
 
 /*
  * Load a machine: a built-in name, or a path to a JSON file (anything containing '/' or
- * ending in ".json"). Returns 0, or -1 with err set (file:line:column for JSON errors).
+ * ending in ".json"), or "-": JSON on standard input (named "<stdin>"; read once, so a
+ * caller that loads a machine more than once spools it: sim/run.c). Returns 0, or -1 with
+ * err set (file:line:column for JSON errors).
  */
 int machine_load(const char *name_or_path, struct machine *m, struct sim_error *err);
 int machine_load_json_file(const char *path, struct machine *m, struct sim_error *err);
+/* The same, with messages (and a machine otherwise named like a built-in) naming `source`:
+ * a spooled copy of standard input is read from its /proc/self/fd path as "<stdin>". Path
+ * "-" reads standard input itself, once. */
+int machine_load_json_file_as(const char *path, const char *source, struct machine *m,
+			      struct sim_error *err);
 /* Parse JSON text; `source` names it in error messages. */
 int machine_load_json_string(const char *text, const char *source, struct machine *m,
 			     struct sim_error *err);
@@ -171,6 +178,9 @@ int machine_check_wake_model(const struct machine *m, enum wake_model model,
 			     struct sim_error *err);
 /* The fixed actual latency of state s under model, or -1 if it is sampled (measured, DIST). */
 int64_t machine_wake_fixed_ns(const struct machine_state *s, enum wake_model model);
+/* The mean actual latency of state s under model: the fixed value, or the mean of the
+ * distribution (linear between its quantile points). */
+double machine_wake_mean_ns(const struct machine_state *s, enum wake_model model);
 /* The largest actual latency state s can have under any model. */
 int64_t machine_wake_max_ns(const struct machine_state *s);
 /* The inverse CDF of a DIST state at u in [0, 1]: linear between the quantile points. */

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #define OBJ_PATH_LEN 32 /* "states[N]": a path to an object that holds fields */
 #define MACHINE_FILE_MAX (1024 * 1024)
@@ -489,16 +490,22 @@ int machine_load_json_string(const char *text, const char *source, struct machin
 }
 
 /* Read a whole (small) file into a NUL-terminated buffer. */
+/* path "-": standard input (read once: the caller keeps what it parsed). Messages name
+ * `path` as given by the caller. */
 static int read_small_file(const char *path, char **text, struct sim_error *err)
 {
-	FILE *f = fopen(path, "r");
+	int fd = strcmp(path, "-") ? -1 : dup(STDIN_FILENO);
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : fd >= 0 ? fdopen(fd, "r") : NULL;
 	size_t cap = 0, len = 0, n;
 	void *buf = NULL;
 	int rc = 0;
 
-	if (!f)
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot open machine file: %s",
 				     strerror(errno));
+	}
 	do {
 		if (sim_grow(&buf, &cap, len + 4096, 1)) {
 			rc = sim_error_nomem(err, path);
@@ -555,18 +562,26 @@ static void file_machine_name(const char *path, struct machine *m)
 			 (int)(n < sizeof(m->name) - 6 ? n : sizeof(m->name) - 6), base);
 }
 
-int machine_load_json_file(const char *path, struct machine *m, struct sim_error *err)
+int machine_load_json_file_as(const char *path, const char *source, struct machine *m,
+			      struct sim_error *err)
 {
 	char *text = NULL;
 	int rc;
 
-	if (read_small_file(path, &text, err))
+	if (read_small_file(path, &text, err)) {
+		snprintf(err->source, sizeof(err->source), "%s", source);
 		return -1;
-	rc = machine_load_json_string(text, path, m, err);
+	}
+	rc = machine_load_json_string(text, source, m, err);
 	sim_free(text);
 	if (!rc)
-		file_machine_name(path, m);
+		file_machine_name(source, m);
 	return rc;
+}
+
+int machine_load_json_file(const char *path, struct machine *m, struct sim_error *err)
+{
+	return machine_load_json_file_as(path, strcmp(path, "-") ? path : "<stdin>", m, err);
 }
 
 /* ---- writing JSON ---- */

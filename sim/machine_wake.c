@@ -65,6 +65,21 @@ int64_t machine_wake_fixed_ns(const struct machine_state *s, enum wake_model mod
 	return s->wake.typical_ns;
 }
 
+double machine_wake_mean_ns(const struct machine_state *s, enum wake_model model)
+{
+	const struct machine_wake *w = &s->wake;
+	int64_t fixed = machine_wake_fixed_ns(s, model);
+	double mean = 0;
+	int k;
+
+	if (fixed >= 0)
+		return (double)fixed;
+	/* the inverse CDF is linear on each [p(k-1), p(k)]: its mean there is the midpoint */
+	for (k = 1; k < w->nr_quantiles; k++)
+		mean += (w->q_p[k] - w->q_p[k - 1]) * 0.5 * (double)(w->q_ns[k - 1] + w->q_ns[k]);
+	return mean;
+}
+
 int64_t machine_wake_max_ns(const struct machine_state *s)
 {
 	int64_t m = sim_max64(s->exit_latency_ns, s->wake.typical_ns);

@@ -135,7 +135,7 @@ static int text_summary(FILE *f, const struct run_results *res)
 					    "entries",	  "above%",	"below%",      "hits%",
 					    "energy_J",	  "avg_W",	"idle_W",      "wlat_mean_us",
 					    "wlat_p99_us", "regret_J",	"regret_E%",   "regret_pkg_J",
-					    "regret_us" };
+					    "regret_us", "negative" };
 	struct table t = { .left = 3 };
 	int i, c, row;
 
@@ -171,9 +171,14 @@ static int text_summary(FILE *f, const struct run_results *res)
 		tbl_set(&t, row, 14, "%+.2f", r->regret_energy_pct);
 		tbl_set(&t, row, 15, "%+.6f", r->regret_package_j);
 		tbl_set(&t, row, 16, "%+.3f", r->regret_lat_mean_ns / 1000.0);
+		tbl_set(&t, row, 17, "%s", run_regret_negative(r) ? run_regret_negative(r) : "-");
 	}
 	tbl_print(f, &t);
 	tbl_free(&t);
+	fprintf(f, "regret_J, regret_E%%, regret_pkg_J: energy minus the energy reference's (%s); "
+		   "regret_us: mean wake latency minus the oracle's (%s); negative: why a regret_J "
+		   "is below 0 (package, smt or core; docs/regret.md)\n",
+		RUN_ENERGY_REFERENCE, RUN_LATENCY_REFERENCE);
 	return 0;
 }
 
@@ -454,8 +459,9 @@ static void text_config(FILE *f, const struct run_result *r)
 	cfgrec_hex(mh, r->machine_hash);
 	cfgrec_hex(th, r->trace_hash);
 	fprintf(f, "config: idlesim %s; machine %s table %s; trace %s bytes %s; seed none; "
-		   "wake latency model %s\n",
-		IDLESIM_VERSION, r->machine, mh, r->trace, th, wake_model_name(r->wake_model));
+		   "wake latency model %s; regret references: energy %s, latency %s\n",
+		IDLESIM_VERSION, r->machine, mh, r->trace, th, wake_model_name(r->wake_model),
+		RUN_ENERGY_REFERENCE, RUN_LATENCY_REFERENCE);
 	fprintf(f, "tunables: %s; --set applied: %s\n", tun, sets);
 }
 
@@ -503,10 +509,16 @@ static int text_run(FILE *f, const struct run_result *r, bool per_cpu)
 		   "max %.3f us\n",
 		(unsigned long long)s.lat_samples, s.lat_mean_ns / 1000.0, (double)s.lat_p50_ns / 1000.0,
 		(double)s.lat_p99_ns / 1000.0, (double)s.lat_max_ns / 1000.0);
-	fprintf(f, "regret vs oracle: energy %+.6f J (%+.2f%%: cores and transitions %+.6f J, "
-		   "packages %+.6f J), wake latency mean %+.3f us\n\n",
-		r->regret_energy_j, r->regret_energy_pct, r->regret_energy_j - r->regret_package_j,
-		r->regret_package_j, r->regret_lat_mean_ns / 1000.0);
+	fprintf(f, "regret: energy vs %s %+.6f J (%+.2f%%: cores and transitions %+.6f J, of "
+		   "which SMT sharing %+.6f J; packages %+.6f J)%s%s%s, wake latency mean vs %s "
+		   "%+.3f us\n\n",
+		RUN_ENERGY_REFERENCE, r->regret_energy_j, r->regret_energy_pct,
+		r->regret_energy_j - r->regret_package_j,
+		r->regret_energy_j - r->regret_package_j - r->regret_cpu_j, r->regret_package_j,
+		run_regret_negative(r) ? " NEGATIVE (" : "",
+		run_regret_negative(r) ? run_regret_negative(r) : "",
+		run_regret_negative(r) ? ", docs/regret.md)" : "", RUN_LATENCY_REFERENCE,
+		r->regret_lat_mean_ns / 1000.0);
 	for (i = 0; i < 3; i++) {
 		if (i)
 			fputc('\n', f);
@@ -723,6 +735,9 @@ static json_t *config_json(const struct run_result *r, json_t *disabled)
 	json_object_set_new(o, "disabled", disabled);
 	json_object_set_new(o, "hz", jint(r->hz));
 	json_object_set_new(o, "wake_latency_model", json_string(wake_model_name(r->wake_model)));
+	json_object_set_new(o, "regret_references",
+			    json_pack("{s:s, s:s}", "energy", RUN_ENERGY_REFERENCE, "latency",
+				      RUN_LATENCY_REFERENCE));
 	cfgrec_hex(h, r->machine_hash);
 	json_object_set_new(o, "machine", json_pack("{s:s, s:s}", "name", r->machine, "hash", h));
 	cfgrec_hex(h, r->trace_hash);
@@ -764,10 +779,16 @@ static json_t *run_json(const struct run_result *r)
 	json_object_set_new(o, "end_ns", jint(rs->end_ns));
 	json_object_set_new(o, "duration_ns", jint(rs->end_ns - rs->start_ns));
 	json_object_set_new(o, "totals", totals_json(r));
-	json_object_set_new(o, "regret", json_pack("{s:o, s:o, s:o, s:o}", "energy_j", jreal(r->regret_energy_j),
-						   "energy_pct", jreal(r->regret_energy_pct),
-						   "package_energy_j", jreal(r->regret_package_j),
-						   "wake_latency_mean_ns", jreal(r->regret_lat_mean_ns)));
+	json_object_set_new(o, "regret",
+			    json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o}", "energy_reference",
+				      RUN_ENERGY_REFERENCE, "energy_j", jreal(r->regret_energy_j),
+				      "energy_pct", jreal(r->regret_energy_pct), "package_energy_j",
+				      jreal(r->regret_package_j), "cpu_energy_j",
+				      jreal(r->regret_cpu_j), "latency_reference",
+				      RUN_LATENCY_REFERENCE, "wake_latency_mean_ns",
+				      jreal(r->regret_lat_mean_ns), "negative",
+				      run_regret_negative(r) ? json_string(run_regret_negative(r))
+							     : json_null()));
 	json_object_set_new(o, "states", states_json(r, &rs->total, rs->nr_cpus));
 	json_object_set_new(o, "cpus", cpus_json(r));
 	if (r->nr_decisions)
@@ -848,7 +869,9 @@ static void csv_config(FILE *f, const struct run_result *r)
 	csv_field(f, buf);
 	cfgrec_hex(mh, r->machine_hash);
 	cfgrec_hex(th, r->trace_hash);
-	fprintf(f, ",%s,%s,%s,,%s\n", wake_model_name(r->wake_model), mh, th, IDLESIM_VERSION);
+	fprintf(f, ",%s,%s,%s,%s,,%s\n", wake_model_name(r->wake_model),
+		"energy=" RUN_ENERGY_REFERENCE " latency=" RUN_LATENCY_REFERENCE, mh, th,
+		IDLESIM_VERSION);
 }
 
 static void csv_rows(FILE *f, const struct run_result *r, const struct cpu_stats *cs, int nr_cpus,
@@ -864,7 +887,7 @@ static void csv_rows(FILE *f, const struct run_result *r, const struct cpu_stats
 		const struct cpuidle_state_usage *su = &cs->states[i];
 
 		csv_prefix(f, r, cpu);
-		fprintf(f, "%s,%llu,%llu,%llu,%llu,%.6f,,,,,,,,,,", state_name(r, i), su->usage,
+		fprintf(f, "%s,%llu,%llu,%llu,%llu,%.6f,,,,,,,,,,,", state_name(r, i), su->usage,
 			(unsigned long long)su->time_ns, su->above, su->below, s.residency_pct[i]);
 		csv_config(f, r);
 	}
@@ -889,9 +912,10 @@ static void csv_rows(FILE *f, const struct run_result *r, const struct cpu_stats
 	fprintf(f, "%llu,%.3f,%lld,%lld,%lld,", (unsigned long long)s.lat_samples, s.lat_mean_ns,
 		(long long)s.lat_p50_ns, (long long)s.lat_p99_ns, (long long)s.lat_max_ns);
 	if (totals)
-		fprintf(f, "%.9f,%.3f", r->regret_energy_j, r->regret_lat_mean_ns);
+		fprintf(f, "%.9f,%.3f,%s", r->regret_energy_j, r->regret_lat_mean_ns,
+			run_regret_negative(r) ? run_regret_negative(r) : "");
 	else
-		fputc(',', f);
+		fputs(",,", f);
 	csv_config(f, r);
 }
 
@@ -903,8 +927,8 @@ static int report_csv(FILE *f, const struct run_results *res)
 	fputs("trace,machine,governor,hz,cpu,state,usage,time_ns,above,below,residency_pct,"
 	      "energy_j,avg_power_w,idle_power_w,wake_latency_samples,wake_latency_mean_ns,"
 	      "wake_latency_p50_ns,wake_latency_p99_ns,wake_latency_max_ns,regret_energy_j,"
-	      "regret_wake_latency_mean_ns,latency_limit_ns,disabled,tunables,set,"
-	      "wake_latency_model,machine_hash,trace_hash,seed,idlesim_version\n",
+	      "regret_wake_latency_mean_ns,regret_negative,latency_limit_ns,disabled,tunables,set,"
+	      "wake_latency_model,regret_references,machine_hash,trace_hash,seed,idlesim_version\n",
 	      f);
 	for (i = 0; i < res->n; i++) {
 		const struct run_result *r = &res->r[i];

@@ -2,8 +2,9 @@
 /*
  * run.c - replay every trace on every machine through every governor.
  *
- * For each (trace, machine) the oracle runs first on the same input and knobs; each
- * governor's regret is its energy and mean wakeup latency minus the oracle's. Traces are
+ * For each (trace, machine) the two references run first on the same input and knobs:
+ * each governor's energy regret is its energy minus the energy reference's (oracle-energy),
+ * its latency regret its mean wakeup latency minus the oracle's (docs/regret.md). Traces are
  * re-read for every run (streaming), so memory does not depend on their length; standard
  * input ("-") is read once into a spooled copy (sim/spool.h), which every run reopens.
  */
@@ -53,10 +54,12 @@ void run_request_defaults(struct run_request *req)
 	req->wake_seed = 1;
 }
 
-int run_load_machine(const struct run_request *req, const char *name, struct machine *m,
-		     struct sim_error *err)
+/* `stdin_path`: where a spooled standard input is, for the machine "-" (NULL: read it). */
+static int load_machine(const struct run_request *req, const char *name, const char *stdin_path,
+			struct machine *m, struct sim_error *err)
 {
-	if (machine_load(name, m, err))
+	if (stdin_path && !strcmp(name, "-") ? machine_load_json_file_as(stdin_path, "<stdin>", m, err)
+					     : machine_load(name, m, err))
 		return -1;
 	if (req->topology[0]) {
 		m->packages = req->topology[0];
@@ -66,6 +69,12 @@ int run_load_machine(const struct run_request *req, const char *name, struct mac
 	if (machine_validate(m, name, err))
 		return -1;
 	return machine_check_wake_model(m, req->wake_model, err);
+}
+
+int run_load_machine(const struct run_request *req, const char *name, struct machine *m,
+		     struct sim_error *err)
+{
+	return load_machine(req, name, NULL, m, err);
 }
 
 static int state_arg(const struct machine *m, const char *arg, struct sim_error *err)
@@ -331,16 +340,28 @@ static int add_result(struct run_results *res, struct run_result **r, struct sim
 	return 0;
 }
 
-static void set_regret(struct run_result *r, const struct run_stats *oracle)
+/* Energy regret against the energy reference, latency regret against the oracle. */
+static void set_regret(struct run_result *r, const struct run_stats *oracle,
+		       const struct run_stats *eref)
 {
 	double lat = lat_hist_mean(&r->stats.total.wake_latency);
 	double olat = lat_hist_mean(&oracle->total.wake_latency);
 
 	r->has_regret = true;
-	r->regret_energy_j = r->stats.energy_j - oracle->energy_j;
-	r->regret_package_j = r->stats.package_energy_j - oracle->package_energy_j;
-	r->regret_energy_pct = oracle->energy_j > 0 ? 100.0 * r->regret_energy_j / oracle->energy_j : 0;
+	r->regret_energy_j = r->stats.energy_j - eref->energy_j;
+	r->regret_package_j = r->stats.package_energy_j - eref->package_energy_j;
+	r->regret_cpu_j = r->stats.cpu_energy_j - eref->cpu_energy_j;
+	r->regret_energy_pct = eref->energy_j > 0 ? 100.0 * r->regret_energy_j / eref->energy_j : 0;
 	r->regret_lat_mean_ns = lat - olat;
+}
+
+const char *run_regret_negative(const struct run_result *r)
+{
+	if (!r->has_regret || r->regret_energy_j >= -RUN_REGRET_EPS_J)
+		return NULL;
+	if (r->regret_energy_j - r->regret_package_j >= -RUN_REGRET_EPS_J)
+		return "package";
+	return r->regret_cpu_j >= -RUN_REGRET_EPS_J ? "smt" : "core";
 }
 
 static int timeline_nomem(const struct run_result *r, struct sim_error *err)
@@ -367,8 +388,8 @@ static int run_cell(const struct run_request *req, const struct run_trace *trace
 		    struct sim_error *err)
 {
 	struct sim_config cfg = { 0 };
-	struct run_stats oracle = { 0 };
-	struct run_result scratch;
+	struct run_stats oracle = { 0 }, eref = { 0 };
+	struct run_result scratch, eref_r;
 	struct run_request oq;
 	int i, k;
 
@@ -386,7 +407,7 @@ static int run_cell(const struct run_request *req, const struct run_trace *trace
 	scratch.req = &oq;
 	oq = *req;
 	oq.explain_limit = 0;
-	cfg.gov = gov_find("oracle");
+	cfg.gov = gov_find(RUN_LATENCY_REFERENCE);
 	cfg.explain = req->timeline ? keep_decision : NULL;
 	cfg.explain_limit = -1;
 	cfg.explain_truncated = true;
@@ -396,6 +417,16 @@ static int run_cell(const struct run_request *req, const struct run_trace *trace
 		return -1;
 	}
 	oracle = scratch.stats;
+	/* The energy reference's, for energy regret (no timeline: the oracle's is drawn). */
+	memset(&eref_r, 0, sizeof(eref_r));
+	eref_r.req = &oq;
+	cfg.gov = gov_find(RUN_ENERGY_REFERENCE);
+	cfg.explain = NULL;
+	if (replay_file(trace, &cfg, &eref_r, err)) {
+		run_stats_release(&eref_r.stats);
+		goto fail;
+	}
+	eref = eref_r.stats;
 
 	for (i = 0; i < req->nr_governors; i++) {
 		const struct cpuidle_governor *g = gov_find(req->governors[i]);
@@ -437,16 +468,18 @@ static int run_cell(const struct run_request *req, const struct run_trace *trace
 		sim_free(params);
 		if (rc || timeline_nomem(r, err))
 			goto fail;
-		set_regret(r, &oracle);
+		set_regret(r, &oracle, &eref);
 		r->req = NULL;
 		if (req->timeline && give_oracle(r, &scratch, err))
 			goto fail;
 	}
 	run_stats_release(&oracle);
+	run_stats_release(&eref);
 	sim_free(scratch.slices);
 	return 0;
 fail:
 	run_stats_release(&oracle);
+	run_stats_release(&eref);
 	sim_free(scratch.slices);
 	return -1;
 }
@@ -486,8 +519,8 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 {
 	struct run_request q = *req;
 	struct machine m;
-	int t, k, rc = 0, stdin_fd = -1;
-	char stdin_path[64] = "";
+	int t, k, rc = 0, stdin_fd = -1, mstdin_fd = -1;
+	char stdin_path[64] = "", mstdin_path[64] = "";
 
 	memset(out, 0, sizeof(*out));
 	if (!q.nr_traces) {
@@ -511,6 +544,21 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 			return -1;
 		spool_path(stdin_fd, stdin_path, sizeof(stdin_path));
 	}
+	/* A machine on standard input is loaded once per trace: read it once too. */
+	for (k = 0; k < q.nr_machines && strcmp(q.machines[k], "-"); k++)
+		;
+	if (k < q.nr_machines) {
+		if (stdin_fd >= 0) {
+			close(stdin_fd);
+			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+					     "--trace - and --machine - both read standard input; "
+					     "give one of them as a file");
+		}
+		mstdin_fd = spool_stdin(err);
+		if (mstdin_fd < 0)
+			return -1;
+		spool_path(mstdin_fd, mstdin_path, sizeof(mstdin_path));
+	}
 	for (t = 0; t < q.nr_traces && !rc; t++) {
 		struct run_trace tr = { strcmp(q.traces[t], "-") ? q.traces[t] : stdin_path, NULL,
 					trace_display_name(q.traces[t]), 0 };
@@ -519,13 +567,16 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 		for (k = 0; k < q.nr_machines && !rc; k++) {
 			uint32_t mask;
 
-			rc = run_load_machine(&q, q.machines[k], &m, err) ||
+			rc = load_machine(&q, q.machines[k], mstdin_fd >= 0 ? mstdin_path : NULL, &m,
+					  err) ||
 			     run_disabled_mask(&q, &m, &mask, err) ||
 			     run_cell(&q, &tr, &m, mask, out, err);
 		}
 	}
 	if (stdin_fd >= 0)
 		close(stdin_fd);
+	if (mstdin_fd >= 0)
+		close(mstdin_fd);
 	if (rc) {
 		run_results_free(out);
 		return -1;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * run.h - the grid behind `idlesim run`: every trace x machine x governor, each replayed
- * with the same knobs, plus the oracle on the same input for regret.
+ * with the same knobs, plus the two references (oracle, oracle-energy) on the same input
+ * for regret.
  */
 #ifndef IDLESIM_RUN_H
 #define IDLESIM_RUN_H
@@ -103,9 +104,14 @@ struct run_result {
 	int machine_cpus;
 	struct machine mach;
 	struct run_stats stats;
+	/* Energy regret: against RUN_ENERGY_REFERENCE; latency regret: against the oracle
+	 * (RUN_LATENCY_REFERENCE). docs/regret.md. */
 	bool has_regret;
 	double regret_energy_j, regret_energy_pct;
 	double regret_package_j; /* the packages' share of regret_energy_j */
+	/* the same difference in run_stats.cpu_energy_j: the cores' part (regret_energy_j -
+	 * regret_package_j) less what SMT siblings sharing a core add or take */
+	double regret_cpu_j;
 	double regret_lat_mean_ns;
 	struct run_decision *decisions;
 	size_t nr_decisions, cap_decisions;
@@ -121,6 +127,22 @@ struct run_result {
 	long kept;	/* decisions kept in the window */
 	bool nomem;	/* a log could not grow */
 };
+
+/* The references of regret (docs/regret.md). */
+#define RUN_ENERGY_REFERENCE "oracle-energy"
+#define RUN_LATENCY_REFERENCE "oracle"
+/* Below -RUN_REGRET_EPS_J an energy regret counts as negative (rounding of the sums). */
+#define RUN_REGRET_EPS_J 1e-9
+
+/*
+ * NULL unless r's energy regret is negative; then why, in the order of docs/regret.md:
+ * "package" when the cores' part (regret minus its package share) is not negative (a
+ * package sleeps only when all its cores do, which per-CPU choices cannot see); "smt" when
+ * the cores' part is negative but the per-CPU part (regret_cpu_j) is not (a core is as
+ * deep as its shallowest thread, which they cannot see either); else "core", which the
+ * reference should never allow beyond the delayed-work effect docs/regret.md measures.
+ */
+const char *run_regret_negative(const struct run_result *r);
 
 /* The histogram bin of an idle-period length (< 0: no wakeup in sight). */
 int run_hist_bin(int64_t idle_ns);

@@ -16,7 +16,8 @@
  *   avg_power_w      = energy_j / duration;  idle_power_w = idle_energy_j / duration
  *   wake latency     = for each irq/ipi wakeup, time from the wakeup to the CPU running;
  *                      percentiles by the nearest-rank rule
- *   regret           = governor's value minus the oracle's on the same input
+ *   regret           = governor's value minus a reference's on the same input: energy
+ *                      against oracle-energy, wake latency against oracle (docs/regret.md)
  */
 #ifndef IDLESIM_STATS_H
 #define IDLESIM_STATS_H
@@ -82,6 +83,10 @@ struct run_stats {
 	double idle_energy_j;
 	double transition_energy_j;
 	double package_energy_j; /* the packages' share of energy_j */
+	/* The cores' energy as if each CPU had a core of its own, plus the transitions: what
+	 * the energy reference minimises per CPU (with SMT, energy_j - package_energy_j
+	 * charges a core once, at its shallowest thread; docs/regret.md). */
+	double cpu_energy_j;
 };
 
 void run_stats_release(struct run_stats *rs);

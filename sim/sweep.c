@@ -736,7 +736,8 @@ static json_t *idle_metrics_json(const struct run_stats *rs)
 			 (json_int_t)m.lat_p99_ns);
 }
 
-/* A replay's metrics: the common ones and the regret against the oracle. */
+/* A replay's metrics: the common ones and the regret (energy against oracle-energy, latency
+ * against the oracle: docs/regret.md; the config record names both). */
 static json_t *trace_metrics_json(const struct run_result *r)
 {
 	json_t *o = idle_metrics_json(&r->stats);

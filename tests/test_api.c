@@ -133,9 +133,12 @@ static void test_objects(void **state)
  * `below`. Busy: 300-400, 450-600, 800-1000 us = 450 us, 45 % of 1 ms. Wakeups: 2 irq, 1
  * timer; wake latency 0 (no exit latency) on the 2 irq wakeups.
  * Energy: 450 us x 2 W + 550 us x 0.5 W = 900 + 275 = 1175 uJ; idle 275 uJ.
- * The oracle takes C1 for 300 and 200 us, POLL for 50 us (C1 does not fit; POLL's limit is
- * C1's target residency, 100 us, so one entry): 900 + 500 x 0.5 + 50 x 1 = 1200 uJ.
- * Regret -25 uJ, -25 / 1200 = -2.0833 %.
+ * Energy regret is against oracle-energy (docs/regret.md): the cheapest state per period,
+ * C1 every time (0.5 W against POLL's 1 W, no transition energy, no exit latency), so its
+ * energy is deepest's, 1175 uJ, and deepest's regret is 0. The kernel-rule oracle takes C1
+ * for 300 and 200 us, POLL for 50 us (C1 does not fit; POLL's limit is C1's target
+ * residency, 100 us, so one entry): 900 + 500 x 0.5 + 50 x 1 = 1200 uJ, an energy regret of
+ * +25 uJ, 25 / 1175 = +2.1277 %.
  */
 static void test_hand_checked_run(void **state)
 {
@@ -177,12 +180,20 @@ static void test_hand_checked_run(void **state)
 	assert_float_equal(s.idle_energy_j, 275e-6, 1e-12);
 	assert_float_equal(s.avg_power_w, 1.175, 1e-9);
 	assert_true(s.has_regret);
-	assert_float_equal(s.regret_energy_j, -25e-6, 1e-12);
-	assert_float_equal(s.regret_energy_pct, -25.0 / 12.0, 1e-9);
+	assert_float_equal(s.regret_energy_j, 0, 1e-12);
+	assert_float_equal(s.regret_energy_pct, 0, 1e-9);
 	assert_float_equal(s.regret_lat_mean_ns, 0, 1e-12);
 	assert_int_equal(idlesim_result_summary(r, 3, &s), -1);
 	/* no decision log unless asked */
 	assert_int_equal(idlesim_result_decision_count(r), 0);
+	idlesim_result_free(r);
+
+	r = run_ok(f, "oracle", NULL);
+	assert_int_equal(idlesim_result_summary(r, -1, &s), 0);
+	assert_float_equal(s.energy_j, 1200e-6, 1e-12);
+	assert_true(s.has_regret);
+	assert_float_equal(s.regret_energy_j, 25e-6, 1e-12);
+	assert_float_equal(s.regret_energy_pct, 2500.0 / 1175.0, 1e-9);
 	idlesim_result_free(r);
 }
 

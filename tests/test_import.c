@@ -1145,11 +1145,74 @@ static void test_real_tracedat(void **state)
 	conv_free(&c);
 }
 
+/*
+ * A trace.dat whose timestamps reach 2^62 ns is refused like a text trace's (FORMAT.md):
+ * a message with the file and the record's position, exit status 2, no output file.
+ * The real trace.dat keeps each CPU's events in 4096-byte pages, at page-aligned file
+ * offsets; a page starts with its base timestamp (u64, little-endian), the events' deltas
+ * follow. CPU 0's first page is at byte 3,280,896 (libtracecmd: its first record at byte
+ * 3,280,912, after the 16-byte page header) with base 162,534,217,520,800 ns, its first
+ * event's own time. Adding 2^62 to that base moves CPU 0's events beyond 2^62; they sort
+ * last, so the others are read first, and the first refused record is at byte 3,280,912.
+ */
+static void test_tracedat_huge_timestamp(void **state)
+{
+	const uint64_t base = 162534217520800ull, page = 3280896;
+	char *dat, cmd[2048], *e;
+	size_t len;
+	uint64_t v = 0;
+	FILE *f;
+	int i;
+
+	(void)state;
+	f = fopen(REAL "trappy-trace_idle.dat", "rb");
+	assert_non_null(f);
+	dat = malloc(4 << 20);
+	assert_non_null(dat);
+	len = fread(dat, 1, 4 << 20, f);
+	fclose(f);
+	assert_true(len > page + 8);
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | (unsigned char)dat[page + (size_t)i];
+	assert_true(v == base); /* the layout above, or this test would patch something else */
+	v += (uint64_t)1 << 62;
+	for (i = 0; i < 8; i++)
+		dat[page + (size_t)i] = (char)(v >> (8 * i));
+	f = fopen(tmp_path("huge.dat"), "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(dat, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	free(dat);
+	snprintf(cmd, sizeof(cmd), "%s import %s/huge.dat -o %s/huge.trace 2>%s/err", BIN, tmpdir,
+		 tmpdir, tmpdir);
+	assert_int_equal(sh(cmd), 2);
+	e = slurp(tmp_path("err"));
+	assert_non_null(e);
+	/* 162,534,217,520,800 + 4,611,686,018,427,387,904 */
+	assert_non_null(strstr(e, "huge.dat: record at byte 3280912 (CPU 0): timestamp "
+				  "4611848552644908704 ns is beyond 2^62 ns"));
+	free(e);
+	assert_null(slurp(tmp_path("huge.trace")));
+	/* the same through run (converted on the fly) and on standard input */
+	snprintf(cmd, sizeof(cmd), "%s run --trace %s/huge.dat --machine skl -o %s/r.txt 2>%s/err",
+		 BIN, tmpdir, tmpdir, tmpdir);
+	assert_int_equal(sh(cmd), 2);
+	assert_null(slurp(tmp_path("r.txt")));
+	snprintf(cmd, sizeof(cmd), "%s import - -o %s/huge.trace <%s/huge.dat 2>%s/err", BIN,
+		 tmpdir, tmpdir, tmpdir);
+	assert_int_equal(sh(cmd), 2);
+	e = slurp(tmp_path("err"));
+	assert_non_null(strstr(e, "<stdin>: record at byte 3280912 (CPU 0)"));
+	free(e);
+	assert_null(slurp(tmp_path("huge.trace")));
+}
+
 /* The group `test_import real` or `test_import tracedat`, or SKIPPED with the reason. */
 static int run_real(const char *which)
 {
 	const struct CMUnitTest text[] = { cmocka_unit_test(test_real_traces) };
-	const struct CMUnitTest dat[] = { cmocka_unit_test(test_real_tracedat) };
+	const struct CMUnitTest dat[] = { cmocka_unit_test(test_real_tracedat),
+					  cmocka_unit_test(test_tracedat_huge_timestamp) };
 	bool is_dat = !strcmp(which, "tracedat");
 
 	if (!real_traces()) {

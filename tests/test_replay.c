@@ -230,6 +230,8 @@ static void assert_same_stats(const struct run_stats *a, const struct run_stats 
 	assert_true(a->energy_j == b->energy_j);
 	assert_true(a->idle_energy_j == b->idle_energy_j);
 	assert_true(a->transition_energy_j == b->transition_energy_j);
+	assert_true(a->package_energy_j == b->package_energy_j);
+	assert_true(a->cpu_energy_j == b->cpu_energy_j);
 }
 
 /*
@@ -240,8 +242,9 @@ static void assert_same_stats(const struct run_stats *a, const struct run_stats 
  */
 static void test_lanes_match_global(void **state)
 {
-	static const char *const govs[] = { "oracle",  "deepest",  "shallowest", "menu@4.18",
-					    "menu@6.19", "teo@5.1", "teo@5.14",   "teo@6.19" };
+	static const char *const govs[] = { "oracle",    "deepest", "shallowest", "menu@4.18",
+					    "menu@6.19", "teo@5.1", "teo@5.14",   "teo@6.19",
+					    "oracle-energy" };
 	static const struct {
 		const char *machine;
 		int cpus;
@@ -530,14 +533,18 @@ static void replay_by_hand(const struct gen_config *gc, const struct machine *m,
 	gen_close(g);
 }
 
-static void test_oracle_choices_zero_regret(void **state)
+/* The same for the energy reference (the baseline of energy regret): its copy keeps the
+ * extended lookahead (energy_horizon), which only decides how far ahead the engine reads,
+ * and drops the oracle flag; energy, package energy and the per-CPU energy equal. */
+extern const struct cpuidle_governor gov_oracle_energy;
+
+static void copycat_zero_regret(const struct cpuidle_governor *ref)
 {
-	struct cpuidle_governor copycat = gov_oracle;
+	struct cpuidle_governor copycat = *ref;
 	struct sim_error err = { 0 };
 	unsigned int k, seed;
 	int w;
 
-	(void)state;
 	copycat.name = "copycat";
 	copycat.oracle = false;
 	for (k = 0; k < machine_builtin_count(); k++) {
@@ -560,10 +567,11 @@ static void test_oracle_choices_zero_regret(void **state)
 
 				mixed(&gc, 4, 50000000, 500 + 2 * k + seed);
 				gc.busy_ns = 20000 + 60000 * seed;
-				replay_by_hand(&gc, &m, &gov_oracle, (enum wake_model)w, &ro);
+				replay_by_hand(&gc, &m, ref, (enum wake_model)w, &ro);
 				replay_by_hand(&gc, &m, &copycat, (enum wake_model)w, &rc);
 				assert_true(ro.energy_j > 0 && rc.energy_j == ro.energy_j);
 				assert_true(rc.package_energy_j == ro.package_energy_j);
+				assert_true(rc.cpu_energy_j == ro.cpu_energy_j);
 				for (c = 0; c < ro.nr_cpus; c++) {
 					assert_memory_equal(rc.cpus[c].states, ro.cpus[c].states,
 							    sizeof(ro.cpus[c].states));
@@ -576,6 +584,168 @@ static void test_oracle_choices_zero_regret(void **state)
 			}
 		}
 	}
+}
+
+static void test_oracle_choices_zero_regret(void **state)
+{
+	(void)state;
+	copycat_zero_regret(&gov_oracle);
+}
+
+static void test_energy_reference_choices_zero_regret(void **state)
+{
+	(void)state;
+	copycat_zero_regret(&gov_oracle_energy);
+}
+
+/*
+ * Where the two references part (docs/regret.md). A machine of one CPU (1x1x1), two states,
+ * worst-case exits, no package power, no entry+exit energy; active core 4 W:
+ *   A: exit 2 us, target residency 2 us, 1.0 W;   B: exit 100 us, target residency 200 us, 0.1 W.
+ * Trace (end 2,000 us): idle [0, 300) irq; 10 us of work; idle [310, 1910) timer; work to
+ * the end. HZ 250: every wakeup comes before the first tick (4 ms).
+ *   oracle (target residency): 300 >= 200 -> B. The work runs [400, 410); the next period
+ *     [410, 1910) = 1500 us -> B; its exit runs past the end.
+ *     Energy, uJ: B 300 x 0.1 = 30; active [300, 410) 110 x 4 = 440; B 1500 x 0.1 = 150;
+ *     active [1910, 2000) 90 x 4 = 360. Total 980.
+ *   oracle-energy: first period, 300 us: A 300 x 1.0 + 2 x 4 = 308, B 300 x 0.1 + 100 x 4 =
+ *     430 -> A. The work runs [302, 312); the next period [312, 1910) = 1598 us: A 1598 + 8 =
+ *     1606, B 159.8 + 400 = 559.8 -> B.
+ *     Energy: A 300; active [300, 312) 12 x 4 = 48; B 1598 x 0.1 = 159.8; active 360.
+ *     Total 867.8.
+ * So the oracle's energy regret is 980 - 867.8 = +112.2 uJ (the greedy choice saw 430 - 308
+ * = 122 uJ: the 98 us longer exit also shortens the next period, 98 x 0.1 = 9.8 uJ less
+ * in B). Both count one completed entry (the second is cut by the end).
+ */
+static void two_state_machine(struct machine *m)
+{
+	struct sim_error err = { 0 };
+
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "two");
+	snprintf(m->driver, sizeof(m->driver), "test");
+	m->packages = m->cores = m->threads = 1;
+	m->active_core_power_w = 4.0;
+	m->state_count = 2;
+	snprintf(m->states[0].name, sizeof(m->states[0].name), "A");
+	m->states[0].exit_latency_ns = 2000;
+	m->states[0].target_residency_ns = 2000;
+	m->states[0].core_power_w = 1.0;
+	snprintf(m->states[1].name, sizeof(m->states[1].name), "B");
+	m->states[1].exit_latency_ns = 100000;
+	m->states[1].target_residency_ns = 200000;
+	m->states[1].core_power_w = 0.1;
+	assert_int_equal(machine_validate(m, "two", &err), 0);
+}
+
+static void test_energy_reference_by_hand(void **state)
+{
+	static const char text[] = HDR "end 2000000\n"
+				       "idle 0 0 300000 irq\n"
+				       "idle 0 310000 1600000 timer\n";
+	struct replay_opts o = { 0 };
+	struct run_stats ro, re;
+	struct machine m;
+
+	(void)state;
+	two_state_machine(&m);
+	o.mach = &m;
+	o.gov = &gov_oracle;
+	replay_ok(text, &o, &ro);
+	o.gov = &gov_oracle_energy;
+	replay_ok(text, &o, &re);
+	assert_int_equal(ro.total.states[1].usage, 1);
+	assert_int_equal(ro.total.states[0].usage, 0);
+	assert_int_equal(re.total.states[0].usage, 1);
+	assert_int_equal(re.total.states[1].usage, 0);
+	assert_float_equal(ro.energy_j, 980e-6, 1e-12);
+	assert_float_equal(re.energy_j, 867.8e-6, 1e-12);
+	assert_float_equal(ro.energy_j - re.energy_j, 112.2e-6, 1e-12);
+	/* one thread per core, no package power: the per-CPU pricing is the same number */
+	assert_float_equal(ro.cpu_energy_j, ro.energy_j, 1e-15);
+	assert_float_equal(re.cpu_energy_j, re.energy_j, 1e-15);
+	assert_true(ro.package_energy_j == 0 && re.package_energy_j == 0);
+	run_stats_release(&ro);
+	run_stats_release(&re);
+	/* Only what it may use: with A disabled, or a PM QoS limit of 50 us (B's exit is
+	 * 100 us), the reference has one state left and takes it for both periods, B resp. A. */
+	o.disabled = 1u << 0;
+	replay_ok(text, &o, &re);
+	assert_int_equal(re.total.states[1].usage, 1);
+	assert_int_equal(re.total.states[0].usage, 0);
+	assert_float_equal(re.energy_j, 980e-6, 1e-12); /* the oracle's timeline */
+	run_stats_release(&re);
+	o.disabled = 0;
+	o.latency_req_ns = 50000;
+	replay_ok(text, &o, &re);
+	/* A twice: A 300 x 1.0; active [300, 312) 48; A [312, 1910) 1598; the exit at 1910
+	 * ends at 1912, then work to the end: 90 x 4 = 360. Total 2306 uJ. */
+	assert_int_equal(re.total.states[0].usage, 2);
+	assert_float_equal(re.energy_j, 2306e-6, 1e-12);
+	run_stats_release(&re);
+}
+
+/*
+ * The regret invariant (docs/regret.md) over generated traces (mixed, and Poisson
+ * interrupts with 20 us of work), every built-in machine, as built (SMT) and with one
+ * thread per core, under worst and typical wake latencies, and every registered governor:
+ * the per-CPU part of energy regret (cpu_energy_j, what the reference minimises) is never
+ * below -1e-9 J; with one thread per core neither is the cores' part (energy less the
+ * packages'). The governors' wall: a negative total is then the package's, as reported.
+ */
+static void test_energy_regret_invariant(void **state)
+{
+	struct sim_error err = { 0 };
+	unsigned int k, g, t;
+	int w, smt;
+	long runs = 0;
+
+	(void)state;
+	for (k = 0; k < machine_builtin_count(); k++)
+		for (smt = 0; smt < 2; smt++)
+			for (w = WAKE_MODEL_WORST; w <= WAKE_MODEL_TYPICAL; w++)
+				for (t = 0; t < 2; t++) {
+					struct run_stats ref;
+					struct gen_config gc;
+					struct machine m;
+
+					assert_int_equal(machine_load(machine_builtin(k)->name, &m, &err), 0);
+					if (!smt) {
+						m.cores *= m.threads;
+						m.threads = 1;
+					}
+					if (t == 0) {
+						mixed(&gc, 8, 30000000, 900 + k);
+					} else {
+						gen_config_defaults(&gc, GEN_IRQ_POISSON);
+						gc.cpus = 8;
+						gc.duration_ns = 30000000;
+						gc.seed = 950 + k;
+						gc.mean_ns = 100000;
+						gc.busy_ns = 20000;
+					}
+					replay_by_hand(&gc, &m, &gov_oracle_energy, (enum wake_model)w, &ref);
+					for (g = 0; g < gov_count(); g++) {
+						struct run_stats rs;
+						double core, cpu;
+
+						replay_by_hand(&gc, &m, gov_get(g), (enum wake_model)w, &rs);
+						cpu = rs.cpu_energy_j - ref.cpu_energy_j;
+						core = (rs.energy_j - rs.package_energy_j) -
+						       (ref.energy_j - ref.package_energy_j);
+						if (cpu < -1e-9 || (!smt && core < -1e-9)) {
+							fprintf(stderr, "%s%s %s %s: per-CPU regret %g J, "
+								"cores %g J\n", m.name, smt ? "" : " (1 thread)",
+								wake_model_name((enum wake_model)w),
+								gov_get(g)->name, cpu, core);
+							fail();
+						}
+						runs++;
+						run_stats_release(&rs);
+					}
+					run_stats_release(&ref);
+				}
+	assert_true(runs >= 6 * 2 * 2 * 2 * 14);
 }
 
 /* For the tick-stopped branches: each decision's state, tick and the governor's rule. */
@@ -866,6 +1036,9 @@ int main(void)
 		cmocka_unit_test(test_conservation_other_governors),
 		cmocka_unit_test(test_work_conserved_every_governor),
 		cmocka_unit_test(test_oracle_choices_zero_regret),
+		cmocka_unit_test(test_energy_reference_choices_zero_regret),
+		cmocka_unit_test(test_energy_reference_by_hand),
+		cmocka_unit_test(test_energy_regret_invariant),
 		cmocka_unit_test(test_tick_stopped_branches),
 		cmocka_unit_test(test_gen_no_wake),
 		cmocka_unit_test(test_deterministic),

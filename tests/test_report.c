@@ -89,6 +89,8 @@ static void toy_results(struct run_results *res, const char *trace)
 	r->regret_energy_pct = 100.0 / 7.0; /* 0.0005 / 0.0035 */
 	r->regret_lat_mean_ns = 1500;
 	r->regret_package_j = 0.0002; /* so the cores' and transitions' share is 0.0003 */
+	r->regret_cpu_j = 0.0001;     /* per CPU; the SMT siblings' part 0.0003 - 0.0001 */
+	r->has_regret = true;
 
 	rs = &r->stats;
 	rs->nr_cpus = 2;
@@ -183,7 +185,8 @@ static void test_text(void **state)
 	assert_contains(text,
 			"\n== t.trace | toy | menu@6.19 | HZ 250 | latency limit none | disabled: none ==\n"
 			"config: idlesim " IDLESIM_VERSION "; machine toy table 0123456789abcdef; "
-			"trace t.trace bytes fedcba9876543210; seed none; wake latency model worst\n"
+			"trace t.trace bytes fedcba9876543210; seed none; wake latency model worst; "
+			"regret references: energy oracle-energy, latency oracle\n"
 			"tunables: decay=4 resolution=1024 max_interesting_us=50000 variance_max=400 "
 			"ratio_sq=36 residency_threshold_us=15; --set applied: menu.decay=4\n"
 			"replayed 2 of 4 CPUs over 0.001000 s; idle periods 5 (absorbed 1), "
@@ -196,8 +199,9 @@ static void test_text(void **state)
 			"avg power 4.000 W, idle power 1.000 W\n"
 			"wake latency (irq+ipi, 3 samples): mean 29.667 us, p50 2.000 us, "
 			"p99 85.000 us, max 85.000 us\n"
-			"regret vs oracle: energy +0.000500 J (+14.29%: cores and transitions "
-			"+0.000300 J, packages +0.000200 J), wake latency mean +1.500 us\n\n");
+			"regret: energy vs oracle-energy +0.000500 J (+14.29%: cores and transitions "
+			"+0.000300 J, of which SMT sharing +0.000200 J; packages +0.000200 J), wake "
+			"latency mean vs oracle +1.500 us\n\n");
 	/* Residency: columns right-aligned to their widest cell, two spaces apart. */
 	assert_contains(text, "CPU  Busy%  POLL%    C1%    C6%  Trunc%\n"
 			      "-    15.00   2.50  12.50  65.00    5.00\n"
@@ -342,6 +346,19 @@ static void test_json(void **state)
 	assert_num(run, "regret.energy_j", 0.0005);
 	assert_num(run, "regret.energy_pct", 100.0 / 7);
 	assert_num(run, "regret.wake_latency_mean_ns", 1500);
+	assert_num(run, "regret.package_energy_j", 0.0002);
+	assert_num(run, "regret.cpu_energy_j", 0.0001);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(run, "regret"),
+							      "energy_reference")),
+			    "oracle-energy");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(run, "regret"),
+							      "latency_reference")),
+			    "oracle");
+	assert_true(json_is_null(json_object_get(json_object_get(run, "regret"), "negative")));
+	assert_string_equal(json_string_value(json_object_get(
+				    json_object_get(json_object_get(run, "config"), "regret_references"),
+				    "energy")),
+			    "oracle-energy");
 	assert_num(run, "states.0.residency_pct", 2.5);
 	assert_num(run, "states.1.residency_pct", 12.5);
 	assert_num(run, "states.2.residency_pct", 65);
@@ -391,30 +408,71 @@ static void test_csv(void **state)
 #define P "\"a,\"\"b\"\".trace\",toy,menu@6.19,250,"
 /* no limit, none disabled, the tunables, the --set, model, hashes, no seed, version */
 #define S ",,,decay=4 resolution=1024 max_interesting_us=50000 variance_max=400 ratio_sq=36 " \
-	  "residency_threshold_us=15,menu.decay=4,worst,0123456789abcdef,fedcba9876543210,," \
+	  "residency_threshold_us=15,menu.decay=4,worst,energy=oracle-energy latency=oracle," \
+	  "0123456789abcdef,fedcba9876543210,," \
 	  IDLESIM_VERSION "\n"
 	assert_string_equal(text,
 		"trace,machine,governor,hz,cpu,state,usage,time_ns,above,below,residency_pct,"
 		"energy_j,avg_power_w,idle_power_w,wake_latency_samples,wake_latency_mean_ns,"
 		"wake_latency_p50_ns,wake_latency_p99_ns,wake_latency_max_ns,regret_energy_j,"
-		"regret_wake_latency_mean_ns,latency_limit_ns,disabled,tunables,set,"
-		"wake_latency_model,machine_hash,trace_hash,seed,idlesim_version\n"
-		P "all,POLL,2,50000,0,1,2.500000,,,,,,,,,," S
-		P "all,C1,1,250000,1,0,12.500000,,,,,,,,,," S
-		P "all,C6,3,1300000,1,0,65.000000,,,,,,,,,," S
+		"regret_wake_latency_mean_ns,regret_negative,latency_limit_ns,disabled,tunables,set,"
+		"wake_latency_model,regret_references,machine_hash,trace_hash,seed,idlesim_version\n"
+		P "all,POLL,2,50000,0,1,2.500000,,,,,,,,,,," S
+		P "all,C1,1,250000,1,0,12.500000,,,,,,,,,,," S
+		P "all,C6,3,1300000,1,0,65.000000,,,,,,,,,,," S
 		P "all,total,6,1600000,2,1,80.000000,0.004000000,4.000000,1.000000,"
-		  "3,29666.667,2000,85000,85000,0.000500000,1500.000" S
-		P "0,POLL,2,50000,0,1,5.000000,,,,,,,,,," S
-		P "0,C1,1,250000,1,0,25.000000,,,,,,,,,," S
-		P "0,C6,1,500000,0,0,50.000000,,,,,,,,,," S
-		P "0,total,4,800000,1,1,80.000000,,,,2,2000.000,2000,2000,2000,," S
-		P "1,POLL,0,0,0,0,0.000000,,,,,,,,,," S
-		P "1,C1,0,0,0,0,0.000000,,,,,,,,,," S
-		P "1,C6,2,800000,1,0,80.000000,,,,,,,,,," S
-		P "1,total,2,800000,1,0,80.000000,,,,1,85000.000,85000,85000,85000,," S);
+		  "3,29666.667,2000,85000,85000,0.000500000,1500.000," S
+		P "0,POLL,2,50000,0,1,5.000000,,,,,,,,,,," S
+		P "0,C1,1,250000,1,0,25.000000,,,,,,,,,,," S
+		P "0,C6,1,500000,0,0,50.000000,,,,,,,,,,," S
+		P "0,total,4,800000,1,1,80.000000,,,,2,2000.000,2000,2000,2000,,," S
+		P "1,POLL,0,0,0,0,0.000000,,,,,,,,,,," S
+		P "1,C1,0,0,0,0,0.000000,,,,,,,,,,," S
+		P "1,C6,2,800000,1,0,80.000000,,,,,,,,,,," S
+		P "1,total,2,800000,1,0,80.000000,,,,1,85000.000,85000,85000,85000,,," S);
 #undef S
 #undef P
 	free(text);
+	run_results_free(&res);
+}
+
+/*
+ * A negative energy regret is flagged with its cause (sim/run.h): toy numbers, J.
+ *   regret -0.0001, package +0.0002: cores -0.0003; per CPU +0.0001 -> "smt"
+ *   regret -0.0001, package +0.0002, per CPU -0.0002               -> "core"
+ *   regret -0.0001, package -0.0003: cores +0.0002                 -> "package"
+ *   regret -0.0000000005 (above -1e-9 J, rounding)                 -> none
+ */
+static void test_negative_regret(void **state)
+{
+	struct run_results res = { 0 };
+	struct run_result *r;
+	char *text;
+
+	(void)state;
+	toy_results(&res, "t.trace");
+	r = &res.r[0];
+	r->regret_energy_j = -0.0001;
+	r->regret_energy_pct = -100.0 * 0.0001 / 0.0041;
+	r->regret_package_j = 0.0002;
+	r->regret_cpu_j = 0.0001;
+	assert_string_equal(run_regret_negative(r), "smt");
+	text = render(&res, REPORT_TEXT, false);
+	assert_contains(text, "cores and transitions -0.000300 J, of which SMT sharing -0.000400 J; "
+			      "packages +0.000200 J) NEGATIVE (smt, docs/regret.md), wake latency");
+	free(text);
+	text = render(&res, REPORT_CSV, false);
+	assert_contains(text, ",-0.000100000,1500.000,smt,");
+	free(text);
+	r->regret_cpu_j = -0.0002;
+	assert_string_equal(run_regret_negative(r), "core");
+	r->regret_package_j = -0.0003;
+	assert_string_equal(run_regret_negative(r), "package");
+	r->regret_energy_j = -0.0000000005;
+	assert_null(run_regret_negative(r));
+	r->regret_energy_j = -0.0001;
+	r->has_regret = false; /* no reference ran: nothing to flag */
+	assert_null(run_regret_negative(r));
 	run_results_free(&res);
 }
 
@@ -570,6 +628,7 @@ int main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_negative_regret),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_failures),
 		cmocka_unit_test(test_fmt_ns),

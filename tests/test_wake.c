@@ -287,6 +287,12 @@ static void test_quantile_function(void **state)
 	assert_int_equal(machine_wake_fixed_ns(&m.states[1], WAKE_MODEL_TYPICAL), 20000);
 	assert_int_equal(machine_wake_fixed_ns(&m.states[1], WAKE_MODEL_MEASURED), -1);
 	assert_int_equal(machine_wake_max_ns(&m.states[1]), 100000);
+	/* the mean the energy reference prices an exit at: the inverse CDF is linear on each
+	 * segment, so each contributes its width x its midpoint:
+	 * 0.5 x (10,000 + 20,000) / 2 + 0.5 x (20,000 + 60,000) / 2 = 7,500 + 20,000 */
+	assert_float_equal(machine_wake_mean_ns(&m.states[1], WAKE_MODEL_MEASURED), 27500, 1e-9);
+	assert_float_equal(machine_wake_mean_ns(&m.states[1], WAKE_MODEL_TYPICAL), 20000, 0);
+	assert_float_equal(machine_wake_mean_ns(&m.states[1], WAKE_MODEL_WORST), 100000, 0);
 }
 
 /* measured needs a distribution: a built-in has none, and the engine refuses to start. */

@@ -146,6 +146,11 @@ struct cpuidle_env {
 	bool tick_stopped;
 	bool got_tick;
 	bool load_read;	       /* the governor read `load` in this select() */
+	/* Reference policies only (cpuidle_reference_energy_j() in governors/governor.h): the
+	 * energy the engine's model charges an idle period of idle_ns in state idx on this
+	 * CPU, its exit included (sim/energy.h energy_period_j()); ctx is the engine's. */
+	double (*period_energy_j)(const void *ctx, int idx, double idle_ns);
+	const void *period_energy_ctx;
 };
 
 struct cpuidle_device {
@@ -184,6 +189,12 @@ struct cpuidle_governor {
 	 * depends on its choices); sim/loop.c runs it on the timeline without exit latency.
 	 */
 	bool oracle;
+	/*
+	 * The energy reference only: it compares the model's energy of idle periods up to the
+	 * longest break-even time of the machine, so the engine looks that far ahead
+	 * (sim/engine.c) and cpuidle_oracle_idle_ns() is exact up to it.
+	 */
+	bool energy_horizon;
 
 	int (*enable)(struct cpuidle_driver *drv, struct cpuidle_device *dev);
 	void (*disable)(struct cpuidle_driver *drv, struct cpuidle_device *dev);
