@@ -11,6 +11,7 @@
 #include "sim/alloc.h"
 #include "sim/cfgrec.h"
 #include "sim/common.h"
+#include "sim/datadir.h"
 #include "sim/import.h"
 #include "sim/replay.h"
 #include "sim/spool.h"
@@ -20,27 +21,24 @@
 #include <strings.h>
 #include <unistd.h>
 
-#ifndef IDLESIM_TRACES_DIR
-#define IDLESIM_TRACES_DIR "traces"
-#endif
-
 /*
- * The demo trace, found next to the sources this binary was built from, or under the
- * current directory when the tree has moved.
+ * The demo trace, in the data directory found next to the binary (sim/datadir.h: the
+ * installed share/idlesim, or the build tree's idlesim-data), else under the current
+ * directory.
  */
-const char *run_default_trace(void)
+const char *run_default_trace(char *buf, size_t n)
 {
-	static const char *const built = IDLESIM_TRACES_DIR "/demo.trace";
-
-	return access(built, R_OK) == 0 ? built : "traces/demo.trace";
+	return datadir_path(buf, n, "traces/demo.trace");
 }
 
 /* How a trace is named in reports: the demo trace by its short name. */
 static const char *trace_display_name(const char *path)
 {
+	char demo[4200];
+
 	if (!strcmp(path, "-"))
 		return "<stdin>";
-	return strcmp(path, run_default_trace()) ? path : "traces/demo.trace";
+	return strcmp(path, run_default_trace(demo, sizeof(demo))) ? path : "traces/demo.trace";
 }
 
 void run_request_defaults(struct run_request *req)
@@ -447,11 +445,11 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 	struct run_request q = *req;
 	struct machine m;
 	int t, k, i, n, rc = 0, stdin_fd = -1;
-	char stdin_path[64] = "";
+	char stdin_path[64] = "", demo[4200];
 
 	memset(out, 0, sizeof(*out));
 	if (!q.nr_traces) {
-		q.traces[0] = run_default_trace();
+		q.traces[0] = run_default_trace(demo, sizeof(demo));
 		q.nr_traces = 1;
 	}
 	if (!q.nr_machines) {

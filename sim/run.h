@@ -134,8 +134,8 @@ struct run_results {
 /* Fill the defaults: the demo trace, hsx/bdx/skl, every governor, no limit. */
 void run_request_defaults(struct run_request *req);
 
-/* The default demo trace shipped in traces/. */
-const char *run_default_trace(void);
+/* The path of the demo trace (sim/datadir.h finds it) into buf; returns buf. */
+const char *run_default_trace(char *buf, size_t n);
 
 /* Run the grid. Returns 0 with *out filled (free with run_results_free), or -1. */
 int run_grid(const struct run_request *req, struct run_results *out, struct sim_error *err);
