@@ -440,11 +440,24 @@ fail:
 	return -1;
 }
 
+int run_unique_governors(const char **names, int n)
+{
+	int i, j, kept = 0;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < kept && gov_find(names[j]) != gov_find(names[i]); j++)
+			;
+		if (j == kept)
+			names[kept++] = names[i];
+	}
+	return kept;
+}
+
 int run_grid(const struct run_request *req, struct run_results *out, struct sim_error *err)
 {
 	struct run_request q = *req;
 	struct machine m;
-	int t, k, i, n, rc = 0, stdin_fd = -1;
+	int t, k, i, rc = 0, stdin_fd = -1;
 	char stdin_path[64] = "", demo[4200];
 
 	memset(out, 0, sizeof(*out));
@@ -468,17 +481,7 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
 					     "unknown governor '%s' (see idlesim governors)",
 					     q.governors[i]);
-	/* A governor listed twice (menu,menu or menu and menu@6.19, the same table entry) runs
-	 * once, at its first place. */
-	for (i = 0, n = 0; i < q.nr_governors; i++) {
-		int j;
-
-		for (j = 0; j < n && gov_find(q.governors[j]) != gov_find(q.governors[i]); j++)
-			;
-		if (j == n)
-			q.governors[n++] = q.governors[i];
-	}
-	q.nr_governors = n;
+	q.nr_governors = run_unique_governors(q.governors, q.nr_governors);
 	if (run_check_sets(&q, err))
 		return -1;
 	for (t = 0; t < q.nr_traces && stdin_fd < 0; t++) {

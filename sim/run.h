@@ -134,6 +134,13 @@ struct run_results {
 /* Fill the defaults: the demo trace, hsx/bdx/skl, every governor, no limit. */
 void run_request_defaults(struct run_request *req);
 
+/*
+ * A governor listed twice (menu,menu or menu and menu@6.19, the same table entry) kept
+ * once, at its first place: names[] compacted in place; returns the new count. Names
+ * gov_find() does not know count as one (callers reject them).
+ */
+int run_unique_governors(const char **names, int n);
+
 /* The path of the demo trace (sim/datadir.h finds it) into buf; returns buf. */
 const char *run_default_trace(char *buf, size_t n);
 

@@ -915,6 +915,41 @@ static void test_governor_listed_twice(void **state)
 }
 
 /*
+ * compare as run: -g menu,menu@6.19,teo -g menu names two governors (menu is menu@6.19, the
+ * newest menu), so every cell compares 2, the baseline menu@6.19 first, then teo@6.19.
+ */
+static void test_compare_governor_listed_twice(void **state)
+{
+	json_error_t je;
+	json_t *root, *cells, *govs;
+	size_t i;
+	char *text;
+
+	(void)state;
+	assert_int_equal(run_idlesim("compare --workload idle -gmenu,menu@6.19,teo -gmenu -n1 "
+				     "--duration-s 0.01 --metric energy_j -fjson"),
+			 0);
+	text = slurp_tmp("out");
+	root = json_loads(text, 0, &je);
+	assert_non_null(root);
+	assert_string_equal(json_string_value(json_object_get(root, "baseline")), "menu@6.19");
+	cells = json_object_get(root, "cells");
+	assert_true(json_array_size(cells) > 0);
+	for (i = 0; i < json_array_size(cells); i++) {
+		govs = json_object_get(json_array_get(cells, i), "governors");
+		assert_int_equal(json_array_size(govs), 2);
+		assert_string_equal(json_string_value(json_object_get(json_array_get(govs, 0),
+								      "governor")),
+				    "menu@6.19");
+		assert_string_equal(json_string_value(json_object_get(json_array_get(govs, 1),
+								      "governor")),
+				    "teo@6.19");
+	}
+	json_decref(root);
+	free(text);
+}
+
+/*
  * skl has 9 states, POLL and 8 others (C1 C1E C3 C6 C7s C8 C9 C10, indexes 1-8): disabling
  * 1-8 leaves POLL alone, and the run warns (once, for its one machine); 1-7 leaves C10.
  */
@@ -1372,6 +1407,7 @@ int main(void)
 		cmocka_unit_test(test_range_errors),
 		cmocka_unit_test(test_bom_every_input),
 		cmocka_unit_test(test_governor_listed_twice),
+		cmocka_unit_test(test_compare_governor_listed_twice),
 		cmocka_unit_test(test_only_poll_warns),
 		cmocka_unit_test(test_help_run_lists_readme_options),
 		cmocka_unit_test(test_sweep_wake_latency),
