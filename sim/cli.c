@@ -44,6 +44,7 @@ struct args {
 	const char *cmd;
 	struct sim_error *err;
 	bool operands_only; /* after "--": everything is an operand, even "-x" */
+	size_t pos;	    /* in a cluster of short options (-vj4): the letter at argv[i][pos] */
 };
 
 /*
@@ -72,24 +73,33 @@ static bool operand(const struct args *a)
 /*
  * If argv[i] is option `name` (with its short form `sname`, may be NULL), take it: for
  * options with a value, *val receives the value of "--name=VALUE", "--name VALUE",
- * "-sVALUE" or "-s VALUE", the forms getopt_long accepts. (getopt_long itself keeps
- * global state, and tests call idlesim_main() many times in one process.)
+ * "-sVALUE" or "-s VALUE", the forms getopt_long accepts. Short options bundle as with
+ * getopt: after a flag, the next letter is another option (-vv, -vj4 = -v -j4, -vo F =
+ * -v -o F); a->pos keeps the place in the cluster. (getopt_long itself keeps global
+ * state, and tests call idlesim_main() many times in one process.)
  */
 static bool opt(struct args *a, const char *name, const char *sname, const char **val)
 {
 	const char *s = a->argv[a->i];
-	size_t n = strlen(name);
+	size_t n = strlen(name), at = a->pos ? a->pos : 1;
 
 	if (a->operands_only)
 		return false;
-	if (sname && !strcmp(s, sname)) {
-		s = name;
-	} else if (sname && val && !strncmp(s, sname, 2) && s[2]) {
-		*val = s + 2; /* -n3 */
-		a->i++;
-		return true;
-	} else if (strncmp(s, name, n) || (s[n] && s[n] != '=')) {
-		return false;
+	if (sname && s[0] == '-' && s[1] != '-' && s[at] == sname[1]) {
+		if (!val) { /* a flag: on to the cluster's next letter, or the next argument */
+			a->pos = s[at + 1] ? at + 1 : 0;
+			a->i += !a->pos;
+			return true;
+		}
+		a->pos = 0;
+		if (s[at + 1]) { /* -n3, -vn3 */
+			*val = s + at + 1;
+			a->i++;
+			return true;
+		}
+		s = name; /* the value is the next argument */
+	} else if (a->pos || strncmp(s, name, n) || (s[n] && s[n] != '=')) {
+		return false; /* in a cluster, only short options match */
 	}
 	if (!val) {
 		if (s[n] == '=')
@@ -115,6 +125,10 @@ static bool opt(struct args *a, const char *name, const char *sname, const char 
 
 static int bad_option(struct args *a)
 {
+	if (a->pos)
+		return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
+				     "%s: unknown option '-%c' in '%s' (see idlesim help %s)",
+				     a->cmd, a->argv[a->i][a->pos], a->argv[a->i], a->cmd);
 	return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
 			     "%s: unknown option or argument '%s' (see idlesim help %s)", a->cmd,
 			     a->argv[a->i], a->cmd);
@@ -420,7 +434,7 @@ static void warn_only_poll(const struct run_results *res)
 static int cmd_run(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "run", &err, false };
+	struct args a = { argc, argv, 1, "run", &err, false, 0 };
 	struct report_opts ro = { REPORT_TEXT, false, NULL };
 	struct run_request req;
 	struct run_results res;
@@ -510,7 +524,7 @@ static int cmd_run(int argc, char **argv)
 static int cmd_report(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "report", &err, false };
+	struct args a = { argc, argv, 1, "report", &err, false, 0 };
 	struct html_opts ho = { NULL, IDLESIM_VERSION, 0, -1, 30 };
 	struct run_request req;
 	struct run_results res;
@@ -670,7 +684,7 @@ static int gen_model(struct args *a, const struct workload *w)
 static int cmd_gen(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "gen", &err, false };
+	struct args a = { argc, argv, 1, "gen", &err, false, 0 };
 	const struct workload *model;
 	struct gen_config c;
 	struct outfile out;
@@ -806,7 +820,7 @@ static int import_output(struct importer *im, const char *output, bool json, str
 static int cmd_import(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "import", &err, false };
+	struct args a = { argc, argv, 1, "import", &err, false, 0 };
 	struct import_options io = { 0 };
 	struct run_request req;
 	struct importer *im;
@@ -913,7 +927,7 @@ static void list_machines(void)
 static int cmd_machines_calibrate(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 2, "machines calibrate", &err, false };
+	struct args a = { argc, argv, 2, "machines calibrate", &err, false, 0 };
 	const char *v, *csv = NULL, *name = NULL, *output = NULL;
 	struct outfile out;
 	struct machine m;
@@ -947,7 +961,7 @@ static int cmd_machines_calibrate(int argc, char **argv)
 static int cmd_machines(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "machines", &err, false };
+	struct args a = { argc, argv, 1, "machines", &err, false, 0 };
 	const char *name = NULL;
 	bool json = false;
 	struct machine m;
@@ -1088,7 +1102,7 @@ static bool isatty_stderr(void)
 static int cmd_compare(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "compare", &err, false };
+	struct args a = { argc, argv, 1, "compare", &err, false, 0 };
 	enum cmp_format format = CMP_TEXT;
 	bool html = false; /* --format html: sim/html.h */
 	char cmdline[1024];
@@ -1197,7 +1211,7 @@ static int cmd_compare(int argc, char **argv)
 static int cmd_check(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "check", &err, false };
+	struct args a = { argc, argv, 1, "check", &err, false, 0 };
 	struct check_opts o = { 0 };
 	struct check_file *cf;
 	struct outfile out;
@@ -1254,7 +1268,7 @@ static int cmd_check(int argc, char **argv)
 static int cmd_sweep_merge(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "sweep merge", &err, false };
+	struct args a = { argc, argv, 1, "sweep merge", &err, false, 0 };
 	const char **in = sim_calloc((size_t)argc, sizeof(*in)), *v, *out = NULL;
 	int n = 0; /* any number of shards: a Slurm array may have thousands */
 
@@ -1281,7 +1295,7 @@ static int cmd_sweep_merge(int argc, char **argv)
 static int cmd_sweep_summary(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "sweep summary", &err, false };
+	struct args a = { argc, argv, 1, "sweep summary", &err, false, 0 };
 	struct sweep_summary_opts o = { NULL, SWEEP_FMT_TEXT, NULL };
 	const char *v, *in = NULL, *out = "-";
 	char command[1024];
@@ -1328,7 +1342,7 @@ static int cmd_sweep_summary(int argc, char **argv)
 static int cmd_sweep(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "sweep", &err, false };
+	struct args a = { argc, argv, 1, "sweep", &err, false, 0 };
 	struct sweep_opts o = { 1, 0, 1, NULL };
 	struct sweep_spec *spec;
 	const char *v, *path = NULL, *out = NULL;
@@ -1602,9 +1616,9 @@ static const char *const help_help =
 	"       idlesim COMMAND --help | -h\n"
 	"\n"
 	"Without a command, lists the commands; with one, prints its options. Options take\n"
-	"their value as --name VALUE, --name=VALUE, -n VALUE or -nVALUE; -- ends the options\n"
-	"(what follows is a file name even if it starts with -). idlesim -V or --version\n"
-	"prints the version.\n";
+	"their value as --name VALUE, --name=VALUE, -n VALUE or -nVALUE; short options bundle\n"
+	"(-vj4 is -v -j4); -- ends the options (what follows is a file name even if it starts\n"
+	"with -). idlesim -V or --version prints the version.\n";
 
 static void usage(FILE *f)
 {

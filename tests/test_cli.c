@@ -915,6 +915,48 @@ static void test_governor_listed_twice(void **state)
 }
 
 /*
+ * Bundled short options, as getopt bundles them: after a flag (check's -v is the only one),
+ * the next letter is another option, and an option with a value takes the rest of the
+ * cluster or the next argument. -vj1 = -v -j1; -vvo FILE = -v -v -o FILE; -jv gives -j the
+ * value "v"; -vx names the unknown letter.
+ */
+static void test_bundled_short_options(void **state)
+{
+	char args[512], *separate, *bundled, *quiet, *file;
+
+	(void)state;
+	write_tmp("b.json", "{\"schema\": \"idlesim-expect/1\", \"comparisons\": [\n"
+			    " {\"workload\": \"idle\", \"machines\": [\"skl\"], \"governors\": [\"teo\"],\n"
+			    "  \"iterations\": 1, \"duration_s\": 0.01,\n"
+			    "  \"expect\": [{\"metric\": \"energy_j\", \"governor\": \"teo\", "
+			    "\"max\": 1}]}]}\n");
+	snprintf(args, sizeof(args), "check -v -j 1 %s/b.json", tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	separate = slurp_tmp("out");
+	snprintf(args, sizeof(args), "check -vj1 %s/b.json", tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	bundled = slurp_tmp("out");
+	snprintf(args, sizeof(args), "check -j1 %s/b.json", tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	quiet = slurp_tmp("out");
+	assert_string_equal(bundled, separate);
+	assert_true(strlen(bundled) > strlen(quiet)); /* -v took effect: the table is there */
+	snprintf(args, sizeof(args), "check -vvo %s/v.txt -j1 %s/b.json", tmpdir, tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	file = slurp_tmp("v.txt");
+	assert_non_null(file);
+	assert_string_equal(file, separate);
+	snprintf(args, sizeof(args), "check -jv %s/b.json", tmpdir);
+	expect_usage_error(args, "check --threads 'v': must be an integer");
+	snprintf(args, sizeof(args), "check -vx %s/b.json", tmpdir);
+	expect_usage_error(args, "check: unknown option '-x' in '-vx'");
+	free(separate);
+	free(bundled);
+	free(quiet);
+	free(file);
+}
+
+/*
  * compare as run: -g menu,menu@6.19,teo -g menu names two governors (menu is menu@6.19, the
  * newest menu), so every cell compares 2, the baseline menu@6.19 first, then teo@6.19.
  */
@@ -1408,6 +1450,7 @@ int main(void)
 		cmocka_unit_test(test_bom_every_input),
 		cmocka_unit_test(test_governor_listed_twice),
 		cmocka_unit_test(test_compare_governor_listed_twice),
+		cmocka_unit_test(test_bundled_short_options),
 		cmocka_unit_test(test_only_poll_warns),
 		cmocka_unit_test(test_help_run_lists_readme_options),
 		cmocka_unit_test(test_sweep_wake_latency),
