@@ -266,6 +266,12 @@ static int list_add(struct args *a, const char **list, int *n, const char *val, 
 	}
 }
 
+/* Progress bars go to stderr when it is a terminal: never into a pipe or a report. */
+static bool isatty_stderr(void)
+{
+	return isatty(STDERR_FILENO) == 1;
+}
+
 static int finish(struct sim_error *err)
 {
 	if (err->code == SIM_OK)
@@ -488,6 +494,7 @@ static int cmd_run(int argc, char **argv)
 		return finish(&err);
 	/* The exports write every idle entry: keep the timeline. */
 	req.timeline = ro.format == REPORT_FTRACE || ro.format == REPORT_PERFETTO;
+	req.progress = isatty_stderr() ? stderr : NULL;
 	ro.command = cmdline;
 	if (run_grid(&req, &res, &err))
 		return finish(&err);
@@ -574,6 +581,7 @@ static int cmd_report(int argc, char **argv)
 	ho.from_ns = req.window_from_ns;
 	ho.to_ns = req.window_to_ns;
 	ho.command = cmdline;
+	req.progress = isatty_stderr() ? stderr : NULL;
 	if (run_grid(&req, &res, &err))
 		return finish(&err);
 	warn_only_poll(&res);
@@ -673,7 +681,8 @@ static int gen_model(struct args *a, const struct workload *w)
 	    gen_size_check_model(w, params, duration_ns, seed, &hdr, force, err))
 		return finish(err);
 	if (!outfile_open(&out, output, err)) {
-		if (workload_write_trace(w, params, duration_ns, seed, &hdr, out.f, err))
+		if (workload_write_trace(w, params, duration_ns, seed, &hdr, out.f,
+					 isatty_stderr() ? stderr : NULL, err))
 			outfile_fail(&out, err);
 		else
 			outfile_commit(&out, err);
@@ -762,6 +771,7 @@ static int cmd_gen(int argc, char **argv)
 	}
 	if (err.code != SIM_OK || gen_validate(&c, &err) || gen_size_check(&c, force, &err))
 		return finish(&err);
+	c.progress = isatty_stderr() ? stderr : NULL;
 	if (!outfile_open(&out, output, &err)) {
 		if (gen_write(&c, out.f, &err))
 			outfile_fail(&out, &err);
@@ -1092,11 +1102,6 @@ static const char *find_workload_arg(int argc, char **argv)
 			w = argv[i] + 11;
 	}
 	return w;
-}
-
-static bool isatty_stderr(void)
-{
-	return isatty(STDERR_FILENO) == 1;
 }
 
 static int cmd_compare(int argc, char **argv)

@@ -13,6 +13,7 @@
 #include "sim/common.h"
 #include "sim/datadir.h"
 #include "sim/import.h"
+#include "sim/progress.h"
 #include "sim/replay.h"
 #include "sim/spool.h"
 
@@ -349,10 +350,46 @@ static int give_oracle(struct run_result *r, const struct run_result *oracle, st
 	return 0;
 }
 
+/*
+ * The progress of a run_grid(): replays finished of all (the oracle's included), each
+ * RUN_PROGRESS_UNITS units so that the one going on counts by its trace time.
+ */
+#define RUN_PROGRESS_UNITS 1000
+struct run_progress {
+	struct progress bar;
+	char name[160]; /* "trace machine governor" of the replay going on */
+	long done, total;
+};
+
+/* sim_config.progress: the replay going on has reached at_ns of [start_ns, end_ns). */
+static void replay_progress(void *ud, int64_t at_ns, int64_t start_ns, int64_t end_ns)
+{
+	struct run_progress *rp = ud;
+	long part = 0;
+
+	if (end_ns > start_ns && at_ns > start_ns)
+		part = (long)((double)(at_ns - start_ns) / (double)(end_ns - start_ns) *
+			      RUN_PROGRESS_UNITS);
+	part = part > RUN_PROGRESS_UNITS - 1 ? RUN_PROGRESS_UNITS - 1 : part;
+	progress_update(&rp->bar, rp->name, rp->done * RUN_PROGRESS_UNITS + part,
+			rp->total * RUN_PROGRESS_UNITS);
+}
+
+/* The next replay is `gov` on `trace` and `m` (named on the bar); or, gov NULL, one ended. */
+static void progress_step(struct run_progress *rp, const char *trace, const char *m,
+			  const char *gov)
+{
+	if (gov)
+		snprintf(rp->name, sizeof(rp->name), "%s %s %s", trace, m, gov);
+	else
+		rp->done++;
+	replay_progress(rp, 0, 0, 0);
+}
+
 /* `trace` as given; `path` the file to open (a spooled copy for standard input). */
 static int run_cell(const struct run_request *req, const char *trace, const char *path,
 		    uint64_t trace_hash, const struct machine *m, uint32_t mask,
-		    struct run_results *res, struct sim_error *err)
+		    struct run_progress *rp, struct run_results *res, struct sim_error *err)
 {
 	const char *name = trace_display_name(trace);
 	struct sim_config cfg = { 0 };
@@ -369,6 +406,8 @@ static int run_cell(const struct run_request *req, const char *trace, const char
 	cfg.global_order = req->global_order;
 	cfg.wake_model = req->wake_model;
 	cfg.wake_seed = req->wake_seed;
+	cfg.progress = replay_progress;
+	cfg.progress_ud = rp;
 
 	/* The oracle's run on the same input, for regret. */
 	memset(&scratch, 0, sizeof(scratch));
@@ -379,12 +418,14 @@ static int run_cell(const struct run_request *req, const char *trace, const char
 	cfg.explain = req->timeline ? keep_decision : NULL;
 	cfg.explain_limit = -1;
 	cfg.explain_truncated = true;
+	progress_step(rp, name, m->name, "oracle");
 	if (replay_file(path, name, &cfg, &scratch, err) || timeline_nomem(&scratch, err)) {
 		run_stats_release(&scratch.stats);
 		sim_free(scratch.slices);
 		return -1;
 	}
 	oracle = scratch.stats;
+	progress_step(rp, NULL, NULL, NULL);
 
 	for (i = 0; i < req->nr_governors; i++) {
 		const struct cpuidle_governor *g = gov_find(req->governors[i]);
@@ -422,7 +463,9 @@ static int run_cell(const struct run_request *req, const char *trace, const char
 					    ? -1
 					    : req->explain_limit;
 		cfg.explain_truncated = req->timeline;
+		progress_step(rp, name, m->name, g->name);
 		rc = replay_file(path, name, &cfg, r, err);
+		progress_step(rp, NULL, NULL, NULL);
 		sim_free(params);
 		if (rc || timeline_nomem(r, err))
 			goto fail;
@@ -459,6 +502,7 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 	struct machine m;
 	int t, k, i, rc = 0, stdin_fd = -1;
 	char stdin_path[64] = "", demo[4200];
+	struct run_progress rp = { .done = 0 };
 
 	memset(out, 0, sizeof(*out));
 	if (!q.nr_traces) {
@@ -493,6 +537,8 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 			return -1;
 		spool_path(stdin_fd, stdin_path, sizeof(stdin_path));
 	}
+	progress_init(&rp.bar, q.progress, "runs", RUN_PROGRESS_UNITS);
+	rp.total = (long)q.nr_traces * q.nr_machines * (q.nr_governors + 1);
 	for (t = 0; t < q.nr_traces && !rc; t++) {
 		const char *path = strcmp(q.traces[t], "-") ? q.traces[t] : stdin_path;
 		uint64_t th;
@@ -503,9 +549,10 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 
 			rc = run_load_machine(&q, q.machines[k], &m, err) ||
 			     run_disabled_mask(&q, &m, &mask, err) ||
-			     run_cell(&q, q.traces[t], path, th, &m, mask, out, err);
+			     run_cell(&q, q.traces[t], path, th, &m, mask, &rp, out, err);
 		}
 	}
+	progress_end(&rp.bar);
 	if (stdin_fd >= 0)
 		close(stdin_fd);
 	if (rc) {

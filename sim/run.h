@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "governors/governor.h"
 #include "sim/engine.h"
@@ -51,6 +52,7 @@ struct run_request {
 	bool global_order;	/* --queue heap|naive: one queue for all CPUs, never lanes */
 	enum wake_model wake_model; /* --wake-latency (default WAKE_MODEL_DEFAULT) */
 	uint64_t wake_seed;	/* the measured model's stream of a replay (compare: its seeds) */
+	FILE *progress;		/* a progress bar here for runs over 2 s (sim/progress.h); NULL: none */
 };
 
 /* One idle entry of a run's timeline (--format ftrace|perfetto, idlesim report). */

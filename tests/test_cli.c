@@ -28,6 +28,7 @@
 #include "sim/cfgrec.h"
 #include "sim/common.h"
 #include "sim/machine.h"
+#include "sim/progress.h"
 #include "sim/sweep.h"
 
 
@@ -654,6 +655,50 @@ static void test_sweep_progress_text(void **state)
 	assert_string_equal(buf, "0/40 points");
 	sweep_progress_text(buf, sizeof(buf), 40, 40, 8.0); /* 5/s, nothing left */
 	assert_string_equal(buf, "40/40 points, 5/s, 0s left");
+}
+
+/* The bytes written to f since the start (f rewound and truncated after). */
+static void take_text(FILE *f, char *buf, size_t n)
+{
+	size_t got;
+
+	fflush(f);
+	rewind(f);
+	got = fread(buf, 1, n - 1, f);
+	buf[got] = '\0';
+	rewind(f);
+	assert_int_equal(ftruncate(fileno(f), 0), 0);
+}
+
+/*
+ * run's and gen's progress bar (sim/progress.h): nothing in the first 2 s, then the bar.
+ * 5 of 40 runs: 5 * 40 / 40 = 5 '#' and 35 '.'; gen's counts are in ms shown as s:
+ * 30500 of 60000 ms is 30500 * 40 / 60000 = 20 '#', "30/60 s". The bar ends its line only
+ * if it was drawn.
+ */
+static void test_progress_bar(void **state)
+{
+	struct progress p;
+	char text[256];
+	FILE *f = tmpfile();
+
+	(void)state;
+	assert_non_null(f);
+	progress_bar(f, "x", 5, 40, 1, "runs");
+	take_text(f, text, sizeof(text));
+	assert_string_equal(text, "\rx [#####...................................] 5/40 runs");
+	progress_init(&p, f, "s", 1000);
+	progress_update(&p, NULL, 30500, 60000); /* within 2 s: nothing */
+	progress_end(&p);
+	take_text(f, text, sizeof(text));
+	assert_string_equal(text, "");
+	p.next_ns = 0; /* as if 2 s had passed */
+	progress_update(&p, NULL, 30500, 60000);
+	progress_update(&p, NULL, 31000, 60000); /* within 0.1 s of the last: nothing */
+	progress_end(&p);
+	take_text(f, text, sizeof(text));
+	assert_string_equal(text, "\r[####################....................] 30/60 s     \n");
+	fclose(f);
 }
 
 static void expect_usage_error(const char *args, const char *msg)
@@ -1469,6 +1514,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_resume),
 		cmocka_unit_test(test_sweep_shards),
 		cmocka_unit_test(test_sweep_progress_text),
+		cmocka_unit_test(test_progress_bar),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
