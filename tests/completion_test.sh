@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # completion_test.sh BIN SRC: the bash completion (scripts/completion/idlesim.bash) on
-# partial command lines, as bash would call it; the expected words are the commands,
-# options of sim/cli.c and the names of governors/*.c (.name) and sim/cstates_intel.c. The zsh one is syntax-checked
-# where zsh is installed.
+# partial command lines, as bash would call it; the expected words are the commands and
+# options of sim/cli.c and the names in governors/*.c (.name) and sim/cstates_intel.c. The
+# zsh one is checked where zsh is installed (completion_test.zsh).
 set -u # not -e: compgen fails when nothing matches, as completion functions expect
 bin=$1
 src=$(cd "$2" && pwd)
@@ -57,8 +57,9 @@ if command -v zsh >/dev/null 2>&1; then
 		echo "FAIL: zsh -n _idlesim" >&2
 		fails=$((fails + 1))
 	}
+	zsh -f "$src/tests/completion_test.zsh" "$bin" "$src" || fails=$((fails + 1))
 else
-	echo "note: zsh not installed: _idlesim was not syntax-checked" >&2
+	echo "note: zsh not installed: _idlesim was not checked" >&2
 fi
 [ "$fails" -eq 0 ] || exit 1
 echo "completion_test: ok"
