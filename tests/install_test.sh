@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# install_test.sh SRC BUILD: `cmake --install BUILD` into a temporary prefix, move the
+# install_test.sh SRC BUILD [CMAKE]: `cmake --install BUILD` into a temporary prefix, move the
 # prefix elsewhere, and run from there as a user would: the demo command (`idlesim run`)
 # must find the installed data relative to the binary (sim/datadir.h) and print what the
 # build tree's binary prints; `--governor PATH.c` must compile against the installed
@@ -10,6 +10,7 @@
 set -eu
 src=$(cd "$1" && pwd)
 build=$(cd "$2" && pwd)
+cmake=${3:-cmake}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 unset IDLESIM_DATA_DIR IDLESIM_KCOMPAT_DIR
@@ -19,7 +20,7 @@ fail() {
 	exit 1
 }
 
-cmake --install "$build" --prefix "$tmp/first" >"$tmp/install.log" || {
+"$cmake" --install "$build" --prefix "$tmp/first" >"$tmp/install.log" || {
 	cat "$tmp/install.log"
 	fail "cmake --install"
 }
@@ -36,9 +37,9 @@ if grep -q '^IDLESIM_MAN:BOOL=ON' "$build/CMakeCache.txt"; then
 		fail "man pages not installed"
 fi
 
-# No compiled-in path of the trees for data (debug info may name the sources; these not).
+# No compiled-in path of the trees for data (debug info may name the sources, not these).
 for s in "$src/traces" "$src/governors/kcompat" "$build/idlesim-data" "$build/kcompat"; do
-	if strings "$p/bin/idlesim" | grep -qF "$s"; then
+	if grep -aqF "$s" "$p/bin/idlesim"; then
 		fail "the installed binary contains $s"
 	fi
 done
