@@ -37,8 +37,10 @@ if grep -q '^IDLESIM_MAN:BOOL=ON' "$build/CMakeCache.txt"; then
 		fail "man pages not installed"
 fi
 
-# No compiled-in path of the trees for data (debug info may name the sources, not these).
-for s in "$src/traces" "$src/governors/kcompat" "$build/idlesim-data" "$build/kcompat"; do
+# No compiled-in path of the trees for data: the source's traces/ and the build tree's
+# layer (the two paths binaries had compiled in), nor the build tree's data directory.
+# (Debug info and sanitizer diagnostics name source files, kcompat headers among them.)
+for s in "$src/traces" "$build/idlesim-data" "$build/kcompat"; do
 	if grep -aqF "$s" "$p/bin/idlesim"; then
 		fail "the installed binary contains $s"
 	fi
