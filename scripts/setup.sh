@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Shared by demo.sh and test.sh (sourced, not run): install what a fresh Debian 12 lacks,
-# then configure and build idlesim in build/ (Release, warnings as errors).
+# then configure and build idlesim in build/ or $IDLESIM_BUILD (Release, warnings as errors).
 set -euo pipefail
 
 IDLESIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-IDLESIM_BUILD="$IDLESIM_ROOT/build"
+IDLESIM_BUILD=${IDLESIM_BUILD:-$IDLESIM_ROOT/build} # the environment may name another
 IDLESIM_PACKAGES=(build-essential cmake pkg-config libjansson-dev libcmocka-dev)
 
 idlesim_missing_deps() {
@@ -32,6 +32,10 @@ idlesim_install_deps() {
 	if [ "$(id -u)" -eq 0 ] && ! { command -v pkg-config >/dev/null 2>&1 &&
 		pkg-config --exists libtracecmd 2>/dev/null; }; then
 		missing="${missing:+$missing }${IDLESIM_OPTIONAL_PACKAGES[*]}"
+	fi
+	# Optional too: the man pages (CMake option IDLESIM_MAN) are made with help2man.
+	if [ "$(id -u)" -eq 0 ] && ! command -v help2man >/dev/null 2>&1; then
+		missing="${missing:+$missing }help2man"
 	fi
 	[ -z "$missing" ] && return 0
 	if [ "$(id -u)" -ne 0 ]; then
@@ -72,10 +76,49 @@ idlesim_install_test_deps() {
 	return 0
 }
 
+# The build's "[ 45%] Building C object ..." lines as one line redrawn in place on a
+# terminal, one line per tenth of the build elsewhere (CI logs); every other line (a
+# compiler's error or warning) as it is.
+idlesim_progress() {
+	local line pct shown=-10 tty=false
+	[ -t 2 ] && tty=true
+	while IFS= read -r line; do
+		if [[ $line =~ ^\[\ *([0-9]+)%\]\ (.*)$ ]]; then
+			pct=${BASH_REMATCH[1]}
+			if $tty; then
+				printf '\r\033[K[%3d%%] %.70s' "$pct" "${BASH_REMATCH[2]}" >&2
+			elif ((pct >= shown + 10)); then
+				shown=$pct
+				echo "[$pct%] ${BASH_REMATCH[2]}" >&2
+			fi
+		else
+			$tty && printf '\r\033[K' >&2
+			echo "$line" >&2
+		fi
+	done
+	$tty && printf '\r\033[K' >&2
+	return 0
+}
+
+# Configure build/ (printing the configure summary: trace.dat import, man pages) and build
+# the given targets, all without any, with progress.
 idlesim_build() {
-	cmake -S "$IDLESIM_ROOT" -B "$IDLESIM_BUILD" -DCMAKE_BUILD_TYPE=Release \
-		-DIDLESIM_WERROR=ON >/dev/null
-	cmake --build "$IDLESIM_BUILD" --parallel "$(nproc 2>/dev/null || echo 2)" >/dev/null
+	local log="$IDLESIM_BUILD/configure.log" targets=()
+	local t
+	for t in "$@"; do
+		targets+=(--target "$t")
+	done
+	mkdir -p "$IDLESIM_BUILD"
+	echo "idlesim: configuring $IDLESIM_BUILD" >&2
+	if ! cmake -S "$IDLESIM_ROOT" -B "$IDLESIM_BUILD" -DCMAKE_BUILD_TYPE=Release \
+		-DIDLESIM_WERROR=ON >"$log" 2>&1; then
+		cat "$log" >&2
+		exit 1
+	fi
+	grep '^-- idlesim: ' "$log" | sed 's/^-- /  /' >&2 || true
+	echo "idlesim: building ${*:-everything} (the first build takes a minute)" >&2
+	cmake --build "$IDLESIM_BUILD" --parallel "$(nproc 2>/dev/null || echo 2)" "${targets[@]}" \
+		2>&1 | idlesim_progress
 }
 
 # Tests that could not run: ctest only lists them as "Skipped" (exit 77, see

@@ -44,6 +44,7 @@ struct args {
 	const char *cmd;
 	struct sim_error *err;
 	bool operands_only; /* after "--": everything is an operand, even "-x" */
+	size_t pos;	    /* in a cluster of short options (-vj4): the letter at argv[i][pos] */
 };
 
 /*
@@ -72,24 +73,33 @@ static bool operand(const struct args *a)
 /*
  * If argv[i] is option `name` (with its short form `sname`, may be NULL), take it: for
  * options with a value, *val receives the value of "--name=VALUE", "--name VALUE",
- * "-sVALUE" or "-s VALUE", the forms getopt_long accepts. (getopt_long itself keeps
- * global state, and tests call idlesim_main() many times in one process.)
+ * "-sVALUE" or "-s VALUE", the forms getopt_long accepts. Short options bundle as with
+ * getopt: after a flag, the next letter is another option (-vv, -vj4 = -v -j4, -vo F =
+ * -v -o F); a->pos keeps the place in the cluster. (getopt_long itself keeps global
+ * state, and tests call idlesim_main() many times in one process.)
  */
 static bool opt(struct args *a, const char *name, const char *sname, const char **val)
 {
 	const char *s = a->argv[a->i];
-	size_t n = strlen(name);
+	size_t n = strlen(name), at = a->pos ? a->pos : 1;
 
 	if (a->operands_only)
 		return false;
-	if (sname && !strcmp(s, sname)) {
-		s = name;
-	} else if (sname && val && !strncmp(s, sname, 2) && s[2]) {
-		*val = s + 2; /* -n3 */
-		a->i++;
-		return true;
-	} else if (strncmp(s, name, n) || (s[n] && s[n] != '=')) {
-		return false;
+	if (sname && s[0] == '-' && s[1] != '-' && s[at] == sname[1]) {
+		if (!val) { /* a flag: on to the cluster's next letter, or the next argument */
+			a->pos = s[at + 1] ? at + 1 : 0;
+			a->i += !a->pos;
+			return true;
+		}
+		a->pos = 0;
+		if (s[at + 1]) { /* -n3, -vn3 */
+			*val = s + at + 1;
+			a->i++;
+			return true;
+		}
+		s = name; /* the value is the next argument */
+	} else if (a->pos || strncmp(s, name, n) || (s[n] && s[n] != '=')) {
+		return false; /* in a cluster, only short options match */
 	}
 	if (!val) {
 		if (s[n] == '=')
@@ -115,6 +125,10 @@ static bool opt(struct args *a, const char *name, const char *sname, const char 
 
 static int bad_option(struct args *a)
 {
+	if (a->pos)
+		return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
+				     "%s: unknown option '-%c' in '%s' (see idlesim help %s)",
+				     a->cmd, a->argv[a->i][a->pos], a->argv[a->i], a->cmd);
 	return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
 			     "%s: unknown option or argument '%s' (see idlesim help %s)", a->cmd,
 			     a->argv[a->i], a->cmd);
@@ -250,6 +264,12 @@ static int list_add(struct args *a, const char **list, int *n, const char *val, 
 			return 0;
 		p = comma + 1;
 	}
+}
+
+/* Progress bars go to stderr when it is a terminal: never into a pipe or a report. */
+static bool isatty_stderr(void)
+{
+	return isatty(STDERR_FILENO) == 1;
 }
 
 static int finish(struct sim_error *err)
@@ -420,7 +440,7 @@ static void warn_only_poll(const struct run_results *res)
 static int cmd_run(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "run", &err, false };
+	struct args a = { argc, argv, 1, "run", &err, false, 0 };
 	struct report_opts ro = { REPORT_TEXT, false, NULL };
 	struct run_request req;
 	struct run_results res;
@@ -474,6 +494,7 @@ static int cmd_run(int argc, char **argv)
 		return finish(&err);
 	/* The exports write every idle entry: keep the timeline. */
 	req.timeline = ro.format == REPORT_FTRACE || ro.format == REPORT_PERFETTO;
+	req.progress = isatty_stderr() ? stderr : NULL;
 	ro.command = cmdline;
 	if (run_grid(&req, &res, &err))
 		return finish(&err);
@@ -510,7 +531,7 @@ static int cmd_run(int argc, char **argv)
 static int cmd_report(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "report", &err, false };
+	struct args a = { argc, argv, 1, "report", &err, false, 0 };
 	struct html_opts ho = { NULL, IDLESIM_VERSION, 0, -1, 30 };
 	struct run_request req;
 	struct run_results res;
@@ -560,6 +581,7 @@ static int cmd_report(int argc, char **argv)
 	ho.from_ns = req.window_from_ns;
 	ho.to_ns = req.window_to_ns;
 	ho.command = cmdline;
+	req.progress = isatty_stderr() ? stderr : NULL;
 	if (run_grid(&req, &res, &err))
 		return finish(&err);
 	warn_only_poll(&res);
@@ -659,7 +681,8 @@ static int gen_model(struct args *a, const struct workload *w)
 	    gen_size_check_model(w, params, duration_ns, seed, &hdr, force, err))
 		return finish(err);
 	if (!outfile_open(&out, output, err)) {
-		if (workload_write_trace(w, params, duration_ns, seed, &hdr, out.f, err))
+		if (workload_write_trace(w, params, duration_ns, seed, &hdr, out.f,
+					 isatty_stderr() ? stderr : NULL, err))
 			outfile_fail(&out, err);
 		else
 			outfile_commit(&out, err);
@@ -670,7 +693,7 @@ static int gen_model(struct args *a, const struct workload *w)
 static int cmd_gen(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "gen", &err, false };
+	struct args a = { argc, argv, 1, "gen", &err, false, 0 };
 	const struct workload *model;
 	struct gen_config c;
 	struct outfile out;
@@ -748,6 +771,7 @@ static int cmd_gen(int argc, char **argv)
 	}
 	if (err.code != SIM_OK || gen_validate(&c, &err) || gen_size_check(&c, force, &err))
 		return finish(&err);
+	c.progress = isatty_stderr() ? stderr : NULL;
 	if (!outfile_open(&out, output, &err)) {
 		if (gen_write(&c, out.f, &err))
 			outfile_fail(&out, &err);
@@ -806,7 +830,7 @@ static int import_output(struct importer *im, const char *output, bool json, str
 static int cmd_import(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "import", &err, false };
+	struct args a = { argc, argv, 1, "import", &err, false, 0 };
 	struct import_options io = { 0 };
 	struct run_request req;
 	struct importer *im;
@@ -917,7 +941,7 @@ static void list_machines(void)
 static int cmd_machines_calibrate(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 2, "machines calibrate", &err, false };
+	struct args a = { argc, argv, 2, "machines calibrate", &err, false, 0 };
 	const char *v, *csv = NULL, *name = NULL, *output = NULL;
 	struct outfile out;
 	struct machine m;
@@ -951,7 +975,7 @@ static int cmd_machines_calibrate(int argc, char **argv)
 static int cmd_machines(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "machines", &err, false };
+	struct args a = { argc, argv, 1, "machines", &err, false, 0 };
 	const char *name = NULL;
 	bool json = false;
 	struct machine m;
@@ -1084,15 +1108,10 @@ static const char *find_workload_arg(int argc, char **argv)
 	return w;
 }
 
-static bool isatty_stderr(void)
-{
-	return isatty(STDERR_FILENO) == 1;
-}
-
 static int cmd_compare(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "compare", &err, false };
+	struct args a = { argc, argv, 1, "compare", &err, false, 0 };
 	enum cmp_format format = CMP_TEXT;
 	bool html = false; /* --format html: sim/html.h */
 	char cmdline[1024];
@@ -1201,7 +1220,7 @@ static int cmd_compare(int argc, char **argv)
 static int cmd_check(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "check", &err, false };
+	struct args a = { argc, argv, 1, "check", &err, false, 0 };
 	struct check_opts o = { 0 };
 	struct check_file *cf;
 	struct outfile out;
@@ -1258,7 +1277,7 @@ static int cmd_check(int argc, char **argv)
 static int cmd_sweep_merge(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "sweep merge", &err, false };
+	struct args a = { argc, argv, 1, "sweep merge", &err, false, 0 };
 	const char **in = sim_calloc((size_t)argc, sizeof(*in)), *v, *out = NULL;
 	int n = 0; /* any number of shards: a Slurm array may have thousands */
 
@@ -1285,7 +1304,7 @@ static int cmd_sweep_merge(int argc, char **argv)
 static int cmd_sweep_summary(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "sweep summary", &err, false };
+	struct args a = { argc, argv, 1, "sweep summary", &err, false, 0 };
 	struct sweep_summary_opts o = { NULL, SWEEP_FMT_TEXT, NULL };
 	const char *v, *in = NULL, *out = "-";
 	char command[1024];
@@ -1332,7 +1351,7 @@ static int cmd_sweep_summary(int argc, char **argv)
 static int cmd_sweep(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
-	struct args a = { argc, argv, 1, "sweep", &err, false };
+	struct args a = { argc, argv, 1, "sweep", &err, false, 0 };
 	struct sweep_opts o = { 1, 0, 1, NULL };
 	struct sweep_spec *spec;
 	const char *v, *path = NULL, *out = NULL;
@@ -1391,11 +1410,11 @@ static const char *const help_run =
 	"                   [--explain [N]] [--from S] [--to S] [--queue lanes|heap|naive]\n"
 	"\n"
 	"Replays every trace on every machine through every governor.\n"
-	"  --trace FILE          native trace (text or JSON), or any kernel trace idlesim import\n"
+	"  -t, --trace FILE      native trace (text or JSON), or any kernel trace idlesim import\n"
 	"                        reads (converted on the fly); - reads standard input (once:\n"
 	"                        every run replays the copy); default: traces/demo.trace\n"
-	"  --machine M           built-in name or JSON file; default: hsx, bdx, skl\n"
-	"  --governor G          e.g. oracle, deepest, menu@4.18, or a kernel tree's governor\n"
+	"  -m, --machine M       built-in name or JSON file; default: hsx, bdx, skl\n"
+	"  -g, --governor G      e.g. oracle, deepest, menu@4.18, or a kernel tree's governor\n"
 	"                        file (PATH.c, run as FAMILY@file:NAME.c); default: all registered\n"
 	"  --hz N                tick rate (default: the trace's, else 250)\n"
 	"  --latency-limit-us N  PM QoS CPU latency limit (default: none)\n"
@@ -1407,7 +1426,7 @@ static const char *const help_run =
 	"                        state's typical value, docs/wake-latency.md), worst (the\n"
 	"                        table's exit latency, as governors see it), or measured (the\n"
 	"                        machine file's distributions, idlesim machines calibrate)\n"
-	"  --format F            text (default), json or csv; ftrace (cpu_idle events that\n"
+	"  -f, --format F        text (default), json or csv; ftrace (cpu_idle events that\n"
 	"                        idlesim import reads back; one run) or perfetto (Chrome\n"
 	"                        trace-event JSON for ui.perfetto.dev): the simulated timeline\n"
 	"  -o, --output FILE     write the report to FILE (atomically) instead of stdout\n"
@@ -1487,13 +1506,13 @@ static const char *const help_import =
 	"  TRACE                 ftrace text (/sys/kernel/tracing/trace, trace_pipe), trace-cmd\n"
 	"                        report text, perf script text, systrace HTML, trace.dat; - reads\n"
 	"                        standard input\n"
-	"  --machine M           score the recorded choices (usage, time, above, below) on M,\n"
+	"  -m, --machine M       score the recorded choices (usage, time, above, below) on M,\n"
 	"                        and check them against cpu_idle_miss events if the trace has any\n"
 	"  --disable STATE       a state disabled on the recording machine (with --machine)\n"
 	"  --enable STATE        a state off by default that was enabled there (with --machine)\n"
 	"  -o, --output FILE     write the converted trace (atomically); - for stdout (the\n"
 	"                        summary then goes to stderr)\n"
-	"  --format F            summary as text (default) or json (schema idlesim-import/1)\n"
+	"  -f, --format F        summary as text (default) or json (schema idlesim-import/1)\n"
 	"  --input-format F      auto (default), ftrace, trace-cmd, perf, systrace, trace-dat\n"
 	"  --skip-bad-lines      count malformed lines as warnings instead of failing\n"
 	"  --hz N                tick rate of the recording (default: inferred from the tick's\n"
@@ -1509,9 +1528,9 @@ static const char *const help_report =
 	"and governor with the oracle's under it, residency bars, the idle-duration histogram\n"
 	"with the target residencies, and the first decisions, readable. docs/html-report.md\n"
 	"walks through one.\n"
-	"  --trace FILE          as for run (default: traces/demo.trace)\n"
-	"  --machine M           one machine (default skl)\n"
-	"  --governor G          the governors (default menu,teo); the oracle is always added\n"
+	"  -t, --trace FILE      as for run (default: traces/demo.trace)\n"
+	"  -m, --machine M       one machine (default skl)\n"
+	"  -g, --governor G      the governors (default menu,teo); the oracle is always added\n"
 	"  --from S, --to S      the window of trace time drawn, in seconds (default: from the\n"
 	"                        first idle entry, as long as no lane has more than 24 entries)\n"
 	"  --decisions N         rows of the decisions table per governor (default 30)\n"
@@ -1547,9 +1566,10 @@ static const char *const help_compare =
 	"  --PARAM V             a parameter of the workload, e.g. --clients 4; one parameter may\n"
 	"                        take a comma-separated list: --clients 1,2,4,8\n"
 	"  --housekeeping P      the kernel timers: a preset (idlesim help gen), default nohz-idle\n"
-	"  --governor G,...      the governors; the first is the baseline (required)\n"
-	"  --machine M,...       built-in name or JSON file (default skl)\n"
-	"  --iterations N        runs per governor and cell (default 5); run i has seed S + i\n"
+	"  -g, --governor G,...  the governors; the first is the baseline (required); one\n"
+	"                        listed twice (menu and menu@6.19) is compared once\n"
+	"  -m, --machine M,...   built-in name or JSON file (default skl)\n"
+	"  -n, --iterations N    runs per governor and cell (default 5); run i has seed S + i\n"
 	"  --seed S              seed of the first iteration (default 1)\n"
 	"  --duration-s S        simulated time of each run (default 1)\n"
 	"  --metric NAME         throughput, latency_mean, latency_p99, energy_j, idle_power_w,\n"
@@ -1558,7 +1578,7 @@ static const char *const help_compare =
 	"  -j, --threads N       parallel runs (default: online CPUs); the output is the same\n"
 	"  --hz, --latency-limit-us, --disable, --enable, --topology, --set, --wake-latency:\n"
 	"                        as for run\n"
-	"  --format F            text (default), json (schema idlesim-compare/1), csv, or html\n"
+	"  -f, --format F        text (default), json (schema idlesim-compare/1), csv, or html\n"
 	"                        (bar charts with error bars and significance marks)\n"
 	"  --style S             text layout: mmtests (default) or normalized (tip[pct imp](CV))\n"
 	"  -o, --output FILE     write to FILE (atomically) instead of stdout\n";
@@ -1605,9 +1625,9 @@ static const char *const help_help =
 	"       idlesim COMMAND --help | -h\n"
 	"\n"
 	"Without a command, lists the commands; with one, prints its options. Options take\n"
-	"their value as --name VALUE, --name=VALUE, -n VALUE or -nVALUE; -- ends the options\n"
-	"(what follows is a file name even if it starts with -). idlesim -V or --version\n"
-	"prints the version.\n";
+	"their value as --name VALUE, --name=VALUE, -n VALUE or -nVALUE; short options bundle\n"
+	"(-vj4 is -v -j4); -- ends the options (what follows is a file name even if it starts\n"
+	"with -). idlesim -V or --version prints the version.\n";
 
 static void usage(FILE *f)
 {

@@ -609,11 +609,13 @@ static int result_init(const struct plan *pl, struct cmp_result *res, struct sim
 
 int cmp_run(const struct cmp_request *req, struct cmp_result *out, struct sim_error *err)
 {
+	struct cmp_request q = *req; /* a governor listed twice compared once, as run does */
 	struct plan pl;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = plan_make(&pl, req, err);
+	q.nr_governors = run_unique_governors(q.governors, q.nr_governors);
+	rc = plan_make(&pl, &q, err);
 	if (!rc)
 		rc = run_jobs(&pl, err);
 	if (!rc)

@@ -25,6 +25,7 @@
 #include "sim/alloc.h"
 #include "sim/cfgrec.h"
 #include "sim/common.h"
+#include "sim/progress.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -571,9 +572,6 @@ void cmp_progress_bar(void *ud, long done, long total)
 
 void cmp_progress_bar_named(FILE *f, const char *name, long done, long total)
 {
-	char bar[41];
-	int n = total > 0 ? (int)(done * 40 / total) : 40;
-
 	if (done < 0) {
 		fputc('\n', f); /* stopped short: end the line before the error message */
 		fflush(f);
@@ -581,15 +579,9 @@ void cmp_progress_bar_named(FILE *f, const char *name, long done, long total)
 	}
 	if (done < total && total > 200 && done % (total / 200))
 		return; /* at most ~200 updates */
-	memset(bar, '#', (size_t)n);
-	memset(bar + n, '.', (size_t)(40 - n));
-	bar[40] = '\0';
-	/* a long name is cut so that the line still fits a terminal */
-	if (name)
-		fprintf(f, "\r%.30s [%s] %ld/%ld runs", name, bar, done, total);
-	else
-		fprintf(f, "\r[%s] %ld/%ld runs", bar, done, total);
-	if (done >= total)
+	progress_bar(f, name, done, total, 1, "runs");
+	if (done >= total) {
 		fputc('\n', f);
-	fflush(f);
+		fflush(f);
+	}
 }

@@ -111,6 +111,10 @@ struct sim_config {
 	const struct sim_agent_ops *agent; /* NULL for replays of traces */
 	void *agent_ctx;
 	uint32_t agent_timers;	     /* timer ids 0..agent_timers-1 */
+	/* replay_run() calls this every few hundred records with the trace time reached and
+	 * the trace's span (end_ns < 0: unknown), for a progress bar. NULL = none. */
+	void (*progress)(void *ud, int64_t at_ns, int64_t start_ns, int64_t end_ns);
+	void *progress_ud;
 };
 
 struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct sim_error *err);

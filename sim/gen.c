@@ -17,6 +17,7 @@
 #include "sim/alloc.h"
 #include "sim/common.h"
 #include "sim/eventq.h"
+#include "sim/progress.h"
 
 #include <math.h>
 #include <string.h>
@@ -387,15 +388,23 @@ int gen_write(const struct gen_config *cfg, FILE *f, struct sim_error *err)
 {
 	struct gen_stream *g = gen_open(cfg, err);
 	struct trace_record rec;
+	struct progress bar;
+	unsigned int calls = 0;
 	int rc = 0;
 
 	if (!g)
 		return -1;
+	progress_init(&bar, cfg->progress, "s", 1000);
 	if (trace_write_header(f, &g->hdr))
 		rc = -1;
-	while (!rc && gen_next(g, &rec))
+	while (!rc && gen_next(g, &rec)) {
 		if (trace_write_record(f, &rec))
 			rc = -1;
+		progress_trace_time(&bar, &calls, rec.time_ns, 0, cfg->duration_ns);
+	}
+	if (!rc) /* the full bar, if one is drawn */
+		progress_trace_time(&bar, &calls, cfg->duration_ns, 0, cfg->duration_ns);
+	progress_end(&bar);
 	gen_close(g);
 	if (rc)
 		return sim_error_set(err, SIM_ERR_IO, "", 0, 0, "write error");

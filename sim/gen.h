@@ -63,6 +63,7 @@ struct gen_config {
 	unsigned int no_wake_pct;
 	int hz;		  /* written to the header when > 0 */
 	char source[512]; /* written to the header's source line */
+	FILE *progress;	  /* gen_write(): a progress bar here after 2 s (sim/progress.h) */
 };
 
 const char *gen_workload_name(enum gen_workload w);

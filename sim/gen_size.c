@@ -69,6 +69,7 @@ static int open_loop_prefix(const void *ctx, int64_t duration_ns, FILE *f, struc
 	struct gen_config c = *(const struct gen_config *)ctx;
 
 	c.duration_ns = duration_ns;
+	c.progress = NULL; /* an estimate: no bar */
 	return gen_write(&c, f, err);
 }
 
@@ -88,7 +89,7 @@ static int model_prefix(const void *ctx, int64_t duration_ns, FILE *f, struct si
 {
 	const struct model_ctx *m = ctx;
 
-	return workload_write_trace(m->w, m->params, duration_ns, m->seed, m->hdr, f, err);
+	return workload_write_trace(m->w, m->params, duration_ns, m->seed, m->hdr, f, NULL, err);
 }
 
 int gen_size_check_model(const struct workload *w, const int64_t *params, int64_t duration_ns,

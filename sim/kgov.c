@@ -29,12 +29,9 @@
 
 #include "sim/alloc.h"
 #include "sim/cfgrec.h"
+#include "sim/datadir.h"
 
 extern char **environ;
-
-#ifndef IDLESIM_KCOMPAT_DIR
-#define IDLESIM_KCOMPAT_DIR "governors/kcompat"
-#endif
 
 /* The kernel's code generation assumptions that change results: wrapping signed arithmetic,
  * no type-based aliasing. Warnings are the kernel's concern, not the user's. */
@@ -55,11 +52,15 @@ static pthread_mutex_t loaded_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct kgov_loaded loaded[KGOV_MAX_LOADED];
 static unsigned int nr_loaded;
 
-const char *kgov_layer_dir(void)
+const char *kgov_layer_dir(char *buf, size_t n)
 {
 	const char *env = getenv("IDLESIM_KCOMPAT_DIR");
 
-	return env && *env ? env : IDLESIM_KCOMPAT_DIR;
+	if (env && *env) {
+		snprintf(buf, n, "%s", env);
+		return buf;
+	}
+	return datadir_path(buf, n, "kcompat");
 }
 
 bool kgov_is_path(const char *arg)
@@ -222,7 +223,8 @@ static int compile_cached(const char *path, char *so, size_t so_size, char key[3
 			  FILE *diag, struct sim_error *err)
 {
 	char dir[4096], inc1[4200], inc2[4200], kmod[4200], ccbuf[1024], tmp[4300], line[300];
-	const char *layer = kgov_layer_dir();
+	char layer_buf[4096];
+	const char *layer = kgov_layer_dir(layer_buf, sizeof(layer_buf));
 	char *argv[KGOV_MAX_ARGS];
 	uint64_t h[2] = { CFGREC_FNV_OFFSET, CFGREC_FNV_OFFSET ^ 0x9e3779b97f4a7c15ull };
 	const char *slash = strrchr(path, '/');
@@ -237,6 +239,11 @@ static int compile_cached(const char *path, char *so, size_t so_size, char key[3
 	snprintf(inc1, sizeof(inc1), "-I%s/include", layer);
 	snprintf(inc2, sizeof(inc2), "-I%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
 	snprintf(kmod, sizeof(kmod), "%s/kmod.c", layer);
+	/* Before the compiler says that <linux/cpuidle.h> is missing: say which layer is. */
+	if (access(kmod, R_OK))
+		return sim_error_set(err, SIM_ERR_INPUT, kmod, 0, 0,
+				     "the compatibility layer is missing (IDLESIM_KCOMPAT_DIR?): %s",
+				     strerror(errno));
 	out = temp_fd(dir);
 	if (out < 0)
 		return sim_error_set(err, SIM_ERR_INPUT, dir, 0, 0, "cannot create a temporary file: %s",

@@ -37,7 +37,10 @@ const struct cpuidle_governor *kgov_find(const char *name, FILE *diag, struct si
 /* Replace each path among names[0..n) by the registered governor's name. 0, or -1 + err. */
 int kgov_resolve(const char **names, int n, FILE *diag, struct sim_error *err);
 
-/* The directory of the compatibility layer (include/ and kmod.c): the one place it is set. */
-const char *kgov_layer_dir(void);
+/*
+ * The directory of the compatibility layer (include/ and kmod.c) into buf: $IDLESIM_KCOMPAT_DIR
+ * if set, else kcompat/ in the data directory (sim/datadir.h). Returns buf.
+ */
+const char *kgov_layer_dir(char *buf, size_t n);
 
 #endif

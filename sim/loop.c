@@ -21,6 +21,7 @@
 #include "sim/loop.h"
 #include "sim/alloc.h"
 #include "sim/common.h"
+#include "sim/progress.h"
 #include "sim/replay.h"
 
 #include <math.h>
@@ -485,8 +486,10 @@ static int run_oracle(struct loop *L, const struct sim_config *cfg, struct run_s
 
 int loop_write_ideal(const struct loop_model_ops *ops, void *model, int nr_cpus,
 		     int64_t duration_ns, uint64_t seed, const struct trace_header *hdr, FILE *f,
-		     struct sim_error *err)
+		     FILE *progress, struct sim_error *err)
 {
+	struct progress bar;
+	unsigned int calls = 0;
 	struct sim_config cfg = { 0 };
 	struct trace_header h = *hdr;
 	struct trace_record rec;
@@ -501,6 +504,7 @@ int loop_write_ideal(const struct loop_model_ops *ops, void *model, int nr_cpus,
 	}
 	cfg.nr_cpus = nr_cpus;
 	cfg.latency_req_ns = -1;
+	progress_init(&bar, progress, "s", 1000);
 	if (run_ideal(&L, &cfg, err))
 		goto out;
 	period_source(&L, &ps, &src);
@@ -511,14 +515,19 @@ int loop_write_ideal(const struct loop_model_ops *ops, void *model, int nr_cpus,
 	h.end_ns = duration_ns;
 	if (trace_write_header(f, &h))
 		goto io;
-	while ((got = src.next(src.ctx, &rec, err)) > 0)
+	while ((got = src.next(src.ctx, &rec, err)) > 0) {
 		if (trace_write_record(f, &rec))
 			goto io;
+		progress_trace_time(&bar, &calls, rec.time_ns, 0, duration_ns);
+	}
 	rc = got < 0 ? -1 : 0;
+	if (!rc) /* the full bar, if one is drawn */
+		progress_trace_time(&bar, &calls, duration_ns, 0, duration_ns);
 	goto out;
 io:
 	sim_error_set(err, SIM_ERR_IO, "", 0, 0, "write error");
 out:
+	progress_end(&bar);
 	loop_free(&L);
 	return rc;
 }

@@ -101,10 +101,11 @@ void loop_result_release(struct loop_result *r);
 /*
  * Write the model's timeline on CPUs without exit latency (the one the oracle follows) as a
  * native idle-interval trace: what `idlesim gen` does for closed-loop workloads. hdr gives
- * hz, machine and source; the rest of the header is filled here. Returns 0 or -1.
+ * hz, machine and source; the rest of the header is filled here. A progress bar goes to
+ * `progress` (NULL: none) once it has taken 2 s. Returns 0 or -1.
  */
 int loop_write_ideal(const struct loop_model_ops *ops, void *model, int nr_cpus,
 		     int64_t duration_ns, uint64_t seed, const struct trace_header *hdr, FILE *f,
-		     struct sim_error *err);
+		     FILE *progress, struct sim_error *err);
 
 #endif

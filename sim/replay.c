@@ -352,6 +352,9 @@ int replay_run(struct record_source *src, const struct sim_config *cfg, struct r
 		 * it do so only every RUN_BATCH records changes nothing but the cost. */
 		if (++batch == RUN_BATCH) {
 			batch = 0;
+			if (c.progress)
+				c.progress(c.progress_ud, rec.time_ns, start,
+					   hdr->has_end ? hdr->end_ns : -1);
 			if (sim_run_until(S, rec.time_ns - lookahead - 1, err))
 				goto out;
 		}

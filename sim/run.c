@@ -12,7 +12,9 @@
 #include "sim/alloc.h"
 #include "sim/cfgrec.h"
 #include "sim/common.h"
+#include "sim/datadir.h"
 #include "sim/import.h"
+#include "sim/progress.h"
 #include "sim/replay.h"
 #include "sim/spool.h"
 
@@ -21,27 +23,24 @@
 #include <strings.h>
 #include <unistd.h>
 
-#ifndef IDLESIM_TRACES_DIR
-#define IDLESIM_TRACES_DIR "traces"
-#endif
-
 /*
- * The demo trace, found next to the sources this binary was built from, or under the
- * current directory when the tree has moved.
+ * The demo trace, in the data directory found next to the binary (sim/datadir.h: the
+ * installed share/idlesim, or the build tree's idlesim-data), else under the current
+ * directory.
  */
-const char *run_default_trace(void)
+const char *run_default_trace(char *buf, size_t n)
 {
-	static const char *const built = IDLESIM_TRACES_DIR "/demo.trace";
-
-	return access(built, R_OK) == 0 ? built : "traces/demo.trace";
+	return datadir_path(buf, n, "traces/demo.trace");
 }
 
 /* How a trace is named in reports: the demo trace by its short name. */
 static const char *trace_display_name(const char *path)
 {
+	char demo[4200];
+
 	if (!strcmp(path, "-"))
 		return "<stdin>";
-	return strcmp(path, run_default_trace()) ? path : "traces/demo.trace";
+	return strcmp(path, run_default_trace(demo, sizeof(demo))) ? path : "traces/demo.trace";
 }
 
 void run_request_defaults(struct run_request *req)
@@ -383,9 +382,50 @@ static int give_oracle(struct run_result *r, const struct run_result *oracle, st
 	return 0;
 }
 
+/*
+ * The progress of a run_grid(): replays finished of all (the oracle's included), each
+ * RUN_PROGRESS_UNITS units so that the one going on counts by its trace time.
+ */
+#define RUN_PROGRESS_UNITS 1000
+struct run_progress {
+	struct progress bar;
+	char name[160]; /* "trace machine governor" of the replay going on */
+	long done, total;
+};
+
+/* sim_config.progress: the replay going on has reached at_ns of [start_ns, end_ns). */
+static void replay_progress(void *ud, int64_t at_ns, int64_t start_ns, int64_t end_ns)
+{
+	struct run_progress *rp = ud;
+	long part = 0;
+
+	if (end_ns > start_ns && at_ns > start_ns)
+		part = (long)((double)(at_ns - start_ns) / (double)(end_ns - start_ns) *
+			      RUN_PROGRESS_UNITS);
+	part = part > RUN_PROGRESS_UNITS - 1 ? RUN_PROGRESS_UNITS - 1 : part;
+	progress_update(&rp->bar, rp->name, rp->done * RUN_PROGRESS_UNITS + part,
+			rp->total * RUN_PROGRESS_UNITS);
+}
+
+/*
+ * The next replay is `gov` on `trace` and `m` (named on the bar); or, gov NULL, one ended.
+ * rp NULL: no progress (the library's runs).
+ */
+static void progress_step(struct run_progress *rp, const char *trace, const char *m,
+			  const char *gov)
+{
+	if (!rp)
+		return;
+	if (gov)
+		snprintf(rp->name, sizeof(rp->name), "%s %s %s", trace, m, gov);
+	else
+		rp->done++;
+	replay_progress(rp, 0, 0, 0);
+}
+
 static int run_cell(const struct run_request *req, const struct run_trace *trace,
-		    const struct machine *m, uint32_t mask, struct run_results *res,
-		    struct sim_error *err)
+		    const struct machine *m, uint32_t mask, struct run_progress *rp,
+		    struct run_results *res, struct sim_error *err)
 {
 	struct sim_config cfg = { 0 };
 	struct run_stats oracle = { 0 }, eref = { 0 };
@@ -401,6 +441,8 @@ static int run_cell(const struct run_request *req, const struct run_trace *trace
 	cfg.global_order = req->global_order;
 	cfg.wake_model = req->wake_model;
 	cfg.wake_seed = req->wake_seed;
+	cfg.progress = rp ? replay_progress : NULL;
+	cfg.progress_ud = rp;
 
 	/* The oracle's run on the same input, for regret. */
 	memset(&scratch, 0, sizeof(scratch));
@@ -411,22 +453,26 @@ static int run_cell(const struct run_request *req, const struct run_trace *trace
 	cfg.explain = req->timeline ? keep_decision : NULL;
 	cfg.explain_limit = -1;
 	cfg.explain_truncated = true;
+	progress_step(rp, trace->name, m->name, RUN_LATENCY_REFERENCE);
 	if (replay_file(trace, &cfg, &scratch, err) || timeline_nomem(&scratch, err)) {
 		run_stats_release(&scratch.stats);
 		sim_free(scratch.slices);
 		return -1;
 	}
 	oracle = scratch.stats;
+	progress_step(rp, NULL, NULL, NULL);
 	/* The energy reference's, for energy regret (no timeline: the oracle's is drawn). */
 	memset(&eref_r, 0, sizeof(eref_r));
 	eref_r.req = &oq;
 	cfg.gov = gov_find(RUN_ENERGY_REFERENCE);
 	cfg.explain = NULL;
+	progress_step(rp, trace->name, m->name, RUN_ENERGY_REFERENCE);
 	if (replay_file(trace, &cfg, &eref_r, err)) {
 		run_stats_release(&eref_r.stats);
 		goto fail;
 	}
 	eref = eref_r.stats;
+	progress_step(rp, NULL, NULL, NULL);
 
 	for (i = 0; i < req->nr_governors; i++) {
 		const struct cpuidle_governor *g = gov_find(req->governors[i]);
@@ -464,7 +510,9 @@ static int run_cell(const struct run_request *req, const struct run_trace *trace
 					    ? -1
 					    : req->explain_limit;
 		cfg.explain_truncated = req->timeline;
+		progress_step(rp, trace->name, m->name, g->name);
 		rc = replay_file(trace, &cfg, r, err);
+		progress_step(rp, NULL, NULL, NULL);
 		sim_free(params);
 		if (rc || timeline_nomem(r, err))
 			goto fail;
@@ -484,6 +532,19 @@ fail:
 	return -1;
 }
 
+int run_unique_governors(const char **names, int n)
+{
+	int i, j, kept = 0;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < kept && gov_find(names[j]) != gov_find(names[i]); j++)
+			;
+		if (j == kept)
+			names[kept++] = names[i];
+	}
+	return kept;
+}
+
 /*
  * The governors of a request: every registered one when none is named, each name known, a
  * governor listed twice (menu,menu or menu and menu@6.19, the same table entry) once at its
@@ -491,7 +552,7 @@ fail:
  */
 static int prepare_governors(struct run_request *q, struct sim_error *err)
 {
-	int i, n;
+	int i;
 
 	if (!q->nr_governors) {
 		for (i = 0; i < (int)gov_count() && i < RUN_MAX_ITEMS; i++)
@@ -503,15 +564,7 @@ static int prepare_governors(struct run_request *q, struct sim_error *err)
 			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
 					     "unknown governor '%s' (see idlesim governors)",
 					     q->governors[i]);
-	for (i = 0, n = 0; i < q->nr_governors; i++) {
-		int j;
-
-		for (j = 0; j < n && gov_find(q->governors[j]) != gov_find(q->governors[i]); j++)
-			;
-		if (j == n)
-			q->governors[n++] = q->governors[i];
-	}
-	q->nr_governors = n;
+	q->nr_governors = run_unique_governors(q->governors, q->nr_governors);
 	return run_check_sets(q, err);
 }
 
@@ -520,11 +573,12 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 	struct run_request q = *req;
 	struct machine m;
 	int t, k, rc = 0, stdin_fd = -1, mstdin_fd = -1;
-	char stdin_path[64] = "", mstdin_path[64] = "";
+	char stdin_path[64] = "", mstdin_path[64] = "", demo[4200];
+	struct run_progress rp = { .done = 0 };
 
 	memset(out, 0, sizeof(*out));
 	if (!q.nr_traces) {
-		q.traces[0] = run_default_trace();
+		q.traces[0] = run_default_trace(demo, sizeof(demo));
 		q.nr_traces = 1;
 	}
 	if (!q.nr_machines) {
@@ -559,6 +613,8 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 			return -1;
 		spool_path(mstdin_fd, mstdin_path, sizeof(mstdin_path));
 	}
+	progress_init(&rp.bar, q.progress, "runs", RUN_PROGRESS_UNITS);
+	rp.total = (long)q.nr_traces * q.nr_machines * (q.nr_governors + 2);
 	for (t = 0; t < q.nr_traces && !rc; t++) {
 		struct run_trace tr = { strcmp(q.traces[t], "-") ? q.traces[t] : stdin_path, NULL,
 					trace_display_name(q.traces[t]), 0 };
@@ -570,9 +626,10 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 			rc = load_machine(&q, q.machines[k], mstdin_fd >= 0 ? mstdin_path : NULL, &m,
 					  err) ||
 			     run_disabled_mask(&q, &m, &mask, err) ||
-			     run_cell(&q, &tr, &m, mask, out, err);
+			     run_cell(&q, &tr, &m, mask, &rp, out, err);
 		}
 	}
+	progress_end(&rp.bar);
 	if (stdin_fd >= 0)
 		close(stdin_fd);
 	if (mstdin_fd >= 0)
@@ -594,7 +651,7 @@ int run_machine_trace(const struct run_request *req, const struct machine *m,
 	if (prepare_governors(&q, err) || machine_check_wake_model(m, q.wake_model, err) ||
 	    run_disabled_mask(&q, m, &mask, err))
 		return -1;
-	if (run_cell(&q, trace, m, mask, out, err)) {
+	if (run_cell(&q, trace, m, mask, NULL, out, err)) {
 		run_results_free(out);
 		return -1;
 	}

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "governors/governor.h"
 #include "sim/engine.h"
@@ -53,6 +54,7 @@ struct run_request {
 	bool global_order;	/* --queue heap|naive: one queue for all CPUs, never lanes */
 	enum wake_model wake_model; /* --wake-latency (default WAKE_MODEL_DEFAULT) */
 	uint64_t wake_seed;	/* the measured model's stream of a replay (compare: its seeds) */
+	FILE *progress;		/* a progress bar here for runs over 2 s (sim/progress.h); NULL: none */
 };
 
 /* One idle entry of a run's timeline (--format ftrace|perfetto, idlesim report). */
@@ -157,8 +159,15 @@ struct run_results {
 /* Fill the defaults: the demo trace, hsx/bdx/skl, every governor, no limit. */
 void run_request_defaults(struct run_request *req);
 
-/* The default demo trace shipped in traces/. */
-const char *run_default_trace(void);
+/*
+ * A governor listed twice (menu,menu or menu and menu@6.19, the same table entry) kept
+ * once, at its first place: names[] compacted in place; returns the new count. Names
+ * gov_find() does not know count as one (callers reject them).
+ */
+int run_unique_governors(const char **names, int n);
+
+/* The path of the demo trace (sim/datadir.h finds it) into buf; returns buf. */
+const char *run_default_trace(char *buf, size_t n);
 
 /* Run the grid. Returns 0 with *out filled (free with run_results_free), or -1. */
 int run_grid(const struct run_request *req, struct run_results *out, struct sim_error *err);

@@ -321,7 +321,7 @@ double workload_throughput(const struct workload *w, const struct loop_result *r
 }
 
 int workload_write_trace(const struct workload *w, const int64_t *params, int64_t duration_ns,
-			 uint64_t seed, const struct trace_header *hdr, FILE *f,
+			 uint64_t seed, const struct trace_header *hdr, FILE *f, FILE *progress,
 			 struct sim_error *err)
 {
 	const struct loop_model_ops *ops;
@@ -333,7 +333,7 @@ int workload_write_trace(const struct workload *w, const int64_t *params, int64_
 	if (!model)
 		return -1;
 	hk_wrap(w, params, model, nr, &hk, &ops, &arg);
-	rc = loop_write_ideal(ops, arg, nr, duration_ns, seed, hdr, f, err);
+	rc = loop_write_ideal(ops, arg, nr, duration_ns, seed, hdr, f, progress, err);
 	model_destroy(w, model);
 	return rc;
 }

@@ -120,8 +120,12 @@ int workload_run(const struct workload *w, const int64_t *params, const struct s
 /* Throughput of a result in w->throughput_unit; NAN when the workload has none. */
 double workload_throughput(const struct workload *w, const struct loop_result *r);
 
-/* Write the workload as a native trace (idlesim gen): its zero-exit-latency timeline. */
+/*
+ * Write the workload as a native trace (idlesim gen): its zero-exit-latency timeline. A
+ * progress bar goes to `progress` after 2 s (NULL: none; sim/progress.h).
+ */
 int workload_write_trace(const struct workload *w, const int64_t *params, int64_t duration_ns,
-			 uint64_t seed, const struct trace_header *hdr, FILE *f, struct sim_error *err);
+			 uint64_t seed, const struct trace_header *hdr, FILE *f, FILE *progress,
+			 struct sim_error *err);
 
 #endif

@@ -571,7 +571,7 @@ static int op_loop_ideal(const void *arg, FILE *out, struct sim_error *err)
 	(void)arg;
 	h.hz = 250;
 	snprintf(h.source, sizeof(h.source), "test_alloc");
-	return loop_write_ideal(&pingpong, NULL, 2, 5 * 1000000LL, 7, &h, out, err);
+	return loop_write_ideal(&pingpong, NULL, 2, 5 * 1000000LL, 7, &h, out, NULL, err);
 }
 
 static void test_loop(void **state)

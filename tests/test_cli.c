@@ -28,6 +28,7 @@
 #include "sim/cfgrec.h"
 #include "sim/common.h"
 #include "sim/machine.h"
+#include "sim/progress.h"
 #include "sim/sweep.h"
 
 
@@ -658,6 +659,50 @@ static void test_sweep_progress_text(void **state)
 	assert_string_equal(buf, "40/40 points, 5/s, 0s left");
 }
 
+/* The bytes written to f since the start (f rewound and truncated after). */
+static void take_text(FILE *f, char *buf, size_t n)
+{
+	size_t got;
+
+	fflush(f);
+	rewind(f);
+	got = fread(buf, 1, n - 1, f);
+	buf[got] = '\0';
+	rewind(f);
+	assert_int_equal(ftruncate(fileno(f), 0), 0);
+}
+
+/*
+ * run's and gen's progress bar (sim/progress.h): nothing in the first 2 s, then the bar.
+ * 5 of 40 runs: 5 * 40 / 40 = 5 '#' and 35 '.'; gen's counts are in ms shown as s:
+ * 30500 of 60000 ms is 30500 * 40 / 60000 = 20 '#', "30/60 s". The bar ends its line only
+ * if it was drawn.
+ */
+static void test_progress_bar(void **state)
+{
+	struct progress p;
+	char text[256];
+	FILE *f = tmpfile();
+
+	(void)state;
+	assert_non_null(f);
+	progress_bar(f, "x", 5, 40, 1, "runs");
+	take_text(f, text, sizeof(text));
+	assert_string_equal(text, "\rx [#####...................................] 5/40 runs");
+	progress_init(&p, f, "s", 1000);
+	progress_update(&p, NULL, 30500, 60000); /* within 2 s: nothing */
+	progress_end(&p);
+	take_text(f, text, sizeof(text));
+	assert_string_equal(text, "");
+	p.next_ns = 0; /* as if 2 s had passed */
+	progress_update(&p, NULL, 30500, 60000);
+	progress_update(&p, NULL, 31000, 60000); /* within 0.1 s of the last: nothing */
+	progress_end(&p);
+	take_text(f, text, sizeof(text));
+	assert_string_equal(text, "\r[####################....................] 30/60 s     \n");
+	fclose(f);
+}
+
 static void expect_usage_error(const char *args, const char *msg)
 {
 	char *err;
@@ -912,6 +957,83 @@ static void test_governor_listed_twice(void **state)
 			    "menu@6.19");
 	assert_string_equal(json_string_value(json_object_get(json_array_get(runs, 1), "governor")),
 			    "teo@6.19");
+	json_decref(root);
+	free(text);
+}
+
+/*
+ * Bundled short options, as getopt bundles them: after a flag (check's -v is the only one),
+ * the next letter is another option, and an option with a value takes the rest of the
+ * cluster or the next argument. -vj1 = -v -j1; -vvo FILE = -v -v -o FILE; -jv gives -j the
+ * value "v"; -vx names the unknown letter.
+ */
+static void test_bundled_short_options(void **state)
+{
+	char args[512], *separate, *bundled, *quiet, *file;
+
+	(void)state;
+	write_tmp("b.json", "{\"schema\": \"idlesim-expect/1\", \"comparisons\": [\n"
+			    " {\"workload\": \"idle\", \"machines\": [\"skl\"], \"governors\": [\"teo\"],\n"
+			    "  \"iterations\": 1, \"duration_s\": 0.01,\n"
+			    "  \"expect\": [{\"metric\": \"energy_j\", \"governor\": \"teo\", "
+			    "\"max\": 1}]}]}\n");
+	snprintf(args, sizeof(args), "check -v -j 1 %s/b.json", tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	separate = slurp_tmp("out");
+	snprintf(args, sizeof(args), "check -vj1 %s/b.json", tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	bundled = slurp_tmp("out");
+	snprintf(args, sizeof(args), "check -j1 %s/b.json", tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	quiet = slurp_tmp("out");
+	assert_string_equal(bundled, separate);
+	assert_true(strlen(bundled) > strlen(quiet)); /* -v took effect: the table is there */
+	snprintf(args, sizeof(args), "check -vvo %s/v.txt -j1 %s/b.json", tmpdir, tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	file = slurp_tmp("v.txt");
+	assert_non_null(file);
+	assert_string_equal(file, separate);
+	snprintf(args, sizeof(args), "check -jv %s/b.json", tmpdir);
+	expect_usage_error(args, "check --threads 'v': must be an integer");
+	snprintf(args, sizeof(args), "check -vx %s/b.json", tmpdir);
+	expect_usage_error(args, "check: unknown option '-x' in '-vx'");
+	free(separate);
+	free(bundled);
+	free(quiet);
+	free(file);
+}
+
+/*
+ * compare as run: -g menu,menu@6.19,teo -g menu names two governors (menu is menu@6.19, the
+ * newest menu), so every cell compares 2, the baseline menu@6.19 first, then teo@6.19.
+ */
+static void test_compare_governor_listed_twice(void **state)
+{
+	json_error_t je;
+	json_t *root, *cells, *govs;
+	size_t i;
+	char *text;
+
+	(void)state;
+	assert_int_equal(run_idlesim("compare --workload idle -gmenu,menu@6.19,teo -gmenu -n1 "
+				     "--duration-s 0.01 --metric energy_j -fjson"),
+			 0);
+	text = slurp_tmp("out");
+	root = json_loads(text, 0, &je);
+	assert_non_null(root);
+	assert_string_equal(json_string_value(json_object_get(root, "baseline")), "menu@6.19");
+	cells = json_object_get(root, "cells");
+	assert_true(json_array_size(cells) > 0);
+	for (i = 0; i < json_array_size(cells); i++) {
+		govs = json_object_get(json_array_get(cells, i), "governors");
+		assert_int_equal(json_array_size(govs), 2);
+		assert_string_equal(json_string_value(json_object_get(json_array_get(govs, 0),
+								      "governor")),
+				    "menu@6.19");
+		assert_string_equal(json_string_value(json_object_get(json_array_get(govs, 1),
+								      "governor")),
+				    "teo@6.19");
+	}
 	json_decref(root);
 	free(text);
 }
@@ -1484,6 +1606,8 @@ int main(void)
 		cmocka_unit_test(test_range_errors),
 		cmocka_unit_test(test_bom_every_input),
 		cmocka_unit_test(test_governor_listed_twice),
+		cmocka_unit_test(test_compare_governor_listed_twice),
+		cmocka_unit_test(test_bundled_short_options),
 		cmocka_unit_test(test_only_poll_warns),
 		cmocka_unit_test(test_help_run_lists_readme_options),
 		cmocka_unit_test(test_sweep_wake_latency),
@@ -1503,6 +1627,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_shards),
 		cmocka_unit_test(test_stdin_machine_and_expectation),
 		cmocka_unit_test(test_sweep_progress_text),
+		cmocka_unit_test(test_progress_bar),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

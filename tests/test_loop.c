@@ -188,7 +188,7 @@ static void test_write_ideal(void **state)
 
 	(void)state;
 	snprintf(hdr.source, sizeof(hdr.source), "ping-pong test");
-	assert_int_equal(loop_write_ideal(&pingpong, NULL, 2, 100000, 1, &hdr, f, &err), 0);
+	assert_int_equal(loop_write_ideal(&pingpong, NULL, 2, 100000, 1, &hdr, f, NULL, &err), 0);
 	fclose(f);
 	tr = trace_open_string("<ideal>", buf, &err);
 	assert_non_null(tr);

@@ -91,7 +91,7 @@ static struct trace_reader *ideal_trace(const struct wl_setup *s, int64_t durati
 	FILE *f = open_memstream(buf, &len);
 
 	assert_non_null(f);
-	assert_int_equal(workload_write_trace(s->w, s->p, duration_ns, 1, &hdr, f, &err), 0);
+	assert_int_equal(workload_write_trace(s->w, s->p, duration_ns, 1, &hdr, f, NULL, &err), 0);
 	fclose(f);
 	tr = trace_open_string("<ideal>", *buf, &err);
 	assert_non_null(tr);
