@@ -17,10 +17,10 @@
  *
  * Known deviations:
  *  - latency_req was pm_qos_request(PM_QOS_CPU_DMA_LATENCY) with the device resume latency,
- *    int us; here cpuidle_governor_latency_req(dev) / NSEC_PER_USEC, truncated and capped at
+ *    int us; here cpuidle_governor_latency_req(dev->cpu) / NSEC_PER_USEC, truncated and capped at
  *    INT_MAX. last_residency is last_residency_ns / 1000 truncated and capped at INT_MAX, as
  *    cpuidle_enter_state() computed it. drv->states[i].disabled does not exist here (false).
- *  - get_iowait_load()'s load is the trace's load= (FIXED_1 fixed point, governor.h).
+ *  - get_iowait_load()'s load is the trace's load= (FIXED_1 fixed point, the layer's linux/sched/stat.h).
  *  - No timer: next_timer_us = ktime_to_us(KTIME_MAX) would wrap; it saturates at UINT_MAX.
  *  - The POLL time limit is the engine's (>= v5.11 rule); v4.18's was TICK_NSEC / 16, and its
  *    menu_update() does not look at poll_time_limit, so a time-limited POLL entry is recorded
@@ -29,6 +29,15 @@
  *    same u64 as the kernel's second loop.
  */
 #define MENU_V4_18 /* the us era: the ns-era shared helpers of menu-common.h stay hidden */
+#include <linux/cpuidle.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/loadavg.h>
+#include <linux/sched/stat.h>
+#include <linux/tick.h>
+#include <idlesim/gov.h>
+
 #include "governors/menu-common.h"
 
 /* cpuidle_enter_state() of v4.18: dev->last_residency, int us. */
@@ -48,7 +57,7 @@ static unsigned int ktime_to_us_uint(ktime_t t)
 /* PM QoS limit as v4.18's int latency_req, in us. */
 static int latency_req_us(const struct cpuidle_device *dev)
 {
-	s64 us = cpuidle_governor_latency_req(dev) / NSEC_PER_USEC;
+	s64 us = cpuidle_governor_latency_req(dev->cpu) / NSEC_PER_USEC;
 
 	return us > INT_MAX ? INT_MAX : (int)us;
 }
@@ -132,7 +141,7 @@ again:
 /* menu_update - fold the last idle period into the v4.18 statistics (us). */
 static void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
-	struct menu_device *data = menu_data(dev);
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
 	int last_idx = data->last_state_idx;
 	struct cpuidle_state *target = &drv->states[last_idx];
 	unsigned int measured_us;
@@ -197,7 +206,7 @@ static void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 /* menu_select - choose the state for the next idle period (v4.18 logic, us). */
 static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
-	struct menu_device *data = menu_data(dev);
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
 	int latency_req = latency_req_us(dev);
 	int i;
 	int first_idx;
@@ -223,10 +232,10 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	}
 
 	/* sleep length in us, and the bucket it selects */
-	sleep_length = tick_nohz_get_sleep_length(dev, &delta_next);
+	sleep_length = tick_nohz_get_sleep_length(&delta_next);
 	data->next_timer_us = ktime_to_us_uint(sleep_length);
 
-	get_iowait_load(dev, &nr_iowaiters, &cpu_load);
+	get_iowait_load(&nr_iowaiters, &cpu_load);
 	data->bucket = which_bucket((u64)data->next_timer_us * NSEC_PER_USEC, nr_iowaiters);
 
 	/*
@@ -263,7 +272,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 		       ? "typical-interval"
 		       : "timer";
 
-	if (tick_nohz_tick_stopped(dev)) {
+	if (tick_nohz_tick_stopped()) {
 		/*
 		 * With the tick already stopped, a prediction that is too short could leave the
 		 * CPU in a shallow state for a long time. Raise a prediction below one tick to
@@ -329,7 +338,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 
 		*stop_tick = false;
 
-		if (!tick_nohz_tick_stopped(dev) && idx > 0 &&
+		if (!tick_nohz_tick_stopped() && idx > 0 &&
 		    drv->states[idx].target_residency > delta_next_us) {
 			/*
 			 * The tick stays on and will wake the CPU within delta_next at the
@@ -373,11 +382,11 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
  */
 static void menu_reflect(struct cpuidle_device *dev, int index)
 {
-	struct menu_device *data = menu_data(dev);
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
 
 	data->last_state_idx = index;
 	data->needs_update = 1;
-	data->tick_wakeup = tick_nohz_idle_got_tick(dev);
+	data->tick_wakeup = tick_nohz_idle_got_tick();
 }
 
 static int menu_enable_device(struct cpuidle_driver *drv, struct cpuidle_device *dev)
@@ -408,14 +417,21 @@ static const struct gov_param menu_params[] = {
 	{"load_factor", 2, 0, 100, "performance multiplier: times get_loadavg() (load x 10)"},
 };
 
-const struct cpuidle_governor gov_menu_4_18 = {
+static struct cpuidle_governor menu_governor = {
 	.name = "menu@4.18",
 	.rating = 20,
-	.summary = "menu of Linux v4.18: us, iowait buckets, load+iowait multiplier",
-	.priv_size = sizeof(struct menu_device),
-	.params = menu_params,
-	.nr_params = ARRAY_SIZE(menu_params),
 	.enable = menu_enable_device,
 	.select = menu_select,
 	.reflect = menu_reflect,
+	/* idlesim: the one-line summary and the tunables (idlesim/gov.h) */
+	.summary = "menu of Linux v4.18: us, iowait buckets, load+iowait multiplier",
+	.params = menu_params,
+	.nr_params = ARRAY_SIZE(menu_params),
 };
+
+static int __init init_menu(void)
+{
+	return cpuidle_register_governor(&menu_governor);
+}
+
+postcore_initcall(init_menu);

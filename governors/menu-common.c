@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* menu-common.c - the logic two or more menu ports share (see menu-common.h). */
-#include "governors/menu-common.h"
+#include <linux/cpuidle.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/sched/clock.h>
+#include <linux/tick.h>
+#include <idlesim/gov.h>
 
-#include <string.h>
+#include "governors/menu-common.h"
 
 /*
  * The rounded sleep-length prediction in us of >= v5.5 (and of 6.6/6.19):
@@ -25,7 +30,7 @@ unsigned int menu_timer_us(const struct cpuidle_device *dev, const struct menu_d
 
 void menu_enable(struct cpuidle_device *dev, unsigned int buckets)
 {
-	struct menu_device *data = menu_data(dev);
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
 	unsigned int i;
 
 	memset(data, 0, sizeof(struct menu_device));
@@ -119,7 +124,7 @@ bool typical_accept(const struct cpuidle_device *dev, uint64_t sum, uint64_t sum
  */
 void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
-	struct menu_device *data = menu_data(dev);
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
 	int last_idx = dev->last_state_idx;
 	struct cpuidle_state *target = &drv->states[last_idx];
 	u64 measured_ns;
@@ -192,11 +197,11 @@ void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
  */
 void menu_reflect(struct cpuidle_device *dev, int index)
 {
-	struct menu_device *data = menu_data(dev);
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
 
 	dev->last_state_idx = index;
 	data->needs_update = 1;
-	data->tick_wakeup = tick_nohz_idle_got_tick(dev);
+	data->tick_wakeup = tick_nohz_idle_got_tick();
 }
 
 /* Explain the prediction inputs of 6.6 / 6.19 (after the sleep length step). */
@@ -322,12 +327,12 @@ int menu_pick_state_6_1(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			       s64 latency_req, u64 predicted_ns, ktime_t delta_tick,
 			       unsigned int nr_iowaiters, bool *stop_tick, const char *rule)
 {
-	struct menu_device *data = menu_data(dev);
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
 	u64 interactivity_req;
 	bool lowered = false;
 	int i, idx;
 
-	if (tick_nohz_tick_stopped(dev)) {
+	if (tick_nohz_tick_stopped()) {
 		/*
 		 * With the tick already stopped, a prediction that is too short could leave the
 		 * CPU in a shallow state for a long time. Below one tick, trust the time to the
@@ -383,7 +388,7 @@ int menu_pick_state_6_1(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			if (predicted_ns < (u64)TICK_NSEC)
 				break;
 
-			if (!tick_nohz_tick_stopped(dev)) {
+			if (!tick_nohz_tick_stopped()) {
 				/*
 				 * The tick is running and will wake the CPU within a tick
 				 * anyway, so a shallow choice costs little: keep it together
@@ -421,7 +426,7 @@ int menu_pick_state_6_1(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 
 	/* Keep the tick for a polling state or for an expected idle time below one tick. */
 	if (((drv->states[idx].flags & CPUIDLE_FLAG_POLLING) || predicted_ns < (u64)TICK_NSEC) &&
-	    !tick_nohz_tick_stopped(dev)) {
+	    !tick_nohz_tick_stopped()) {
 		int capped;
 
 		*stop_tick = false;
@@ -451,7 +456,7 @@ int menu_pick_state_6_12(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 				s64 latency_req, u64 predicted_ns, ktime_t delta_tick,
 				bool *stop_tick, const char *rule)
 {
-	struct menu_device *data = menu_data(dev);
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
 	int i, idx;
 
 	/*
@@ -497,7 +502,7 @@ int menu_pick_state_6_12(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		if (predicted_ns < (u64)TICK_NSEC)
 			break;
 
-		if (!tick_nohz_tick_stopped(dev)) {
+		if (!tick_nohz_tick_stopped()) {
 			/*
 			 * The tick is running and will wake the CPU within a tick anyway, so a
 			 * shallow choice costs little: keep it together with the tick and let
@@ -527,7 +532,7 @@ int menu_pick_state_6_12(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 
 	/* Keep the tick for a polling state or for an expected idle time below one tick. */
 	if (((drv->states[idx].flags & CPUIDLE_FLAG_POLLING) || predicted_ns < (u64)TICK_NSEC) &&
-	    !tick_nohz_tick_stopped(dev)) {
+	    !tick_nohz_tick_stopped()) {
 		int capped;
 
 		*stop_tick = false;

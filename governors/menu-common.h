@@ -36,7 +36,8 @@
  * suffix naming the first release that has it. The tuning constants are tunables
  * (dev->gov_params), read only through the macros below named like the kernel constants
  * (DECAY, RESOLUTION, MAX_INTERESTING, ...), which need a `dev` in scope as TICK_NSEC does.
- * INTERVALS stays a compile-time array size. Per-CPU state is dev->governor_data.
+ * INTERVALS stays a compile-time array size. The per-CPU state is menu_devices, defined here
+ * because the shared helpers reach it too (this_cpu_ptr(), as the kernel's menu does).
  *
  *
  * DOC: Decision log (idlesim run --explain)
@@ -101,15 +102,15 @@
 #ifndef IDLESIM_GOVERNORS_MENU_COMMON_H
 #define IDLESIM_GOVERNORS_MENU_COMMON_H
 
-#include "governors/governor.h"
+#include <linux/cpuidle.h>
+#include <linux/kernel.h>
+#include <idlesim/gov.h>
 
 #define BUCKETS 12     /* <= v6.11; also the array size */
 #define BUCKETS_6_12 6 /* >= v6.12 (38f83090f515) */
 #define INTERVAL_SHIFT 3
 #define INTERVALS (1UL << INTERVAL_SHIFT)
 
-#define likely(x) __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
 #define DIV_ROUND_CLOSEST_ULL(x, d) div64_u64((u64)(x) + (u64)(d) / 2, (u64)(d))
 
 /*
@@ -131,7 +132,7 @@ enum {
 	P_RESIDENCY_THRESHOLD = P_VERSION_SPECIFIC,
 };
 
-#define PARAM(i) (dev->gov_params[(i)])
+#define PARAM(i) idlesim_tunable(dev, (i))
 #define DECAY ((unsigned int)PARAM(P_DECAY))
 #define RESOLUTION ((unsigned int)PARAM(P_RESOLUTION))
 #define MAX_INTERESTING ((u64)PARAM(P_MAX_INTERESTING) * NSEC_PER_USEC) /* >= v5.5, ns */
@@ -159,10 +160,8 @@ struct menu_device {
 	unsigned int typical_samples; /* not in the kernel: for the decision log */
 };
 
-static inline struct menu_device *menu_data(struct cpuidle_device *dev)
-{
-	return dev->governor_data;
-}
+/* Each menu port's per-CPU data (a built-in port has exactly one per-CPU variable). */
+static DEFINE_PER_CPU(struct menu_device, menu_devices);
 
 static inline long long us_or_none(unsigned int us)
 {
