@@ -203,6 +203,53 @@ static void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 		data->interval_ptr = 0;
 }
 
+/*
+ * What the decision log needs beyond menu_trace_select()'s arguments: whether the prediction
+ * was made (the latency-zero exit comes first) and the values of the way there.
+ */
+struct menu_trace {
+	bool predicted;
+	bool has_mult; /* the performance multiplier was computed (tick running) */
+	int perf_mult;
+	int first_idx;
+	ktime_t sleep_length, delta_next;
+	unsigned int typical_us;
+	unsigned long nr_iowaiters, cpu_load;
+};
+
+/*
+ * menu_trace_select - the decision log of one menu_select(), emitted once on each way out
+ * (like a tracepoint): [perf_mult], the prediction's inputs, predicted_ns, latency_req_ns
+ * (after the multiplier), nr_iowait, loadavg, first_idx, rule. Returns idx.
+ */
+static int menu_trace_select(struct cpuidle_device *dev, const struct menu_trace *tr, int idx,
+			     int latency_req, const char *rule)
+{
+	const struct menu_device *data = this_cpu_ptr(&menu_devices);
+
+	if (!dev->explain)
+		return idx;
+	if (tr->has_mult)
+		gov_explain(dev, "perf_mult", tr->perf_mult);
+	if (tr->predicted) {
+		gov_explain(dev, "sleep_length_ns", ns_or_none(tr->sleep_length));
+		gov_explain(dev, "delta_tick_ns", ns_or_none(tr->delta_next));
+		gov_explain(dev, "bucket", data->bucket);
+		gov_explain(dev, "correction_factor", data->correction_factor[data->bucket]);
+		gov_explain(dev, "typical_interval_us", us_or_none(tr->typical_us));
+		gov_explain(dev, "typical_samples", data->typical_samples);
+		gov_explain(dev, "predicted_ns", (long long)data->predicted_us * NSEC_PER_USEC);
+	}
+	gov_explain(dev, "latency_req_ns", (long long)latency_req * NSEC_PER_USEC);
+	if (tr->predicted) {
+		gov_explain(dev, "nr_iowait", tr->nr_iowaiters);
+		gov_explain(dev, "loadavg", get_loadavg(tr->cpu_load));
+		gov_explain(dev, "first_idx", tr->first_idx);
+	}
+	gov_explain_str(dev, "rule", rule);
+	return idx;
+}
+
 /* menu_select - choose the state for the next idle period (v4.18 logic, us). */
 static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
@@ -217,6 +264,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	ktime_t delta_next, sleep_length;
 	const char *rule;
 	bool lowered = false;
+	struct menu_trace tr = {0};
 
 	if (data->needs_update) {
 		menu_update(drv, dev);
@@ -226,9 +274,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	/* A PM QoS limit of 0 allows only state 0, with the tick kept running. */
 	if (unlikely(latency_req == 0)) {
 		*stop_tick = false;
-		gov_explain(dev, "latency_req_ns", 0);
-		gov_explain_str(dev, "rule", "latency-zero");
-		return 0;
+		return menu_trace_select(dev, &tr, 0, latency_req, "latency-zero");
 	}
 
 	/* sleep length in us, and the bucket it selects */
@@ -295,7 +341,8 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 			latency_req = (int)interactivity_req;
 			lowered = true;
 		}
-		gov_explain(dev, "perf_mult", mult);
+		tr.has_mult = true;
+		tr.perf_mult = mult;
 	}
 
 	expected_interval = data->predicted_us;
@@ -360,20 +407,14 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 
 	data->last_state_idx = idx;
 
-	gov_explain(dev, "sleep_length_ns", ns_or_none(sleep_length));
-	gov_explain(dev, "delta_tick_ns", ns_or_none(delta_next));
-	gov_explain(dev, "bucket", data->bucket);
-	gov_explain(dev, "correction_factor", data->correction_factor[data->bucket]);
-	gov_explain(dev, "typical_interval_us", us_or_none(typical_us));
-	gov_explain(dev, "typical_samples", data->typical_samples);
-	gov_explain(dev, "predicted_ns", (long long)data->predicted_us * NSEC_PER_USEC);
-	gov_explain(dev, "latency_req_ns", (long long)latency_req * NSEC_PER_USEC);
-	gov_explain(dev, "nr_iowait", nr_iowaiters);
-	gov_explain(dev, "loadavg", get_loadavg(cpu_load));
-	gov_explain(dev, "first_idx", first_idx);
-	gov_explain_str(dev, "rule", rule);
-
-	return data->last_state_idx;
+	tr.predicted = true;
+	tr.first_idx = first_idx;
+	tr.sleep_length = sleep_length;
+	tr.delta_next = delta_next;
+	tr.typical_us = typical_us;
+	tr.nr_iowaiters = nr_iowaiters;
+	tr.cpu_load = cpu_load;
+	return menu_trace_select(dev, &tr, data->last_state_idx, latency_req, rule);
 }
 
 /*

@@ -40,6 +40,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	unsigned int predicted_us, typical_us, nr_iowaiters;
 	u64 predicted_ns;
 	ktime_t delta, delta_tick;
+	struct menu_trace tr = {.has_iowait = true, .iowait_first = true};
 	const char *rule = "timer";
 
 	if (data->needs_update) {
@@ -60,7 +61,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 
 	nr_iowaiters = (unsigned int)nr_iowait_cpu(dev->cpu);
 	data->bucket = which_bucket(data->next_timer_ns, nr_iowaiters);
-	gov_explain(dev, "nr_iowait", nr_iowaiters);
+	tr.nr_iowait = nr_iowaiters;
 
 	if (unlikely(drv->state_count <= 1 || latency_req == 0) ||
 	    ((data->next_timer_ns < (u64)drv->states[1].target_residency_ns ||
@@ -68,10 +69,10 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	     !dev->states_usage[0].disable)) {
 		/* Only state 0 is possible: the tick stops unless it polls. */
 		*stop_tick = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
-		menu_explain_prediction(dev, data, false, delta, delta_tick, UINT_MAX);
-		gov_explain(dev, "latency_req_ns", latency_req);
-		gov_explain_str(dev, "rule", latency_req == 0 ? "latency-zero" : "early-exit-poll");
-		return 0;
+		menu_trace_prediction(&tr, false, delta, delta_tick, UINT_MAX);
+		tr.no_predicted_ns = true; /* not predicted yet */
+		return menu_trace_select(dev, &tr, 0, 0, latency_req,
+					 latency_req == 0 ? "latency-zero" : "early-exit-poll");
 	}
 
 	/* corrected sleep length, rounded to the nearest us; the smaller estimate wins */
@@ -80,10 +81,10 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	if (typical_us < predicted_us)
 		rule = "typical-interval";
 	predicted_ns = (u64)min(predicted_us, typical_us) * NSEC_PER_USEC;
-	menu_explain_prediction(dev, data, false, delta, delta_tick, typical_us);
+	menu_trace_prediction(&tr, false, delta, delta_tick, typical_us);
 
 	return menu_pick_state_6_1(drv, dev, latency_req, predicted_ns, delta_tick, nr_iowaiters,
-				   stop_tick, rule);
+				   stop_tick, rule, &tr);
 }
 
 static struct cpuidle_governor menu_governor = {

@@ -38,6 +38,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	u64 predicted_ns;
 	unsigned int typical_us;
 	ktime_t delta = KTIME_MAX, delta_tick;
+	struct menu_trace tr = {0};
 	const char *rule = "typical-interval";
 	bool skipped = false;
 
@@ -80,7 +81,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 		data->bucket = BUCKETS_6_12 - 1;
 		skipped = true;
 	}
-	menu_explain_prediction(dev, data, skipped, delta, delta_tick, typical_us);
+	menu_trace_prediction(&tr, skipped, delta, delta_tick, typical_us);
 
 	if (unlikely(drv->state_count <= 1 || latency_req == 0) ||
 	    ((data->next_timer_ns < (u64)drv->states[1].target_residency_ns ||
@@ -88,12 +89,12 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	     !dev->states_usage[0].disable)) {
 		/* Only state 0 is possible: the tick stops unless it polls. */
 		*stop_tick = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
-		return menu_trace_exit(dev, 0, predicted_ns, latency_req,
-				       latency_req == 0 ? "latency-zero" : "early-exit-poll");
+		return menu_trace_select(dev, &tr, 0, predicted_ns, latency_req,
+					 latency_req == 0 ? "latency-zero" : "early-exit-poll");
 	}
 
 	return menu_pick_state_6_12(drv, dev, latency_req, predicted_ns, delta_tick, stop_tick,
-				    rule);
+				    rule, &tr);
 }
 
 static struct cpuidle_governor menu_governor = {

@@ -124,6 +124,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	u64 predicted_ns;
 	unsigned int typical_us;
 	ktime_t delta = KTIME_MAX, delta_tick;
+	struct menu_trace tr = {0};
 	const char *rule = "typical-interval";
 	bool skipped = false;
 
@@ -171,7 +172,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 		data->bucket = BUCKETS_6_12 - 1;
 		skipped = true;
 	}
-	menu_explain_prediction(dev, data, skipped, delta, delta_tick, typical_us);
+	menu_trace_prediction(&tr, skipped, delta, delta_tick, typical_us);
 
 	if (unlikely(drv->state_count <= 1 || latency_req == 0) ||
 	    ((data->next_timer_ns < (u64)drv->states[1].target_residency_ns ||
@@ -182,8 +183,8 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 		 * unless state 0 is a polling state.
 		 */
 		*stop_tick = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
-		return menu_trace_exit(dev, 0, predicted_ns, latency_req,
-				       latency_req == 0 ? "latency-zero" : "early-exit-poll");
+		return menu_trace_select(dev, &tr, 0, predicted_ns, latency_req,
+					 latency_req == 0 ? "latency-zero" : "early-exit-poll");
 	}
 
 	/*
@@ -197,7 +198,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	}
 
 	return menu_pick_state_6_12(drv, dev, latency_req, predicted_ns, delta_tick, stop_tick,
-				    rule);
+				    rule, &tr);
 }
 
 static struct cpuidle_governor menu_governor = {

@@ -30,6 +30,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	u64 predicted_ns;
 	unsigned int nr_iowaiters, typical_us;
 	ktime_t delta = KTIME_MAX, delta_tick;
+	struct menu_trace tr = {0};
 	const char *rule = "typical-interval";
 	bool skipped = false;
 
@@ -39,6 +40,8 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	}
 
 	nr_iowaiters = (unsigned int)nr_iowait_cpu(dev->cpu);
+	tr.has_iowait = true;
+	tr.nr_iowait = nr_iowaiters;
 
 	/* Typical interval first; the timer is queried only when that is long enough. */
 	typical_us = get_typical_interval_6_6(dev, data);
@@ -72,8 +75,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 		data->bucket = which_bucket(KTIME_MAX, nr_iowaiters);
 		skipped = true;
 	}
-	menu_explain_prediction(dev, data, skipped, delta, delta_tick, typical_us);
-	gov_explain(dev, "nr_iowait", nr_iowaiters);
+	menu_trace_prediction(&tr, skipped, delta, delta_tick, typical_us);
 
 	if (unlikely(drv->state_count <= 1 || latency_req == 0) ||
 	    ((data->next_timer_ns < (u64)drv->states[1].target_residency_ns ||
@@ -84,12 +86,12 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 		 * unless state 0 is a polling state.
 		 */
 		*stop_tick = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
-		return menu_trace_exit(dev, 0, predicted_ns, latency_req,
-				       latency_req == 0 ? "latency-zero" : "early-exit-poll");
+		return menu_trace_select(dev, &tr, 0, predicted_ns, latency_req,
+					 latency_req == 0 ? "latency-zero" : "early-exit-poll");
 	}
 
 	return menu_pick_state_6_1(drv, dev, latency_req, predicted_ns, delta_tick, nr_iowaiters,
-				   stop_tick, rule);
+				   stop_tick, rule, &tr);
 }
 
 static struct cpuidle_governor menu_governor = {

@@ -204,34 +204,41 @@ void menu_reflect(struct cpuidle_device *dev, int index)
 	data->tick_wakeup = tick_nohz_idle_got_tick();
 }
 
-/* Explain the prediction inputs of 6.6 / 6.19 (after the sleep length step). */
 /*
- * menu_trace_exit - the last keys of the decision log of a 6.x menu_select(), emitted on each
- * of its ways out (like a tracepoint): the prediction as the selection used it, the latency
- * limit and the rule that decided. Returns idx.
+ * menu_trace_select - the decision log of a 6.x menu_select(), emitted once on each of its
+ * ways out (like a tracepoint): [nr_iowait (6.1)], the prediction's inputs,
+ * [nr_iowait (6.6)], [perf_mult], predicted_ns (as the selection used it), latency_req_ns
+ * (after the multiplier) and the rule that decided. Returns idx.
  */
-int menu_trace_exit(struct cpuidle_device *dev, int idx, long long predicted_ns,
-		    long long latency_req_ns, const char *rule)
+int menu_trace_select(struct cpuidle_device *dev, const struct menu_trace *tr, int idx,
+		      long long predicted_ns, long long latency_req_ns, const char *rule)
 {
-	gov_explain(dev, "predicted_ns", predicted_ns);
+	const struct menu_device *data = this_cpu_ptr(&menu_devices);
+
+	if (!dev->explain)
+		return idx;
+	if (tr->has_iowait && tr->iowait_first)
+		gov_explain(dev, "nr_iowait", tr->nr_iowait);
+	if (tr->predicted) {
+		if (tr->skipped)
+			gov_explain_str(dev, "sleep_length", "skipped");
+		else
+			gov_explain(dev, "sleep_length_ns", ns_or_none(tr->delta));
+		gov_explain(dev, "delta_tick_ns", ns_or_none(tr->delta_tick));
+		gov_explain(dev, "bucket", data->bucket);
+		gov_explain(dev, "correction_factor", data->correction_factor[data->bucket]);
+		gov_explain(dev, "typical_interval_us", us_or_none(tr->typical_us));
+		gov_explain(dev, "typical_samples", data->typical_samples);
+	}
+	if (tr->has_iowait && !tr->iowait_first)
+		gov_explain(dev, "nr_iowait", tr->nr_iowait);
+	if (tr->has_mult)
+		gov_explain(dev, "perf_mult", tr->perf_mult);
+	if (!tr->no_predicted_ns)
+		gov_explain(dev, "predicted_ns", predicted_ns);
 	gov_explain(dev, "latency_req_ns", latency_req_ns);
 	gov_explain_str(dev, "rule", rule);
 	return idx;
-}
-
-void menu_explain_prediction(struct cpuidle_device *dev, const struct menu_device *data,
-				    bool skipped, ktime_t delta, ktime_t delta_tick,
-				    unsigned int typical_us)
-{
-	if (skipped)
-		gov_explain_str(dev, "sleep_length", "skipped");
-	else
-		gov_explain(dev, "sleep_length_ns", ns_or_none(delta));
-	gov_explain(dev, "delta_tick_ns", ns_or_none(delta_tick));
-	gov_explain(dev, "bucket", data->bucket);
-	gov_explain(dev, "correction_factor", data->correction_factor[data->bucket]);
-	gov_explain(dev, "typical_interval_us", us_or_none(typical_us));
-	gov_explain(dev, "typical_samples", data->typical_samples);
 }
 
 /*
@@ -325,7 +332,8 @@ unsigned int get_typical_interval_6_6(const struct cpuidle_device *dev,
  */
 int menu_pick_state_6_1(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			       s64 latency_req, u64 predicted_ns, ktime_t delta_tick,
-			       unsigned int nr_iowaiters, bool *stop_tick, const char *rule)
+			       unsigned int nr_iowaiters, bool *stop_tick, const char *rule,
+			       struct menu_trace *tr)
 {
 	struct menu_device *data = this_cpu_ptr(&menu_devices);
 	u64 interactivity_req;
@@ -354,7 +362,8 @@ int menu_pick_state_6_1(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			latency_req = (s64)interactivity_req;
 			lowered = true;
 		}
-		gov_explain(dev, "perf_mult", mult);
+		tr->has_mult = true;
+		tr->perf_mult = mult;
 	}
 
 	/*
@@ -409,7 +418,7 @@ int menu_pick_state_6_1(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			    s->target_residency_ns <= delta_tick)
 				idx = i;
 
-			return menu_trace_exit(dev, idx, predicted_ns, latency_req, "tick-stopped");
+			return menu_trace_select(dev, tr, idx, predicted_ns, latency_req, "tick-stopped");
 		}
 		if (s->exit_latency_ns > latency_req) {
 			rule = lowered ? "interactivity" : "latency";
@@ -437,7 +446,7 @@ int menu_pick_state_6_1(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		idx = capped;
 	}
 
-	return menu_trace_exit(dev, idx, predicted_ns, latency_req, rule);
+	return menu_trace_select(dev, tr, idx, predicted_ns, latency_req, rule);
 }
 
 int menu_enable_device_6_6(struct cpuidle_driver *drv, struct cpuidle_device *dev)
@@ -454,7 +463,7 @@ int menu_enable_device_6_6(struct cpuidle_driver *drv, struct cpuidle_device *de
  */
 int menu_pick_state_6_12(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 				s64 latency_req, u64 predicted_ns, ktime_t delta_tick,
-				bool *stop_tick, const char *rule)
+				bool *stop_tick, const char *rule, const struct menu_trace *tr)
 {
 	struct menu_device *data = this_cpu_ptr(&menu_devices);
 	int i, idx;
@@ -522,7 +531,7 @@ int menu_pick_state_6_12(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		    s->target_residency_ns <= delta_tick)
 			idx = i;
 
-		return menu_trace_exit(dev, idx, predicted_ns, latency_req, "tick-stopped");
+		return menu_trace_select(dev, tr, idx, predicted_ns, latency_req, "tick-stopped");
 	}
 
 	if (idx == -1) {
@@ -543,7 +552,7 @@ int menu_pick_state_6_12(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		idx = capped;
 	}
 
-	return menu_trace_exit(dev, idx, predicted_ns, latency_req, rule);
+	return menu_trace_select(dev, tr, idx, predicted_ns, latency_req, rule);
 }
 
 int menu_enable_device_6_19(struct cpuidle_driver *drv, struct cpuidle_device *dev)

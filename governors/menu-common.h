@@ -42,10 +42,11 @@
  *
  * DOC: Decision log (idlesim run --explain)
  *
- * Emitted from two points of a 6.x menu_select(), like tracepoints: the prediction
- * (menu_explain_prediction(), once it is made) and the decision (menu_trace_exit(), on each
- * way out: predicted_ns, latency_req_ns, rule); nr_iowait and perf_mult are still logged
- * where they are computed. menu@4.18 logs everything in one block on its single way out.
+ * Emitted once per decision, on each way out of menu_select(), like a tracepoint: the logic
+ * records what the log needs in a struct menu_trace (menu_trace_prediction() once the
+ * prediction is made, the multiplier where it is computed), and menu_trace_select() emits
+ * every key, in the order each release's log has always had. menu@4.18 has its own
+ * menu_trace_select() with its own keys.
  *
  * sleep_length_ns (after the clamp; -1 = no timer) or sleep_length = "skipped";
  * delta_tick_ns; bucket; correction_factor (of that bucket, as used); typical_interval_us
@@ -229,12 +230,37 @@ void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev);
 
 void menu_reflect(struct cpuidle_device *dev, int index);
 
-int menu_trace_exit(struct cpuidle_device *dev, int idx, long long predicted_ns,
-		    long long latency_req_ns, const char *rule);
+/*
+ * What the decision log of a 6.x menu_select() needs beyond the values passed to
+ * menu_trace_select(): which keys exist (how far the selection got) and the values decided
+ * on the way. Filled by the logic, emitted once on each way out.
+ */
+struct menu_trace {
+	bool predicted;	      /* the prediction was made: its keys exist */
+	bool skipped;	      /* the sleep length was not read */
+	bool has_iowait;      /* 6.1, 6.6: nr_iowait */
+	bool iowait_first;    /* 6.1 logs nr_iowait before the prediction, 6.6 after it */
+	bool has_mult;	      /* the performance multiplier was computed (tick running) */
+	bool no_predicted_ns; /* 6.1's early exit logs no predicted_ns */
+	ktime_t delta, delta_tick;
+	unsigned int typical_us;
+	unsigned int nr_iowait;
+	int perf_mult;
+};
 
-void menu_explain_prediction(struct cpuidle_device *dev, const struct menu_device *data,
-				    bool skipped, ktime_t delta, ktime_t delta_tick,
-				    unsigned int typical_us);
+/* The prediction's inputs, for the log. */
+static inline void menu_trace_prediction(struct menu_trace *tr, bool skipped, ktime_t delta,
+					 ktime_t delta_tick, unsigned int typical_us)
+{
+	tr->predicted = true;
+	tr->skipped = skipped;
+	tr->delta = delta;
+	tr->delta_tick = delta_tick;
+	tr->typical_us = typical_us;
+}
+
+int menu_trace_select(struct cpuidle_device *dev, const struct menu_trace *tr, int idx,
+		      long long predicted_ns, long long latency_req_ns, const char *rule);
 
 int performance_multiplier(const struct cpuidle_device *dev,
 					 unsigned int nr_iowaiters);
@@ -248,13 +274,14 @@ unsigned int get_typical_interval_6_6(const struct cpuidle_device *dev,
 
 int menu_pick_state_6_1(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			       s64 latency_req, u64 predicted_ns, ktime_t delta_tick,
-			       unsigned int nr_iowaiters, bool *stop_tick, const char *rule);
+			       unsigned int nr_iowaiters, bool *stop_tick, const char *rule,
+			       struct menu_trace *tr);
 
 int menu_enable_device_6_6(struct cpuidle_driver *drv, struct cpuidle_device *dev);
 
 int menu_pick_state_6_12(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 				s64 latency_req, u64 predicted_ns, ktime_t delta_tick,
-				bool *stop_tick, const char *rule);
+				bool *stop_tick, const char *rule, const struct menu_trace *tr);
 
 int menu_enable_device_6_19(struct cpuidle_driver *drv, struct cpuidle_device *dev);
 
