@@ -30,11 +30,12 @@
  * DOC: Layout
  *
  * One file per modelled release, with the kernel's names, constants, integer types and
- * truncation. Where releases share logic (the ns-era menu_update() and menu_reflect(), the
+ * truncation, compiled against the kernel-compatibility headers (kcompat/include) with the
+ * kernel's signatures, and registered by cpuidle_register_governor() in an initcall. Where releases share logic (the ns-era menu_update() and menu_reflect(), the
  * selection loop shared by 6.1 and 6.6 and the one shared by 6.12 and 6.19, the one-sided
  * get_typical_interval() of 6.1/6.6/6.12), it lives once in menu-common.c with a version
  * suffix naming the first release that has it. The tuning constants are tunables
- * (dev->gov_params), read only through the macros below named like the kernel constants
+ * (idlesim_tunable(), idlesim/gov.h), read only through the macros below named like the kernel constants
  * (DECAY, RESOLUTION, MAX_INTERESTING, ...), which need a `dev` in scope as TICK_NSEC does.
  * INTERVALS stays a compile-time array size. The per-CPU state is menu_devices, defined here
  * because the shared helpers reach it too (this_cpu_ptr(), as the kernel's menu does).

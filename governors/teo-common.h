@@ -11,7 +11,7 @@
 #include <linux/kernel.h>
 #include <idlesim/gov.h>
 
-/* ---- tunables: the kernel constants, read from dev->gov_params (the one place) ---- */
+/* ---- tunables: the kernel constants, read with idlesim_tunable() (the one place) ---- */
 
 enum {
 	TEO_PARAM_DECAY_SHIFT,
