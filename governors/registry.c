@@ -55,7 +55,8 @@ int idlesim_builtin_register(struct cpuidle_governor *gov, size_t percpu_size)
 {
 	struct cpuidle_governor *g;
 
-	if (!gov || !gov->select || nr_governors >= NR_BUILTIN)
+	/* Only from builtin_init(), after the reference policies, within the table. */
+	if (!gov || !gov->select || nr_governors < NR_REFERENCE || nr_governors >= NR_BUILTIN)
 		return -22; /* -EINVAL */
 	g = &ports[nr_governors - NR_REFERENCE];
 	*g = *gov;
