@@ -233,11 +233,7 @@ static int menu_trace_select(struct cpuidle_device *dev, const struct menu_trace
 		gov_explain(dev, "perf_mult", tr->perf_mult);
 	if (tr->predicted) {
 		gov_explain(dev, "sleep_length_ns", ns_or_none(tr->sleep_length));
-		gov_explain(dev, "delta_tick_ns", ns_or_none(tr->delta_next));
-		gov_explain(dev, "bucket", data->bucket);
-		gov_explain(dev, "correction_factor", data->correction_factor[data->bucket]);
-		gov_explain(dev, "typical_interval_us", us_or_none(tr->typical_us));
-		gov_explain(dev, "typical_samples", data->typical_samples);
+		menu_explain_inputs(dev, data, tr->delta_next, tr->typical_us);
 		gov_explain(dev, "predicted_ns", (long long)data->predicted_us * NSEC_PER_USEC);
 	}
 	gov_explain(dev, "latency_req_ns", (long long)latency_req * NSEC_PER_USEC);

@@ -204,6 +204,16 @@ void menu_reflect(struct cpuidle_device *dev, int index)
 	data->tick_wakeup = tick_nohz_idle_got_tick();
 }
 
+void menu_explain_inputs(struct cpuidle_device *dev, const struct menu_device *data,
+			 ktime_t delta_tick, unsigned int typical_us)
+{
+	gov_explain(dev, "delta_tick_ns", ns_or_none(delta_tick));
+	gov_explain(dev, "bucket", data->bucket);
+	gov_explain(dev, "correction_factor", data->correction_factor[data->bucket]);
+	gov_explain(dev, "typical_interval_us", us_or_none(typical_us));
+	gov_explain(dev, "typical_samples", data->typical_samples);
+}
+
 /*
  * menu_trace_select - the decision log of a 6.x menu_select(), emitted once on each of its
  * ways out (like a tracepoint): [nr_iowait (6.1)], the prediction's inputs,
@@ -224,11 +234,7 @@ int menu_trace_select(struct cpuidle_device *dev, const struct menu_trace *tr, i
 			gov_explain_str(dev, "sleep_length", "skipped");
 		else
 			gov_explain(dev, "sleep_length_ns", ns_or_none(tr->delta));
-		gov_explain(dev, "delta_tick_ns", ns_or_none(tr->delta_tick));
-		gov_explain(dev, "bucket", data->bucket);
-		gov_explain(dev, "correction_factor", data->correction_factor[data->bucket]);
-		gov_explain(dev, "typical_interval_us", us_or_none(tr->typical_us));
-		gov_explain(dev, "typical_samples", data->typical_samples);
+		menu_explain_inputs(dev, data, tr->delta_tick, tr->typical_us);
 	}
 	if (tr->has_iowait && !tr->iowait_first)
 		gov_explain(dev, "nr_iowait", tr->nr_iowait);

@@ -224,6 +224,10 @@ int menu_fit_delta_tick(struct cpuidle_driver *drv, struct cpuidle_device *dev, 
 bool typical_accept(const struct cpuidle_device *dev, uint64_t sum, uint64_t sum_sq,
 			   int divisor, unsigned int *avg_out);
 
+/* The decision log's prediction keys after the sleep length, the same in every release. */
+void menu_explain_inputs(struct cpuidle_device *dev, const struct menu_device *data,
+			 ktime_t delta_tick, unsigned int typical_us);
+
 #ifndef MENU_V4_18
 /* ---- in menu-common.c: the ns era (6.1 and later) ---- */
 
