@@ -2,7 +2,7 @@
 /*
  * bench_governor.c - what one decision of a governor costs, without the engine.
  *
- *   bench_governor [--governor G] [--decisions N] [--runs R]
+ *   bench_governor [--governor G|PATH.c] [--decisions N] [--runs R]
  *
  * Calls select() and reflect() of governor G (default: every governor) N times (default
  * 10 M) on one skl CPU, as the engine would, and prints the nanoseconds per decision of the
@@ -22,6 +22,7 @@
 #include "governors/governor.h"
 #include "sim/common.h"
 #include "sim/error.h"
+#include "sim/kgov.h"
 #include "sim/machine.h"
 
 #include <math.h>
@@ -192,10 +193,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (gov_name) {
-		const struct cpuidle_governor *g = gov_find(gov_name);
+		struct sim_error err = {0};
+		/* A name, or a kernel file (PATH.c, built through the layer as --governor does). */
+		const struct cpuidle_governor *g = kgov_find(gov_name, stderr, &err);
 
 		if (!g) {
-			fprintf(stderr, "bench_governor: unknown governor '%s'\n", gov_name);
+			if (err.text[0])
+				sim_error_print(stderr, &err);
+			else
+				fprintf(stderr, "bench_governor: unknown governor '%s'\n", gov_name);
 			return 2;
 		}
 		return bench_one(g, n, runs) ? 1 : 0;

@@ -1,22 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * governor.h - the kernel's view of cpuidle, as a governor sees it.
+ * governor.h - the governor interface as the engine, the registry and the reference policies
+ * (reference.c) see it.
  *
- * This is the only header a file in governors/ includes (besides libc). It mirrors
- * include/linux/cpuidle.h and the few kernel services a governor calls, so that a governor
- * here can be read side by side with drivers/cpuidle/governors/<name>.c:
+ * The kernel ports (menu-*.c, teo-*.c, ladder.c) do not include this file: they include the
+ * kernel headers of the compatibility layer (kcompat/include: <linux/cpuidle.h>,
+ * <linux/tick.h>, ...) with the kernel's signatures, as a kernel tree's own governor file
+ * does, plus idlesim/gov.h for tunables and the decision log. Both kinds share the structures
+ * of idlesim/cpuidle_abi.h (the kernel's field names and types; ns fields as in >= v5.5, the
+ * us fields of older kernels filled too) and struct cpuidle_governor, the kernel's ops table
+ * plus what a simulator needs: the per-CPU data size (allocated and zeroed by the engine
+ * before enable(), dev->governor_data) and the tunables.
  *
- *   - struct cpuidle_state, cpuidle_driver, cpuidle_state_usage and cpuidle_device keep the
- *     kernel's field names and types (ns fields, as in >= v5.5; the us fields of older
- *     kernels are filled too, for governors that model those releases);
- *   - struct cpuidle_governor is the kernel's ops table (name, rating, enable, disable,
- *     select, reflect), plus what a simulator needs: the size of the per-CPU private data
- *     (allocated and zeroed by the engine before enable(), reachable as dev->governor_data,
- *     so there are no per-CPU globals) and the list of tunables;
- *   - the kernel services are functions taking the device, because there is no "this CPU":
- *     tick_nohz_get_sleep_length(dev, &delta_next) is the kernel's
- *     tick_nohz_get_sleep_length(&delta_next), and so on. TICK_NSEC and TICK_USEC expand to
- *     the run's tick length and need a `dev` in scope, as every governor entry point has.
+ * Here the kernel services are functions taking the device, because a reference policy has
+ * no "this CPU": tick_nohz_get_sleep_length(dev, &delta_next) is the kernel's
+ * tick_nohz_get_sleep_length(&delta_next), and so on. TICK_NSEC and TICK_USEC expand to the
+ * run's tick length and need a `dev` in scope.
  *
  * What the engine guarantees (the kernel's contract, drivers/cpuidle/cpuidle.c and
  * kernel/sched/idle.c): select() is called with *stop_tick preset to true; the returned index
@@ -34,6 +33,7 @@
 #include <stdint.h>
 
 #include "governors/kcompat/include/idlesim/cpuidle_abi.h"
+#include "governors/kcompat/include/idlesim/gov.h"
 
 /* ---- helpers the kernel has in linux/kernel.h, minmax.h, sched/loadavg.h, pm_qos.h ---- */
 
@@ -137,38 +137,6 @@ static inline double cpuidle_reference_energy_j(const struct cpuidle_device *dev
 								   idle_ns)
 					: 0;
 }
-
-/* ---- decision log (idlesim run --explain) ---- */
-
-#define CPUIDLE_EXPLAIN_MAX 40
-
-struct cpuidle_explain_item {
-	const char *key; /* a string literal */
-	const char *str; /* NULL for a number */
-	long long val;
-};
-
-struct cpuidle_explain {
-	int nr;
-	struct cpuidle_explain_item items[CPUIDLE_EXPLAIN_MAX];
-};
-
-void cpuidle_explain_add(struct cpuidle_explain *ex, const char *key, const char *str, long long val);
-
-/*
- * Report a variable behind the current decision. Costs one predictable branch when the
- * log is off. Keys are string literals; "rule" names the rule that decided.
- */
-#define gov_explain(dev, key, val)                                                                 \
-	do {                                                                                       \
-		if ((dev)->explain)                                                                \
-			cpuidle_explain_add((dev)->explain, (key), NULL, (long long)(val));         \
-	} while (0)
-#define gov_explain_str(dev, key, s)                                                               \
-	do {                                                                                       \
-		if ((dev)->explain)                                                                \
-			cpuidle_explain_add((dev)->explain, (key), (s), 0);                        \
-	} while (0)
 
 /* ---- the registry (governors/registry.c) ---- */
 

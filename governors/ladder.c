@@ -41,20 +41,22 @@
  * DOC: Deviations
  *
  *  - PROMOTION_COUNT and DEMOTION_COUNT are tunables (the kernel constants by default).
- *  - Per-CPU data is dev->governor_data instead of DEFINE_PER_CPU.
  *  - The engine also sets dev->last_state_idx to the state entered at each wakeup (before
  *    reflect()); the kernel core does not, and ladder_reflect() leaves it alone after state
  *    0. They differ only if the engine entered another state than ladder chose, which it
  *    does not; the kernel file sees the same engine, so the comparison is unaffected.
  */
-#include "governors/governor.h"
-
-#include <string.h>
+#include <linux/cpuidle.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/sched/clock.h>
+#include <linux/tick.h>
+#include <idlesim/gov.h>
 
 enum { LADDER_PARAM_PROMOTION_COUNT, LADDER_PARAM_DEMOTION_COUNT };
 
-#define PROMOTION_COUNT ((u32)dev->gov_params[LADDER_PARAM_PROMOTION_COUNT])
-#define DEMOTION_COUNT ((u32)dev->gov_params[LADDER_PARAM_DEMOTION_COUNT])
+#define PROMOTION_COUNT ((u32)idlesim_tunable(dev, LADDER_PARAM_PROMOTION_COUNT))
+#define DEMOTION_COUNT ((u32)idlesim_tunable(dev, LADDER_PARAM_DEMOTION_COUNT))
 
 static const struct gov_param ladder_params[] = {
 	{"promotion_count", 4, 1, 1000, "PROMOTION_COUNT: long stays in a row before going deeper"},
@@ -78,6 +80,8 @@ struct ladder_device_state {
 struct ladder_device {
 	struct ladder_device_state states[CPUIDLE_STATE_MAX];
 };
+
+static DEFINE_PER_CPU(struct ladder_device, ladder_devices);
 
 /* Move from old_idx to new_idx: the counts of the state left start again. */
 static void ladder_do_selection(struct cpuidle_device *dev, struct ladder_device *ldev, int old_idx,
@@ -106,11 +110,11 @@ static int ladder_explain(struct cpuidle_device *dev, const struct ladder_device
 
 static int ladder_select_state(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *dummy)
 {
-	struct ladder_device *ldev = dev->governor_data;
+	struct ladder_device *ldev = this_cpu_ptr(&ladder_devices);
 	struct ladder_device_state *last_state;
 	int last_idx = dev->last_state_idx;
 	int first_idx = drv->states[0].flags & CPUIDLE_FLAG_POLLING ? 1 : 0;
-	s64 latency_req = cpuidle_governor_latency_req(dev);
+	s64 latency_req = cpuidle_governor_latency_req(dev->cpu);
 	s64 last_residency;
 
 	(void)dummy;
@@ -170,7 +174,7 @@ static int ladder_enable_device(struct cpuidle_driver *drv, struct cpuidle_devic
 {
 	int i;
 	int first_idx = drv->states[0].flags & CPUIDLE_FLAG_POLLING ? 1 : 0;
-	struct ladder_device *ldev = dev->governor_data;
+	struct ladder_device *ldev = this_cpu_ptr(&ladder_devices);
 	struct ladder_device_state *lstate;
 	struct cpuidle_state *state;
 
@@ -202,14 +206,21 @@ static void ladder_reflect(struct cpuidle_device *dev, int index)
 		dev->last_state_idx = index;
 }
 
-const struct cpuidle_governor gov_ladder_6_12 = {
+static struct cpuidle_governor ladder_governor = {
 	.name = "ladder@6.12",
 	.rating = 10,
-	.summary = "ladder of Debian's 6.12.118 (same as 6.1.192): one state up or down at a time",
-	.priv_size = sizeof(struct ladder_device),
-	.params = ladder_params,
-	.nr_params = ARRAY_SIZE(ladder_params),
 	.enable = ladder_enable_device,
 	.select = ladder_select_state,
 	.reflect = ladder_reflect,
+	/* idlesim: the one-line summary and the tunables (idlesim/gov.h) */
+	.summary = "ladder of Debian's 6.12.118 (same as 6.1.192): one state up or down at a time",
+	.params = ladder_params,
+	.nr_params = ARRAY_SIZE(ladder_params),
 };
+
+static int __init init_ladder(void)
+{
+	return cpuidle_register_governor(&ladder_governor);
+}
+
+postcore_initcall(init_ladder);

@@ -17,10 +17,10 @@
  *
  * Known deviations:
  *  - latency_req was pm_qos_request(PM_QOS_CPU_DMA_LATENCY) with the device resume latency,
- *    int us; here cpuidle_governor_latency_req(dev) / NSEC_PER_USEC, truncated and capped at
+ *    int us; here cpuidle_governor_latency_req(dev->cpu) / NSEC_PER_USEC, truncated and capped at
  *    INT_MAX. last_residency is last_residency_ns / 1000 truncated and capped at INT_MAX, as
  *    cpuidle_enter_state() computed it. drv->states[i].disabled does not exist here (false).
- *  - get_iowait_load()'s load is the trace's load= (FIXED_1 fixed point, governor.h).
+ *  - get_iowait_load()'s load is the trace's load= (FIXED_1 fixed point, the layer's linux/sched/stat.h).
  *  - No timer: next_timer_us = ktime_to_us(KTIME_MAX) would wrap; it saturates at UINT_MAX.
  *  - The POLL time limit is the engine's (>= v5.11 rule); v4.18's was TICK_NSEC / 16, and its
  *    menu_update() does not look at poll_time_limit, so a time-limited POLL entry is recorded
@@ -29,6 +29,15 @@
  *    same u64 as the kernel's second loop.
  */
 #define MENU_V4_18 /* the us era: the ns-era shared helpers of menu-common.h stay hidden */
+#include <linux/cpuidle.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/loadavg.h>
+#include <linux/sched/stat.h>
+#include <linux/tick.h>
+#include <idlesim/gov.h>
+
 #include "governors/menu-common.h"
 
 /* cpuidle_enter_state() of v4.18: dev->last_residency, int us. */
@@ -48,7 +57,7 @@ static unsigned int ktime_to_us_uint(ktime_t t)
 /* PM QoS limit as v4.18's int latency_req, in us. */
 static int latency_req_us(const struct cpuidle_device *dev)
 {
-	s64 us = cpuidle_governor_latency_req(dev) / NSEC_PER_USEC;
+	s64 us = cpuidle_governor_latency_req(dev->cpu) / NSEC_PER_USEC;
 
 	return us > INT_MAX ? INT_MAX : (int)us;
 }
@@ -132,7 +141,7 @@ again:
 /* menu_update - fold the last idle period into the v4.18 statistics (us). */
 static void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
-	struct menu_device *data = menu_data(dev);
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
 	int last_idx = data->last_state_idx;
 	struct cpuidle_state *target = &drv->states[last_idx];
 	unsigned int measured_us;
@@ -194,10 +203,53 @@ static void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 		data->interval_ptr = 0;
 }
 
+/*
+ * What the decision log needs beyond menu_trace_select()'s arguments: whether the prediction
+ * was made (the latency-zero exit comes first) and the values of the way there.
+ */
+struct menu_trace {
+	bool predicted;
+	bool has_mult; /* the performance multiplier was computed (tick running) */
+	int perf_mult;
+	int first_idx;
+	ktime_t sleep_length, delta_next;
+	unsigned int typical_us;
+	unsigned long nr_iowaiters, cpu_load;
+};
+
+/*
+ * menu_trace_select - the decision log of one menu_select(), emitted once on each way out
+ * (like a tracepoint): [perf_mult], the prediction's inputs, predicted_ns, latency_req_ns
+ * (after the multiplier), nr_iowait, loadavg, first_idx, rule. Returns idx.
+ */
+static int menu_trace_select(struct cpuidle_device *dev, const struct menu_trace *tr, int idx,
+			     int latency_req, const char *rule)
+{
+	const struct menu_device *data = this_cpu_ptr(&menu_devices);
+
+	if (!dev->explain)
+		return idx;
+	if (tr->has_mult)
+		gov_explain(dev, "perf_mult", tr->perf_mult);
+	if (tr->predicted) {
+		gov_explain(dev, "sleep_length_ns", ns_or_none(tr->sleep_length));
+		menu_explain_inputs(dev, data, tr->delta_next, tr->typical_us);
+		gov_explain(dev, "predicted_ns", (long long)data->predicted_us * NSEC_PER_USEC);
+	}
+	gov_explain(dev, "latency_req_ns", (long long)latency_req * NSEC_PER_USEC);
+	if (tr->predicted) {
+		gov_explain(dev, "nr_iowait", tr->nr_iowaiters);
+		gov_explain(dev, "loadavg", get_loadavg(tr->cpu_load));
+		gov_explain(dev, "first_idx", tr->first_idx);
+	}
+	gov_explain_str(dev, "rule", rule);
+	return idx;
+}
+
 /* menu_select - choose the state for the next idle period (v4.18 logic, us). */
 static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
-	struct menu_device *data = menu_data(dev);
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
 	int latency_req = latency_req_us(dev);
 	int i;
 	int first_idx;
@@ -208,6 +260,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	ktime_t delta_next, sleep_length;
 	const char *rule;
 	bool lowered = false;
+	struct menu_trace tr = {0};
 
 	if (data->needs_update) {
 		menu_update(drv, dev);
@@ -217,16 +270,14 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	/* A PM QoS limit of 0 allows only state 0, with the tick kept running. */
 	if (unlikely(latency_req == 0)) {
 		*stop_tick = false;
-		gov_explain(dev, "latency_req_ns", 0);
-		gov_explain_str(dev, "rule", "latency-zero");
-		return 0;
+		return menu_trace_select(dev, &tr, 0, latency_req, "latency-zero");
 	}
 
 	/* sleep length in us, and the bucket it selects */
-	sleep_length = tick_nohz_get_sleep_length(dev, &delta_next);
+	sleep_length = tick_nohz_get_sleep_length(&delta_next);
 	data->next_timer_us = ktime_to_us_uint(sleep_length);
 
-	get_iowait_load(dev, &nr_iowaiters, &cpu_load);
+	get_iowait_load(&nr_iowaiters, &cpu_load);
 	data->bucket = which_bucket((u64)data->next_timer_us * NSEC_PER_USEC, nr_iowaiters);
 
 	/*
@@ -263,7 +314,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 		       ? "typical-interval"
 		       : "timer";
 
-	if (tick_nohz_tick_stopped(dev)) {
+	if (tick_nohz_tick_stopped()) {
 		/*
 		 * With the tick already stopped, a prediction that is too short could leave the
 		 * CPU in a shallow state for a long time. Raise a prediction below one tick to
@@ -286,7 +337,8 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 			latency_req = (int)interactivity_req;
 			lowered = true;
 		}
-		gov_explain(dev, "perf_mult", mult);
+		tr.has_mult = true;
+		tr.perf_mult = mult;
 	}
 
 	expected_interval = data->predicted_us;
@@ -329,7 +381,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 
 		*stop_tick = false;
 
-		if (!tick_nohz_tick_stopped(dev) && idx > 0 &&
+		if (!tick_nohz_tick_stopped() && idx > 0 &&
 		    drv->states[idx].target_residency > delta_next_us) {
 			/*
 			 * The tick stays on and will wake the CPU within delta_next at the
@@ -351,20 +403,14 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 
 	data->last_state_idx = idx;
 
-	gov_explain(dev, "sleep_length_ns", ns_or_none(sleep_length));
-	gov_explain(dev, "delta_tick_ns", ns_or_none(delta_next));
-	gov_explain(dev, "bucket", data->bucket);
-	gov_explain(dev, "correction_factor", data->correction_factor[data->bucket]);
-	gov_explain(dev, "typical_interval_us", us_or_none(typical_us));
-	gov_explain(dev, "typical_samples", data->typical_samples);
-	gov_explain(dev, "predicted_ns", (long long)data->predicted_us * NSEC_PER_USEC);
-	gov_explain(dev, "latency_req_ns", (long long)latency_req * NSEC_PER_USEC);
-	gov_explain(dev, "nr_iowait", nr_iowaiters);
-	gov_explain(dev, "loadavg", get_loadavg(cpu_load));
-	gov_explain(dev, "first_idx", first_idx);
-	gov_explain_str(dev, "rule", rule);
-
-	return data->last_state_idx;
+	tr.predicted = true;
+	tr.first_idx = first_idx;
+	tr.sleep_length = sleep_length;
+	tr.delta_next = delta_next;
+	tr.typical_us = typical_us;
+	tr.nr_iowaiters = nr_iowaiters;
+	tr.cpu_load = cpu_load;
+	return menu_trace_select(dev, &tr, data->last_state_idx, latency_req, rule);
 }
 
 /*
@@ -373,11 +419,11 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
  */
 static void menu_reflect(struct cpuidle_device *dev, int index)
 {
-	struct menu_device *data = menu_data(dev);
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
 
 	data->last_state_idx = index;
 	data->needs_update = 1;
-	data->tick_wakeup = tick_nohz_idle_got_tick(dev);
+	data->tick_wakeup = tick_nohz_idle_got_tick();
 }
 
 static int menu_enable_device(struct cpuidle_driver *drv, struct cpuidle_device *dev)
@@ -408,14 +454,21 @@ static const struct gov_param menu_params[] = {
 	{"load_factor", 2, 0, 100, "performance multiplier: times get_loadavg() (load x 10)"},
 };
 
-const struct cpuidle_governor gov_menu_4_18 = {
+static struct cpuidle_governor menu_governor = {
 	.name = "menu@4.18",
 	.rating = 20,
-	.summary = "menu of Linux v4.18: us, iowait buckets, load+iowait multiplier",
-	.priv_size = sizeof(struct menu_device),
-	.params = menu_params,
-	.nr_params = ARRAY_SIZE(menu_params),
 	.enable = menu_enable_device,
 	.select = menu_select,
 	.reflect = menu_reflect,
+	/* idlesim: the one-line summary and the tunables (idlesim/gov.h) */
+	.summary = "menu of Linux v4.18: us, iowait buckets, load+iowait multiplier",
+	.params = menu_params,
+	.nr_params = ARRAY_SIZE(menu_params),
 };
+
+static int __init init_menu(void)
+{
+	return cpuidle_register_governor(&menu_governor);
+}
+
+postcore_initcall(init_menu);

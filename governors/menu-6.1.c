@@ -14,6 +14,15 @@
  * Checked decision by decision against the packaged file (tests/test_kgov.c, README "Kernel
  * governor files"). Its tunables are menu@6.6's; residency_threshold_us does nothing here.
  */
+#include <linux/cpuidle.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/loadavg.h>
+#include <linux/sched/stat.h>
+#include <linux/tick.h>
+#include <idlesim/gov.h>
+
 #include "governors/menu-common.h"
 
 /*
@@ -26,11 +35,12 @@
  */
 static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
-	struct menu_device *data = menu_data(dev);
-	s64 latency_req = cpuidle_governor_latency_req(dev);
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
+	s64 latency_req = cpuidle_governor_latency_req(dev->cpu);
 	unsigned int predicted_us, typical_us, nr_iowaiters;
 	u64 predicted_ns;
 	ktime_t delta, delta_tick;
+	struct menu_trace tr = {.has_iowait = true, .iowait_first = true};
 	const char *rule = "timer";
 
 	if (data->needs_update) {
@@ -42,16 +52,16 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	}
 
 	/* the expected residency: the sleep length, rounded up below */
-	delta = tick_nohz_get_sleep_length(dev, &delta_tick);
+	delta = tick_nohz_get_sleep_length(&delta_tick);
 	if (unlikely(delta < 0)) {
 		delta = 0;
 		delta_tick = 0;
 	}
 	data->next_timer_ns = (u64)delta;
 
-	nr_iowaiters = (unsigned int)nr_iowait_cpu(dev);
+	nr_iowaiters = (unsigned int)nr_iowait_cpu(dev->cpu);
 	data->bucket = which_bucket(data->next_timer_ns, nr_iowaiters);
-	gov_explain(dev, "nr_iowait", nr_iowaiters);
+	tr.nr_iowait = nr_iowaiters;
 
 	if (unlikely(drv->state_count <= 1 || latency_req == 0) ||
 	    ((data->next_timer_ns < (u64)drv->states[1].target_residency_ns ||
@@ -59,10 +69,10 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	     !dev->states_usage[0].disable)) {
 		/* Only state 0 is possible: the tick stops unless it polls. */
 		*stop_tick = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
-		menu_explain_prediction(dev, data, false, delta, delta_tick, UINT_MAX);
-		gov_explain(dev, "latency_req_ns", latency_req);
-		gov_explain_str(dev, "rule", latency_req == 0 ? "latency-zero" : "early-exit-poll");
-		return 0;
+		menu_trace_prediction(&tr, false, delta, delta_tick, UINT_MAX);
+		tr.no_predicted_ns = true; /* not predicted yet */
+		return menu_trace_select(dev, &tr, 0, 0, latency_req,
+					 latency_req == 0 ? "latency-zero" : "early-exit-poll");
 	}
 
 	/* corrected sleep length, rounded to the nearest us; the smaller estimate wins */
@@ -71,20 +81,27 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	if (typical_us < predicted_us)
 		rule = "typical-interval";
 	predicted_ns = (u64)min(predicted_us, typical_us) * NSEC_PER_USEC;
-	menu_explain_prediction(dev, data, false, delta, delta_tick, typical_us);
+	menu_trace_prediction(&tr, false, delta, delta_tick, typical_us);
 
 	return menu_pick_state_6_1(drv, dev, latency_req, predicted_ns, delta_tick, nr_iowaiters,
-				   stop_tick, rule);
+				   stop_tick, rule, &tr);
 }
 
-const struct cpuidle_governor gov_menu_6_1 = {
+static struct cpuidle_governor menu_governor = {
 	.name = "menu@6.1",
 	.rating = 20,
-	.summary = "menu of Debian's 6.1.192: ns, sleep length first, iowait buckets and multiplier",
-	.priv_size = sizeof(struct menu_device),
-	.params = menu_params_6_6, /* residency_threshold_us has no effect in 6.1 */
-	.nr_params = ARRAY_SIZE(menu_params_6_6),
 	.enable = menu_enable_device_6_6,
 	.select = menu_select,
 	.reflect = menu_reflect,
+	/* idlesim: the one-line summary and the tunables (idlesim/gov.h) */
+	.summary = "menu of Debian's 6.1.192: ns, sleep length first, iowait buckets and multiplier",
+	.params = menu_params_6_6, /* residency_threshold_us has no effect in 6.1 */
+	.nr_params = ARRAY_SIZE(menu_params_6_6),
 };
+
+static int __init init_menu(void)
+{
+	return cpuidle_register_governor(&menu_governor);
+}
+
+postcore_initcall(init_menu);

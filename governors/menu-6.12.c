@@ -12,6 +12,15 @@
  * whatever the typical interval, and a prediction below a tick is replaced by it inside that
  * branch. Checked decision by decision against the packaged file (tests/test_kgov.c).
  */
+#include <linux/cpuidle.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/loadavg.h>
+#include <linux/sched/stat.h>
+#include <linux/tick.h>
+#include <idlesim/gov.h>
+
 #include "governors/menu-common.h"
 
 /*
@@ -24,11 +33,12 @@
  */
 static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
-	struct menu_device *data = menu_data(dev);
-	s64 latency_req = cpuidle_governor_latency_req(dev);
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
+	s64 latency_req = cpuidle_governor_latency_req(dev->cpu);
 	u64 predicted_ns;
 	unsigned int typical_us;
 	ktime_t delta = KTIME_MAX, delta_tick;
+	struct menu_trace tr = {0};
 	const char *rule = "typical-interval";
 	bool skipped = false;
 
@@ -43,10 +53,10 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	/* Typical interval first; the timer is read when that is long, or the tick stopped. */
 	typical_us = get_typical_interval_6_6(dev, data);
 	predicted_ns = typical_us * NSEC_PER_USEC;
-	if (predicted_ns > RESIDENCY_THRESHOLD_NS || tick_nohz_tick_stopped(dev)) {
+	if (predicted_ns > RESIDENCY_THRESHOLD_NS || tick_nohz_tick_stopped()) {
 		unsigned int timer_us;
 
-		delta = tick_nohz_get_sleep_length(dev, &delta_tick);
+		delta = tick_nohz_get_sleep_length(&delta_tick);
 		if (unlikely(delta < 0)) {
 			delta = 0;
 			delta_tick = 0;
@@ -60,7 +70,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 			rule = "timer";
 		predicted_ns = min((u64)timer_us * NSEC_PER_USEC, predicted_ns);
 		/* With the tick stopped, a prediction below a tick gives way to the timer. */
-		if (tick_nohz_tick_stopped(dev) && predicted_ns < (u64)TICK_NSEC) {
+		if (tick_nohz_tick_stopped() && predicted_ns < (u64)TICK_NSEC) {
 			predicted_ns = data->next_timer_ns;
 			rule = "tick-stopped";
 		}
@@ -71,7 +81,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 		data->bucket = BUCKETS_6_12 - 1;
 		skipped = true;
 	}
-	menu_explain_prediction(dev, data, skipped, delta, delta_tick, typical_us);
+	menu_trace_prediction(&tr, skipped, delta, delta_tick, typical_us);
 
 	if (unlikely(drv->state_count <= 1 || latency_req == 0) ||
 	    ((data->next_timer_ns < (u64)drv->states[1].target_residency_ns ||
@@ -79,22 +89,29 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	     !dev->states_usage[0].disable)) {
 		/* Only state 0 is possible: the tick stops unless it polls. */
 		*stop_tick = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
-		return menu_trace_exit(dev, 0, predicted_ns, latency_req,
-				       latency_req == 0 ? "latency-zero" : "early-exit-poll");
+		return menu_trace_select(dev, &tr, 0, predicted_ns, latency_req,
+					 latency_req == 0 ? "latency-zero" : "early-exit-poll");
 	}
 
 	return menu_pick_state_6_12(drv, dev, latency_req, predicted_ns, delta_tick, stop_tick,
-				    rule);
+				    rule, &tr);
 }
 
-const struct cpuidle_governor gov_menu_6_12 = {
+static struct cpuidle_governor menu_governor = {
 	.name = "menu@6.12",
 	.rating = 20,
-	.summary = "menu of Debian's 6.12.118: no iowait, one-sided outliers, timers with tick stopped",
-	.priv_size = sizeof(struct menu_device),
-	.params = menu_params_6_19,
-	.nr_params = ARRAY_SIZE(menu_params_6_19),
 	.enable = menu_enable_device_6_19,
 	.select = menu_select,
 	.reflect = menu_reflect,
+	/* idlesim: the one-line summary and the tunables (idlesim/gov.h) */
+	.summary = "menu of Debian's 6.12.118: no iowait, one-sided outliers, timers with tick stopped",
+	.params = menu_params_6_19,
+	.nr_params = ARRAY_SIZE(menu_params_6_19),
 };
+
+static int __init init_menu(void)
+{
+	return cpuidle_register_governor(&menu_governor);
+}
+
+postcore_initcall(init_menu);

@@ -12,6 +12,15 @@
  * the SAFE_TIMER_RANGE_NS change, "Predict longer idle time when in doubt" (unmerged).
  * Modelled from the v6.17 file plus the diffs of the patches above (history in git).
  */
+#include <linux/cpuidle.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/loadavg.h>
+#include <linux/sched/stat.h>
+#include <linux/tick.h>
+#include <idlesim/gov.h>
+
 #include "governors/menu-common.h"
 
 /*
@@ -110,11 +119,12 @@ again:
 /* menu_select - choose the state for the next idle period (v6.19 logic, ns). */
 static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
-	struct menu_device *data = menu_data(dev);
-	s64 latency_req = cpuidle_governor_latency_req(dev);
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
+	s64 latency_req = cpuidle_governor_latency_req(dev->cpu);
 	u64 predicted_ns;
 	unsigned int typical_us;
 	ktime_t delta = KTIME_MAX, delta_tick;
+	struct menu_trace tr = {0};
 	const char *rule = "typical-interval";
 	bool skipped = false;
 
@@ -137,7 +147,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 		unsigned int timer_us;
 
 		/* sleep length, and the time to the next tick */
-		delta = tick_nohz_get_sleep_length(dev, &delta_tick);
+		delta = tick_nohz_get_sleep_length(&delta_tick);
 		if (unlikely(delta < 0)) {
 			delta = 0;
 			delta_tick = 0;
@@ -162,7 +172,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 		data->bucket = BUCKETS_6_12 - 1;
 		skipped = true;
 	}
-	menu_explain_prediction(dev, data, skipped, delta, delta_tick, typical_us);
+	menu_trace_prediction(&tr, skipped, delta, delta_tick, typical_us);
 
 	if (unlikely(drv->state_count <= 1 || latency_req == 0) ||
 	    ((data->next_timer_ns < (u64)drv->states[1].target_residency_ns ||
@@ -173,8 +183,8 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 		 * unless state 0 is a polling state.
 		 */
 		*stop_tick = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
-		return menu_trace_exit(dev, 0, predicted_ns, latency_req,
-				       latency_req == 0 ? "latency-zero" : "early-exit-poll");
+		return menu_trace_select(dev, &tr, 0, predicted_ns, latency_req,
+					 latency_req == 0 ? "latency-zero" : "early-exit-poll");
 	}
 
 	/*
@@ -182,23 +192,30 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 	 * a shallow state for a long time. Below one tick, trust the time to the next timer
 	 * event instead.
 	 */
-	if (tick_nohz_tick_stopped(dev) && predicted_ns < (u64)TICK_NSEC) {
+	if (tick_nohz_tick_stopped() && predicted_ns < (u64)TICK_NSEC) {
 		predicted_ns = data->next_timer_ns;
 		rule = "tick-stopped";
 	}
 
 	return menu_pick_state_6_12(drv, dev, latency_req, predicted_ns, delta_tick, stop_tick,
-				    rule);
+				    rule, &tr);
 }
 
-const struct cpuidle_governor gov_menu_6_19 = {
+static struct cpuidle_governor menu_governor = {
 	.name = "menu@6.19",
 	.rating = 20,
-	.summary = "menu of Linux v6.19: no iowait, two-sided outliers, polling threshold",
-	.priv_size = sizeof(struct menu_device),
-	.params = menu_params_6_19,
-	.nr_params = ARRAY_SIZE(menu_params_6_19),
 	.enable = menu_enable_device_6_19,
 	.select = menu_select,
 	.reflect = menu_reflect,
+	/* idlesim: the one-line summary and the tunables (idlesim/gov.h) */
+	.summary = "menu of Linux v6.19: no iowait, two-sided outliers, polling threshold",
+	.params = menu_params_6_19,
+	.nr_params = ARRAY_SIZE(menu_params_6_19),
 };
+
+static int __init init_menu(void)
+{
+	return cpuidle_register_governor(&menu_governor);
+}
+
+postcore_initcall(init_menu);

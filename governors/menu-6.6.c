@@ -12,15 +12,25 @@
  * the same text as 6.1). Modelled from a full copy of the v6.6-v6.11 file; later AUTOSEL
  * backports to 6.6.y (07d815701274, 85975daeaa4d and its revert) are not modelled.
  */
+#include <linux/cpuidle.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/loadavg.h>
+#include <linux/sched/stat.h>
+#include <linux/tick.h>
+#include <idlesim/gov.h>
+
 #include "governors/menu-common.h"
 
 static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
-	struct menu_device *data = menu_data(dev);
-	s64 latency_req = cpuidle_governor_latency_req(dev);
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
+	s64 latency_req = cpuidle_governor_latency_req(dev->cpu);
 	u64 predicted_ns;
 	unsigned int nr_iowaiters, typical_us;
 	ktime_t delta = KTIME_MAX, delta_tick;
+	struct menu_trace tr = {0};
 	const char *rule = "typical-interval";
 	bool skipped = false;
 
@@ -29,7 +39,9 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 		data->needs_update = 0;
 	}
 
-	nr_iowaiters = (unsigned int)nr_iowait_cpu(dev);
+	nr_iowaiters = (unsigned int)nr_iowait_cpu(dev->cpu);
+	tr.has_iowait = true;
+	tr.nr_iowait = nr_iowaiters;
 
 	/* Typical interval first; the timer is queried only when that is long enough. */
 	typical_us = get_typical_interval_6_6(dev, data);
@@ -38,7 +50,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 		unsigned int timer_us;
 
 		/* sleep length, and the time to the next tick */
-		delta = tick_nohz_get_sleep_length(dev, &delta_tick);
+		delta = tick_nohz_get_sleep_length(&delta_tick);
 		if (unlikely(delta < 0)) {
 			delta = 0;
 			delta_tick = 0;
@@ -63,8 +75,7 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 		data->bucket = which_bucket(KTIME_MAX, nr_iowaiters);
 		skipped = true;
 	}
-	menu_explain_prediction(dev, data, skipped, delta, delta_tick, typical_us);
-	gov_explain(dev, "nr_iowait", nr_iowaiters);
+	menu_trace_prediction(&tr, skipped, delta, delta_tick, typical_us);
 
 	if (unlikely(drv->state_count <= 1 || latency_req == 0) ||
 	    ((data->next_timer_ns < (u64)drv->states[1].target_residency_ns ||
@@ -75,22 +86,29 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 		 * unless state 0 is a polling state.
 		 */
 		*stop_tick = !(drv->states[0].flags & CPUIDLE_FLAG_POLLING);
-		return menu_trace_exit(dev, 0, predicted_ns, latency_req,
-				       latency_req == 0 ? "latency-zero" : "early-exit-poll");
+		return menu_trace_select(dev, &tr, 0, predicted_ns, latency_req,
+					 latency_req == 0 ? "latency-zero" : "early-exit-poll");
 	}
 
 	return menu_pick_state_6_1(drv, dev, latency_req, predicted_ns, delta_tick, nr_iowaiters,
-				   stop_tick, rule);
+				   stop_tick, rule, &tr);
 }
 
-const struct cpuidle_governor gov_menu_6_6 = {
+static struct cpuidle_governor menu_governor = {
 	.name = "menu@6.6",
 	.rating = 20,
-	.summary = "menu of Linux v6.6-v6.11: ns, typical interval first, iowait multiplier",
-	.priv_size = sizeof(struct menu_device),
-	.params = menu_params_6_6,
-	.nr_params = ARRAY_SIZE(menu_params_6_6),
 	.enable = menu_enable_device_6_6,
 	.select = menu_select,
 	.reflect = menu_reflect,
+	/* idlesim: the one-line summary and the tunables (idlesim/gov.h) */
+	.summary = "menu of Linux v6.6-v6.11: ns, typical interval first, iowait multiplier",
+	.params = menu_params_6_6,
+	.nr_params = ARRAY_SIZE(menu_params_6_6),
 };
+
+static int __init init_menu(void)
+{
+	return cpuidle_register_governor(&menu_governor);
+}
+
+postcore_initcall(init_menu);

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* menu-common.c - the logic two or more menu ports share (see menu-common.h). */
-#include "governors/menu-common.h"
+#include <linux/cpuidle.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/sched/clock.h>
+#include <linux/tick.h>
+#include <idlesim/gov.h>
 
-#include <string.h>
+#include "governors/menu-common.h"
 
 /*
  * The rounded sleep-length prediction in us of >= v5.5 (and of 6.6/6.19):
@@ -25,7 +30,7 @@ unsigned int menu_timer_us(const struct cpuidle_device *dev, const struct menu_d
 
 void menu_enable(struct cpuidle_device *dev, unsigned int buckets)
 {
-	struct menu_device *data = menu_data(dev);
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
 	unsigned int i;
 
 	memset(data, 0, sizeof(struct menu_device));
@@ -119,7 +124,7 @@ bool typical_accept(const struct cpuidle_device *dev, uint64_t sum, uint64_t sum
  */
 void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
-	struct menu_device *data = menu_data(dev);
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
 	int last_idx = dev->last_state_idx;
 	struct cpuidle_state *target = &drv->states[last_idx];
 	u64 measured_ns;
@@ -192,41 +197,54 @@ void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
  */
 void menu_reflect(struct cpuidle_device *dev, int index)
 {
-	struct menu_device *data = menu_data(dev);
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
 
 	dev->last_state_idx = index;
 	data->needs_update = 1;
-	data->tick_wakeup = tick_nohz_idle_got_tick(dev);
+	data->tick_wakeup = tick_nohz_idle_got_tick();
 }
 
-/* Explain the prediction inputs of 6.6 / 6.19 (after the sleep length step). */
-/*
- * menu_trace_exit - the last keys of the decision log of a 6.x menu_select(), emitted on each
- * of its ways out (like a tracepoint): the prediction as the selection used it, the latency
- * limit and the rule that decided. Returns idx.
- */
-int menu_trace_exit(struct cpuidle_device *dev, int idx, long long predicted_ns,
-		    long long latency_req_ns, const char *rule)
+void menu_explain_inputs(struct cpuidle_device *dev, const struct menu_device *data,
+			 ktime_t delta_tick, unsigned int typical_us)
 {
-	gov_explain(dev, "predicted_ns", predicted_ns);
-	gov_explain(dev, "latency_req_ns", latency_req_ns);
-	gov_explain_str(dev, "rule", rule);
-	return idx;
-}
-
-void menu_explain_prediction(struct cpuidle_device *dev, const struct menu_device *data,
-				    bool skipped, ktime_t delta, ktime_t delta_tick,
-				    unsigned int typical_us)
-{
-	if (skipped)
-		gov_explain_str(dev, "sleep_length", "skipped");
-	else
-		gov_explain(dev, "sleep_length_ns", ns_or_none(delta));
 	gov_explain(dev, "delta_tick_ns", ns_or_none(delta_tick));
 	gov_explain(dev, "bucket", data->bucket);
 	gov_explain(dev, "correction_factor", data->correction_factor[data->bucket]);
 	gov_explain(dev, "typical_interval_us", us_or_none(typical_us));
 	gov_explain(dev, "typical_samples", data->typical_samples);
+}
+
+/*
+ * menu_trace_select - the decision log of a 6.x menu_select(), emitted once on each of its
+ * ways out (like a tracepoint): [nr_iowait (6.1)], the prediction's inputs,
+ * [nr_iowait (6.6)], [perf_mult], predicted_ns (as the selection used it), latency_req_ns
+ * (after the multiplier) and the rule that decided. Returns idx.
+ */
+int menu_trace_select(struct cpuidle_device *dev, const struct menu_trace *tr, int idx,
+		      long long predicted_ns, long long latency_req_ns, const char *rule)
+{
+	const struct menu_device *data = this_cpu_ptr(&menu_devices);
+
+	if (!dev->explain)
+		return idx;
+	if (tr->has_iowait && tr->iowait_first)
+		gov_explain(dev, "nr_iowait", tr->nr_iowait);
+	if (tr->predicted) {
+		if (tr->skipped)
+			gov_explain_str(dev, "sleep_length", "skipped");
+		else
+			gov_explain(dev, "sleep_length_ns", ns_or_none(tr->delta));
+		menu_explain_inputs(dev, data, tr->delta_tick, tr->typical_us);
+	}
+	if (tr->has_iowait && !tr->iowait_first)
+		gov_explain(dev, "nr_iowait", tr->nr_iowait);
+	if (tr->has_mult)
+		gov_explain(dev, "perf_mult", tr->perf_mult);
+	if (!tr->no_predicted_ns)
+		gov_explain(dev, "predicted_ns", predicted_ns);
+	gov_explain(dev, "latency_req_ns", latency_req_ns);
+	gov_explain_str(dev, "rule", rule);
+	return idx;
 }
 
 /*
@@ -320,14 +338,15 @@ unsigned int get_typical_interval_6_6(const struct cpuidle_device *dev,
  */
 int menu_pick_state_6_1(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			       s64 latency_req, u64 predicted_ns, ktime_t delta_tick,
-			       unsigned int nr_iowaiters, bool *stop_tick, const char *rule)
+			       unsigned int nr_iowaiters, bool *stop_tick, const char *rule,
+			       struct menu_trace *tr)
 {
-	struct menu_device *data = menu_data(dev);
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
 	u64 interactivity_req;
 	bool lowered = false;
 	int i, idx;
 
-	if (tick_nohz_tick_stopped(dev)) {
+	if (tick_nohz_tick_stopped()) {
 		/*
 		 * With the tick already stopped, a prediction that is too short could leave the
 		 * CPU in a shallow state for a long time. Below one tick, trust the time to the
@@ -349,7 +368,8 @@ int menu_pick_state_6_1(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			latency_req = (s64)interactivity_req;
 			lowered = true;
 		}
-		gov_explain(dev, "perf_mult", mult);
+		tr->has_mult = true;
+		tr->perf_mult = mult;
 	}
 
 	/*
@@ -383,7 +403,7 @@ int menu_pick_state_6_1(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			if (predicted_ns < (u64)TICK_NSEC)
 				break;
 
-			if (!tick_nohz_tick_stopped(dev)) {
+			if (!tick_nohz_tick_stopped()) {
 				/*
 				 * The tick is running and will wake the CPU within a tick
 				 * anyway, so a shallow choice costs little: keep it together
@@ -404,7 +424,7 @@ int menu_pick_state_6_1(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			    s->target_residency_ns <= delta_tick)
 				idx = i;
 
-			return menu_trace_exit(dev, idx, predicted_ns, latency_req, "tick-stopped");
+			return menu_trace_select(dev, tr, idx, predicted_ns, latency_req, "tick-stopped");
 		}
 		if (s->exit_latency_ns > latency_req) {
 			rule = lowered ? "interactivity" : "latency";
@@ -421,7 +441,7 @@ int menu_pick_state_6_1(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 
 	/* Keep the tick for a polling state or for an expected idle time below one tick. */
 	if (((drv->states[idx].flags & CPUIDLE_FLAG_POLLING) || predicted_ns < (u64)TICK_NSEC) &&
-	    !tick_nohz_tick_stopped(dev)) {
+	    !tick_nohz_tick_stopped()) {
 		int capped;
 
 		*stop_tick = false;
@@ -432,7 +452,7 @@ int menu_pick_state_6_1(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		idx = capped;
 	}
 
-	return menu_trace_exit(dev, idx, predicted_ns, latency_req, rule);
+	return menu_trace_select(dev, tr, idx, predicted_ns, latency_req, rule);
 }
 
 int menu_enable_device_6_6(struct cpuidle_driver *drv, struct cpuidle_device *dev)
@@ -449,9 +469,9 @@ int menu_enable_device_6_6(struct cpuidle_driver *drv, struct cpuidle_device *de
  */
 int menu_pick_state_6_12(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 				s64 latency_req, u64 predicted_ns, ktime_t delta_tick,
-				bool *stop_tick, const char *rule)
+				bool *stop_tick, const char *rule, const struct menu_trace *tr)
 {
-	struct menu_device *data = menu_data(dev);
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
 	int i, idx;
 
 	/*
@@ -497,7 +517,7 @@ int menu_pick_state_6_12(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		if (predicted_ns < (u64)TICK_NSEC)
 			break;
 
-		if (!tick_nohz_tick_stopped(dev)) {
+		if (!tick_nohz_tick_stopped()) {
 			/*
 			 * The tick is running and will wake the CPU within a tick anyway, so a
 			 * shallow choice costs little: keep it together with the tick and let
@@ -517,7 +537,7 @@ int menu_pick_state_6_12(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		    s->target_residency_ns <= delta_tick)
 			idx = i;
 
-		return menu_trace_exit(dev, idx, predicted_ns, latency_req, "tick-stopped");
+		return menu_trace_select(dev, tr, idx, predicted_ns, latency_req, "tick-stopped");
 	}
 
 	if (idx == -1) {
@@ -527,7 +547,7 @@ int menu_pick_state_6_12(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 
 	/* Keep the tick for a polling state or for an expected idle time below one tick. */
 	if (((drv->states[idx].flags & CPUIDLE_FLAG_POLLING) || predicted_ns < (u64)TICK_NSEC) &&
-	    !tick_nohz_tick_stopped(dev)) {
+	    !tick_nohz_tick_stopped()) {
 		int capped;
 
 		*stop_tick = false;
@@ -538,7 +558,7 @@ int menu_pick_state_6_12(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		idx = capped;
 	}
 
-	return menu_trace_exit(dev, idx, predicted_ns, latency_req, rule);
+	return menu_trace_select(dev, tr, idx, predicted_ns, latency_req, rule);
 }
 
 int menu_enable_device_6_19(struct cpuidle_driver *drv, struct cpuidle_device *dev)

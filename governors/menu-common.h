@@ -30,21 +30,24 @@
  * DOC: Layout
  *
  * One file per modelled release, with the kernel's names, constants, integer types and
- * truncation. Where releases share logic (the ns-era menu_update() and menu_reflect(), the
+ * truncation, compiled against the kernel-compatibility headers (kcompat/include) with the
+ * kernel's signatures, and registered by cpuidle_register_governor() in an initcall. Where releases share logic (the ns-era menu_update() and menu_reflect(), the
  * selection loop shared by 6.1 and 6.6 and the one shared by 6.12 and 6.19, the one-sided
  * get_typical_interval() of 6.1/6.6/6.12), it lives once in menu-common.c with a version
  * suffix naming the first release that has it. The tuning constants are tunables
- * (dev->gov_params), read only through the macros below named like the kernel constants
+ * (idlesim_tunable(), idlesim/gov.h), read only through the macros below named like the kernel constants
  * (DECAY, RESOLUTION, MAX_INTERESTING, ...), which need a `dev` in scope as TICK_NSEC does.
- * INTERVALS stays a compile-time array size. Per-CPU state is dev->governor_data.
+ * INTERVALS stays a compile-time array size. The per-CPU state is menu_devices, defined here
+ * because the shared helpers reach it too (this_cpu_ptr(), as the kernel's menu does).
  *
  *
  * DOC: Decision log (idlesim run --explain)
  *
- * Emitted from two points of a 6.x menu_select(), like tracepoints: the prediction
- * (menu_explain_prediction(), once it is made) and the decision (menu_trace_exit(), on each
- * way out: predicted_ns, latency_req_ns, rule); nr_iowait and perf_mult are still logged
- * where they are computed. menu@4.18 logs everything in one block on its single way out.
+ * Emitted once per decision, on each way out of menu_select(), like a tracepoint: the logic
+ * records what the log needs in a struct menu_trace (menu_trace_prediction() once the
+ * prediction is made, the multiplier where it is computed), and menu_trace_select() emits
+ * every key, in the order each release's log has always had. menu@4.18 has its own
+ * menu_trace_select() with its own keys.
  *
  * sleep_length_ns (after the clamp; -1 = no timer) or sleep_length = "skipped";
  * delta_tick_ns; bucket; correction_factor (of that bucket, as used); typical_interval_us
@@ -101,15 +104,15 @@
 #ifndef IDLESIM_GOVERNORS_MENU_COMMON_H
 #define IDLESIM_GOVERNORS_MENU_COMMON_H
 
-#include "governors/governor.h"
+#include <linux/cpuidle.h>
+#include <linux/kernel.h>
+#include <idlesim/gov.h>
 
 #define BUCKETS 12     /* <= v6.11; also the array size */
 #define BUCKETS_6_12 6 /* >= v6.12 (38f83090f515) */
 #define INTERVAL_SHIFT 3
 #define INTERVALS (1UL << INTERVAL_SHIFT)
 
-#define likely(x) __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
 #define DIV_ROUND_CLOSEST_ULL(x, d) div64_u64((u64)(x) + (u64)(d) / 2, (u64)(d))
 
 /*
@@ -131,7 +134,7 @@ enum {
 	P_RESIDENCY_THRESHOLD = P_VERSION_SPECIFIC,
 };
 
-#define PARAM(i) (dev->gov_params[(i)])
+#define PARAM(i) idlesim_tunable(dev, (i))
 #define DECAY ((unsigned int)PARAM(P_DECAY))
 #define RESOLUTION ((unsigned int)PARAM(P_RESOLUTION))
 #define MAX_INTERESTING ((u64)PARAM(P_MAX_INTERESTING) * NSEC_PER_USEC) /* >= v5.5, ns */
@@ -159,10 +162,8 @@ struct menu_device {
 	unsigned int typical_samples; /* not in the kernel: for the decision log */
 };
 
-static inline struct menu_device *menu_data(struct cpuidle_device *dev)
-{
-	return dev->governor_data;
-}
+/* Each menu port's per-CPU data (a built-in port has exactly one per-CPU variable). */
+static DEFINE_PER_CPU(struct menu_device, menu_devices);
 
 static inline long long us_or_none(unsigned int us)
 {
@@ -223,6 +224,10 @@ int menu_fit_delta_tick(struct cpuidle_driver *drv, struct cpuidle_device *dev, 
 bool typical_accept(const struct cpuidle_device *dev, uint64_t sum, uint64_t sum_sq,
 			   int divisor, unsigned int *avg_out);
 
+/* The decision log's prediction keys after the sleep length, the same in every release. */
+void menu_explain_inputs(struct cpuidle_device *dev, const struct menu_device *data,
+			 ktime_t delta_tick, unsigned int typical_us);
+
 #ifndef MENU_V4_18
 /* ---- in menu-common.c: the ns era (6.1 and later) ---- */
 
@@ -230,12 +235,37 @@ void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev);
 
 void menu_reflect(struct cpuidle_device *dev, int index);
 
-int menu_trace_exit(struct cpuidle_device *dev, int idx, long long predicted_ns,
-		    long long latency_req_ns, const char *rule);
+/*
+ * What the decision log of a 6.x menu_select() needs beyond the values passed to
+ * menu_trace_select(): which keys exist (how far the selection got) and the values decided
+ * on the way. Filled by the logic, emitted once on each way out.
+ */
+struct menu_trace {
+	bool predicted;	      /* the prediction was made: its keys exist */
+	bool skipped;	      /* the sleep length was not read */
+	bool has_iowait;      /* 6.1, 6.6: nr_iowait */
+	bool iowait_first;    /* 6.1 logs nr_iowait before the prediction, 6.6 after it */
+	bool has_mult;	      /* the performance multiplier was computed (tick running) */
+	bool no_predicted_ns; /* 6.1's early exit logs no predicted_ns */
+	ktime_t delta, delta_tick;
+	unsigned int typical_us;
+	unsigned int nr_iowait;
+	int perf_mult;
+};
 
-void menu_explain_prediction(struct cpuidle_device *dev, const struct menu_device *data,
-				    bool skipped, ktime_t delta, ktime_t delta_tick,
-				    unsigned int typical_us);
+/* The prediction's inputs, for the log. */
+static inline void menu_trace_prediction(struct menu_trace *tr, bool skipped, ktime_t delta,
+					 ktime_t delta_tick, unsigned int typical_us)
+{
+	tr->predicted = true;
+	tr->skipped = skipped;
+	tr->delta = delta;
+	tr->delta_tick = delta_tick;
+	tr->typical_us = typical_us;
+}
+
+int menu_trace_select(struct cpuidle_device *dev, const struct menu_trace *tr, int idx,
+		      long long predicted_ns, long long latency_req_ns, const char *rule);
 
 int performance_multiplier(const struct cpuidle_device *dev,
 					 unsigned int nr_iowaiters);
@@ -249,13 +279,14 @@ unsigned int get_typical_interval_6_6(const struct cpuidle_device *dev,
 
 int menu_pick_state_6_1(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			       s64 latency_req, u64 predicted_ns, ktime_t delta_tick,
-			       unsigned int nr_iowaiters, bool *stop_tick, const char *rule);
+			       unsigned int nr_iowaiters, bool *stop_tick, const char *rule,
+			       struct menu_trace *tr);
 
 int menu_enable_device_6_6(struct cpuidle_driver *drv, struct cpuidle_device *dev);
 
 int menu_pick_state_6_12(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 				s64 latency_req, u64 predicted_ns, ktime_t delta_tick,
-				bool *stop_tick, const char *rule);
+				bool *stop_tick, const char *rule, const struct menu_trace *tr);
 
 int menu_enable_device_6_19(struct cpuidle_driver *drv, struct cpuidle_device *dev);
 

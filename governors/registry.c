@@ -7,6 +7,12 @@
  * family name ("menu") means the newest version of that family, compared numerically
  * ("6.19" > "6.6" > "4.18").
  *
+ * The built-in table: the reference policies (reference.c), then the kernel ports, which
+ * register as a kernel file does, through cpuidle_register_governor() in an initcall
+ * (idlesim_initcall_<file>, see kcompat/include/linux/init.h); the initcalls run once, in
+ * the order below, at the first lookup (pthread_once), and each registered governor is copied
+ * here with its per-CPU data size as priv_size. Nothing changes after that.
+ *
  * Besides the built-in table, governors built from kernel files (sim/kgov.c) register at run
  * time with gov_register(). That list is process-wide, like the kernel's governor list and
  * like the loaded modules it points into (dlopen() is process-wide): it only grows, is
@@ -25,34 +31,61 @@ extern const struct cpuidle_governor gov_oracle;
 extern const struct cpuidle_governor gov_oracle_energy;
 extern const struct cpuidle_governor gov_shallowest;
 extern const struct cpuidle_governor gov_deepest;
-extern const struct cpuidle_governor gov_menu_4_18;
-extern const struct cpuidle_governor gov_menu_6_1;
-extern const struct cpuidle_governor gov_menu_6_6;
-extern const struct cpuidle_governor gov_menu_6_12;
-extern const struct cpuidle_governor gov_menu_6_19;
-extern const struct cpuidle_governor gov_teo_5_1;
-extern const struct cpuidle_governor gov_teo_5_14;
-extern const struct cpuidle_governor gov_teo_6_12;
-extern const struct cpuidle_governor gov_teo_6_19;
-extern const struct cpuidle_governor gov_ladder_6_12;
 
-/* Reference policies first, then each kernel family in version order. */
-static const struct cpuidle_governor *const governors[] = {
-	&gov_oracle,
-	&gov_oracle_energy,
-	&gov_shallowest,
-	&gov_deepest,
-	&gov_menu_4_18,
-	&gov_menu_6_1,
-	&gov_menu_6_6,
-	&gov_menu_6_12,
-	&gov_menu_6_19,
-	&gov_teo_5_1,
-	&gov_teo_5_14,
-	&gov_teo_6_12,
-	&gov_teo_6_19,
-	&gov_ladder_6_12,
-};
+/* The ports' initcalls (governors/<family>-<version>.c), each family in version order. */
+#define BUILTIN_PORTS(X)                                                                           \
+	X(menu_4_18) X(menu_6_1) X(menu_6_6) X(menu_6_12) X(menu_6_19)                            \
+	X(teo_5_1) X(teo_5_14) X(teo_6_12) X(teo_6_19)                                             \
+	X(ladder)
+
+#define DECLARE_INITCALL(id) extern int (*const idlesim_initcall_##id)(void);
+BUILTIN_PORTS(DECLARE_INITCALL)
+#define LIST_INITCALL(id) &idlesim_initcall_##id,
+static int (*const *const port_initcalls[])(void) = { BUILTIN_PORTS(LIST_INITCALL) };
+
+#define NR_REFERENCE 4
+#define NR_BUILTIN (NR_REFERENCE + ARRAY_SIZE(port_initcalls))
+
+/* Filled once by builtin_init(): reference policies first, then the ports. */
+static const struct cpuidle_governor *governors[NR_BUILTIN];
+static struct cpuidle_governor ports[ARRAY_SIZE(port_initcalls)];
+static unsigned int nr_governors;
+static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
+
+int idlesim_builtin_register(struct cpuidle_governor *gov, size_t percpu_size)
+{
+	struct cpuidle_governor *g;
+
+	/* Only from builtin_init(), after the reference policies, within the table. */
+	if (!gov || !gov->select || nr_governors < NR_REFERENCE || nr_governors >= NR_BUILTIN)
+		return -22; /* -EINVAL */
+	g = &ports[nr_governors - NR_REFERENCE];
+	*g = *gov;
+	g->priv_size = percpu_size;
+	governors[nr_governors++] = g;
+	return 0;
+}
+
+static void builtin_init(void)
+{
+	size_t i;
+
+	governors[0] = &gov_oracle;
+	governors[1] = &gov_oracle_energy;
+	governors[2] = &gov_shallowest;
+	governors[3] = &gov_deepest;
+	nr_governors = NR_REFERENCE;
+	/* A port that fails to register is a programming error: tests list every name. */
+	for (i = 0; i < ARRAY_SIZE(port_initcalls); i++)
+		(*port_initcalls[i])();
+}
+
+/* The built-in table, built at the first call. */
+static unsigned int builtin_count(void)
+{
+	pthread_once(&builtin_once, builtin_init);
+	return nr_governors;
+}
 
 #define GOV_DYNAMIC_MAX 64
 
@@ -80,16 +113,17 @@ unsigned int gov_count(void)
 	pthread_mutex_lock(&dynamic_lock);
 	n = nr_dynamic;
 	pthread_mutex_unlock(&dynamic_lock);
-	return ARRAY_SIZE(governors) + n;
+	return builtin_count() + n;
 }
 
 const struct cpuidle_governor *gov_get(unsigned int i)
 {
 	const struct cpuidle_governor *g = NULL;
+	unsigned int nb = builtin_count();
 
-	if (i < ARRAY_SIZE(governors))
+	if (i < nb)
 		return governors[i];
-	i -= ARRAY_SIZE(governors);
+	i -= nb;
 	pthread_mutex_lock(&dynamic_lock);
 	if (i < nr_dynamic)
 		g = dynamic[i];
@@ -127,7 +161,7 @@ const struct cpuidle_governor *gov_find(const char *name)
 {
 	const struct cpuidle_governor *best = NULL;
 	size_t len = strlen(name);
-	unsigned int i, n = gov_count();
+	unsigned int i, n = gov_count(), nb = builtin_count();
 
 	for (i = 0; i < n; i++) {
 		const struct cpuidle_governor *g = gov_get(i);
@@ -137,7 +171,7 @@ const struct cpuidle_governor *gov_find(const char *name)
 		if (!strcasecmp(gname, name))
 			return g;
 		/* A bare family name: keep the newest built-in version (never a loaded file). */
-		if (i >= ARRAY_SIZE(governors) || strchr(name, '@') || flen != len ||
+		if (i >= nb || strchr(name, '@') || flen != len ||
 		    strncasecmp(gname, name, len))
 			continue;
 		if (!best || version_cmp(gname + flen + (gname[flen] == '@'),

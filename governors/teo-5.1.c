@@ -42,7 +42,7 @@
  *    state selected so far (both changed in v5.3 by cab09f3d2d2a).
  *
  * Deviations: PULSE and DECAY_SHIFT are tunables (teo-common.h, kernel values by default);
- * per-CPU data is dev->governor_data, not DEFINE_PER_CPU; states[idx].hits is read only when
+ * states[idx].hits is read only when
  * idx >= 0 (the kernel reads states[-1] with every state disabled, harmlessly); only
  * dev->states_usage[i].disable is checked (drv->states[i].disabled does not exist here); the
  * engine's POLL time limit is the >= v5.11 rule; "no timer" (KTIME_MAX) exists only in the
@@ -53,9 +53,14 @@
  * duration_us, hits and misses of the candidate, max_early_idx, early_hits (the maximum as
  * the loop left it), pattern_count, pattern_avg_us. It has no kernel counterpart.
  */
-#include "governors/teo-common.h"
+#include <linux/cpuidle.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/sched/clock.h>
+#include <linux/tick.h>
+#include <idlesim/gov.h>
 
-#include <string.h>
+#include "governors/teo-common.h"
 
 /* v5.1: size of the ring of recent non-timer idle durations searched for a pattern. */
 #define INTERVALS 8
@@ -89,10 +94,12 @@ struct teo_cpu {
 	unsigned int intervals[INTERVALS + 1];
 };
 
+static DEFINE_PER_CPU(struct teo_cpu, teo_cpus);
+
 /* v5.1 cpuidle_governor_latency_req() returned int microseconds. */
 static int teo_latency_req_us(const struct cpuidle_device *dev)
 {
-	s64 req_us = cpuidle_governor_latency_req(dev) / NSEC_PER_USEC;
+	s64 req_us = cpuidle_governor_latency_req(dev->cpu) / NSEC_PER_USEC;
 
 	return req_us > INT_MAX ? INT_MAX : (int)req_us;
 }
@@ -100,7 +107,7 @@ static int teo_latency_req_us(const struct cpuidle_device *dev)
 /* teo_update - account the last wakeup in the v5.1 metrics (us). */
 static void teo_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
-	struct teo_cpu *cpu_data = dev->governor_data;
+	struct teo_cpu *cpu_data = per_cpu_ptr(&teo_cpus, dev->cpu);
 	unsigned int sleep_length_us =
 		(unsigned int)ktime_to_us((ktime_t)cpu_data->sleep_length_ns);
 	int i, idx_hit = -1, idx_timer = -1;
@@ -224,7 +231,7 @@ static int teo_trace_select(struct cpuidle_device *dev, const struct teo_trace *
 			    int max_early_idx, unsigned int count, unsigned int duration_us,
 			    const char *rule)
 {
-	const struct teo_cpu *cpu_data = dev->governor_data;
+	const struct teo_cpu *cpu_data = per_cpu_ptr(&teo_cpus, dev->cpu);
 
 	if (!dev->explain)
 		return idx;
@@ -254,7 +261,7 @@ static int teo_trace_select(struct cpuidle_device *dev, const struct teo_trace *
 /* teo_select - choose the state for the next idle period (v5.1 logic, us). */
 static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
-	struct teo_cpu *cpu_data = dev->governor_data;
+	struct teo_cpu *cpu_data = per_cpu_ptr(&teo_cpus, dev->cpu);
 	int latency_req = teo_latency_req_us(dev);
 	unsigned int duration_us, count;
 	int max_early_idx, idx, i;
@@ -267,9 +274,9 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 		cpu_data->last_state = -1;
 	}
 
-	cpu_data->time_span_ns = local_clock(dev);
+	cpu_data->time_span_ns = local_clock();
 
-	cpu_data->sleep_length_ns = (u64)tick_nohz_get_sleep_length(dev, &delta_tick);
+	cpu_data->sleep_length_ns = (u64)tick_nohz_get_sleep_length(&delta_tick);
 	duration_us = (unsigned int)ktime_to_us((ktime_t)cpu_data->sleep_length_ns);
 
 	count = 0;
@@ -314,7 +321,7 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 		idx = i;
 
 		if (count < cpu_data->states[i].early_hits &&
-		    !(tick_nohz_tick_stopped(dev) && drv->states[i].target_residency < TICK_USEC)) {
+		    !(tick_nohz_tick_stopped() && drv->states[i].target_residency < TICK_USEC)) {
 			count = cpu_data->states[i].early_hits;
 			max_early_idx = i;
 		}
@@ -371,7 +378,7 @@ refine:
 			 * With the tick stopped, ignore an average below one tick: acting on it
 			 * could keep the CPU in a shallow state for a long time.
 			 */
-			if (!(tick_nohz_tick_stopped(dev) && avg_us < TICK_USEC)) {
+			if (!(tick_nohz_tick_stopped() && avg_us < TICK_USEC)) {
 				idx = teo_find_shallower_state_us(drv, dev, idx, avg_us);
 				duration_us = avg_us;
 				rule = "pattern";
@@ -380,7 +387,7 @@ refine:
 	}
 
 	/* Keep the tick for a polling state or for an expected idle time below one tick. */
-	if ((teo_polling(drv, idx) || duration_us < TICK_USEC) && !tick_nohz_tick_stopped(dev)) {
+	if ((teo_polling(drv, idx) || duration_us < TICK_USEC) && !tick_nohz_tick_stopped()) {
 		unsigned int delta_tick_us = (unsigned int)ktime_to_us(delta_tick);
 
 		*stop_tick = false;
@@ -406,7 +413,7 @@ refine:
  */
 static void teo_reflect(struct cpuidle_device *dev, int state)
 {
-	struct teo_cpu *cpu_data = dev->governor_data;
+	struct teo_cpu *cpu_data = per_cpu_ptr(&teo_cpus, dev->cpu);
 
 	cpu_data->last_state = state;
 	/*
@@ -415,16 +422,16 @@ static void teo_reflect(struct cpuidle_device *dev, int state)
 	 * poll_time_limit is not cleared here.)
 	 */
 	if (dev->poll_time_limit ||
-	    (tick_nohz_idle_got_tick(dev) && cpu_data->sleep_length_ns > (u64)TICK_NSEC))
+	    (tick_nohz_idle_got_tick() && cpu_data->sleep_length_ns > (u64)TICK_NSEC))
 		cpu_data->time_span_ns = cpu_data->sleep_length_ns;
 	else
-		cpu_data->time_span_ns = local_clock(dev) - cpu_data->time_span_ns;
+		cpu_data->time_span_ns = local_clock() - cpu_data->time_span_ns;
 }
 
 /* teo_enable_device - zero the metrics and fill the interval ring with UINT_MAX. */
 static int teo_enable_device(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
-	struct teo_cpu *cpu_data = dev->governor_data;
+	struct teo_cpu *cpu_data = per_cpu_ptr(&teo_cpus, dev->cpu);
 	int i;
 
 	(void)drv;
@@ -436,14 +443,21 @@ static int teo_enable_device(struct cpuidle_driver *drv, struct cpuidle_device *
 	return 0;
 }
 
-const struct cpuidle_governor gov_teo_5_1 = {
+static struct cpuidle_governor teo_governor = {
 	.name = "teo@5.1",
 	.rating = 19,
-	.summary = "TEO as merged: per-state early hits/hits/misses, 8 recent intervals (us)",
-	.priv_size = sizeof(struct teo_cpu),
-	.params = teo_params_5,
-	.nr_params = TEO_NR_PARAMS_5,
 	.enable = teo_enable_device,
 	.select = teo_select,
 	.reflect = teo_reflect,
+	/* idlesim: the one-line summary and the tunables (idlesim/gov.h) */
+	.summary = "TEO as merged: per-state early hits/hits/misses, 8 recent intervals (us)",
+	.params = teo_params_5,
+	.nr_params = TEO_NR_PARAMS_5,
 };
+
+static int __init teo_governor_init(void)
+{
+	return cpuidle_register_governor(&teo_governor);
+}
+
+postcore_initcall(teo_governor_init);

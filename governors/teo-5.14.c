@@ -27,7 +27,7 @@
  * is unsigned arithmetic.
  *
  * Deviations: PULSE and DECAY_SHIFT are tunables (teo-common.h, kernel values by default);
- * per-CPU data is dev->governor_data; dev->last_state_idx is -1 before enable() (the kernel's
+ * dev->last_state_idx is -1 before enable() (the kernel's
  * zeroed device may run one teo_update() on state 0 at boot: not modelled); "no timer"
  * (KTIME_MAX) exists only in the simulator.
  *
@@ -36,9 +36,14 @@
  * constraint_idx, idx_intercept_sum, idx_hit_sum, idx_recent_sum, total, alt_intercepts,
  * alt_recent, alt_idx. It has no kernel counterpart.
  */
-#include "governors/teo-common.h"
+#include <linux/cpuidle.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/sched/clock.h>
+#include <linux/tick.h>
+#include <idlesim/gov.h>
 
-#include <string.h>
+#include "governors/teo-common.h"
 
 /* v5.14: how many of the latest wakeups feed the "recent" counts of the bins. */
 #define NR_RECENT 9
@@ -69,10 +74,12 @@ struct teo_cpu {
 	int recent_idx[NR_RECENT];
 };
 
+static DEFINE_PER_CPU(struct teo_cpu, teo_cpus);
+
 /* teo_update - account the last wakeup in the v5.14 bins. */
 static void teo_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
-	struct teo_cpu *cpu_data = dev->governor_data;
+	struct teo_cpu *cpu_data = per_cpu_ptr(&teo_cpus, dev->cpu);
 	int i, idx_timer = 0, idx_duration = 0;
 	u64 measured_ns;
 
@@ -149,7 +156,7 @@ static void teo_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 
 static bool teo_time_ok(const struct cpuidle_device *dev, u64 interval_ns)
 {
-	return !tick_nohz_tick_stopped(dev) || interval_ns >= (u64)TICK_NSEC;
+	return !tick_nohz_tick_stopped() || interval_ns >= (u64)TICK_NSEC;
 }
 
 static s64 teo_middle_of_bin(int idx, struct cpuidle_driver *drv)
@@ -180,7 +187,7 @@ static int teo_trace_select(struct cpuidle_device *dev, const struct teo_trace *
 			    unsigned int idx_hit_sum, unsigned int idx_recent_sum,
 			    bool alt_intercepts, bool alt_recent, s64 duration_ns, const char *rule)
 {
-	const struct teo_cpu *cpu_data = dev->governor_data;
+	const struct teo_cpu *cpu_data = per_cpu_ptr(&teo_cpus, dev->cpu);
 
 	if (!dev->explain)
 		return idx;
@@ -209,8 +216,8 @@ static int teo_trace_select(struct cpuidle_device *dev, const struct teo_trace *
 /* teo_select - choose the state for the next idle period (v5.14 logic, ns). */
 static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
-	struct teo_cpu *cpu_data = dev->governor_data;
-	s64 latency_req = cpuidle_governor_latency_req(dev);
+	struct teo_cpu *cpu_data = per_cpu_ptr(&teo_cpus, dev->cpu);
+	s64 latency_req = cpuidle_governor_latency_req(dev->cpu);
 	unsigned int idx_intercept_sum = 0;
 	unsigned int intercept_sum = 0;
 	unsigned int idx_recent_sum = 0;
@@ -231,9 +238,9 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 		dev->last_state_idx = -1;
 	}
 
-	cpu_data->time_span_ns = (s64)local_clock(dev);
+	cpu_data->time_span_ns = (s64)local_clock();
 
-	duration_ns = tick_nohz_get_sleep_length(dev, &delta_tick);
+	duration_ns = tick_nohz_get_sleep_length(&delta_tick);
 	cpu_data->sleep_length_ns = duration_ns;
 
 	/*
@@ -382,7 +389,7 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 
 end:
 	/* Keep the tick for a polling state or for an expected idle time below one tick. */
-	if ((teo_polling(drv, idx) || duration_ns < TICK_NSEC) && !tick_nohz_tick_stopped(dev)) {
+	if ((teo_polling(drv, idx) || duration_ns < TICK_NSEC) && !tick_nohz_tick_stopped()) {
 		*stop_tick = false;
 		tr.tick_rule = teo_polling(drv, idx) ? "polling-state" : "short-duration";
 
@@ -407,7 +414,7 @@ end:
  */
 static void teo_reflect(struct cpuidle_device *dev, int state)
 {
-	struct teo_cpu *cpu_data = dev->governor_data;
+	struct teo_cpu *cpu_data = per_cpu_ptr(&teo_cpus, dev->cpu);
 
 	dev->last_state_idx = state;
 	/*
@@ -415,18 +422,18 @@ static void teo_reflect(struct cpuidle_device *dev, int state)
 	 * real wakeup event: clear the poll flag and count the whole sleep length as idle time.
 	 */
 	if (dev->poll_time_limit ||
-	    (tick_nohz_idle_got_tick(dev) && cpu_data->sleep_length_ns > TICK_NSEC)) {
+	    (tick_nohz_idle_got_tick() && cpu_data->sleep_length_ns > TICK_NSEC)) {
 		dev->poll_time_limit = false;
 		cpu_data->time_span_ns = cpu_data->sleep_length_ns;
 	} else {
-		cpu_data->time_span_ns = (s64)(local_clock(dev) - (u64)cpu_data->time_span_ns);
+		cpu_data->time_span_ns = (s64)(local_clock() - (u64)cpu_data->time_span_ns);
 	}
 }
 
 /* teo_enable_device - zero the metrics and empty the recent ring (-1). */
 static int teo_enable_device(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
-	struct teo_cpu *cpu_data = dev->governor_data;
+	struct teo_cpu *cpu_data = per_cpu_ptr(&teo_cpus, dev->cpu);
 	int i;
 
 	(void)drv;
@@ -438,14 +445,21 @@ static int teo_enable_device(struct cpuidle_driver *drv, struct cpuidle_device *
 	return 0;
 }
 
-const struct cpuidle_governor gov_teo_5_14 = {
+static struct cpuidle_governor teo_governor = {
 	.name = "teo@5.14",
 	.rating = 19,
-	.summary = "TEO bins: hits/intercepts/recent per bin, alt_intercepts/alt_recent lookup",
-	.priv_size = sizeof(struct teo_cpu),
-	.params = teo_params_5,
-	.nr_params = TEO_NR_PARAMS_5,
 	.enable = teo_enable_device,
 	.select = teo_select,
 	.reflect = teo_reflect,
+	/* idlesim: the one-line summary and the tunables (idlesim/gov.h) */
+	.summary = "TEO bins: hits/intercepts/recent per bin, alt_intercepts/alt_recent lookup",
+	.params = teo_params_5,
+	.nr_params = TEO_NR_PARAMS_5,
 };
+
+static int __init teo_governor_init(void)
+{
+	return cpuidle_register_governor(&teo_governor);
+}
+
+postcore_initcall(teo_governor_init);

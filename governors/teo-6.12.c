@@ -24,16 +24,21 @@
  * Quirks reproduced: the truncating decay leaves a metric below 8 (shift 3) for ever.
  *
  * Deviations: PULSE, DECAY_SHIFT and RESIDENCY_THRESHOLD_NS are tunables (teo-common.h,
- * kernel values by default); per-CPU data is dev->governor_data; dev->last_state_idx is -1
+ * kernel values by default); dev->last_state_idx is -1
  * before enable(); "no timer" (KTIME_MAX) exists only in the simulator.
  *
  * Decision log (--explain), from teo_explain() on every way out of teo_select():
  * sleep_length_ns ("skipped" when not read), candidate, constraint_idx, idx_intercept_sum,
  * tick_intercept_sum, total, rule. It has no kernel counterpart.
  */
-#include "governors/teo-common.h"
+#include <linux/cpuidle.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/sched/clock.h>
+#include <linux/tick.h>
+#include <idlesim/gov.h>
 
-#include <string.h>
+#include "governors/teo-common.h"
 
 /* ---- tunables (teo-common.h reads them): PULSE, DECAY_SHIFT, RESIDENCY_THRESHOLD_NS ---- */
 static const struct gov_param teo_params[] = {
@@ -65,10 +70,12 @@ struct teo_cpu {
 	unsigned int tick_hits;
 };
 
+static DEFINE_PER_CPU(struct teo_cpu, teo_cpus);
+
 /* teo_update - account the last wakeup in the 6.12 bins. */
 static void teo_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
-	struct teo_cpu *cpu_data = dev->governor_data;
+	struct teo_cpu *cpu_data = per_cpu_ptr(&teo_cpus, dev->cpu);
 	int i, idx_timer = 0, idx_duration = 0;
 	s64 target_residency_ns = 0;
 	u64 measured_ns;
@@ -140,7 +147,7 @@ end:
 /* A state is usable with the tick stopped only if its target residency reaches a tick. */
 static bool teo_state_ok(int i, struct cpuidle_driver *drv, const struct cpuidle_device *dev)
 {
-	return !tick_nohz_tick_stopped(dev) || drv->states[i].target_residency_ns >= TICK_NSEC;
+	return !tick_nohz_tick_stopped() || drv->states[i].target_residency_ns >= TICK_NSEC;
 }
 
 /* The decision log of teo@6.12: one call on every way out of teo_select(). */
@@ -148,7 +155,7 @@ static int teo_explain(struct cpuidle_device *dev, int idx, const char *rule,
 			    int constraint_idx, unsigned int idx_intercept_sum,
 			    unsigned int tick_intercept_sum)
 {
-	struct teo_cpu *cpu_data = dev->governor_data;
+	struct teo_cpu *cpu_data = per_cpu_ptr(&teo_cpus, dev->cpu);
 
 	if (!dev->explain)
 		return idx;
@@ -166,8 +173,8 @@ static int teo_explain(struct cpuidle_device *dev, int idx, const char *rule,
 
 static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
-	struct teo_cpu *cpu_data = dev->governor_data;
-	s64 latency_req = cpuidle_governor_latency_req(dev);
+	struct teo_cpu *cpu_data = per_cpu_ptr(&teo_cpus, dev->cpu);
+	s64 latency_req = cpuidle_governor_latency_req(dev->cpu);
 	ktime_t delta_tick = TICK_NSEC / 2;
 	unsigned int tick_intercept_sum = 0;
 	unsigned int idx_intercept_sum = 0;
@@ -186,7 +193,7 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 		dev->last_state_idx = -1;
 	}
 
-	cpu_data->time_span_ns = (s64)local_clock(dev);
+	cpu_data->time_span_ns = (s64)local_clock();
 	/* KTIME_MAX unless the sleep length is read below. */
 	cpu_data->sleep_length_ns = KTIME_MAX;
 
@@ -279,7 +286,7 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 	}
 	if (!idx && prev_intercept_idx) {
 		/* State 0 after the lookup: the sleep length is still read, for teo_update(). */
-		duration_ns = tick_nohz_get_sleep_length(dev, &delta_tick);
+		duration_ns = tick_nohz_get_sleep_length(&delta_tick);
 		cpu_data->sleep_length_ns = duration_ns;
 		goto out_tick;
 	}
@@ -298,7 +305,7 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 	    drv->states[idx].target_residency_ns < RESIDENCY_THRESHOLD_NS)
 		goto out_tick;
 
-	duration_ns = tick_nohz_get_sleep_length(dev, &delta_tick);
+	duration_ns = tick_nohz_get_sleep_length(&delta_tick);
 	cpu_data->sleep_length_ns = duration_ns;
 
 	/* The closest timer comes before the candidate's target residency: go shallower. */
@@ -317,7 +324,7 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 
 end:
 	/* The tick may stop unless the state polls or the expected time is below a tick. */
-	if ((!teo_polling(drv, idx) && duration_ns >= TICK_NSEC) || tick_nohz_tick_stopped(dev))
+	if ((!teo_polling(drv, idx) && duration_ns >= TICK_NSEC) || tick_nohz_tick_stopped())
 		return teo_explain(dev, idx, rule, constraint_idx, idx_intercept_sum,
 					tick_intercept_sum);
 
@@ -335,7 +342,7 @@ out_tick:
 /* teo_reflect - note the state entered and how long the CPU was away. */
 static void teo_reflect(struct cpuidle_device *dev, int state)
 {
-	struct teo_cpu *cpu_data = dev->governor_data;
+	struct teo_cpu *cpu_data = per_cpu_ptr(&teo_cpus, dev->cpu);
 
 	dev->last_state_idx = state;
 	/*
@@ -345,31 +352,38 @@ static void teo_reflect(struct cpuidle_device *dev, int state)
 	 * kernel's short-circuit.
 	 */
 	if (dev->poll_time_limit ||
-	    (tick_nohz_idle_got_tick(dev) && cpu_data->sleep_length_ns > TICK_NSEC)) {
+	    (tick_nohz_idle_got_tick() && cpu_data->sleep_length_ns > TICK_NSEC)) {
 		dev->poll_time_limit = false;
 		cpu_data->time_span_ns = cpu_data->sleep_length_ns;
 	} else {
-		cpu_data->time_span_ns = (s64)local_clock(dev) - cpu_data->time_span_ns;
+		cpu_data->time_span_ns = (s64)local_clock() - cpu_data->time_span_ns;
 	}
 }
 
 static int teo_enable_device(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
-	struct teo_cpu *cpu_data = dev->governor_data;
+	struct teo_cpu *cpu_data = per_cpu_ptr(&teo_cpus, dev->cpu);
 
 	(void)drv;
 	memset(cpu_data, 0, sizeof(*cpu_data));
 	return 0;
 }
 
-const struct cpuidle_governor gov_teo_6_12 = {
+static struct cpuidle_governor teo_governor = {
 	.name = "teo@6.12",
 	.rating = 19,
-	.summary = "TEO 6.12 (Debian 6.12.118): hits/intercepts bins, tick_hits bin, teo_state_ok",
-	.priv_size = sizeof(struct teo_cpu),
-	.params = teo_params,
-	.nr_params = ARRAY_SIZE(teo_params),
 	.enable = teo_enable_device,
 	.select = teo_select,
 	.reflect = teo_reflect,
+	/* idlesim: the one-line summary and the tunables (idlesim/gov.h) */
+	.summary = "TEO 6.12 (Debian 6.12.118): hits/intercepts bins, tick_hits bin, teo_state_ok",
+	.params = teo_params,
+	.nr_params = ARRAY_SIZE(teo_params),
 };
+
+static int __init teo_governor_init(void)
+{
+	return cpuidle_register_governor(&teo_governor);
+}
+
+postcore_initcall(teo_governor_init);

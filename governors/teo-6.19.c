@@ -32,9 +32,9 @@
  *
  * Deviations: PULSE, DECAY_SHIFT, RESIDENCY_THRESHOLD_NS and LATENCY_THRESHOLD_NS are tunables
  * (teo-common.h, kernel values by default), so teo_decay() takes the device; its if/else is
- * one masked subtraction (same result; the branch mispredicted about once per wakeup); per-CPU
- * data is dev->governor_data; dev->last_state_idx is -1 before enable(); "no timer" (KTIME_MAX)
- * exists only in the simulator.
+ * one masked subtraction (same result; the branch mispredicted about once per wakeup);
+ * dev->last_state_idx is -1 before enable(); "no timer" (KTIME_MAX) exists only in the
+ * simulator.
  *
  * Decision log (--explain), emitted once by teo_trace_select() on the way out:
  * sleep_length_ns ("skipped" when not read), candidate, rule,
@@ -42,9 +42,14 @@
  * idx_hit_sum, total, intercepts_idx, short_idles, timer_idx, tick_intercepts. It has no
  * kernel counterpart.
  */
-#include "governors/teo-common.h"
+#include <linux/cpuidle.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/sched/clock.h>
+#include <linux/tick.h>
+#include <idlesim/gov.h>
 
-#include <string.h>
+#include "governors/teo-common.h"
 
 /* ---- tunables (teo-common.h reads them): PULSE, DECAY_SHIFT and the two thresholds ---- */
 static const struct gov_param teo_params[] = {
@@ -79,6 +84,8 @@ struct teo_cpu {
 	bool tick_wakeup;
 };
 
+static DEFINE_PER_CPU(struct teo_cpu, teo_cpus);
+
 static void teo_decay(const struct cpuidle_device *dev, unsigned int *metric)
 {
 	unsigned int delta = *metric >> DECAY_SHIFT;
@@ -91,7 +98,7 @@ static void teo_decay(const struct cpuidle_device *dev, unsigned int *metric)
 /* teo_update - account the last wakeup in the v6.19 bins. */
 static void teo_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
-	struct teo_cpu *cpu_data = dev->governor_data;
+	struct teo_cpu *cpu_data = per_cpu_ptr(&teo_cpus, dev->cpu);
 	int i, idx_timer = 0, idx_duration = 0;
 	s64 target_residency_ns, measured_ns;
 	unsigned int total = 0;
@@ -197,7 +204,7 @@ static int teo_trace_select(struct cpuidle_device *dev, const struct teo_trace *
 			    int constraint_idx, unsigned int idx_intercept_sum,
 			    unsigned int idx_hit_sum, const char *tick_rule, const char *rule)
 {
-	const struct teo_cpu *cpu_data = dev->governor_data;
+	const struct teo_cpu *cpu_data = per_cpu_ptr(&teo_cpus, dev->cpu);
 	if (!dev->explain)
 		return idx;
 	if (tr->walked) {
@@ -230,8 +237,8 @@ static int teo_trace_select(struct cpuidle_device *dev, const struct teo_trace *
 /* teo_select - choose the state for the next idle period (v6.19 logic, ns). */
 static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
-	struct teo_cpu *cpu_data = dev->governor_data;
-	s64 latency_req = cpuidle_governor_latency_req(dev);
+	struct teo_cpu *cpu_data = per_cpu_ptr(&teo_cpus, dev->cpu);
+	s64 latency_req = cpuidle_governor_latency_req(dev->cpu);
 	ktime_t delta_tick = TICK_NSEC / 2;
 	unsigned int idx_intercept_sum = 0;
 	unsigned int intercept_sum = 0;
@@ -329,7 +336,7 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 		int min_idx = idx0;
 		int cand = idx;
 
-		if (tick_nohz_tick_stopped(dev)) {
+		if (tick_nohz_tick_stopped()) {
 			/*
 			 * The tick is stopped: do not go below the first state with a target
 			 * residency of at least TICK_NSEC (or below the candidate itself).
@@ -386,7 +393,7 @@ static int teo_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 		goto out_tick;
 	}
 
-	duration_ns = tick_nohz_get_sleep_length(dev, &delta_tick);
+	duration_ns = tick_nohz_get_sleep_length(&delta_tick);
 	cpu_data->sleep_length_ns = duration_ns;
 	tr.sleep_read = true;
 
@@ -423,8 +430,8 @@ end:
 	 * The tick may be stopped unless the state polls or the expected idle time is below one
 	 * tick; a tick that is already stopped stays stopped.
 	 */
-	if ((!teo_polling(drv, idx) && duration_ns >= TICK_NSEC) || tick_nohz_tick_stopped(dev)) {
-		if (tick_nohz_tick_stopped(dev))
+	if ((!teo_polling(drv, idx) && duration_ns >= TICK_NSEC) || tick_nohz_tick_stopped()) {
+		if (tick_nohz_tick_stopped())
 			tick_rule = "already-stopped";
 		goto out;
 	}
@@ -453,9 +460,9 @@ out:
 /* teo_reflect - remember the state entered and whether the tick woke the CPU. */
 static void teo_reflect(struct cpuidle_device *dev, int state)
 {
-	struct teo_cpu *cpu_data = dev->governor_data;
+	struct teo_cpu *cpu_data = per_cpu_ptr(&teo_cpus, dev->cpu);
 
-	cpu_data->tick_wakeup = tick_nohz_idle_got_tick(dev);
+	cpu_data->tick_wakeup = tick_nohz_idle_got_tick();
 
 	dev->last_state_idx = state;
 }
@@ -463,7 +470,7 @@ static void teo_reflect(struct cpuidle_device *dev, int state)
 /* teo_enable_device - zero the metrics. */
 static int teo_enable_device(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
-	struct teo_cpu *cpu_data = dev->governor_data;
+	struct teo_cpu *cpu_data = per_cpu_ptr(&teo_cpus, dev->cpu);
 
 	(void)drv;
 	memset(cpu_data, 0, sizeof(*cpu_data));
@@ -471,14 +478,21 @@ static int teo_enable_device(struct cpuidle_driver *drv, struct cpuidle_device *
 	return 0;
 }
 
-const struct cpuidle_governor gov_teo_6_19 = {
+static struct cpuidle_governor teo_governor = {
 	.name = "teo@6.19",
 	.rating = 19,
-	.summary = "TEO v6.19: teo_decay, tick-wakeup accounting, sleep length read lazily",
-	.priv_size = sizeof(struct teo_cpu),
-	.params = teo_params,
-	.nr_params = ARRAY_SIZE(teo_params),
 	.enable = teo_enable_device,
 	.select = teo_select,
 	.reflect = teo_reflect,
+	/* idlesim: the one-line summary and the tunables (idlesim/gov.h) */
+	.summary = "TEO v6.19: teo_decay, tick-wakeup accounting, sleep length read lazily",
+	.params = teo_params,
+	.nr_params = ARRAY_SIZE(teo_params),
 };
+
+static int __init teo_governor_init(void)
+{
+	return cpuidle_register_governor(&teo_governor);
+}
+
+postcore_initcall(teo_governor_init);

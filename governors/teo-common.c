@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* teo-common.c - the helpers the teo ports share (see teo-common.h). */
+#include <linux/cpuidle.h>
+#include <linux/kernel.h>
+#include <idlesim/gov.h>
+
 #include "governors/teo-common.h"
 
 const struct gov_param teo_params_5[TEO_NR_PARAMS_5] = {

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * teo-common.h - what the teo ports (teo-5.1.c, teo-5.14.c, teo-6.12.c, teo-6.19.c) share:
- * the tunables PULSE and DECAY_SHIFT (and the 6.12/6.19 thresholds), read from
- * dev->gov_params, and the helpers whose logic is the same in every release that has them.
+ * the tunables PULSE and DECAY_SHIFT (and the 6.12/6.19 thresholds), read with
+ * idlesim_tunable() (idlesim/gov.h), and the helpers whose logic is the same in every release that has them.
  */
 #ifndef IDLESIM_GOVERNORS_TEO_COMMON_H
 #define IDLESIM_GOVERNORS_TEO_COMMON_H
 
-#include "governors/governor.h"
+#include <linux/cpuidle.h>
+#include <linux/kernel.h>
+#include <idlesim/gov.h>
 
-/* ---- tunables: the kernel constants, read from dev->gov_params (the one place) ---- */
+/* ---- tunables: the kernel constants, read with idlesim_tunable() (the one place) ---- */
 
 enum {
 	TEO_PARAM_DECAY_SHIFT,
@@ -23,13 +25,13 @@ enum {
  * x >> DECAY_SHIFT of its value x. (Limits: pulse << decay_shift <= 2^26 keeps every sum of
  * bins, times 3, inside 32 bits.)
  */
-#define PULSE ((unsigned int)dev->gov_params[TEO_PARAM_PULSE])
-#define DECAY_SHIFT ((unsigned int)dev->gov_params[TEO_PARAM_DECAY_SHIFT])
+#define PULSE ((unsigned int)idlesim_tunable(dev, TEO_PARAM_PULSE))
+#define DECAY_SHIFT ((unsigned int)idlesim_tunable(dev, TEO_PARAM_DECAY_SHIFT))
 
 /* drivers/cpuidle/governors/gov.h (v6.19): 15 us. */
-#define RESIDENCY_THRESHOLD_NS ((s64)dev->gov_params[TEO_PARAM_RESIDENCY_THRESHOLD_NS])
+#define RESIDENCY_THRESHOLD_NS ((s64)idlesim_tunable(dev, TEO_PARAM_RESIDENCY_THRESHOLD_NS))
 /* teo.c (>= v6.14): RESIDENCY_THRESHOLD_NS / 2. */
-#define LATENCY_THRESHOLD_NS ((s64)dev->gov_params[TEO_PARAM_LATENCY_THRESHOLD_NS])
+#define LATENCY_THRESHOLD_NS ((s64)idlesim_tunable(dev, TEO_PARAM_LATENCY_THRESHOLD_NS))
 
 /* The tunables of teo@5.1 and teo@5.14: decay_shift and pulse. */
 #define TEO_NR_PARAMS_5 2

@@ -21,12 +21,9 @@
 
 #include <stdlib.h>
 
-extern const struct cpuidle_governor gov_menu_4_18;
-extern const struct cpuidle_governor gov_menu_6_6;
-extern const struct cpuidle_governor gov_menu_6_19;
 
-static const struct cpuidle_governor *const versions[] = {&gov_menu_4_18, &gov_menu_6_6,
-							  &gov_menu_6_19};
+/* The ports register through cpuidle_register_governor(): looked up by name. */
+static const char *const versions[] = {"menu@4.18", "menu@6.6", "menu@6.19"};
 enum { V4_18, V6_6, V6_19, NR_VERSIONS };
 
 /* The run ends well after the last record: its last exit completes, so every entry counts
@@ -258,7 +255,7 @@ static void test_correction_factor_convergence(void **state)
 	for (k = 0; k < 100; k++)
 		tb_idle(t, k * 4 * MS + 1 * MS, 1 * MS, "irq next_timer=2000000");
 	for (v = 0; v < NR_VERSIONS; v++) {
-		run_trace(t->s, versions[v], NULL, log, &rs);
+		run_trace(t->s, gov_find(versions[v]), NULL, log, &rs);
 		assert_int_equal(log->n, 100);
 		for (k = 0; k < 9; k++) {
 			long long d = k ? d_ns[v] : 0;
@@ -307,8 +304,8 @@ static void test_first_select(void **state)
 
 	(void)state;
 	for (v = 0; v < NR_VERSIONS; v++) {
-		run_trace(HDR "idle 0 1000000 1000000 irq next_timer=2000000\n", versions[v], NULL,
-			  log, &rs);
+		run_trace(HDR "idle 0 1000000 1000000 irq next_timer=2000000\n",
+			  gov_find(versions[v]), NULL, log, &rs);
 		assert_int_equal(log->n, 1);
 		assert_int_equal(log->r[0].state, want_state[v]);
 		assert_false(log->r[0].stop_tick);
@@ -463,7 +460,7 @@ static void test_typical_interval_high_outliers(void **state)
 
 	(void)state;
 	for (v = 0; v < NR_VERSIONS; v++) {
-		hx_init(h, versions[v]);
+		hx_init(h, gov_find(versions[v]));
 		assert_int_equal(hx_periods(h, len, 8, 0, 0, &stop), C8);
 		assert_false(stop);
 		assert_int_equal(val(&h->r, "typical_interval_us"), 1000);
@@ -504,7 +501,7 @@ static void test_typical_interval_low_outlier(void **state)
 
 	(void)state;
 	for (v = 0; v < NR_VERSIONS; v++) {
-		hx_init(h, versions[v]);
+		hx_init(h, gov_find(versions[v]));
 		assert_int_equal(hx_periods(h, len, 8, 0, 0, &stop), want_state[v]);
 		assert_int_equal(stop, want_state[v] == C10);
 		assert_int_equal(val(&h->r, "typical_interval_us"), want_typ[v]);
@@ -598,7 +595,7 @@ static void test_typical_interval_random_vs_kernel_loops(void **state)
 		}
 		for (v = V4_18; v <= V6_6; v++) {
 			classic_typical_reference(len, v == V6_6, &want_typ, &want_n);
-			hx_init(h, versions[v]);
+			hx_init(h, gov_find(versions[v]));
 			hx_periods(h, len, 8, 0, 0, &stop);
 			assert_int_equal(val(&h->r, "typical_interval_us"), want_typ);
 			assert_int_equal(val(&h->r, "typical_samples"), want_n);
@@ -629,7 +626,7 @@ static void test_tick_retained_capped_by_delta_tick(void **state)
 
 	(void)state;
 	for (v = 0; v < NR_VERSIONS; v++) {
-		hx_init(h, versions[v]);
+		hx_init(h, gov_find(versions[v]));
 		/* the eighth period, 28.5 .. 29.5 ms, in the state the seven before lead to */
 		hx_entry(h, hx_periods(h, len, 7, 0, 0, &stop), 1000 * US);
 		assert_int_equal(hx_select(h, 35500000, KTIME_MAX, false, &stop), C6);
@@ -666,7 +663,7 @@ static void test_tick_already_stopped(void **state)
 
 	(void)state;
 	for (v = 0; v < NR_VERSIONS; v++) {
-		hx_init(h, versions[v]);
+		hx_init(h, gov_find(versions[v]));
 		hx_prime_100us(h);
 		idx = hx_select(h, 40 * MS + 500 * US, 50 * MS + 500 * US, true, &stop);
 		assert_int_equal(idx, want_stopped[v]);
@@ -676,7 +673,7 @@ static void test_tick_already_stopped(void **state)
 		assert_int_equal(val(&h->r, "predicted_ns"), v == V4_18 ? 4000000 : 10000000);
 		free(h->priv);
 
-		hx_init(h, versions[v]);
+		hx_init(h, gov_find(versions[v]));
 		hx_prime_100us(h);
 		idx = hx_select(h, 40 * MS + 500 * US, 50 * MS + 500 * US, false, &stop);
 		assert_int_equal(idx, C3);
@@ -704,7 +701,7 @@ static void test_negative_sleep_length(void **state)
 
 	(void)state;
 	for (v = 0; v < NR_VERSIONS; v++) {
-		hx_init(h, versions[v]);
+		hx_init(h, gov_find(versions[v]));
 		idx = hx_select(h, 1 * MS, 995 * US, false, &stop);
 		assert_false(stop);
 		if (v == V4_18) {
@@ -747,11 +744,11 @@ static void test_performance_multiplier(void **state)
 
 	(void)state;
 	for (v = 0; v < NR_VERSIONS; v++) {
-		hx_init(h, versions[v]);
+		hx_init(h, gov_find(versions[v]));
 		assert_int_equal(hx_periods(h, len, 8, 0, 0, &stop), C8);
 		free(h->priv);
 
-		hx_init(h, versions[v]);
+		hx_init(h, gov_find(versions[v]));
 		assert_int_equal(hx_periods(h, len, 8, 1, 0, &stop), want_io[v]);
 		assert_int_equal(val(&h->r, "typical_interval_us"), 1000);
 		assert_false(stop);
@@ -766,7 +763,7 @@ static void test_performance_multiplier(void **state)
 		}
 		free(h->priv);
 
-		hx_init(h, versions[v]);
+		hx_init(h, gov_find(versions[v]));
 		assert_int_equal(hx_periods(h, len, 8, 0, 2048, &stop), want_load[v]);
 		if (v == V4_18) {
 			assert_int_equal(val(&h->r, "loadavg"), 10);
@@ -812,7 +809,7 @@ static void test_polling_override(void **state)
 		tb_idle(t, k * MS + 500 * US, 12 * US, "timer");
 	tb_idle(t, 8 * MS + 500 * US, 12 * US, "irq");
 	for (v = 0; v < NR_VERSIONS; v++) {
-		run_trace(t->s, versions[v], &o, log, &rs);
+		run_trace(t->s, gov_find(versions[v]), &o, log, &rs);
 		assert_int_equal(log->n, 9);
 		assert_int_equal(val(&log->r[8], "typical_interval_us"), 12);
 		assert_int_equal(log->r[8].state, want[v]);
@@ -846,11 +843,11 @@ static void test_polling_override_6_19(void **state)
 
 	(void)state;
 	for (pass = 0; pass < 2; pass++) {
-		hx_init(h, &gov_menu_6_19);
+		hx_init(h, gov_find("menu@6.19"));
 		h->drv.states[1].target_residency_ns = 10 * US;
 		h->drv.states[1].target_residency = 10;
 		if (pass)
-			h->params[gov_param_index(&gov_menu_6_19, "residency_threshold_us")] = 10;
+			h->params[gov_param_index(gov_find("menu@6.19"), "residency_threshold_us")] = 10;
 		for (k = 0; k < 8; k++) {
 			hx_select(h, (k + 1) * MS + 500 * US, KTIME_MAX, false, &stop);
 			hx_poll_entry(h, 5 * US);
@@ -888,7 +885,7 @@ static void test_latency_req_zero(void **state)
 	o.latency_set = true;
 	o.latency_req_ns = 0;
 	for (v = 0; v < NR_VERSIONS; v++) {
-		run_trace(HDR "idle 0 500000 1000000 irq\n", versions[v], &o, log, &rs);
+		run_trace(HDR "idle 0 500000 1000000 irq\n", gov_find(versions[v]), &o, log, &rs);
 		assert_true(log->n > 10);
 		for (k = 0; k < log->n; k++) {
 			assert_int_equal(log->r[k].state, POLL);
@@ -914,7 +911,7 @@ static void test_all_states_disabled(void **state)
 	(void)state;
 	o.disabled = 0x1ff;
 	for (v = 0; v < NR_VERSIONS; v++) {
-		run_trace(HDR "idle 0 500000 1000000 timer\n", versions[v], &o, log, &rs);
+		run_trace(HDR "idle 0 500000 1000000 timer\n", gov_find(versions[v]), &o, log, &rs);
 		assert_true(log->n >= 1);
 		assert_int_equal(log->r[0].state, POLL);
 		assert_false(log->r[0].stop_tick);
@@ -938,7 +935,7 @@ static void test_no_timer(void **state)
 
 	(void)state;
 	for (v = 0; v < NR_VERSIONS; v++) {
-		run_trace(HDR "idle 0 500000 3000000 irq\n", versions[v], NULL, log, &rs);
+		run_trace(HDR "idle 0 500000 3000000 irq\n", gov_find(versions[v]), NULL, log, &rs);
 		assert_int_equal(val(&log->r[0], "sleep_length_ns"), -1);
 		assert_int_equal(val(&log->r[0], "bucket"), 5);
 		if (v == V4_18) {
@@ -966,11 +963,11 @@ static void test_tunables_table(void **state)
 	int v;
 
 	(void)state;
-	assert_int_equal(gov_menu_4_18.nr_params, 8);
-	assert_int_equal(gov_menu_6_6.nr_params, 7);
-	assert_int_equal(gov_menu_6_19.nr_params, 6);
+	assert_int_equal(gov_find("menu@4.18")->nr_params, 8);
+	assert_int_equal(gov_find("menu@6.6")->nr_params, 7);
+	assert_int_equal(gov_find("menu@6.19")->nr_params, 6);
 	for (v = 0; v < NR_VERSIONS; v++) {
-		const struct cpuidle_governor *g = versions[v];
+		const struct cpuidle_governor *g = gov_find(versions[v]);
 
 		assert_int_equal(g->rating, 20);
 		for (i = 0; i < 5; i++) {
@@ -983,28 +980,28 @@ static void test_tunables_table(void **state)
 			assert_non_null(g->params[i].help);
 		}
 	}
-	assert_string_equal(gov_menu_4_18.name, "menu@4.18");
-	assert_string_equal(gov_menu_6_6.name, "menu@6.6");
-	assert_string_equal(gov_menu_6_19.name, "menu@6.19");
-	assert_int_equal(gov_menu_4_18.params[gov_param_index(&gov_menu_4_18, "iowait_factor")].def,
+	assert_string_equal(gov_find("menu@4.18")->name, "menu@4.18");
+	assert_string_equal(gov_find("menu@6.6")->name, "menu@6.6");
+	assert_string_equal(gov_find("menu@6.19")->name, "menu@6.19");
+	assert_int_equal(gov_find("menu@4.18")->params[gov_param_index(gov_find("menu@4.18"), "iowait_factor")].def,
 			 10);
-	assert_int_equal(gov_menu_4_18.params[gov_param_index(&gov_menu_4_18, "load_factor")].def,
+	assert_int_equal(gov_find("menu@4.18")->params[gov_param_index(gov_find("menu@4.18"), "load_factor")].def,
 			 2);
 	assert_int_equal(
-		gov_menu_4_18.params[gov_param_index(&gov_menu_4_18, "poll_threshold_us")].def, 20);
-	assert_int_equal(gov_menu_6_6.params[gov_param_index(&gov_menu_6_6, "iowait_factor")].def,
+		gov_find("menu@4.18")->params[gov_param_index(gov_find("menu@4.18"), "poll_threshold_us")].def, 20);
+	assert_int_equal(gov_find("menu@6.6")->params[gov_param_index(gov_find("menu@6.6"), "iowait_factor")].def,
 			 10);
 	assert_int_equal(
-		gov_menu_6_6.params[gov_param_index(&gov_menu_6_6, "residency_threshold_us")].def,
+		gov_find("menu@6.6")->params[gov_param_index(gov_find("menu@6.6"), "residency_threshold_us")].def,
 		15);
 	assert_int_equal(
-		gov_menu_6_19.params[gov_param_index(&gov_menu_6_19, "residency_threshold_us")].def,
+		gov_find("menu@6.19")->params[gov_param_index(gov_find("menu@6.19"), "residency_threshold_us")].def,
 		15);
 	/* A version without iowait has no iowait factor; only 4.18 has the load term. */
-	assert_int_equal(gov_param_index(&gov_menu_6_19, "iowait_factor"), -1);
-	assert_int_equal(gov_param_index(&gov_menu_6_6, "load_factor"), -1);
-	assert_int_equal(gov_param_index(&gov_menu_6_6, "poll_threshold_us"), -1);
-	assert_int_equal(gov_param_index(&gov_menu_4_18, "residency_threshold_us"), -1);
+	assert_int_equal(gov_param_index(gov_find("menu@6.19"), "iowait_factor"), -1);
+	assert_int_equal(gov_param_index(gov_find("menu@6.6"), "load_factor"), -1);
+	assert_int_equal(gov_param_index(gov_find("menu@6.6"), "poll_threshold_us"), -1);
+	assert_int_equal(gov_param_index(gov_find("menu@4.18"), "residency_threshold_us"), -1);
 }
 
 /*
@@ -1033,10 +1030,10 @@ static void test_tunables_change_results(void **state)
 		tb_idle(t, k * 4 * MS + 1 * MS, 1 * MS, "irq next_timer=2000000");
 	o.params = params;
 	for (v = 0; v < NR_VERSIONS; v++) {
-		for (i = 0; i < versions[v]->nr_params; i++)
-			params[i] = versions[v]->params[i].def;
-		params[gov_param_index(versions[v], "decay")] = 4;
-		run_trace(t->s, versions[v], &o, log, &rs);
+		for (i = 0; i < gov_find(versions[v])->nr_params; i++)
+			params[i] = gov_find(versions[v])->params[i].def;
+		params[gov_param_index(gov_find(versions[v]), "decay")] = 4;
+		run_trace(t->s, gov_find(versions[v]), &o, log, &rs);
 		assert_int_equal(val(&log->r[0], "correction_factor"), 4096);
 		assert_int_equal(val(&log->r[1], "correction_factor"), 3584);
 		assert_int_equal(val(&log->r[2], "correction_factor"), v == V4_18 ? 3199 : 3143);
@@ -1047,8 +1044,8 @@ static void test_tunables_change_results(void **state)
 		struct hx *h = calloc(1, sizeof(*h));
 		bool stop;
 
-		hx_init(h, versions[v]);
-		h->params[gov_param_index(versions[v], "iowait_factor")] = 0;
+		hx_init(h, gov_find(versions[v]));
+		h->params[gov_param_index(gov_find(versions[v]), "iowait_factor")] = 0;
 		assert_int_equal(hx_periods(h, len, 8, 1, 0, &stop), C8);
 		assert_int_equal(val(&h->r, "perf_mult"), 1);
 		free(h->priv);
@@ -1163,7 +1160,7 @@ static void test_gen_periodic(void **state)
 	(void)state;
 	periodic_workload(&gc, 1 * MS);
 	for (v = 0; v < NR_VERSIONS; v++) {
-		run_gen(&gc, versions[v], &rs);
+		run_gen(&gc, gov_find(versions[v]), &rs);
 		assert_true(entries(&rs) > 1900);
 		assert_int_equal(aboves(&rs), 0);
 		assert_int_equal(rs.total.states[C9].usage + rs.total.states[C10].usage, 0);
@@ -1171,7 +1168,7 @@ static void test_gen_periodic(void **state)
 	}
 	periodic_workload(&gc, 1200 * US);
 	for (v = 0; v < NR_VERSIONS; v++) {
-		run_gen(&gc, versions[v], &rs);
+		run_gen(&gc, gov_find(versions[v]), &rs);
 		assert_true(misses(&rs) * 100 < entries(&rs) * 5);
 		assert_true(2 * (int64_t)rs.total.states[C8].time_ns > idle_ns(&rs));
 		run_stats_release(&rs);
@@ -1206,7 +1203,7 @@ static void test_gen_irq_300us(void **state)
 	(void)state;
 	for (seed = 1; seed <= 3; seed++) {
 		irq_workload(&gc, 0, seed);
-		run_gen(&gc, &gov_menu_6_19, &rs);
+		run_gen(&gc, gov_find("menu@6.19"), &rs);
 		assert_true(entries(&rs) > 3000);
 		assert_true(2 * (int64_t)rs.total.states[C6].time_ns > idle_ns(&rs));
 		assert_int_equal(modal_state(&rs), C6);
@@ -1214,7 +1211,7 @@ static void test_gen_irq_300us(void **state)
 
 		irq_workload(&gc, 1, seed);
 		for (v = 0; v < NR_VERSIONS; v++) {
-			run_gen(&gc, versions[v], &rs);
+			run_gen(&gc, gov_find(versions[v]), &rs);
 			shallow[v] = share(&rs, POLL, C6);
 			assert_int_equal(modal_state(&rs), v == V6_19 ? C6 : C1E);
 			run_stats_release(&rs);

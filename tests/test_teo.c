@@ -24,9 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-extern const struct cpuidle_governor gov_teo_5_1;
-extern const struct cpuidle_governor gov_teo_5_14;
-extern const struct cpuidle_governor gov_teo_6_19;
 
 /* The run ends well after the last record: its last exit completes, so every entry counts
  * (traces/FORMAT.md, "End of the trace"). */
@@ -260,7 +257,7 @@ static void test_first_decision_after_enable(void **state)
 	struct topts o = {0};
 
 	(void)state;
-	o.gov = &gov_teo_5_1;
+	o.gov = gov_find("teo@5.1");
 	run_release(trace, &o);
 	assert_int_equal(rlog.n, 2);
 	assert_int_equal(D(1)->state, C10);
@@ -279,7 +276,7 @@ static void test_first_decision_after_enable(void **state)
 	/* 12.891 ms - 12.89 ms */
 	assert_int_equal(exv(X(2), "duration_us"), 1);
 
-	o.gov = &gov_teo_5_14;
+	o.gov = gov_find("teo@5.14");
 	run_release(trace, &o);
 	assert_int_equal(D(1)->state, C10);
 	assert_true(D(1)->stop_tick);
@@ -291,7 +288,7 @@ static void test_first_decision_after_enable(void **state)
 	assert_int_equal(D(2)->state, POLL);
 	assert_false(D(2)->stop_tick);
 
-	o.gov = &gov_teo_6_19;
+	o.gov = gov_find("teo@6.19");
 	run_release(trace, &o);
 	assert_int_equal(D(1)->state, C10);
 	assert_true(D(1)->stop_tick);
@@ -314,7 +311,7 @@ static void test_first_decision_6_19_skips_sleep_length(void **state)
 
 	(void)state;
 	o.disabled = 0x1ff & ~((1u << POLL) | (1u << C1));
-	o.gov = &gov_teo_6_19;
+	o.gov = gov_find("teo@6.19");
 	run_release(trace, &o);
 	assert_int_equal(D(1)->state, C1);
 	assert_false(D(1)->stop_tick);
@@ -322,7 +319,7 @@ static void test_first_decision_6_19_skips_sleep_length(void **state)
 	assert_string_equal(exs(X(1), "tick_rule"), "sleep-length-skipped");
 	assert_int_equal(rlog.n, 1); /* the timer at 3 ms wakes C1 before the tick at 4 ms */
 
-	o.gov = &gov_teo_5_14;
+	o.gov = gov_find("teo@5.14");
 	run_release(trace, &o);
 	/* 2 ms sleep length: candidate C1 (idx0 is POLL); the intercepts test runs on
 	 * zeros; duration 2 ms < TICK_NSEC keeps the tick. */
@@ -360,7 +357,7 @@ static void test_hit(void **state)
 	struct topts o = {0};
 
 	(void)state;
-	o.gov = &gov_teo_5_1;
+	o.gov = gov_find("teo@5.1");
 	run_trace(trace, &o, &rs);
 	assert_int_equal(D(1)->state, C8);
 	assert_false(D(1)->stop_tick);
@@ -374,7 +371,7 @@ static void test_hit(void **state)
 	assert_int_equal(rs.total.states[C8].above + rs.total.states[C8].below, 0);
 	run_stats_release(&rs);
 
-	o.gov = &gov_teo_5_14;
+	o.gov = gov_find("teo@5.14");
 	run_release(trace, &o);
 	assert_int_equal(D(1)->state, C8);
 	assert_false(D(1)->stop_tick);
@@ -386,7 +383,7 @@ static void test_hit(void **state)
 	assert_int_equal(exv(X(3), "total"), 1920);
 	assert_int_equal(exv(X(3), "idx_hit_sum"), 1920);
 
-	o.gov = &gov_teo_6_19;
+	o.gov = gov_find("teo@6.19");
 	run_release(trace, &o);
 	assert_int_equal(D(1)->state, C8);
 	assert_false(D(1)->stop_tick);
@@ -452,7 +449,7 @@ static void test_intercepts_move_shallower(void **state)
 	int k;
 
 	(void)state;
-	o.gov = &gov_teo_5_14;
+	o.gov = gov_find("teo@5.14");
 	run_release(intercept_trace, &o);
 	for (k = 1; k <= 4; k++)
 		assert_int_equal(D(k)->state, C10);
@@ -473,7 +470,7 @@ static void test_intercepts_move_shallower(void **state)
 	assert_int_equal(exv(X(5), "sleep_length_ns"), 9110 * US);
 	assert_string_equal(exs(X(5), "rule"), "intercepts");
 
-	o.gov = &gov_teo_5_1;
+	o.gov = gov_find("teo@5.1");
 	run_release(intercept_trace, &o);
 	for (k = 1; k <= 4; k++)
 		assert_int_equal(D(k)->state, C10);
@@ -489,7 +486,7 @@ static void test_intercepts_move_shallower(void **state)
 	assert_int_equal(exv(X(5), "expected_us"), 200);
 	assert_string_equal(exs(X(5), "rule"), "early-hits");
 
-	o.gov = &gov_teo_6_19;
+	o.gov = gov_find("teo@6.19");
 	run_release(intercept_trace, &o);
 	for (k = 1; k <= 4; k++)
 		assert_int_equal(D(k)->state, C10);
@@ -562,7 +559,7 @@ static void test_decay_truncation(void **state)
 	int k, n = (int)ARRAY_SIZE(decay_5);
 
 	(void)state;
-	o.gov = &gov_teo_5_1;
+	o.gov = gov_find("teo@5.1");
 	run_release(trace, &o);
 	assert_int_equal(rlog.n, 50);
 	assert_int_equal(exv(X(5), "hits"), 2366); /* 2704 - 338 */
@@ -573,7 +570,7 @@ static void test_decay_truncation(void **state)
 		assert_int_equal(exv(X(5 + k), "misses"), decay_5[k]);
 	}
 
-	o.gov = &gov_teo_5_14;
+	o.gov = gov_find("teo@5.14");
 	run_release(trace, &o);
 	assert_int_equal(exv(X(5), "total"), 3390);
 	for (k = 0; k < n; k++) {
@@ -581,7 +578,7 @@ static void test_decay_truncation(void **state)
 		assert_int_equal(exv(X(5 + k), "idx_intercept_sum"), decay_5[k]);
 	}
 
-	o.gov = &gov_teo_6_19;
+	o.gov = gov_find("teo@6.19");
 	run_release(trace, &o);
 	assert_int_equal(exv(X(5), "total"), 3390);
 	for (k = 0; k < n; k++) {
@@ -609,30 +606,30 @@ static void test_tunables(void **state)
 	o.set_val = 512;
 	o.set_name2 = "decay_shift";
 	o.set_val2 = 2;
-	o.gov = &gov_teo_5_1;
+	o.gov = gov_find("teo@5.1");
 	run_release(trace, &o);
 	assert_int_equal(exv(X(2), "hits"), 512);
-	o.gov = &gov_teo_5_14;
+	o.gov = gov_find("teo@5.14");
 	run_release(trace, &o);
 	assert_int_equal(exv(X(2), "total"), 512);
 	assert_int_equal(exv(X(3), "idx_hit_sum"), 896);
-	o.gov = &gov_teo_6_19;
+	o.gov = gov_find("teo@6.19");
 	run_release(trace, &o);
 	assert_int_equal(exv(X(2), "idx_hit_sum"), 512);
 	assert_int_equal(exv(X(3), "idx_hit_sum"), 896);
 
 	/* The parameter tables: kernel defaults, names as in --set teo.NAME=V. */
-	assert_int_equal(gov_teo_5_1.params[gov_param_index(&gov_teo_5_1, "decay_shift")].def, 3);
-	assert_int_equal(gov_teo_5_14.params[gov_param_index(&gov_teo_5_14, "pulse")].def, 1024);
+	assert_int_equal(gov_find("teo@5.1")->params[gov_param_index(gov_find("teo@5.1"), "decay_shift")].def, 3);
+	assert_int_equal(gov_find("teo@5.14")->params[gov_param_index(gov_find("teo@5.14"), "pulse")].def, 1024);
 	assert_int_equal(
-		gov_teo_6_19.params[gov_param_index(&gov_teo_6_19, "residency_threshold_ns")].def,
+		gov_find("teo@6.19")->params[gov_param_index(gov_find("teo@6.19"), "residency_threshold_ns")].def,
 		15000);
 	assert_int_equal(
-		gov_teo_6_19.params[gov_param_index(&gov_teo_6_19, "latency_threshold_ns")].def,
+		gov_find("teo@6.19")->params[gov_param_index(gov_find("teo@6.19"), "latency_threshold_ns")].def,
 		7500);
-	assert_int_equal(gov_param_index(&gov_teo_5_14, "residency_threshold_ns"), -1);
-	assert_int_equal(gov_teo_5_1.rating, 19);
-	assert_string_equal(gov_teo_6_19.name, "teo@6.19");
+	assert_int_equal(gov_param_index(gov_find("teo@5.14"), "residency_threshold_ns"), -1);
+	assert_int_equal(gov_find("teo@5.1")->rating, 19);
+	assert_string_equal(gov_find("teo@6.19")->name, "teo@6.19");
 }
 
 /*
@@ -669,7 +666,7 @@ static void test_5_14_alt_recent(void **state)
 					start);
 		assert_true(len < cap);
 	}
-	o.gov = &gov_teo_5_14;
+	o.gov = gov_find("teo@5.14");
 	run_release(t, &o);
 	free(t);
 	assert_true(rlog.n >= 30); /* D30 keeps the tick: later ticks split its period */
@@ -706,7 +703,7 @@ static void test_5_1_interval_ring(void **state)
 	int k, idx, i;
 
 	(void)state;
-	h_init(&hA, &gov_teo_5_1);
+	h_init(&hA, gov_find("teo@5.1"));
 	for (i = 1; i <= 7; i++)
 		hA.dev.states_usage[i].disable = CPUIDLE_STATE_DISABLED_BY_USER;
 	idx = h_select(&hA, 0, 10 * MS, false, &stop);
@@ -727,7 +724,7 @@ static void test_5_1_interval_ring(void **state)
 	 * 1500 - 890 / 2 = 1055 us -> idx_hit C8 (800 <= 1055), a miss on C10 and an early
 	 * hit on C8 -> hits 0 <= misses 1024: C8 (800 us < TICK_USEC, tick kept; delta_tick
 	 * 2 ms). Subtracting the whole exit latency would give 610 us and C6. */
-	h_init(&hA, &gov_teo_5_1);
+	h_init(&hA, gov_find("teo@5.1"));
 	assert_int_equal(h_select(&hA, 0, 10 * MS, false, &stop), C10);
 	h_reflect(&hA, 1500 * US, C10, 1500 * US, false, false);
 	assert_int_equal(h_select(&hA, 2 * MS, 12 * MS, false, &stop), C8);
@@ -760,7 +757,7 @@ static void test_6_19_sleep_length_skip_and_tick_wakeups(void **state)
 
 	(void)state;
 	for (v = 0; v < 3; v++) {
-		h_init(&hA, &gov_teo_6_19);
+		h_init(&hA, gov_find("teo@6.19"));
 		for (i = 0; i < 9; i++)
 			if (mask & (1u << i))
 				hA.dev.states_usage[i].disable = CPUIDLE_STATE_DISABLED_BY_USER;
@@ -782,7 +779,7 @@ static void test_6_19_sleep_length_skip_and_tick_wakeups(void **state)
 	}
 
 	for (v = 0; v < 2; v++) {
-		h_init(&hA, &gov_teo_6_19);
+		h_init(&hA, gov_find("teo@6.19"));
 		assert_int_equal(h_select(&hA, 0, 10 * MS, false, &stop), C10);
 		h_reflect(&hA, 4890 * US, C10, 4890 * US, false, v == 0);
 		h_select(&hA, 5 * MS, 15 * MS, false, &stop);
@@ -791,7 +788,7 @@ static void test_6_19_sleep_length_skip_and_tick_wakeups(void **state)
 		assert_int_equal(exv(&hA.ex, "idx_intercept_sum"), v == 0 ? 0 : 1024);
 	}
 	/* (b) with got_tick: nothing but the deepest bin's hit -> C10 with the tick stopped. */
-	h_init(&hA, &gov_teo_6_19);
+	h_init(&hA, gov_find("teo@6.19"));
 	h_select(&hA, 0, 10 * MS, false, &stop);
 	h_reflect(&hA, 4890 * US, C10, 4890 * US, false, true);
 	assert_int_equal(h_select(&hA, 5 * MS, 15 * MS, false, &stop), C10);
@@ -820,7 +817,7 @@ static void test_latency_constraint(void **state)
 
 	(void)state;
 	o.latency_req_ns = 100 * US;
-	o.gov = &gov_teo_5_1;
+	o.gov = gov_find("teo@5.1");
 	run_release(trace, &o);
 	assert_int_equal(D(1)->state, C6);
 	assert_false(D(1)->stop_tick);
@@ -828,7 +825,7 @@ static void test_latency_constraint(void **state)
 	assert_int_equal(exv(X(1), "expected_us"), 200);
 	assert_string_equal(exs(X(1), "rule"), "latency-constraint");
 
-	o.gov = &gov_teo_5_14;
+	o.gov = gov_find("teo@5.14");
 	run_release(trace, &o);
 	assert_int_equal(D(1)->state, C6);
 	assert_true(D(1)->stop_tick);
@@ -836,7 +833,7 @@ static void test_latency_constraint(void **state)
 	assert_int_equal(exv(X(1), "constraint_idx"), C6);
 	assert_string_equal(exs(X(1), "rule"), "latency-constraint");
 
-	o.gov = &gov_teo_6_19;
+	o.gov = gov_find("teo@6.19");
 	run_release(trace, &o);
 	assert_int_equal(D(1)->state, C6);
 	assert_true(D(1)->stop_tick);
@@ -861,19 +858,19 @@ static void test_latency_constraint_below_every_state(void **state)
 	(void)state;
 	o.latency_req_ns = 1 * US;
 	o.disabled = 1u << POLL;
-	o.gov = &gov_teo_5_14;
+	o.gov = gov_find("teo@5.14");
 	run_release(trace, &o);
 	assert_int_equal(D(1)->state, POLL);
 	assert_false(D(1)->stop_tick);
 	assert_int_equal(exv(X(1), "constraint_idx"), 0);
 
-	o.gov = &gov_teo_6_19;
+	o.gov = gov_find("teo@6.19");
 	run_release(trace, &o);
 	assert_int_equal(D(1)->state, POLL);
 	assert_false(D(1)->stop_tick);
 	assert_string_equal(exs(X(1), "sleep_length_ns"), "skipped");
 
-	o.gov = &gov_teo_5_1;
+	o.gov = gov_find("teo@5.1");
 	run_release(trace, &o);
 	assert_int_equal(D(1)->state, C1);
 	assert_false(D(1)->stop_tick);
@@ -894,7 +891,7 @@ static void test_latency_constraint_below_every_state(void **state)
 static void test_tick_kept_capped_by_delta_tick(void **state)
 {
 	static const char *trace = HDR "idle 0 3500000 1000000 timer\n";
-	const struct cpuidle_governor *g[] = {&gov_teo_5_1, &gov_teo_5_14, &gov_teo_6_19};
+	const struct cpuidle_governor *g[] = {gov_find("teo@5.1"), gov_find("teo@5.14"), gov_find("teo@6.19")};
 	struct topts o = {0};
 	int i;
 
@@ -948,7 +945,7 @@ static void tick_history(struct harness *h, const struct cpuidle_governor *g)
 
 static void test_tick_already_stopped(void **state)
 {
-	const struct cpuidle_governor *g[] = {&gov_teo_5_1, &gov_teo_5_14, &gov_teo_6_19};
+	const struct cpuidle_governor *g[] = {gov_find("teo@5.1"), gov_find("teo@5.14"), gov_find("teo@6.19")};
 	static const int running[] = {C6, C6, C6};
 	static const int stopped[] = {C10, C9, C9};
 	int i;
@@ -965,7 +962,7 @@ static void test_tick_already_stopped(void **state)
 		assert_true(stop);
 	}
 	/* The 5.14 choice with the tick stopped: first_suitable span 5 ms. */
-	tick_history(&hB, &gov_teo_5_14);
+	tick_history(&hB, gov_find("teo@5.14"));
 	{
 		bool stop;
 
@@ -1011,7 +1008,7 @@ static void test_tick_already_stopped(void **state)
  */
 static void test_poll_time_limit_harness(void **state)
 {
-	const struct cpuidle_governor *g[] = {&gov_teo_5_1, &gov_teo_5_14, &gov_teo_6_19};
+	const struct cpuidle_governor *g[] = {gov_find("teo@5.1"), gov_find("teo@5.14"), gov_find("teo@6.19")};
 	int i, flag;
 
 	(void)state;
@@ -1063,7 +1060,7 @@ static void test_poll_time_limit_harness(void **state)
 static void test_poll_time_limit_trace(void **state)
 {
 	static const char *trace = HDR "idle 0 1000000 50000 irq next_timer=3000000\n";
-	const struct cpuidle_governor *g[] = {&gov_teo_5_1, &gov_teo_5_14, &gov_teo_6_19};
+	const struct cpuidle_governor *g[] = {gov_find("teo@5.1"), gov_find("teo@5.14"), gov_find("teo@6.19")};
 	struct run_stats rs;
 	struct topts o = {0};
 	int i, k;
@@ -1114,7 +1111,7 @@ static void test_poll_time_limit_trace(void **state)
  */
 static void test_disabled_states(void **state)
 {
-	const struct cpuidle_governor *g[] = {&gov_teo_5_1, &gov_teo_5_14, &gov_teo_6_19};
+	const struct cpuidle_governor *g[] = {gov_find("teo@5.1"), gov_find("teo@5.14"), gov_find("teo@6.19")};
 	struct topts o = {0};
 	int i;
 
@@ -1153,7 +1150,7 @@ static void test_intercepts_in_disabled_bin(void **state)
 
 	(void)state;
 	o.disabled = 1u << C6;
-	o.gov = &gov_teo_5_14;
+	o.gov = gov_find("teo@5.14");
 	run_release(intercept_trace, &o);
 	assert_int_equal(D(4)->state, C10);
 	assert_int_equal(exv(X(5), "idx_intercept_sum"), 1920);
@@ -1161,13 +1158,13 @@ static void test_intercepts_in_disabled_bin(void **state)
 	assert_false(D(5)->stop_tick);
 	assert_int_equal(exv(X(5), "expected_ns"), 800000);
 
-	o.gov = &gov_teo_6_19;
+	o.gov = gov_find("teo@6.19");
 	run_release(intercept_trace, &o);
 	assert_int_equal(D(5)->state, C3);
 	assert_true(D(5)->stop_tick);
 	assert_int_equal(exv(X(5), "intercepts_idx"), C3);
 
-	o.gov = &gov_teo_5_1;
+	o.gov = gov_find("teo@5.1");
 	run_release(intercept_trace, &o);
 	assert_int_equal(D(5)->state, C10);
 	assert_int_equal(exv(X(5), "hits"), 1470);
@@ -1245,7 +1242,7 @@ static void run_gen(struct gen_config *gc, const struct cpuidle_governor *g, str
  */
 static void test_behaviour_periodic_1ms(void **state)
 {
-	const struct cpuidle_governor *g[] = {&gov_teo_5_1, &gov_teo_5_14, &gov_teo_6_19};
+	const struct cpuidle_governor *g[] = {gov_find("teo@5.1"), gov_find("teo@5.14"), gov_find("teo@6.19")};
 	struct gen_config gc;
 	struct beh b;
 	int i;
@@ -1275,7 +1272,7 @@ static void test_behaviour_periodic_1ms(void **state)
  */
 static void test_behaviour_irq_fixed(void **state)
 {
-	const struct cpuidle_governor *g[] = {&gov_teo_5_1, &gov_teo_5_14, &gov_teo_6_19};
+	const struct cpuidle_governor *g[] = {gov_find("teo@5.1"), gov_find("teo@5.14"), gov_find("teo@6.19")};
 	struct gen_config gc;
 	struct beh b;
 	int i;

@@ -14,8 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-extern const struct cpuidle_governor gov_teo_6_19;
-
 #define US 1000LL
 
 /* ---- the decision log, every decision kept ---- */
@@ -126,7 +124,7 @@ static const char teo_trace[] = "idlesim-trace v1\ncpus 1\nend 100000000\n"
 
 static void run_teo(enum wake_model w)
 {
-	struct replay_opts o = { .gov = &gov_teo_6_19, .wake_model = w };
+	struct replay_opts o = { .gov = gov_find("teo@6.19"), .wake_model = w };
 	struct run_stats rs;
 
 	o.disabled = (1u << POLL) | (1u << C3) | (1u << C7S) | (1u << C8) | (1u << C9) |

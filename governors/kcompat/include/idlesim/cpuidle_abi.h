@@ -276,4 +276,11 @@ struct idlesim_kmod {
 
 typedef int idlesim_kmod_init_fn(struct idlesim_kmod *out);
 
+/*
+ * The ports built into idlesim (governors/<file>.c) register through cpuidle_register_governor()
+ * as a kernel file does; in them it is this function of governors/registry.c, which adds the
+ * governor to the built-in table with its per-CPU data size as priv_size. 0, or -EINVAL.
+ */
+int idlesim_builtin_register(struct cpuidle_governor *gov, size_t percpu_size);
+
 #endif

@@ -17,13 +17,14 @@
 #define CPUIDLE_POLL_MAX (TICK_NSEC / 16)
 
 /* drivers/cpuidle/governor.c (>= v5.7): the PM QoS limit in ns. */
-static inline s64 cpuidle_governor_latency_req(unsigned int cpu)
-{
-	(void)cpu;
-	return idlesim_current_device()->env.latency_req_ns;
-}
+#define cpuidle_governor_latency_req(cpu) ((void)(cpu), (s64)idlesim_current_device()->env.latency_req_ns)
 
+#ifdef IDLESIM_BUILTIN
+/* A port: into idlesim's built-in table, with the size of its one per-CPU variable. */
+#define cpuidle_register_governor(gov) idlesim_builtin_register((gov), idlesim_builtin_percpu_size)
+#else
 /* Records the file's governor (kmod.c); idlesim registers it under the file's name. */
 int cpuidle_register_governor(struct cpuidle_governor *gov) __attribute__((visibility("hidden")));
+#endif
 
 #endif

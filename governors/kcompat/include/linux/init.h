@@ -17,9 +17,22 @@
 
 typedef int (*idlesim_initcall_t)(void);
 
+#ifdef IDLESIM_BUILTIN
+/*
+ * A port built into idlesim: its one initcall is idlesim_initcall_<IDLESIM_BUILTIN>, which
+ * the built-in table of governors/registry.c lists (IDLESIM_BUILTIN is the file's name,
+ * e.g. teo_6_19, given by CMakeLists.txt).
+ */
+#define IDLESIM_CAT2(a, b) a##b
+#define IDLESIM_CAT(a, b) IDLESIM_CAT2(a, b)
+#define __idlesim_initcall(fn)                                                                     \
+	extern const idlesim_initcall_t IDLESIM_CAT(idlesim_initcall_, IDLESIM_BUILTIN);            \
+	const idlesim_initcall_t IDLESIM_CAT(idlesim_initcall_, IDLESIM_BUILTIN) = fn
+#else
 #define __idlesim_initcall(fn)                                                                     \
 	static const idlesim_initcall_t __idlesim_initcall_##fn                                    \
 		__attribute__((used, section("idlesim_initcall"))) = fn
+#endif
 
 #define early_initcall(fn) __idlesim_initcall(fn)
 #define pure_initcall(fn) __idlesim_initcall(fn)

@@ -11,11 +11,36 @@
  * copies the template into it when a CPU is enabled). per_cpu_ptr(&var, cpu) is then var's
  * offset in the template, applied to that CPU's copy in the simulation of the current device
  * (the one the governor call is about: see kmod.c). The variable itself is never used.
+ *
+ * A port built into idlesim (IDLESIM_BUILTIN) has exactly one per-CPU variable, as every
+ * kernel governor has (teo_cpus, menu_devices, ladder_devices): it is the whole of
+ * dev->governor_data, so this_cpu_ptr() is dev->governor_data and per_cpu_ptr() steps by the
+ * variable's size (rounded up to 16 bytes, as sim/engine.c lays the CPUs out). The variable
+ * is then only a type and a size, never read or written (the compiler drops it);
+ * DEFINE_PER_CPU also names its size, idlesim_builtin_percpu_size, for the registration, and a
+ * second DEFINE_PER_CPU in one file does not compile.
  */
 #ifndef _IDLESIM_LINUX_PERCPU_H
 #define _IDLESIM_LINUX_PERCPU_H
 
 #include <linux/smp.h>
+
+#ifdef IDLESIM_BUILTIN
+
+#define IDLESIM_PERCPU_STRIDE(size) (((size) + 15) & ~(size_t)15)
+
+#define DEFINE_PER_CPU(type, name)                                                                 \
+	__typeof__(type) name __attribute__((unused));                                             \
+	enum { idlesim_builtin_percpu_size = sizeof(__typeof__(type)) }
+#define DEFINE_PER_CPU_SHARED_ALIGNED(type, name) DEFINE_PER_CPU(type, name)
+
+#define this_cpu_ptr(ptr) ((__typeof__(ptr))idlesim_current_device()->governor_data)
+#define per_cpu_ptr(ptr, cpu_nr)                                                                   \
+	((__typeof__(ptr))((char *)idlesim_current_device()->governor_data +                       \
+			   ((long)(cpu_nr) - (long)idlesim_current_device()->cpu) *               \
+				   (long)IDLESIM_PERCPU_STRIDE(sizeof(*(ptr)))))
+
+#else /* a kernel file, built into a module by sim/kgov.c */
 
 extern char __start_idlesim_percpu[] __attribute__((weak, visibility("hidden")));
 extern char __stop_idlesim_percpu[] __attribute__((weak, visibility("hidden")));
@@ -28,9 +53,9 @@ static inline size_t idlesim_percpu_size(void)
 	return (n + 15) & ~(size_t)15;
 }
 
-static inline void *idlesim_percpu_ptr(const void *var, unsigned int cpu)
+static inline void *idlesim_percpu_ptr(const struct cpuidle_device *cur, const void *var,
+				       unsigned int cpu)
 {
-	const struct cpuidle_device *cur = idlesim_current_device();
 	char *base = (char *)cur->governor_data +
 		     ((long)cpu - (long)cur->cpu) * (long)idlesim_percpu_size();
 
@@ -39,10 +64,13 @@ static inline void *idlesim_percpu_ptr(const void *var, unsigned int cpu)
 
 #define DEFINE_PER_CPU(type, name) __attribute__((section("idlesim_percpu"), used)) __typeof__(type) name
 #define DEFINE_PER_CPU_SHARED_ALIGNED(type, name) DEFINE_PER_CPU(type, name)
-#define DECLARE_PER_CPU(type, name) extern __typeof__(type) name
 
-#define per_cpu_ptr(ptr, cpu) ((__typeof__(ptr))idlesim_percpu_ptr((ptr), (cpu)))
+#define per_cpu_ptr(ptr, cpu) ((__typeof__(ptr))idlesim_percpu_ptr(idlesim_current_device(), (ptr), (cpu)))
 #define this_cpu_ptr(ptr) per_cpu_ptr((ptr), smp_processor_id())
+
+#endif
+
+#define DECLARE_PER_CPU(type, name) extern __typeof__(type) name
 #define raw_cpu_ptr(ptr) this_cpu_ptr(ptr)
 #define per_cpu(var, cpu) (*per_cpu_ptr(&(var), (cpu)))
 #define this_cpu_read(var) (*this_cpu_ptr(&(var)))

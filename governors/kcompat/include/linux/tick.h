@@ -10,26 +10,13 @@
 #define tick_nohz_enabled true
 
 /* The time to the closest timer if the tick were stopped; *delta_next: to the next event. */
-static inline ktime_t tick_nohz_get_sleep_length(ktime_t *delta_next)
-{
-	return cpuidle_env_sleep_length(idlesim_current_device(), delta_next);
-}
+#define tick_nohz_get_sleep_length(delta_next)                                                    \
+	cpuidle_env_sleep_length(idlesim_current_device(), (delta_next))
 
-static inline bool tick_nohz_tick_stopped(void)
-{
-	return idlesim_current_device()->env.tick_stopped;
-}
-
-static inline bool tick_nohz_tick_stopped_cpu(int cpu)
-{
-	(void)cpu;
-	return tick_nohz_tick_stopped();
-}
+#define tick_nohz_tick_stopped() ((bool)idlesim_current_device()->env.tick_stopped)
+#define tick_nohz_tick_stopped_cpu(cpu) ((void)(cpu), tick_nohz_tick_stopped())
 
 /* True, once, if the tick handler ran during the last idle period. */
-static inline bool tick_nohz_idle_got_tick(void)
-{
-	return cpuidle_env_got_tick(idlesim_current_device());
-}
+#define tick_nohz_idle_got_tick() cpuidle_env_got_tick(idlesim_current_device())
 
 #endif

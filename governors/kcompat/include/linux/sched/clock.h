@@ -5,18 +5,8 @@
 
 #include <linux/smp.h>
 
-static inline u64 local_clock(void)
-{
-	return (u64)idlesim_current_device()->env.now_ns;
-}
-static inline u64 sched_clock(void)
-{
-	return local_clock();
-}
-static inline u64 cpu_clock(int cpu)
-{
-	(void)cpu;
-	return local_clock();
-}
+#define local_clock() ((u64)idlesim_current_device()->env.now_ns)
+#define sched_clock() local_clock()
+#define cpu_clock(cpu) ((void)(cpu), local_clock())
 
 #endif

@@ -7,20 +7,17 @@
 #include <linux/smp.h>
 
 /* Tasks in iowait on this CPU's runqueue (unsigned int before v6.x, unsigned long after). */
-static inline unsigned long nr_iowait_cpu(int cpu)
-{
-	(void)cpu;
-	return idlesim_current_device()->env.nr_iowait;
-}
+#define nr_iowait_cpu(cpu) ((void)(cpu), (unsigned long)idlesim_current_device()->env.nr_iowait)
 
 /* v4.x: the iowaiters and the runqueue load (FIXED_1 fixed point) of this CPU. */
-static inline void get_iowait_load(unsigned long *nr_waiters, unsigned long *load)
+static inline void idlesim_get_iowait_load(struct cpuidle_device *cur, unsigned long *nr_waiters,
+					   unsigned long *load)
 {
-	struct cpuidle_device *dev = idlesim_current_device();
-
-	*nr_waiters = dev->env.nr_iowait;
-	*load = dev->env.load;
-	dev->env.load_read = true;
+	*nr_waiters = cur->env.nr_iowait;
+	*load = cur->env.load;
+	cur->env.load_read = true; /* for the decision log */
 }
+#define get_iowait_load(nr_waiters, load)                                                          \
+	idlesim_get_iowait_load(idlesim_current_device(), (nr_waiters), (load))
 
 #endif
