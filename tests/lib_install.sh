@@ -7,7 +7,8 @@
 #	libidlesim.so and libidlesim.a define exactly the functions include/idlesim.h
 #	declares with IDLESIM_API, and the shared library's SONAME is libidlesim.so.MAJOR.
 #   lib_install.sh embed BUILD_DIR SOURCE_DIR IDLESIM_BINARY CC [CFLAGS...]
-#	`cmake --install` of the library component into a temporary prefix; examples/embed.c,
+#	`cmake --install` of the library component into a temporary prefix, then moved (the
+#	.pc file finds the prefix relative to itself); examples/embed.c,
 #	copied out of the source tree, built with pkg-config of that prefix only, against the
 #	shared and against the static library; each run's per-state usage, time, above and below
 #	equal `idlesim run --format csv` on the same trace and machine. CFLAGS: the build's
@@ -57,11 +58,15 @@ prefix=$tmp/prefix
 
 cmake --install "$build" --prefix "$prefix" --component library >"$tmp/install.log" ||
 	{ cat "$tmp/install.log" >&2; fail "cmake --install failed"; }
+# The installed tree is relocatable: everything below runs from a moved prefix.
+mv "$prefix" "$tmp/moved"
+prefix=$tmp/moved
 pcdir=$(dirname "$(find "$prefix" -name idlesim.pc | head -n 1)")
 [ -f "$pcdir/idlesim.pc" ] || fail "no idlesim.pc installed under $prefix"
 export PKG_CONFIG_PATH="$pcdir"
-[ "$(pkg-config --variable=prefix idlesim)" = "$prefix" ] ||
-	fail "idlesim.pc names prefix $(pkg-config --variable=prefix idlesim), not $prefix"
+pcprefix=$(pkg-config --variable=prefix idlesim)
+[ "$(cd "$pcprefix" 2>/dev/null && pwd -P)" = "$(cd "$prefix" && pwd -P)" ] ||
+	fail "idlesim.pc names prefix $pcprefix, not the moved $prefix"
 libdir=$(pkg-config --variable=libdir idlesim)
 
 # Only the installed tree: the example and the trace are copied away from the sources.
