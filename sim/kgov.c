@@ -2,7 +2,8 @@
 /*
  * kgov.c - compile, cache and load a kernel governor file (see kgov.h).
  *
- * The build: $IDLESIM_CC (words split at blanks) or cc, with KGOV_CFLAGS, the layer's
+ * The build: $IDLESIM_CC (words split at blanks) or cc, with KGOV_CFLAGS (and
+ * -DIDLESIM_KAPI_US for a file of the us-era API, see kgov_detect_api()), the layer's
  * include/ and the file's own directory (for the tree's gov.h) on the include path, the file
  * and the layer's kmod.c, into a shared object. The cache key hashes the preprocessed file
  * (so every header it pulls in, the tree's and the layer's, counts), kmod.c, the compiler
