@@ -336,6 +336,29 @@ static void test_us_api(void **state)
 	free(dev.governor_data);
 }
 
+/*
+ * <linux/sched/topology.h> for teo.c of v6.3..v6.10 (tests/kgov/toy_util.c): every CPU has
+ * the full capacity, 1024 (SCHED_CAPACITY_SCALE), so the util threshold is 1024 >> 6 = 16;
+ * CONFIG_SMP is not defined, so the file's "not utilized" branch is the one built (0).
+ */
+static void test_sched_topology(void **state)
+{
+	const struct cpuidle_governor *g = load_ok(SRC "/tests/kgov/toy_util.c", NULL);
+	struct cpuidle_driver drv;
+	struct cpuidle_device dev;
+	bool stop = true;
+
+	(void)state;
+	toy_driver(&drv);
+	memset(&dev, 0, sizeof(dev));
+	dev.governor_data = calloc(1, g->priv_size);
+	assert_non_null(dev.governor_data);
+	assert_int_equal(g->enable(&drv, &dev), 0);
+	assert_int_equal(*(unsigned long *)dev.governor_data, 16);
+	assert_int_equal(g->select(&drv, &dev, &stop), 0);
+	free(dev.governor_data);
+}
+
 /* Out of memory while registering: a clean error, nothing registered; then it loads. */
 static void test_nomem(void **state)
 {
@@ -895,6 +918,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_detect_api),
 		cmocka_unit_test(test_us_api),
+		cmocka_unit_test(test_sched_topology),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_nomem),
 		cmocka_unit_test(test_cli),
