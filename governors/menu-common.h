@@ -113,8 +113,6 @@
 #define INTERVAL_SHIFT 3
 #define INTERVALS (1UL << INTERVAL_SHIFT)
 
-#define DIV_ROUND_CLOSEST_ULL(x, d) div64_u64((u64)(x) + (u64)(d) / 2, (u64)(d))
-
 /*
  * Tunables: the same first five in every version, then the version's own. The macros read
  * them like the kernel constants (a `dev` must be in scope).

@@ -2,7 +2,8 @@
 /*
  * kgov.c - compile, cache and load a kernel governor file (see kgov.h).
  *
- * The build: $IDLESIM_CC (words split at blanks) or cc, with KGOV_CFLAGS, the layer's
+ * The build: $IDLESIM_CC (words split at blanks) or cc, with KGOV_CFLAGS (and
+ * -DIDLESIM_KAPI_US for a file of the us-era API, see kgov_detect_api()), the layer's
  * include/ and the file's own directory (for the tree's gov.h) on the include path, the file
  * and the layer's kmod.c, into a shared object. The cache key hashes the preprocessed file
  * (so every header it pulls in, the tree's and the layer's, counts), kmod.c, the compiler
@@ -68,6 +69,72 @@ bool kgov_is_path(const char *arg)
 	size_t n = strlen(arg);
 
 	return n > 2 && !strcmp(arg + n - 2, ".c");
+}
+
+/* 1 if the identifier id[0..n) is one of words[] (NULL-ended), else 0. */
+static int ident_in(const char *id, size_t n, const char *const *words)
+{
+	for (; *words; words++)
+		if (strlen(*words) == n && !memcmp(id, *words, n))
+			return 1;
+	return 0;
+}
+
+enum kgov_api kgov_detect_api(FILE *stream)
+{
+	static const char *const ns_words[] = { "exit_latency_ns", "target_residency_ns",
+						"last_residency_ns", NULL };
+	static const char *const us_words[] = { "exit_latency", "target_residency",
+						"last_residency", NULL };
+	char id[32];
+	size_t n = 0;
+	bool us = false, in_ident = false;
+	int c;
+
+	/* Identifiers longer than id[] are none of the words: only their length is tracked. */
+	do {
+		c = getc(stream);
+		if (c != EOF && (c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+				 (c >= 'A' && c <= 'Z'))) {
+			if (!in_ident && c >= '0' && c <= '9')
+				continue; /* a number, not an identifier */
+			if (n < sizeof(id))
+				id[n] = (char)c;
+			n++;
+			in_ident = true;
+			continue;
+		}
+		if (in_ident && n <= sizeof(id)) {
+			if (ident_in(id, n, ns_words))
+				return KGOV_API_NS;
+			us = us || ident_in(id, n, us_words);
+		}
+		n = 0;
+		in_ident = false;
+	} while (c != EOF);
+	return us ? KGOV_API_US : KGOV_API_NS;
+}
+
+/* The API of the file at path: $IDLESIM_KERNEL_API (us or ns) if set, else detected. */
+static int file_api(const char *path, enum kgov_api *api, struct sim_error *err)
+{
+	const char *env = getenv("IDLESIM_KERNEL_API");
+	FILE *f;
+
+	if (env && *env) {
+		if (strcmp(env, "us") && strcmp(env, "ns"))
+			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+					     "IDLESIM_KERNEL_API: '%s' is not us or ns", env);
+		*api = strcmp(env, "us") ? KGOV_API_NS : KGOV_API_US;
+		return 0;
+	}
+	f = fopen(path, "r");
+	if (!f)
+		return sim_error_set(err, SIM_ERR_INPUT, path, 0, 0, "cannot read governor file: %s",
+				     strerror(errno));
+	*api = kgov_detect_api(f);
+	fclose(f);
+	return 0;
 }
 
 /* The compiler command, split at blanks into argv[0..]; returns the count, -1 if too long. */
@@ -199,9 +266,10 @@ static int temp_fd(const char *dir)
 	return fd;
 }
 
-/* argv = compiler, KGOV_CFLAGS, -I layer/include, -I filedir, then `extra` (NULL-ended). */
+/* argv = compiler, KGOV_CFLAGS, -DIDLESIM_KAPI_US for a us-era file, -I layer/include,
+ * -I filedir, then `extra` (NULL-ended). */
 static int build_argv(char **argv, char *ccbuf, size_t ccsize, char *inc1, char *inc2,
-		      const char *const *extra)
+		      enum kgov_api api, const char *const *extra)
 {
 	int n = compiler_argv(ccbuf, ccsize, argv, KGOV_MAX_ARGS - 16);
 	size_t i;
@@ -210,6 +278,8 @@ static int build_argv(char **argv, char *ccbuf, size_t ccsize, char *inc1, char 
 		return -1;
 	for (i = 0; i < KGOV_NR_CFLAGS; i++)
 		argv[n++] = (char *)KGOV_CFLAGS[i];
+	if (api == KGOV_API_US)
+		argv[n++] = (char *)"-DIDLESIM_KAPI_US";
 	argv[n++] = inc1;
 	argv[n++] = inc2;
 	for (i = 0; extra[i]; i++)
@@ -228,12 +298,15 @@ static int compile_cached(const char *path, char *so, size_t so_size, char key[3
 	char *argv[KGOV_MAX_ARGS];
 	uint64_t h[2] = { CFGREC_FNV_OFFSET, CFGREC_FNV_OFFSET ^ 0x9e3779b97f4a7c15ull };
 	const char *slash = strrchr(path, '/');
+	enum kgov_api api = KGOV_API_NS;
 	int out, rc, kfd;
 	size_t i;
 
 	if (access(path, R_OK))
 		return sim_error_set(err, SIM_ERR_INPUT, path, 0, 0, "cannot read governor file: %s",
 				     strerror(errno));
+	if (file_api(path, &api, err))
+		return -1;
 	if (cache_dir(dir, sizeof(dir), err))
 		return -1;
 	snprintf(inc1, sizeof(inc1), "-I%s/include", layer);
@@ -253,7 +326,7 @@ static int compile_cached(const char *path, char *so, size_t so_size, char key[3
 	{
 		const char *const extra[] = { "-E", "-P", path, NULL };
 
-		if (build_argv(argv, ccbuf, sizeof(ccbuf), inc1, inc2, extra) < 0) {
+		if (build_argv(argv, ccbuf, sizeof(ccbuf), inc1, inc2, api, extra) < 0) {
 			close(out);
 			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0, "IDLESIM_CC: too many words");
 		}
@@ -297,7 +370,7 @@ static int compile_cached(const char *path, char *so, size_t so_size, char key[3
 	{
 		const char *const extra[] = { path, kmod, "-o", tmp, NULL };
 
-		build_argv(argv, ccbuf, sizeof(ccbuf), inc1, inc2, extra);
+		build_argv(argv, ccbuf, sizeof(ccbuf), inc1, inc2, api, extra);
 		rc = spawn_wait(argv, out);
 	}
 	if (rc) {

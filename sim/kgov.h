@@ -16,6 +16,22 @@
 #include "governors/governor.h"
 #include "sim/error.h"
 
+/*
+ * The units of the kernel API a file is written for. v5.7 moved the cpuidle core to ns
+ * (drv->states[].exit_latency_ns, target_residency_ns; cpuidle_governor_latency_req() an s64
+ * in ns); before it a governor read the us fields and got an int in us. The structures carry
+ * both, so only cpuidle_governor_latency_req() differs: the layer returns us when the file is
+ * built with IDLESIM_KAPI_US.
+ */
+enum kgov_api { KGOV_API_NS, KGOV_API_US };
+
+/*
+ * Which one the file at `stream` is written for, from its identifiers (comments included):
+ * one of exit_latency_ns, target_residency_ns, last_residency_ns means ns; otherwise one of
+ * exit_latency, target_residency, last_residency means us; otherwise ns.
+ */
+enum kgov_api kgov_detect_api(FILE *stream);
+
 /* True if a --governor argument names a C file rather than a registered governor. */
 bool kgov_is_path(const char *arg);
 

@@ -242,6 +242,123 @@ static void test_cache(void **state)
 	assert_string_equal(g3->name + strlen("toy2@file:"), copy);
 }
 
+/* kgov_detect_api() on a string. */
+static enum kgov_api api_of(const char *text)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	enum kgov_api api;
+
+	assert_non_null(f);
+	api = kgov_detect_api(f);
+	fclose(f);
+	return api;
+}
+
+static void test_detect_api(void **state)
+{
+	(void)state;
+	assert_int_equal(api_of("if (s->exit_latency > latency_req)"), KGOV_API_US);
+	assert_int_equal(api_of("x = dev->last_residency;"), KGOV_API_US);
+	/* an ns field anywhere wins, even after us fields */
+	assert_int_equal(api_of("a.target_residency; b.exit_latency_ns"), KGOV_API_NS);
+	/* whole identifiers only; comments count */
+	assert_int_equal(api_of("exit_latency_nsx my_target_residency target_residency2"),
+			 KGOV_API_NS);
+	assert_int_equal(api_of("/* target_residency */ int x;"), KGOV_API_US);
+	assert_int_equal(api_of("2target_residency"), KGOV_API_US); /* "2" is a number */
+	assert_int_equal(api_of(""), KGOV_API_NS);
+	assert_int_equal(api_of("a_very_long_identifier_longer_than_32_bytes_exit_latency x"),
+			 KGOV_API_NS);
+}
+
+/*
+ * A us-era file (tests/kgov/toy_us.c): the layer gives it the int us latency limit and
+ * dev->last_residency, and drv->states[].disabled exists. Driver: C1 2 us exit / 2 us target,
+ * C6 100 us / 400 us; sleep length 500 us.
+ */
+static void test_us_api(void **state)
+{
+	const struct cpuidle_governor *g;
+	struct cpuidle_driver drv;
+	struct cpuidle_device dev;
+	struct sim_error err = { 0 };
+	int *seen;
+	bool stop;
+
+	(void)state;
+	g = load_ok(SRC "/tests/kgov/toy_us.c", NULL);
+	/* two ints, rounded up to 16 bytes */
+	assert_int_equal(g->priv_size, 16);
+	toy_driver(&drv);
+	drv.states[1].exit_latency = 2;
+	drv.states[1].target_residency = 2;
+	drv.states[2].exit_latency = 100;
+	drv.states[2].target_residency = 400;
+	memset(&dev, 0, sizeof(dev));
+	dev.governor_data = calloc(1, g->priv_size);
+	assert_non_null(dev.governor_data);
+	seen = dev.governor_data;
+	dev.env.now_ns = 1000000;
+	dev.env.next_timer_ns = 1500000;
+	dev.env.next_tick_ns = 4000000;
+	dev.env.tick_nsec = 4000000;
+	/* PM QoS 50 us = 50000 ns: the file gets 50 (us), so C6's 100 us exit stops it at C1;
+	 * given ns (50000) it would take C6. 1234567 ns measured: 1234 us, truncated. */
+	dev.env.latency_req_ns = 50000;
+	dev.last_residency_ns = 1234567;
+	assert_int_equal(g->select(&drv, &dev, &stop), 1);
+	assert_int_equal(seen[0], 50);
+	assert_int_equal(seen[1], 1234);
+	/* No request: 2e12 ns = 2e9 us fits the int; C6 fits the 500 us sleep. A residency of
+	 * 3e15 ns = 3e12 us is capped at INT_MAX, as cpuidle_enter_state() capped it. */
+	dev.env.latency_req_ns = 2000000000000LL;
+	dev.last_residency_ns = 3000000000000000LL;
+	assert_int_equal(g->select(&drv, &dev, &stop), 2);
+	assert_int_equal(seen[0], 2000000000);
+	assert_int_equal(seen[1], INT_MAX);
+	/* The driver's own disable of <= v5.4 (here the file's logic reads it): C6 skipped. */
+	drv.states[2].disabled = true;
+	assert_int_equal(g->select(&drv, &dev, &stop), 1);
+	drv.states[2].disabled = false;
+
+	/* IDLESIM_KERNEL_API=ns forces the ns limit on it (another module): 50000 >= 100. */
+	setenv("IDLESIM_KERNEL_API", "ns", 1);
+	g = load_ok(SRC "/tests/kgov/toy_us.c", NULL);
+	dev.env.latency_req_ns = 50000;
+	memset(dev.governor_data, 0, 16);
+	assert_int_equal(g->select(&drv, &dev, &stop), 2);
+	assert_int_equal(seen[0], 50000);
+	setenv("IDLESIM_KERNEL_API", "5.4", 1);
+	assert_int_equal(kgov_load(SRC "/tests/kgov/toy_us.c", NULL, &g, NULL, &err), -1);
+	assert_int_equal(err.code, SIM_ERR_INPUT);
+	assert_non_null(strstr(err.text, "IDLESIM_KERNEL_API"));
+	unsetenv("IDLESIM_KERNEL_API");
+	free(dev.governor_data);
+}
+
+/*
+ * <linux/sched/topology.h> for teo.c of v6.3..v6.10 (tests/kgov/toy_util.c): every CPU has
+ * the full capacity, 1024 (SCHED_CAPACITY_SCALE), so the util threshold is 1024 >> 6 = 16;
+ * CONFIG_SMP is not defined, so the file's "not utilized" branch is the one built (0).
+ */
+static void test_sched_topology(void **state)
+{
+	const struct cpuidle_governor *g = load_ok(SRC "/tests/kgov/toy_util.c", NULL);
+	struct cpuidle_driver drv;
+	struct cpuidle_device dev;
+	bool stop = true;
+
+	(void)state;
+	toy_driver(&drv);
+	memset(&dev, 0, sizeof(dev));
+	dev.governor_data = calloc(1, g->priv_size);
+	assert_non_null(dev.governor_data);
+	assert_int_equal(g->enable(&drv, &dev), 0);
+	assert_int_equal(*(unsigned long *)dev.governor_data, 16);
+	assert_int_equal(g->select(&drv, &dev, &stop), 0);
+	free(dev.governor_data);
+}
+
 /* Out of memory while registering: a clean error, nothing registered; then it loads. */
 static void test_nomem(void **state)
 {
@@ -631,31 +748,131 @@ static int extract(const char *release)
 	return sh(cmd);
 }
 
+/* The workloads and knobs of every comparison (docs/kernel-governor-files.md). */
+static const char *const fid_workloads[] = { "periodic", "irq-fixed", "irq-poisson", "mixed" };
+static const char *const fid_machines[] = { "skl", "hsx" };
+static const int fid_hzs[] = { 250, 1000 };
+/* knobs: none; PM QoS 20 us; C1E (state 2 on both) disabled; 30 % resched=0 wakeups;
+ * a background timer-wheel timer every 3 ms; one task in iowait; resched=0 wakeups with
+ * that timer (selects with the tick already stopped and a timer pending) */
+static const struct fid_knob {
+	int64_t lat;
+	uint32_t dis;
+	unsigned int nowake;
+	int64_t timer;
+	unsigned int iowait;
+	const char *name;
+} fid_knobs[] = {
+	{ -1, 0, 0, 0, 0, "default" },
+	{ 20000, 0, 0, 0, 0, "latency 20 us" },
+	{ -1, 1u << 2, 0, 0, 0, "C1E disabled" },
+	{ -1, 0, 30, 0, 0, "30% resched=0" },
+	{ -1, 0, 0, 3000000, 0, "3 ms timer" },
+	{ -1, 0, 0, 3000000, 1, "iowait 1, 3 ms timer" },
+	{ -1, 0, 30, 3000000, 0, "30% resched=0, 3 ms timer" },
+};
+#define FID_NR_KNOBS (sizeof(fid_knobs) / sizeof(fid_knobs[0]))
+
+/*
+ * The kernel file at `path` in lockstep with `port_name` over the whole matrix; prints the
+ * mismatching cases, the first mismatches and a summary line labelled release/file. Returns
+ * 0 if there is no mismatch with a timer pending and expect_no_timer (when >= 0) is the count
+ * of those without one; else 1.
+ */
+static int fid_compare(const char *path, const char *release, const char *file,
+		       const char *port_name, long expect_no_timer)
+{
+	const struct cpuidle_governor *kern, *port = NULL;
+	struct cpuidle_governor teeg;
+	long decisions = 0, mismatches = 0, no_timer = 0, stopped = 0, stopped_dec = 0;
+	struct mismatch shown[MAX_SHOWN];
+	int nshown = 0, i;
+	size_t w, m, h, k;
+
+	kern = load_ok(path, NULL);
+	if (port_name) {
+		port = gov_find(port_name);
+		if (!port) {
+			printf("FAILED: no governor %s (idlesim governors lists them)\n", port_name);
+			return 1;
+		}
+	}
+	for (w = 0; w < 4; w++)
+		for (m = 0; m < 2; m++)
+			for (h = 0; h < 2; h++)
+				for (k = 0; k < FID_NR_KNOBS; k++) {
+					const struct fid_knob *kn = &fid_knobs[k];
+					struct fid_case c = { fid_workloads[w], fid_machines[m], fid_hzs[h],
+							      kn->lat, kn->dis, kn->nowake, kn->timer,
+							      kn->iowait };
+
+					tee_setup(&teeg, kern, port);
+					fid_run(&c, &teeg);
+					decisions += tee.decisions;
+					for (i = 0; i < tee.mismatches && nshown < MAX_SHOWN && i < MAX_SHOWN;
+					     i++) {
+						shown[nshown] = tee.shown[i];
+						if (!i)
+							printf("  first mismatch of %s %s HZ %d %s:\n", c.workload,
+							       c.machine, c.hz, kn->name);
+						nshown++;
+					}
+					if (tee.mismatches)
+						printf("  %s %s HZ %d %s: %ld of %ld\n", c.workload, c.machine,
+						       c.hz, kn->name, tee.mismatches, tee.decisions);
+					mismatches += tee.mismatches;
+					no_timer += tee.no_timer;
+					stopped += tee.tick_was_stopped;
+					stopped_dec += tee.stopped_decisions;
+				}
+	for (i = 0; i < nshown; i++)
+		printf("    t=%lld cpu%d sleep=%lld tick_stopped=%d lat=%lld: kernel %d/%s, port %d/%s\n",
+		       (long long)shown[i].time_ns, shown[i].cpu, (long long)shown[i].sleep_ns,
+		       shown[i].tick_stopped, (long long)shown[i].latency_ns, shown[i].kstate,
+		       shown[i].kstop ? "stop" : "keep", shown[i].pstate,
+		       shown[i].pstop ? "stop" : "keep");
+	printf("%-7s %-7s %-10s %9ld %9ld %8.3f  (no timer %ld, tick stopped %ld of %ld, other %ld)\n",
+	       release, file, port_name ? port_name : "(none)", decisions, mismatches,
+	       decisions ? 100.0 * (double)(decisions - mismatches) / (double)decisions : 0.0,
+	       no_timer, stopped, stopped_dec, mismatches - no_timer - stopped);
+	if (port && (mismatches != no_timer || (expect_no_timer >= 0 && no_timer != expect_no_timer))) {
+		printf("FAILED: %s %s against %s: %ld mismatches with a timer pending (0 expected),"
+		       " %ld without", release, file, port_name, mismatches - no_timer, no_timer);
+		if (expect_no_timer >= 0)
+			printf(" (%ld expected)", expect_no_timer);
+		printf("\n");
+		return 1;
+	}
+	return 0;
+}
+
+static void fid_header(void)
+{
+	printf("%-7s %-7s %-10s %9s %9s %8s\n", "release", "file", "port", "decisions", "mismatch",
+	       "agree%");
+}
+
+/* `test_kgov fidelity-file PATH.c PORT`: any tree's file against a port (scripts/kgov-check.sh). */
+static int kgov_fidelity_file_main(int argc, char **argv)
+{
+	const char *base;
+	int rc;
+
+	if (argc != 2 || !kgov_is_path(argv[0])) {
+		printf("usage: test_kgov fidelity-file PATH.c PORT\n");
+		return 2;
+	}
+	base = strrchr(argv[0], '/');
+	base = base ? base + 1 : argv[0];
+	fid_header();
+	rc = fid_compare(argv[0], "file", base, argv[1], -1);
+	free(tee.port_params);
+	return rc;
+}
+
 static int kgov_fidelity_main(int argc, char **argv)
 {
-	static const char *const workloads[] = { "periodic", "irq-fixed", "irq-poisson", "mixed" };
-	static const char *const machines[] = { "skl", "hsx" };
-	static const int hzs[] = { 250, 1000 };
-	/* knobs: none; PM QoS 20 us; C1E (state 2 on both) disabled; 30 % resched=0 wakeups;
-	 * a background timer-wheel timer every 3 ms; one task in iowait; resched=0 wakeups with
-	 * that timer (selects with the tick already stopped and a timer pending) */
-	static const struct {
-		int64_t lat;
-		uint32_t dis;
-		unsigned int nowake;
-		int64_t timer;
-		unsigned int iowait;
-		const char *name;
-	} knobs[] = {
-		{ -1, 0, 0, 0, 0, "default" },
-		{ 20000, 0, 0, 0, 0, "latency 20 us" },
-		{ -1, 1u << 2, 0, 0, 0, "C1E disabled" },
-		{ -1, 0, 30, 0, 0, "30% resched=0" },
-		{ -1, 0, 0, 3000000, 0, "3 ms timer" },
-		{ -1, 0, 0, 3000000, 1, "iowait 1, 3 ms timer" },
-		{ -1, 0, 30, 3000000, 0, "30% resched=0, 3 ms timer" },
-	};
-	size_t p, w, m, h, k;
+	size_t p;
 	int failed = 0;
 	char cache[512];
 
@@ -677,72 +894,17 @@ static int kgov_fidelity_main(int argc, char **argv)
 	}
 	snprintf(cache, sizeof(cache), KSRC "/cache");
 	setenv("XDG_CACHE_HOME", cache, 1);
-	printf("%-7s %-7s %-10s %9s %9s %8s\n", "release", "file", "port", "decisions", "mismatch",
-	       "agree%");
+	fid_header();
 	for (p = 0; p < sizeof(pairings) / sizeof(pairings[0]); p++) {
 		const struct pairing *pr = &pairings[p];
-		const char *port_name = pr->port;
-		const struct cpuidle_governor *kern, *port = NULL;
-		struct cpuidle_governor teeg;
 		char path[512];
-		long decisions = 0, mismatches = 0, no_timer = 0, stopped = 0, stopped_dec = 0;
-		struct mismatch shown[MAX_SHOWN];
-		int nshown = 0, i;
 
 		if (argc >= 3 && (strcmp(argv[0], pr->release) || strcmp(argv[1], pr->file)))
 			continue;
-		if (argc >= 3)
-			port_name = argv[2];
 		snprintf(path, sizeof(path), KSRC "/%s/%s.c", pr->release, pr->file);
-		kern = load_ok(path, NULL);
-		if (port_name) {
-			port = gov_find(port_name);
-			assert_non_null(port);
-		}
-		for (w = 0; w < 4; w++)
-			for (m = 0; m < 2; m++)
-				for (h = 0; h < 2; h++)
-					for (k = 0; k < sizeof(knobs) / sizeof(knobs[0]); k++) {
-						struct fid_case c = { workloads[w], machines[m], hzs[h],
-							knobs[k].lat, knobs[k].dis, knobs[k].nowake, knobs[k].timer,
-							knobs[k].iowait };
-
-						tee_setup(&teeg, kern, port);
-						fid_run(&c, &teeg);
-						decisions += tee.decisions;
-						for (i = 0; i < tee.mismatches && nshown < MAX_SHOWN &&
-							    i < MAX_SHOWN; i++) {
-							shown[nshown] = tee.shown[i];
-							if (!i)
-								printf("  first mismatch of %s %s HZ %d %s:\n",
-								       c.workload, c.machine, c.hz, knobs[k].name);
-							nshown++;
-						}
-						if (tee.mismatches)
-							printf("  %s %s HZ %d %s: %ld of %ld\n", c.workload,
-							       c.machine, c.hz, knobs[k].name,
-							       tee.mismatches, tee.decisions);
-						mismatches += tee.mismatches;
-						no_timer += tee.no_timer;
-						stopped += tee.tick_was_stopped;
-						stopped_dec += tee.stopped_decisions;
-					}
-		for (i = 0; i < nshown; i++)
-			printf("    t=%lld cpu%d sleep=%lld tick_stopped=%d lat=%lld: kernel %d/%s, port %d/%s\n",
-			       (long long)shown[i].time_ns, shown[i].cpu, (long long)shown[i].sleep_ns,
-			       shown[i].tick_stopped, (long long)shown[i].latency_ns,
-			       shown[i].kstate, shown[i].kstop ? "stop" : "keep", shown[i].pstate,
-			       shown[i].pstop ? "stop" : "keep");
-		printf("%-7s %-7s %-10s %9ld %9ld %8.3f  (no timer %ld, tick stopped %ld of %ld, other %ld)\n",
-		       pr->release, pr->file, port_name ? port_name : "(none)", decisions, mismatches,
-		       decisions ? 100.0 * (double)(decisions - mismatches) / (double)decisions : 0.0,
-		       no_timer, stopped, stopped_dec, mismatches - no_timer - stopped);
-		if (argc < 3 && (mismatches != no_timer || no_timer != pr->expect_no_timer)) {
-			printf("FAILED: %s %s against %s: %ld mismatches with a timer pending (0"
-			       " expected), %ld without (%ld expected)\n", pr->release, pr->file,
-			       port_name, mismatches - no_timer, no_timer, pr->expect_no_timer);
+		if (fid_compare(path, pr->release, pr->file, argc >= 3 ? argv[2] : pr->port,
+				argc >= 3 ? -1 : pr->expect_no_timer))
 			failed = 1;
-		}
 	}
 	free(tee.port_params);
 	return failed;
@@ -754,6 +916,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_toy_services_and_percpu),
 		cmocka_unit_test(test_toy_threads),
 		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_detect_api),
+		cmocka_unit_test(test_us_api),
+		cmocka_unit_test(test_sched_topology),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_nomem),
 		cmocka_unit_test(test_cli),
@@ -762,5 +927,7 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "fidelity"))
 		return kgov_fidelity_main(argc - 2, argv + 2);
+	if (argc > 1 && !strcmp(argv[1], "fidelity-file"))
+		return kgov_fidelity_file_main(argc - 2, argv + 2);
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

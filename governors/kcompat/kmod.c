@@ -34,16 +34,32 @@ int cpuidle_register_governor(struct cpuidle_governor *gov)
 	return 0;
 }
 
-static int kmod_enable(struct cpuidle_driver *drv, struct cpuidle_device *dev)
+/*
+ * Make `dev` the thread's current device for one call and return the previous one. Also
+ * derive what older kernels kept besides the engine's fields: dev->last_residency, the
+ * measured residency in us, truncated and capped at INT_MAX as cpuidle_enter_state() of the
+ * us era computed it (ktime_us_delta(), then `if (diff > INT_MAX) diff = INT_MAX`).
+ */
+static struct cpuidle_device *kmod_enter(struct cpuidle_device *dev)
 {
 	struct cpuidle_device *saved = idlesim_kmod_current;
+	s64 us = dev->last_residency_ns / NSEC_PER_USEC;
+
+	dev->last_residency = us > INT_MAX ? INT_MAX : (int)us;
+	idlesim_kmod_current = dev;
+	return saved;
+}
+
+static int kmod_enable(struct cpuidle_driver *drv, struct cpuidle_device *dev)
+{
+	struct cpuidle_device *saved;
 	size_t size = (size_t)(__stop_idlesim_percpu - __start_idlesim_percpu);
 	int ret = 0;
 
 	/* A CPU's per-CPU data starts as the variables' initial values, as in the kernel. */
 	if (size)
 		memcpy(dev->governor_data, __start_idlesim_percpu, size);
-	idlesim_kmod_current = dev;
+	saved = kmod_enter(dev);
 	if (registered->enable)
 		ret = registered->enable(drv, dev);
 	idlesim_kmod_current = saved;
@@ -52,19 +68,17 @@ static int kmod_enable(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 
 static void kmod_disable(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
-	struct cpuidle_device *saved = idlesim_kmod_current;
+	struct cpuidle_device *saved = kmod_enter(dev);
 
-	idlesim_kmod_current = dev;
 	registered->disable(drv, dev);
 	idlesim_kmod_current = saved;
 }
 
 static int kmod_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
-	struct cpuidle_device *saved = idlesim_kmod_current;
+	struct cpuidle_device *saved = kmod_enter(dev);
 	int idx;
 
-	idlesim_kmod_current = dev;
 	idx = registered->select(drv, dev, stop_tick);
 	idlesim_kmod_current = saved;
 	return idx;
@@ -72,9 +86,8 @@ static int kmod_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 
 static void kmod_reflect(struct cpuidle_device *dev, int index)
 {
-	struct cpuidle_device *saved = idlesim_kmod_current;
+	struct cpuidle_device *saved = kmod_enter(dev);
 
-	idlesim_kmod_current = dev;
 	if (registered->reflect)
 		registered->reflect(dev, index);
 	idlesim_kmod_current = saved;

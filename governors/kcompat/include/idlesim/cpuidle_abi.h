@@ -107,6 +107,9 @@ struct cpuidle_state {
 	unsigned int exit_latency;     /* in US */
 	int power_usage;	       /* in mW */
 	unsigned int target_residency; /* in US */
+	/* <= v5.4 only (removed by v5.5): the driver's own disable of a state, for all CPUs.
+	 * idlesim disables per device (states_usage[].disable), so this stays false. */
+	bool disabled;
 };
 
 struct cpuidle_driver {
@@ -158,6 +161,9 @@ struct cpuidle_device {
 	int last_state_idx;
 	u64 poll_limit_ns;
 	s64 last_residency_ns;
+	/* Older kernels (before last_residency_ns): the same in us, an int (at most INT_MAX).
+	 * A module's entry points (kmod.c) derive it from last_residency_ns on every call. */
+	int last_residency;
 	bool poll_time_limit; /* set by POLL when its time limit ended the entry */
 
 	struct cpuidle_state_usage states_usage[CPUIDLE_STATE_MAX];

@@ -16,8 +16,16 @@
 #define CPUIDLE_POLL_MIN 10000
 #define CPUIDLE_POLL_MAX (TICK_NSEC / 16)
 
+#ifdef IDLESIM_KAPI_US
+/* drivers/cpuidle/governor.c before v5.7: the PM QoS limit in us, an int (no request:
+ * 2000 s, PM_QOS_CPU_DMA_LAT_DEFAULT_VALUE). sim/kgov.c defines IDLESIM_KAPI_US for a file
+ * of that era (docs/kernel-governor-files.md, "Older kernels"). */
+#define cpuidle_governor_latency_req(cpu)                                                         \
+	((void)(cpu), (int)(idlesim_current_device()->env.latency_req_ns / NSEC_PER_USEC))
+#else
 /* drivers/cpuidle/governor.c (>= v5.7): the PM QoS limit in ns. */
 #define cpuidle_governor_latency_req(cpu) ((void)(cpu), (s64)idlesim_current_device()->env.latency_req_ns)
+#endif
 
 #ifdef IDLESIM_BUILTIN
 /* A port: into idlesim's built-in table, with the size of its one per-CPU variable. */

@@ -28,6 +28,14 @@
 			: (((__x) - ((__d) / 2)) / (__d));                                         \
 	})
 
+/* The unsigned 64-bit variant (menu.c of the us era): (x + d / 2) / d, in unsigned long long. */
+#define DIV_ROUND_CLOSEST_ULL(x, divisor)                                                          \
+	({                                                                                         \
+		__typeof__(divisor) __d = (divisor);                                               \
+		unsigned long long __t = (x) + (__d) / 2;                                          \
+		__t / __d;                                                                         \
+	})
+
 /* min()/max(): each argument evaluated once, the comparison in their common type. */
 #define min(a, b) ({ __typeof__(a) __a = (a); __typeof__(b) __b = (b); __a < __b ? __a : __b; })
 #define max(a, b) ({ __typeof__(a) __a = (a); __typeof__(b) __b = (b); __a > __b ? __a : __b; })
