@@ -23,8 +23,10 @@
 /* Small enough to simulate quickly: the replay is for bugs, not for hour-long traces. */
 static bool replayable(const struct trace_header *h)
 {
-	return h->cpus <= FUZZ_REPLAY_MAX_CPUS && h->has_start && h->has_end &&
-	       h->end_ns - h->start_ns <= FUZZ_REPLAY_MAX_SPAN_NS;
+	int64_t span;
+
+	return h->has_start && h->has_end && !__builtin_sub_overflow(h->end_ns, h->start_ns, &span) &&
+	       fuzz_replay_fits(h->cpus, span);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

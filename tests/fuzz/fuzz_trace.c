@@ -15,7 +15,8 @@
  * of skl widened to the header's CPU count; it is skipped for traces whose simulated time
  * is long, or whose periodic timers expire more than FUZZ_REPLAY_MAX_EXPIRIES times (an
  * hour-long trace or a 10 ns timer period is valid and merely slow: not what a fuzzer
- * should spend its time on), or that have more than 64 CPUs.
+ * should spend its time on), or that have more than 64 CPUs or more CPU-seconds than
+ * FUZZ_REPLAY_MAX_CPU_NS (fuzz_util.h).
  */
 #include "tests/fuzz/fuzz_util.h"
 
@@ -88,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!r)
 		abort(); /* it opened a moment ago */
 	h = trace_header(r);
-	if (h->cpus <= FUZZ_REPLAY_MAX_CPUS && !machine_load("skl", &m, &err))
+	if (fuzz_replay_fits(h->cpus, span) && !machine_load("skl", &m, &err))
 		/* the table's and the typical wake latencies, by the input's hash */
 		fuzz_replay_model(r, &m, gov_get(fuzz_hash(data, size) % gov_count()),
 				  h->hz ? h->hz : 250,

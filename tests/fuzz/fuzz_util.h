@@ -11,6 +11,7 @@
 #ifndef IDLESIM_FUZZ_UTIL_H
 #define IDLESIM_FUZZ_UTIL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +92,21 @@ static inline unsigned int fuzz_hash(const uint8_t *data, size_t size)
 #define FUZZ_REPLAY_MAX_CPUS 64
 #define FUZZ_REPLAY_MAX_SPAN_NS (10 * 1000000000LL)
 #define FUZZ_REPLAY_MAX_EXPIRIES 100000
+
+/*
+ * The engine's work grows with CPU-seconds, not with the input's size: a CPU left polling
+ * re-enters POLL every cpuidle_poll_time(), which is at least CPUIDLE_POLL_MIN (10 us), so
+ * 16 CPU-seconds are at most 1.6 M entries (about 1 s in an ASan build). Without this bound
+ * 37 CPUs idle for 4 s under `shallowest` (7 M POLL entries, 0.17 s in Release, 4 s under
+ * ASan) timed a fuzzer out on a loaded machine: valid and merely slow, like a long trace.
+ */
+#define FUZZ_REPLAY_MAX_CPU_NS (16 * 1000000000LL)
+
+static inline bool fuzz_replay_fits(int cpus, int64_t span_ns)
+{
+	return cpus >= 1 && cpus <= FUZZ_REPLAY_MAX_CPUS && span_ns >= 0 &&
+	       span_ns <= FUZZ_REPLAY_MAX_SPAN_NS && span_ns <= FUZZ_REPLAY_MAX_CPU_NS / cpus;
+}
 
 /*
  * Replay a record source through one governor on a copy of base, widened to the header's
