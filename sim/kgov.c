@@ -153,8 +153,8 @@ static int compiler_argv(char *buf, size_t size, char **argv, int max)
 	return n;
 }
 
-/* Run argv with stdout and stderr to `out_fd`; the exit status, or -1 with errno. */
-static int spawn_wait(char **argv, int out_fd)
+/* Run argv with stdout to `out_fd`, stderr to `err_fd`; the exit status, or -1 with errno. */
+static int spawn_wait(char **argv, int out_fd, int err_fd)
 {
 	posix_spawn_file_actions_t fa;
 	pid_t pid;
@@ -163,7 +163,7 @@ static int spawn_wait(char **argv, int out_fd)
 	if (posix_spawn_file_actions_init(&fa))
 		return -1;
 	posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
-	posix_spawn_file_actions_adddup2(&fa, out_fd, STDERR_FILENO);
+	posix_spawn_file_actions_adddup2(&fa, err_fd, STDERR_FILENO);
 	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc) {
@@ -299,7 +299,7 @@ static int compile_cached(const char *path, char *so, size_t so_size, char key[3
 	uint64_t h[2] = { CFGREC_FNV_OFFSET, CFGREC_FNV_OFFSET ^ 0x9e3779b97f4a7c15ull };
 	const char *slash = strrchr(path, '/');
 	enum kgov_api api = KGOV_API_NS;
-	int out, rc, kfd;
+	int out, errfd, rc, kfd;
 	size_t i;
 
 	if (access(path, R_OK))
@@ -318,28 +318,38 @@ static int compile_cached(const char *path, char *so, size_t so_size, char key[3
 				     "the compatibility layer is missing (IDLESIM_KCOMPAT_DIR?): %s",
 				     strerror(errno));
 	out = temp_fd(dir);
-	if (out < 0)
+	errfd = out < 0 ? -1 : temp_fd(dir);
+	if (errfd < 0) {
+		rc = errno;
+		if (out >= 0)
+			close(out);
 		return sim_error_set(err, SIM_ERR_INPUT, dir, 0, 0, "cannot create a temporary file: %s",
-				     strerror(errno));
+				     strerror(rc));
+	}
 
-	/* The key: the preprocessed file (every header it includes), kmod.c, command, flags. */
+	/* The key: the preprocessed file (every header it includes), kmod.c, command, flags.
+	 * The preprocessor's messages go apart from its output: a missing header is reported
+	 * as the compiler says it, not after the text of every header read before it. */
 	{
 		const char *const extra[] = { "-E", "-P", path, NULL };
 
 		if (build_argv(argv, ccbuf, sizeof(ccbuf), inc1, inc2, api, extra) < 0) {
 			close(out);
+			close(errfd);
 			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0, "IDLESIM_CC: too many words");
 		}
-		rc = spawn_wait(argv, out);
+		rc = spawn_wait(argv, out, errfd);
 	}
 	if (rc) {
 		if (rc < 0)
 			snprintf(line, sizeof(line), "cannot run %s: %s", argv[0], strerror(errno));
 		else
-			report_output(out, diag, line, sizeof(line));
+			report_output(errfd, diag, line, sizeof(line));
 		close(out);
+		close(errfd);
 		return sim_error_set(err, SIM_ERR_INPUT, path, 0, 0, "does not compile: %s", line);
 	}
+	close(errfd);
 	hash_fd(out, h);
 	close(out);
 	kfd = open(kmod, O_RDONLY);
@@ -371,7 +381,7 @@ static int compile_cached(const char *path, char *so, size_t so_size, char key[3
 		const char *const extra[] = { path, kmod, "-o", tmp, NULL };
 
 		build_argv(argv, ccbuf, sizeof(ccbuf), inc1, inc2, api, extra);
-		rc = spawn_wait(argv, out);
+		rc = spawn_wait(argv, out, out);
 	}
 	if (rc) {
 		if (rc < 0)

@@ -402,6 +402,23 @@ static void test_errors(void **state)
 	assert_non_null(strstr(buf, "broken.c:7")); /* the compiler's own message, with its line */
 	fclose(diag);
 
+	/* A header the layer lacks: the message names it, and the preprocessor's output (the
+	 * text of every header read before it) is not shown with it. */
+	sim_error_clear(&err);
+	diag = tmpfile();
+	assert_non_null(diag);
+	assert_int_equal(kgov_load(SRC "/tests/kgov/missing_header.c", diag, &g, NULL, &err), -1);
+	assert_int_equal(err.code, SIM_ERR_INPUT);
+	assert_non_null(strstr(err.text, "does not compile"));
+	assert_non_null(strstr(err.text, "no_such_header.h"));
+	rewind(diag);
+	n = fread(buf, 1, sizeof(buf) - 1, diag);
+	buf[n] = '\0';
+	assert_non_null(strstr(buf, "missing_header.c:7"));
+	assert_null(strstr(buf, "typedef"));
+	assert_true(n < 1024); /* the compiler's few lines, not the headers' text */
+	fclose(diag);
+
 	sim_error_clear(&err);
 	assert_int_equal(kgov_load(SRC "/tests/kgov/silent.c", NULL, &g, NULL, &err), -1);
 	assert_non_null(strstr(err.text, "registers no governor"));
