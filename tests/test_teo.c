@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_teo.c - the TEO governor in its three versions (teo@5.1, teo@5.14, teo@6.19).
+ * test_teo.c - the TEO governor in its versions (teo@5.1, teo@5.10, teo@5.14, teo@6.19; teo@6.12
+ * in test_kgov's lockstep).
  *
  * Every expectation is computed by hand from the kernel rules (governors/teo-*.c essays, reference
  * §3); the arithmetic is in the comments. Machine skl (intel_idle skl_cstates), HZ 250, so
@@ -805,6 +806,13 @@ static void test_6_19_sleep_length_skip_and_tick_wakeups(void **state)
  * deepest state that meets it, C7s (124 us) is the first that does not.
  * teo@5.1: the walk reaches C7s (800 <= 10000) with exit 124 > 100: duration = C6's 200 us,
  *   "goto refine" (no hits/misses test); no pattern -> C6; 200 < TICK_USEC: tick kept.
+ * teo@5.10: the walk goes on to C10 (every target residency <= 10,000,000 ns); C7s is the
+ *   first state with exit latency 124,000 > 100,000 ns, so constraint_idx = C7s (5), not
+ *   raised by C8 (200 us) since constraint_idx > i fails. Candidate C10 (idx 8) with hits 0
+ *   <= misses 0, but no early hits anywhere (max_early_idx -1): no change, duration 10 ms.
+ *   constraint_idx 5 < 8 -> C7s: the first state OVER the limit (v5.3..v5.13 off by one).
+ *   Pattern: all 8 intervals U64_MAX >= 10 ms: count 0. C7s does not poll and 10 ms >=
+ *   TICK_NSEC: the tick may be stopped.
  * teo@5.14: candidate C10, constraint_idx C6 -> C6; duration stays the sleep length
  *   (10 ms): the tick may be stopped (cab09f3d2d2a's point).
  * teo@6.19: candidate C10, constraint_idx C6 -> C6; 200 us is not shallow: sleep length
@@ -823,6 +831,16 @@ static void test_latency_constraint(void **state)
 	assert_false(D(1)->stop_tick);
 	assert_int_equal(exv(X(1), "candidate"), C6);
 	assert_int_equal(exv(X(1), "expected_us"), 200);
+	assert_string_equal(exs(X(1), "rule"), "latency-constraint");
+
+	o.gov = gov_find("teo@5.10");
+	run_release(trace, &o);
+	assert_int_equal(D(1)->state, C7S);
+	assert_true(D(1)->stop_tick);
+	assert_int_equal(exv(X(1), "candidate"), C10);
+	assert_int_equal(exv(X(1), "constraint_idx"), C7S);
+	assert_int_equal(exv(X(1), "max_early_idx"), -1);
+	assert_int_equal(exv(X(1), "expected_ns"), 10 * MS);
 	assert_string_equal(exs(X(1), "rule"), "latency-constraint");
 
 	o.gov = gov_find("teo@5.14");
