@@ -222,23 +222,8 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 
 		*stop_tick = false;
 
-		if (idx > 0 && drv->states[idx].target_residency > delta_next_us) {
-			/*
-			 * The tick stays on and will wake the CPU within delta_next at the
-			 * latest, so a state with a longer target residency would not pay off:
-			 * step down to the first enabled state that fits in that time (or to
-			 * the shallowest enabled one).
-			 */
-			for (i = idx - 1; i >= 0; i--) {
-				if (drv->states[i].disabled || dev->states_usage[i].disable)
-					continue;
-
-				idx = i;
-				if (drv->states[i].target_residency <= delta_next_us)
-					break;
-			}
+		if (menu_fit_delta_next_us(drv, dev, &idx, delta_next_us))
 			rule = "tick-retained-cap";
-		}
 	}
 
 	return menu_trace_select(dev, &tr, idx, (long long)predicted_us * NSEC_PER_USEC,

@@ -137,6 +137,31 @@ void menu_update_us(struct cpuidle_driver *drv, struct cpuidle_device *dev, int 
 	menu_update_intervals(data, measured_us);
 }
 
+bool menu_fit_delta_next_us(struct cpuidle_driver *drv, struct cpuidle_device *dev, int *idx,
+			    unsigned int delta_next_us)
+{
+	int i;
+
+	if (*idx <= 0 || drv->states[*idx].target_residency <= delta_next_us)
+		return false;
+
+	/*
+	 * The tick stays on and will wake the CPU within delta_next at the latest, so a state
+	 * with a longer target residency would not pay off: step down to the first enabled
+	 * state that fits in that time (or to the shallowest enabled one). drv->states[i].
+	 * disabled (<= v5.4) is always false here.
+	 */
+	for (i = *idx - 1; i >= 0; i--) {
+		if (drv->states[i].disabled || dev->states_usage[i].disable)
+			continue;
+
+		*idx = i;
+		if (drv->states[i].target_residency <= delta_next_us)
+			break;
+	}
+	return true;
+}
+
 /*
  * The test both classic get_typical_interval() versions (v4.18, v6.6) apply to the samples
  * kept (those <= thresh: `divisor` of them, summing to `sum`, their squares to `sum_sq`):

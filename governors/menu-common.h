@@ -65,8 +65,8 @@
  *   interactivity     the loop stopped at the latency limit set by the performance
  *                     multiplier
  *   latency           the loop stopped at the PM QoS latency limit
- *   polling-override  (>= 6.6) a real state instead of POLL for a short prediction
- *   retain-tick       (>= 6.6) the tick runs and the prediction is beyond a tick, but the
+ *   polling-override  (5.4, >= 6.1) a real state instead of POLL for a short prediction
+ *   retain-tick       (5.4, >= 6.1) the tick runs and the prediction is beyond a tick, but the
  *                     next state is too deep: the shallow one is kept with the tick running
  *   tick-retained-cap the tick is kept and the state was lowered to fit delta_tick
  *   all-disabled      no state enabled: state 0
@@ -78,7 +78,8 @@
  *    deferment). Where the kernel arithmetic would then wrap - next_timer_us =
  *    ktime_to_us() in 4.18, next_timer_ns * correction_factor and the unsigned int
  *    timer_us in 6.x - the value saturates at UINT_MAX us instead, so that sleep-length term
- *    simply does not constrain the prediction. Finite sleep lengths use the kernel
+ *    simply does not constrain the prediction (menu@5.4 keeps the kernel's truncated
+ *    unsigned int instead, 2783138807 us). Finite sleep lengths use the kernel
  *    arithmetic unchanged (with the default tunables, no intermediate overflows below about
  *    26 days).
  *  - The variance sums use u64 products: the kernel's s64 diff * diff or value * value,
@@ -262,6 +263,14 @@ bool typical_accept(const struct cpuidle_device *dev, uint64_t sum, uint64_t sum
 /* The decision log's prediction keys after the sleep length, the same in every release. */
 void menu_explain_inputs(struct cpuidle_device *dev, const struct menu_device *data,
 			 ktime_t delta_tick, unsigned int typical_us);
+
+/*
+ * The us era's walk down to a state within delta_next when the tick is kept (4.18, 5.4):
+ * if the target residency of *idx exceeds delta_next_us, step down to the first enabled
+ * state that fits (or the shallowest enabled one) and return true.
+ */
+bool menu_fit_delta_next_us(struct cpuidle_driver *drv, struct cpuidle_device *dev, int *idx,
+			    unsigned int delta_next_us);
 
 /*
  * menu_update() of the us era (4.18 and 5.4 share its text): last_idx is the state entered

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * teo-5.10.c - teo@5.10: the TEO cpuidle governor of Linux v5.10 LTS (tag v5.10, Dec 2020;
- * the "early hits" teo of v5.8 to v5.13, before the v5.14 bins rework),
+ * the "early hits" teo of v5.8 to v5.11, before the idx0 changes and the v5.14 bins rework),
  * drivers/cpuidle/governors/teo.c. Functions in the kernel file's order.
  *
  * What it models. The v5.1 algorithm (teo-5.1.c) in nanoseconds, with the changes of v5.3
@@ -30,8 +30,10 @@
  * Quirks reproduced: the truncating decay leaves a metric below 8 (shift 3) for ever; a
  * disabled state below the sleep length overwrites the candidate's hits and misses, so the
  * hits <= misses test may weigh a state that cannot be chosen; the latency limit does not end
- * the walk (constraint_idx caps the result after the early-hits step); a timer wakeup's
- * U64_MAX sample is never counted by the pattern check.
+ * the walk (constraint_idx caps the result after the early-hits step), and constraint_idx is
+ * the first state whose exit latency EXCEEDS the limit, so the cap can choose a state over
+ * the PM QoS limit (up to v5.13; the v5.14 rework takes the deepest state within it); a
+ * timer wakeup's U64_MAX sample is never counted by the pattern check.
  *
  * Deviations: PULSE and DECAY_SHIFT are tunables (teo-common.h, kernel values by default);
  * only dev->states_usage[i].disable is read, as in the kernel (v5.5 dropped
@@ -56,18 +58,6 @@
 
 /* Number of the latest idle durations searched for a pattern. */
 #define INTERVALS 8
-
-/*
- * struct teo_idle_state - the per-state metrics (as in v5.1). hits: the sleep length and the
- * measured idle time both pointed at this state. misses: the sleep length pointed at this
- * state but the CPU woke up earlier. early_hits: this state fitted the measured idle time of
- * such an earlier wakeup.
- */
-struct teo_idle_state {
-	unsigned int early_hits;
-	unsigned int hits;
-	unsigned int misses;
-};
 
 /*
  * struct teo_cpu - per-CPU data of v5.10. time_span_ns holds the select timestamp, then the
@@ -129,28 +119,8 @@ static void teo_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 		}
 	}
 
-	/*
-	 * Only idx_timer's hits and misses are aged and updated: a hit if the measured time
-	 * reached that state too, else a miss, plus an early hit for idx_hit (if any).
-	 */
-	if (idx_timer >= 0) {
-		unsigned int hits = cpu_data->states[idx_timer].hits;
-		unsigned int misses = cpu_data->states[idx_timer].misses;
-
-		hits -= hits >> DECAY_SHIFT;
-		misses -= misses >> DECAY_SHIFT;
-
-		if (idx_timer > idx_hit) {
-			misses += PULSE;
-			if (idx_hit >= 0)
-				cpu_data->states[idx_hit].early_hits += PULSE;
-		} else {
-			hits += PULSE;
-		}
-
-		cpu_data->states[idx_timer].misses = misses;
-		cpu_data->states[idx_timer].hits = hits;
-	}
+	/* a hit or a miss for idx_timer, an early hit for idx_hit (teo-common.c) */
+	teo_account_wakeup(dev, cpu_data->states, idx_timer, idx_hit);
 
 	/* the measured value (U64_MAX for a timer wakeup) into the ring */
 	cpu_data->intervals[cpu_data->interval_idx++] = measured_ns;

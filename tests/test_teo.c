@@ -810,7 +810,7 @@ static void test_6_19_sleep_length_skip_and_tick_wakeups(void **state)
  *   first state with exit latency 124,000 > 100,000 ns, so constraint_idx = C7s (5), not
  *   raised by C8 (200 us) since constraint_idx > i fails. Candidate C10 (idx 8) with hits 0
  *   <= misses 0, but no early hits anywhere (max_early_idx -1): no change, duration 10 ms.
- *   constraint_idx 5 < 8 -> C7s: the first state OVER the limit (v5.3..v5.13 off by one).
+ *   constraint_idx 5 < 8 -> C7s: the first state OVER the limit (up to v5.13).
  *   Pattern: all 8 intervals U64_MAX >= 10 ms: count 0. C7s does not poll and 10 ms >=
  *   TICK_NSEC: the tick may be stopped.
  * teo@5.14: candidate C10, constraint_idx C6 -> C6; duration stays the sleep length
