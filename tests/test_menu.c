@@ -470,6 +470,44 @@ static void hx_prime_100us(struct hx *h)
 	}
 }
 
+/*
+ * menu@5.4's POLL time-limit rule in menu_update() (not in 4.18). select() called directly.
+ *  - Select 1 at 0.5 ms, next timer 3 ms ahead: next_timer_us 3000, bucket 3; the zeroed
+ *    history gives typical 0, so predicted 0 and latency_req 0 -> POLL (test_first_select_5_4).
+ *  - POLL ends on its time limit after 20 us (dev->poll_time_limit set, no tick).
+ *  - Select 2 at 1 ms, next timer again 3 ms ahead. menu_update(): not a tick wakeup; POLL
+ *    with poll_time_limit -> measured_us = next_timer_us = 3000 (not > 3000: no clamp).
+ *    Bucket 3: 8192 - 8192 / 8 + 1024 * 3000 / 3000 = 8192; intervals[0] = 3000.
+ *    Typical interval (predicted_us = round(3000 * 8192 / 8192) = 3000): round 1 takes all
+ *    8 (sum 3000, avg 375, variance ((3000 - 375)^2 + 7 * 375^2) / 8 = 984,375 > 400 and
+ *    375^2 = 140,625 < 36 * 984,375): 32 > 24, thresh 2999; round 2: 7 zeros, min 0 < 3000,
+ *    avg 0, variance 0 -> 0 with 7 samples.
+ *  Without the rule (4.18's update) the 20 us residency would be recorded: factor 8192 -
+ *  1024 + 1024 * 20 / 3000 = 7174, and the 8 samples {20, 0 x 7} (avg 2, variance (18^2 +
+ *  7 * 2^2) / 8 = 44 <= 400) would give typical 2 with 8 samples.
+ */
+static void test_poll_time_limit_update_5_4(void **state)
+{
+	struct hx *h = calloc(1, sizeof(*h));
+	bool stop;
+
+	(void)state;
+	hx_init(h, gov_find("menu@5.4"));
+	assert_int_equal(hx_select(h, 500 * US, 3500 * US, false, &stop), POLL);
+	h->dev.last_residency_ns = 20 * US;
+	h->dev.last_state_idx = POLL;
+	h->dev.poll_time_limit = true;
+	h->dev.env.got_tick = false;
+	h->gov->reflect(&h->dev, POLL);
+	hx_select(h, 1 * MS, 4 * MS, false, &stop);
+	assert_int_equal(val(&h->r, "bucket"), 3);
+	assert_int_equal(val(&h->r, "correction_factor"), 8192);
+	assert_int_equal(val(&h->r, "typical_interval_us"), 0);
+	assert_int_equal(val(&h->r, "typical_samples"), 7);
+	free(h->priv);
+	free(h);
+}
+
 /* ---- typical interval ---- */
 
 /*
@@ -1272,6 +1310,7 @@ int main(void)
 		cmocka_unit_test(test_typical_interval_random_vs_kernel_loops),
 		cmocka_unit_test(test_tick_retained_capped_by_delta_tick),
 		cmocka_unit_test(test_tick_already_stopped),
+		cmocka_unit_test(test_poll_time_limit_update_5_4),
 		cmocka_unit_test(test_negative_sleep_length),
 		cmocka_unit_test(test_performance_multiplier),
 		cmocka_unit_test(test_polling_override),
