@@ -1020,17 +1020,24 @@ static void test_tick_already_stopped(void **state)
  * teo@6.19: reflect only records tick_wakeup; teo_update() clears poll_time_limit and
  *   takes measured = S64_MAX -> hit in the C8 bin (sleep length 3 ms): idx_hit_sum over
  *   bins 0..7 = 1024. Without the flag: measured 20 us: intercept in the C1E bin.
- * Without the flag every version then moves to C1E: 5.1 (hits 0 <= misses 1024, max
- * early hits on C1E), 5.14 (2 * 1024 > 1024 - 0: walk down to the C1E bin, middle
+ * teo@5.10: reflect clears poll_time_limit (5.1 does not) and sets time_span = 3 ms;
+ *   update: 3 ms >= 3 ms -> measured = U64_MAX, which fits every state up to idx_timer C8:
+ *   a hit, hits 1024, misses 0 (candidate C8 again at 2.98 ms, 1024 > 0: kept). Without the
+ *   flag: time_span 20 us; measured = last_residency_ns 20,000 - POLL's exit 0 / 2 = 20,000
+ *   ns -> idx_hit C1E (20,000 <= 20,000): a miss on C8 and early_hits[C1E] = 1024.
+ * Without the flag every version then moves to C1E: 5.1 and 5.10 (hits 0 <= misses 1024,
+ * max early hits on C1E; 5.10's pattern check counts no interval below C1E's 20,000 ns:
+ * 20,000 is not < 20,000, the rest are U64_MAX), 5.14 (2 * 1024 > 1024 - 0: walk down to the C1E bin, middle
  * (20 + 100) / 2 = 60 us), 6.19 (the same test against candidate C10, walk stops at C1E).
  */
 static void test_poll_time_limit_harness(void **state)
 {
-	const struct cpuidle_governor *g[] = {gov_find("teo@5.1"), gov_find("teo@5.14"), gov_find("teo@6.19")};
+	const struct cpuidle_governor *g[] = {gov_find("teo@5.1"), gov_find("teo@5.14"), gov_find("teo@6.19"),
+					      gov_find("teo@5.10")};
 	int i, flag;
 
 	(void)state;
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 4; i++) {
 		for (flag = 1; flag >= 0; flag--) {
 			bool stop;
 
@@ -1040,15 +1047,15 @@ static void test_poll_time_limit_harness(void **state)
 			if (i == 0)
 				assert_true(hA.dev.poll_time_limit ==
 					    (bool)flag); /* 5.1 keeps it */
-			if (i == 1)
-				assert_false(hA.dev.poll_time_limit); /* 5.14 clears in reflect */
+			if (i == 1 || i == 3)
+				assert_false(hA.dev.poll_time_limit); /* 5.14, 5.10 clear in reflect */
 			if (i == 2)
 				assert_true(hA.dev.poll_time_limit == (bool)flag);
 			assert_int_equal(h_select(&hA, 20 * US, 3 * MS, false, &stop),
 					 flag ? C8 : C1E);
 			if (i == 2)
 				assert_false(hA.dev.poll_time_limit); /* 6.19 clears in update */
-			if (i == 0) {
+			if (i == 0 || i == 3) {
 				assert_int_equal(exv(&hA.ex, "hits"), flag ? 1024 : 0);
 				assert_int_equal(exv(&hA.ex, "misses"), flag ? 0 : 1024);
 			} else if (i == 1) {
