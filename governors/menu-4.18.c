@@ -40,26 +40,10 @@
 
 #include "governors/menu-common.h"
 
-/* cpuidle_enter_state() of v4.18: dev->last_residency, int us. */
-static int cpuidle_get_last_residency(const struct cpuidle_device *dev)
-{
-	s64 us = ktime_to_us(dev->last_residency_ns);
-
-	return us > INT_MAX ? INT_MAX : (int)us;
-}
-
 /* ktime_to_us() into the unsigned int of v4.18 (UINT_MAX for "no timer"). */
 static unsigned int ktime_to_us_uint(ktime_t t)
 {
 	return t == KTIME_MAX ? UINT_MAX : (unsigned int)ktime_to_us(t);
-}
-
-/* PM QoS limit as v4.18's int latency_req, in us. */
-static int latency_req_us(const struct cpuidle_device *dev)
-{
-	s64 us = cpuidle_governor_latency_req(dev->cpu) / NSEC_PER_USEC;
-
-	return us > INT_MAX ? INT_MAX : (int)us;
 }
 
 static inline int get_loadavg(unsigned long load)
@@ -142,65 +126,8 @@ again:
 static void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
 	struct menu_device *data = this_cpu_ptr(&menu_devices);
-	int last_idx = data->last_state_idx;
-	struct cpuidle_state *target = &drv->states[last_idx];
-	unsigned int measured_us;
-	unsigned int new_factor;
 
-	/*
-	 * Estimate when the wakeup event arrived. The measured residency includes the exit
-	 * latency: it is subtracted when the residency is more than twice as long, and a
-	 * shorter residency is halved instead (the state may not even have been reached).
-	 */
-
-	if (data->tick_wakeup && data->next_timer_us > TICK_USEC) {
-		/*
-		 * The tick woke the CPU although the sleep length was longer than a tick, so
-		 * the tick was not stopped after all and the measured time says little about
-		 * the prediction. Record a long, but finite, idle period (9/10 of
-		 * MAX_INTERESTING) instead, so that tick wakeups do not pull the correction
-		 * factor down.
-		 */
-		measured_us = 9 * MAX_INTERESTING_US / 10;
-	} else {
-		/* the residency as measured */
-		measured_us = (unsigned int)cpuidle_get_last_residency(dev);
-
-		/* remove the exit latency, or halve a short value */
-		if (measured_us > 2 * target->exit_latency)
-			measured_us -= target->exit_latency;
-		else
-			measured_us /= 2;
-	}
-
-	/* clamp to the sleep length, so a ratio never exceeds 1.0 */
-	if (measured_us > data->next_timer_us)
-		measured_us = data->next_timer_us;
-
-	/* decay the bucket's factor, then add this period's measured / sleep length ratio */
-	new_factor = data->correction_factor[data->bucket];
-	new_factor -= new_factor / DECAY;
-
-	if (data->next_timer_us > 0 && measured_us < MAX_INTERESTING_US)
-		new_factor += RESOLUTION * measured_us / data->next_timer_us;
-	else
-		/* no sleep length, or idle for MAX_INTERESTING or longer: a ratio of exactly 1.0 */
-		new_factor += RESOLUTION;
-
-	/*
-	 * A factor of 0 would turn every later prediction into 0. With DECAY > 1 the decay step
-	 * cannot bring a nonzero factor to 0 (the subtracted part is rounded down), so only
-	 * DECAY == 1, possible here as a tunable, needs this guard.
-	 */
-	if (DECAY == 1 && unlikely(new_factor == 0))
-		new_factor = 1;
-
-	data->correction_factor[data->bucket] = new_factor;
-
-	/* store the sample in the intervals ring */
-	data->intervals[data->interval_ptr++] = measured_us;
-	if (data->interval_ptr >= (int)INTERVALS)
-		data->interval_ptr = 0;
+	menu_update_us(drv, dev, data->last_state_idx, false);
 }
 
 /*
@@ -381,24 +308,8 @@ static int menu_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, b
 
 		*stop_tick = false;
 
-		if (!tick_nohz_tick_stopped() && idx > 0 &&
-		    drv->states[idx].target_residency > delta_next_us) {
-			/*
-			 * The tick stays on and will wake the CPU within delta_next at the
-			 * latest, so a state with a longer target residency would not pay off:
-			 * step down to the first enabled state that fits in that time (or to
-			 * the shallowest enabled one).
-			 */
-			for (i = idx - 1; i >= 0; i--) {
-				if (dev->states_usage[i].disable)
-					continue;
-
-				idx = i;
-				if (drv->states[i].target_residency <= delta_next_us)
-					break;
-			}
+		if (!tick_nohz_tick_stopped() && menu_fit_delta_next_us(drv, dev, &idx, delta_next_us))
 			rule = "tick-retained-cap";
-		}
 	}
 
 	data->last_state_idx = idx;
@@ -433,21 +344,9 @@ static int menu_enable_device(struct cpuidle_driver *drv, struct cpuidle_device 
 	return 0;
 }
 
-/*
- * The first five tunables are the same in every version (P_DECAY .. P_RATIO_SQ), with safe
- * ranges: decay >= 1 and resolution >= 1 (divisors), RESOLUTION * DECAY <= 2^26 so the
- * factors and their products stay in u32/u64, ratio_sq >= 1 (U64_MAX / ratio_sq).
- */
+/* The us-era five (menu-common.h), then 4.18's own. */
 static const struct gov_param menu_params[] = {
-	/* resolution * max_interesting_us < 2^32: the unsigned int arithmetic of v4.18 */
-	{"decay", 8, 1, 1024, "DECAY: correction factors keep (decay - 1) / decay of their value"},
-	{"resolution", 1024, 1, 4096, "RESOLUTION: fixed-point unit of correction factors"},
-	{"max_interesting_us", 50000, 1, 1000000,
-	 "MAX_INTERESTING: idle at least this long counts as a perfect prediction"},
-	{"variance_max", 400, 0, 1000000000000LL,
-	 "typical interval accepted if its variance (us^2) is at most this"},
-	{"ratio_sq", 36, 1, 1000000,
-	 "typical interval accepted if avg^2 > ratio_sq * variance (with >= 6 samples)"},
+	MENU_PARAMS_US,
 	{"poll_threshold_us", 20, 0, 1000000,
 	 "skip POLL when the next timer is beyond max(this, C1 target residency)"},
 	{"iowait_factor", 10, 0, 100, "performance multiplier: added per iowait task"},

@@ -68,6 +68,100 @@ int menu_fit_delta_tick(struct cpuidle_driver *drv, struct cpuidle_device *dev, 
 	return idx;
 }
 
+void menu_update_us(struct cpuidle_driver *drv, struct cpuidle_device *dev, int last_idx,
+		    bool v5_4)
+{
+	struct menu_device *data = this_cpu_ptr(&menu_devices);
+	struct cpuidle_state *target = &drv->states[last_idx];
+	unsigned int measured_us;
+	unsigned int new_factor;
+
+	/*
+	 * Estimate when the wakeup event arrived. The measured residency includes the exit
+	 * latency: it is subtracted when the residency is more than twice as long, and a
+	 * shorter residency is halved instead (the state may not even have been reached).
+	 */
+
+	if (data->tick_wakeup && data->next_timer_us > TICK_USEC) {
+		/*
+		 * The tick woke the CPU although the sleep length was longer than a tick, so
+		 * the tick was not stopped after all and the measured time says little about
+		 * the prediction. Record a long, but finite, idle period (9/10 of
+		 * MAX_INTERESTING) instead, so that tick wakeups do not pull the correction
+		 * factor down.
+		 */
+		measured_us = 9 * MAX_INTERESTING_US / 10;
+	} else if (v5_4 && (drv->states[last_idx].flags & CPUIDLE_FLAG_POLLING) &&
+		   dev->poll_time_limit) {
+		/*
+		 * (5.4) POLL ended on its time limit rather than on a wakeup, so the prediction
+		 * that chose POLL was too short: assume the CPU would have slept until the
+		 * next timer.
+		 */
+		measured_us = data->next_timer_us;
+	} else {
+		/* the residency as measured */
+		measured_us = (unsigned int)cpuidle_get_last_residency(dev);
+
+		/* remove the exit latency, or halve a short value */
+		if (measured_us > 2 * target->exit_latency)
+			measured_us -= target->exit_latency;
+		else
+			measured_us /= 2;
+	}
+
+	/* clamp to the sleep length, so a ratio never exceeds 1.0 */
+	if (measured_us > data->next_timer_us)
+		measured_us = data->next_timer_us;
+
+	/* decay the bucket's factor, then add this period's measured / sleep length ratio */
+	new_factor = data->correction_factor[data->bucket];
+	new_factor -= new_factor / DECAY;
+
+	if (data->next_timer_us > 0 && measured_us < MAX_INTERESTING_US)
+		new_factor += RESOLUTION * measured_us / data->next_timer_us;
+	else
+		/* no sleep length, or idle for MAX_INTERESTING or longer: a ratio of exactly 1.0 */
+		new_factor += RESOLUTION;
+
+	/*
+	 * A factor of 0 would turn every later prediction into 0. With DECAY > 1 the decay step
+	 * cannot bring a nonzero factor to 0 (the subtracted part is rounded down), so only
+	 * DECAY == 1, possible here as a tunable, needs this guard.
+	 */
+	if (DECAY == 1 && unlikely(new_factor == 0))
+		new_factor = 1;
+
+	data->correction_factor[data->bucket] = new_factor;
+
+	menu_update_intervals(data, measured_us);
+}
+
+bool menu_fit_delta_next_us(struct cpuidle_driver *drv, struct cpuidle_device *dev, int *idx,
+			    unsigned int delta_next_us)
+{
+	int i;
+
+	if (*idx <= 0 || drv->states[*idx].target_residency <= delta_next_us)
+		return false;
+
+	/*
+	 * The tick stays on and will wake the CPU within delta_next at the latest, so a state
+	 * with a longer target residency would not pay off: step down to the first enabled
+	 * state that fits in that time (or to the shallowest enabled one). drv->states[i].
+	 * disabled (<= v5.4) is always false here.
+	 */
+	for (i = *idx - 1; i >= 0; i--) {
+		if (drv->states[i].disabled || dev->states_usage[i].disable)
+			continue;
+
+		*idx = i;
+		if (drv->states[i].target_residency <= delta_next_us)
+			break;
+	}
+	return true;
+}
+
 /*
  * The test both classic get_typical_interval() versions (v4.18, v6.6) apply to the samples
  * kept (those <= thresh: `divisor` of them, summing to `sum`, their squares to `sum_sq`):

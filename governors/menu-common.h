@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * menu-common.h - what the menu ports (menu-4.18.c, menu-6.1.c, menu-6.6.c, menu-6.12.c,
- * menu-6.19.c) share: struct menu_device, the tunables, and the helpers whose logic two or
+ * menu-common.h - what the menu ports (menu-4.18.c, menu-5.4.c, menu-6.1.c, menu-6.6.c,
+ * menu-6.12.c, menu-6.19.c) share: struct menu_device, the tunables, and the helpers whose logic two or
  * more releases have in common (the functions themselves are in menu-common.c).
  *
  * DOC: The algorithm
@@ -56,7 +56,7 @@
  * performance multiplier); nr_iowait, loadavg (get_loadavg(): load x 10) and perf_mult where
  * the version has them; first_idx (4.18); rule, one of:
  *   latency-zero      PM QoS limit of 0: state 0
- *   early-exit-poll   (>= 6.6) state 0 used no matter what (next timer or latency limit
+ *   early-exit-poll   (5.4, >= 6.1) state 0 used no matter what (next timer or latency limit
  *                     below state 1, or a single state)
  *   typical-interval  the deepest state fitting a prediction given by the typical interval
  *   timer             ... given by the corrected sleep length
@@ -65,8 +65,8 @@
  *   interactivity     the loop stopped at the latency limit set by the performance
  *                     multiplier
  *   latency           the loop stopped at the PM QoS latency limit
- *   polling-override  (>= 6.6) a real state instead of POLL for a short prediction
- *   retain-tick       (>= 6.6) the tick runs and the prediction is beyond a tick, but the
+ *   polling-override  (5.4, >= 6.1) a real state instead of POLL for a short prediction
+ *   retain-tick       (5.4, >= 6.1) the tick runs and the prediction is beyond a tick, but the
  *                     next state is too deep: the shallow one is kept with the tick running
  *   tick-retained-cap the tick is kept and the state was lowered to fit delta_tick
  *   all-disabled      no state enabled: state 0
@@ -78,7 +78,8 @@
  *    deferment). Where the kernel arithmetic would then wrap - next_timer_us =
  *    ktime_to_us() in 4.18, next_timer_ns * correction_factor and the unsigned int
  *    timer_us in 6.x - the value saturates at UINT_MAX us instead, so that sleep-length term
- *    simply does not constrain the prediction. Finite sleep lengths use the kernel
+ *    simply does not constrain the prediction (menu@5.4 keeps the kernel's truncated
+ *    unsigned int instead, 2783138807 us). Finite sleep lengths use the kernel
  *    arithmetic unchanged (with the default tunables, no intermediate overflows below about
  *    26 days).
  *  - The variance sums use u64 products: the kernel's s64 diff * diff or value * value,
@@ -130,6 +131,8 @@ enum {
 	P_LOAD_FACTOR,
 	/* 6.6 and 6.19 */
 	P_RESIDENCY_THRESHOLD = P_VERSION_SPECIFIC,
+	/* 5.4 */
+	P_IOWAIT_FACTOR_5_4 = P_VERSION_SPECIFIC,
 };
 
 #define PARAM(i) idlesim_tunable(dev, (i))
@@ -142,6 +145,23 @@ enum {
 #define RESIDENCY_THRESHOLD_NS ((u64)PARAM(P_RESIDENCY_THRESHOLD) * NSEC_PER_USEC)
 #define POLLING_THRESHOLD_US ((unsigned int)PARAM(P_POLL_THRESHOLD)) /* v4.18: 20 */
 #define IOWAIT_FACTOR ((int)PARAM(P_IOWAIT_FACTOR))		     /* 10 */
+#define IOWAIT_FACTOR_5_4 ((int)PARAM(P_IOWAIT_FACTOR_5_4))	     /* 10 */
+
+/*
+ * The first five tunables of the us-era ports (4.18, 5.4), with safe ranges: decay >= 1 and
+ * resolution >= 1 (divisors), RESOLUTION * DECAY <= 2^26 so the factors and their products
+ * stay in u32/u64, resolution * max_interesting_us < 2^32 (the unsigned int arithmetic of
+ * menu_update_us()), ratio_sq >= 1 (U64_MAX / ratio_sq).
+ */
+#define MENU_PARAMS_US                                                                             \
+	{"decay", 8, 1, 1024, "DECAY: correction factors keep (decay - 1) / decay of their value"}, \
+	{"resolution", 1024, 1, 4096, "RESOLUTION: fixed-point unit of correction factors"},      \
+	{"max_interesting_us", 50000, 1, 1000000,                                                  \
+	 "MAX_INTERESTING: idle at least this long counts as a perfect prediction"},               \
+	{"variance_max", 400, 0, 1000000000000LL,                                                  \
+	 "typical interval accepted if its variance (us^2) is at most this"},                      \
+	{"ratio_sq", 36, 1, 1000000,                                                               \
+	 "typical interval accepted if avg^2 > ratio_sq * variance (with >= 6 samples)"}
 #define LOAD_FACTOR ((int)PARAM(P_LOAD_FACTOR))			     /* 2 */
 
 struct menu_device {
@@ -210,6 +230,24 @@ static inline void menu_update_intervals(struct menu_device *data, unsigned int 
 		data->interval_ptr = 0;
 }
 
+/* ---- the us era (4.18, 5.4): what the cpuidle core of the time gave a governor ---- */
+
+/* cpuidle_enter_state() of the us era: dev->last_residency, int us (truncated, capped). */
+static inline int cpuidle_get_last_residency(const struct cpuidle_device *dev)
+{
+	s64 us = ktime_to_us(dev->last_residency_ns);
+
+	return us > INT_MAX ? INT_MAX : (int)us;
+}
+
+/* The PM QoS limit as the int latency_req of the us era (cpuidle_governor_latency_req()). */
+static inline int latency_req_us(const struct cpuidle_device *dev)
+{
+	s64 us = cpuidle_governor_latency_req(dev->cpu) / NSEC_PER_USEC;
+
+	return us > INT_MAX ? INT_MAX : (int)us;
+}
+
 /* ---- in menu-common.c: used by every release ---- */
 
 unsigned int menu_timer_us(const struct cpuidle_device *dev, const struct menu_device *data);
@@ -226,11 +264,30 @@ bool typical_accept(const struct cpuidle_device *dev, uint64_t sum, uint64_t sum
 void menu_explain_inputs(struct cpuidle_device *dev, const struct menu_device *data,
 			 ktime_t delta_tick, unsigned int typical_us);
 
+/*
+ * The us era's walk down to a state within delta_next when the tick is kept (4.18, 5.4):
+ * if the target residency of *idx exceeds delta_next_us, step down to the first enabled
+ * state that fits (or the shallowest enabled one) and return true.
+ */
+bool menu_fit_delta_next_us(struct cpuidle_driver *drv, struct cpuidle_device *dev, int *idx,
+			    unsigned int delta_next_us);
+
+/*
+ * menu_update() of the us era (4.18 and 5.4 share its text): last_idx is the state entered
+ * (data->last_state_idx in 4.18, dev->last_state_idx in 5.4); v5_4 adds the POLL time-limit
+ * rule, which came between the two.
+ */
+void menu_update_us(struct cpuidle_driver *drv, struct cpuidle_device *dev, int last_idx,
+		    bool v5_4);
+
 #ifndef MENU_V4_18
 /* ---- in menu-common.c: the ns era (6.1 and later) ---- */
 
+#ifndef MENU_V5_4 /* 5.4 has its own us menu_update() and performance_multiplier() */
 void menu_update(struct cpuidle_driver *drv, struct cpuidle_device *dev);
+#endif
 
+/* Also 5.4's: the text has not changed since v5.3 (dev->last_state_idx). */
 void menu_reflect(struct cpuidle_device *dev, int index);
 
 /*
@@ -265,8 +322,10 @@ static inline void menu_trace_prediction(struct menu_trace *tr, bool skipped, kt
 int menu_trace_select(struct cpuidle_device *dev, const struct menu_trace *tr, int idx,
 		      long long predicted_ns, long long latency_req_ns, const char *rule);
 
+#ifndef MENU_V5_4
 int performance_multiplier(const struct cpuidle_device *dev,
 					 unsigned int nr_iowaiters);
+#endif
 
 unsigned int get_typical_interval_one_sided(const struct cpuidle_device *dev,
 						   struct menu_device *data, bool v6_1,

@@ -66,18 +66,6 @@
 #define INTERVALS 8
 
 /*
- * struct teo_idle_state - the v5.1 per-state metrics. hits: the sleep length and the measured
- * idle time both pointed at this state. misses: the sleep length pointed at this state but the
- * CPU woke up earlier. early_hits: this state fitted the measured idle time of such an earlier
- * wakeup.
- */
-struct teo_idle_state {
-	unsigned int early_hits;
-	unsigned int hits;
-	unsigned int misses;
-};
-
-/*
  * struct teo_cpu - per-CPU data of v5.1 (its struct teo_cpu). time_span_ns holds the select
  * timestamp, then the select-to-reflect span; sleep_length_ns is the sleep length seen at
  * select; states[] has the per-state metrics; last_state is the state entered last (-1 once
@@ -150,28 +138,8 @@ static void teo_update(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 		}
 	}
 
-	/*
-	 * Only idx_timer's hits and misses are aged and updated: a hit if the measured time
-	 * reached that state too, else a miss, plus an early hit for idx_hit (if any).
-	 */
-	if (idx_timer >= 0) {
-		unsigned int hits = cpu_data->states[idx_timer].hits;
-		unsigned int misses = cpu_data->states[idx_timer].misses;
-
-		hits -= hits >> DECAY_SHIFT;
-		misses -= misses >> DECAY_SHIFT;
-
-		if (idx_timer > idx_hit) {
-			misses += PULSE;
-			if (idx_hit >= 0)
-				cpu_data->states[idx_hit].early_hits += PULSE;
-		} else {
-			hits += PULSE;
-		}
-
-		cpu_data->states[idx_timer].misses = misses;
-		cpu_data->states[idx_timer].hits = hits;
-	}
+	/* a hit or a miss for idx_timer, an early hit for idx_hit (teo-common.c) */
+	teo_account_wakeup(dev, cpu_data->states, idx_timer, idx_hit);
 
 	/*
 	 * A timer wakeup says nothing about other wakeup sources: store UINT_MAX for it, which

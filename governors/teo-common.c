@@ -34,3 +34,26 @@ int teo_find_shallower_state(struct cpuidle_driver *drv, struct cpuidle_device *
 	}
 	return state_idx;
 }
+
+void teo_account_wakeup(struct cpuidle_device *dev, struct teo_idle_state *states, int idx_timer,
+			int idx_hit)
+{
+	if (idx_timer >= 0) {
+		unsigned int hits = states[idx_timer].hits;
+		unsigned int misses = states[idx_timer].misses;
+
+		hits -= hits >> DECAY_SHIFT;
+		misses -= misses >> DECAY_SHIFT;
+
+		if (idx_timer > idx_hit) {
+			misses += PULSE;
+			if (idx_hit >= 0)
+				states[idx_hit].early_hits += PULSE;
+		} else {
+			hits += PULSE;
+		}
+
+		states[idx_timer].misses = misses;
+		states[idx_timer].hits = hits;
+	}
+}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * teo-common.h - what the teo ports (teo-5.1.c, teo-5.14.c, teo-6.12.c, teo-6.19.c) share:
- * the tunables PULSE and DECAY_SHIFT (and the 6.12/6.19 thresholds), read with
+ * teo-common.h - what the teo ports (teo-5.1.c, teo-5.10.c, teo-5.14.c, teo-6.12.c,
+ * teo-6.19.c) share: the tunables PULSE and DECAY_SHIFT (and the 6.12/6.19 thresholds), read with
  * idlesim_tunable() (idlesim/gov.h), and the helpers whose logic is the same in every release that has them.
  */
 #ifndef IDLESIM_GOVERNORS_TEO_COMMON_H
@@ -36,6 +36,26 @@ enum {
 /* The tunables of teo@5.1 and teo@5.14: decay_shift and pulse. */
 #define TEO_NR_PARAMS_5 2
 extern const struct gov_param teo_params_5[TEO_NR_PARAMS_5];
+
+/*
+ * struct teo_idle_state - the per-state metrics of the early-hits teo (v5.1 .. v5.13, teo@5.1
+ * and teo@5.10). hits: the sleep length and the measured idle time both pointed at this
+ * state. misses: the sleep length pointed at this state but the CPU woke up earlier.
+ * early_hits: this state fitted the measured idle time of such an earlier wakeup.
+ */
+struct teo_idle_state {
+	unsigned int early_hits;
+	unsigned int hits;
+	unsigned int misses;
+};
+
+/*
+ * The end of teo_update() in the early-hits teo (the same text from v5.1 to v5.13): only
+ * idx_timer's hits and misses are aged and updated, a hit if the measured time reached that
+ * state too (idx_hit == idx_timer), else a miss plus an early hit for idx_hit (if any).
+ */
+void teo_account_wakeup(struct cpuidle_device *dev, struct teo_idle_state *states, int idx_timer,
+			int idx_hit);
 
 static inline bool teo_polling(const struct cpuidle_driver *drv, int idx)
 {

@@ -133,8 +133,9 @@ static void test_builtin_table(void **state)
 {
 	static const char *const names[] = {
 		"oracle",   "oracle-energy", "shallowest", "deepest",  "menu@4.18",
-		"menu@6.1", "menu@6.6",      "menu@6.12",  "menu@6.19", "teo@5.1",
-		"teo@5.14", "teo@6.12",      "teo@6.19",   "ladder@6.12",
+		"menu@5.4", "menu@6.1",      "menu@6.6",   "menu@6.12", "menu@6.19",
+		"teo@5.1",  "teo@5.10",      "teo@5.14",   "teo@6.12",  "teo@6.19",
+		"ladder@6.12",
 	};
 	unsigned int i;
 

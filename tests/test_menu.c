@@ -319,6 +319,46 @@ static void test_first_select(void **state)
 }
 
 /*
+ * menu@5.4, the same first select (docs/kernel-governor-files.md: the first decision where
+ * the v5.4 file and menu@4.18 part). No PM QoS request: latency_req = 2,000,000,000 us.
+ *  - next_timer_us = 2,000,000 ns / 1000 = 2000; bucket 3 (1000 <= 2000 < 10000), no
+ *    iowait. Early exit? 2000 < C1's 2 us: no; latency 2e9 < C1's 2 us: no.
+ *  - predicted_us = DIV_ROUND_CLOSEST_ULL(2000 * 8192, 8192) = (16,384,000 + 4096) / 8192 =
+ *    2000. get_typical_interval(data, 2000): all 8 zeros kept (thresh INT_MAX), min 0 <
+ *    2000 so no early exit; avg 0, variance 0 <= 400 -> 0 (8 samples). predicted = min(2000,
+ *    0) = 0: rule typical-interval.
+ *  - Tick running: performance multiplier 1 + 10 * 0 = 1, interactivity_req = 0 / 1 = 0 <
+ *    2e9, so latency_req = 0.
+ *  - Loop from state 0 (v5.4 has no first_idx): POLL 0 > 0? no; exit 0 > 0? no: idx = POLL.
+ *    C1: 2 > 0; POLL so far, but C1's exit 2 > latency 0: no override; 0 < TICK_USEC: break.
+ *  - POLL -> tick kept, no delta_next cap (idx 0). predicted_ns 0, latency_req_ns 0.
+ * menu@4.18 starts at first_idx = 1 and takes C1 (test_first_select).
+ */
+static void test_first_select_5_4(void **state)
+{
+	struct dlog *log = new_log();
+	struct run_stats rs;
+
+	(void)state;
+	run_trace(HDR "idle 0 1000000 1000000 irq next_timer=2000000\n", gov_find("menu@5.4"), NULL,
+		  log, &rs);
+	/* POLL ends at its time limit, so more selects follow within the period: not checked */
+	assert_true(log->n > 1);
+	assert_int_equal(log->r[0].state, POLL);
+	assert_false(log->r[0].stop_tick);
+	assert_int_equal(val(&log->r[0], "bucket"), 3);
+	assert_int_equal(val(&log->r[0], "correction_factor"), 8192);
+	assert_int_equal(val(&log->r[0], "typical_interval_us"), 0);
+	assert_int_equal(val(&log->r[0], "typical_samples"), 8);
+	assert_int_equal(val(&log->r[0], "perf_mult"), 1);
+	assert_int_equal(val(&log->r[0], "predicted_ns"), 0);
+	assert_int_equal(val(&log->r[0], "latency_req_ns"), 0);
+	assert_string_equal(str(&log->r[0], "rule"), "typical-interval");
+	run_stats_release(&rs);
+	free(log);
+}
+
+/*
  * Calling select() and reflect() directly. Replayed, a period starts late by the exit
  * latency of the entry before it (work conservation, traces/FORMAT.md), so the intervals a
  * replay feeds menu depend on its own earlier choices; the tests of get_typical_interval()
@@ -428,6 +468,44 @@ static void hx_prime_100us(struct hx *h)
 		hx_select(h, (k + 1) * 4 * MS + 500 * US, KTIME_MAX, false, &stop);
 		hx_poll_entry(h, 100 * US);
 	}
+}
+
+/*
+ * menu@5.4's POLL time-limit rule in menu_update() (not in 4.18). select() called directly.
+ *  - Select 1 at 0.5 ms, next timer 3 ms ahead: next_timer_us 3000, bucket 3; the zeroed
+ *    history gives typical 0, so predicted 0 and latency_req 0 -> POLL (test_first_select_5_4).
+ *  - POLL ends on its time limit after 20 us (dev->poll_time_limit set, no tick).
+ *  - Select 2 at 1 ms, next timer again 3 ms ahead. menu_update(): not a tick wakeup; POLL
+ *    with poll_time_limit -> measured_us = next_timer_us = 3000 (not > 3000: no clamp).
+ *    Bucket 3: 8192 - 8192 / 8 + 1024 * 3000 / 3000 = 8192; intervals[0] = 3000.
+ *    Typical interval (predicted_us = round(3000 * 8192 / 8192) = 3000): round 1 takes all
+ *    8 (sum 3000, avg 375, variance ((3000 - 375)^2 + 7 * 375^2) / 8 = 984,375 > 400 and
+ *    375^2 = 140,625 < 36 * 984,375): 32 > 24, thresh 2999; round 2: 7 zeros, min 0 < 3000,
+ *    avg 0, variance 0 -> 0 with 7 samples.
+ *  Without the rule (4.18's update) the 20 us residency would be recorded: factor 8192 -
+ *  1024 + 1024 * 20 / 3000 = 7174, and the 8 samples {20, 0 x 7} (avg 2, variance (18^2 +
+ *  7 * 2^2) / 8 = 44 <= 400) would give typical 2 with 8 samples.
+ */
+static void test_poll_time_limit_update_5_4(void **state)
+{
+	struct hx *h = calloc(1, sizeof(*h));
+	bool stop;
+
+	(void)state;
+	hx_init(h, gov_find("menu@5.4"));
+	assert_int_equal(hx_select(h, 500 * US, 3500 * US, false, &stop), POLL);
+	h->dev.last_residency_ns = 20 * US;
+	h->dev.last_state_idx = POLL;
+	h->dev.poll_time_limit = true;
+	h->dev.env.got_tick = false;
+	h->gov->reflect(&h->dev, POLL);
+	hx_select(h, 1 * MS, 4 * MS, false, &stop);
+	assert_int_equal(val(&h->r, "bucket"), 3);
+	assert_int_equal(val(&h->r, "correction_factor"), 8192);
+	assert_int_equal(val(&h->r, "typical_interval_us"), 0);
+	assert_int_equal(val(&h->r, "typical_samples"), 7);
+	free(h->priv);
+	free(h);
 }
 
 /* ---- typical interval ---- */
@@ -1226,11 +1304,13 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_correction_factor_convergence),
 		cmocka_unit_test(test_first_select),
+		cmocka_unit_test(test_first_select_5_4),
 		cmocka_unit_test(test_typical_interval_high_outliers),
 		cmocka_unit_test(test_typical_interval_low_outlier),
 		cmocka_unit_test(test_typical_interval_random_vs_kernel_loops),
 		cmocka_unit_test(test_tick_retained_capped_by_delta_tick),
 		cmocka_unit_test(test_tick_already_stopped),
+		cmocka_unit_test(test_poll_time_limit_update_5_4),
 		cmocka_unit_test(test_negative_sleep_length),
 		cmocka_unit_test(test_performance_multiplier),
 		cmocka_unit_test(test_polling_override),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_teo.c - the TEO governor in its three versions (teo@5.1, teo@5.14, teo@6.19).
+ * test_teo.c - the TEO governor in its versions (teo@5.1, teo@5.10, teo@5.14, teo@6.19; teo@6.12
+ * in test_kgov's lockstep).
  *
  * Every expectation is computed by hand from the kernel rules (governors/teo-*.c essays, reference
  * §3); the arithmetic is in the comments. Machine skl (intel_idle skl_cstates), HZ 250, so
@@ -805,6 +806,13 @@ static void test_6_19_sleep_length_skip_and_tick_wakeups(void **state)
  * deepest state that meets it, C7s (124 us) is the first that does not.
  * teo@5.1: the walk reaches C7s (800 <= 10000) with exit 124 > 100: duration = C6's 200 us,
  *   "goto refine" (no hits/misses test); no pattern -> C6; 200 < TICK_USEC: tick kept.
+ * teo@5.10: the walk goes on to C10 (every target residency <= 10,000,000 ns); C7s is the
+ *   first state with exit latency 124,000 > 100,000 ns, so constraint_idx = C7s (5), not
+ *   raised by C8 (200 us) since constraint_idx > i fails. Candidate C10 (idx 8) with hits 0
+ *   <= misses 0, but no early hits anywhere (max_early_idx -1): no change, duration 10 ms.
+ *   constraint_idx 5 < 8 -> C7s: the first state OVER the limit (up to v5.13).
+ *   Pattern: all 8 intervals U64_MAX >= 10 ms: count 0. C7s does not poll and 10 ms >=
+ *   TICK_NSEC: the tick may be stopped.
  * teo@5.14: candidate C10, constraint_idx C6 -> C6; duration stays the sleep length
  *   (10 ms): the tick may be stopped (cab09f3d2d2a's point).
  * teo@6.19: candidate C10, constraint_idx C6 -> C6; 200 us is not shallow: sleep length
@@ -823,6 +831,16 @@ static void test_latency_constraint(void **state)
 	assert_false(D(1)->stop_tick);
 	assert_int_equal(exv(X(1), "candidate"), C6);
 	assert_int_equal(exv(X(1), "expected_us"), 200);
+	assert_string_equal(exs(X(1), "rule"), "latency-constraint");
+
+	o.gov = gov_find("teo@5.10");
+	run_release(trace, &o);
+	assert_int_equal(D(1)->state, C7S);
+	assert_true(D(1)->stop_tick);
+	assert_int_equal(exv(X(1), "candidate"), C10);
+	assert_int_equal(exv(X(1), "constraint_idx"), C7S);
+	assert_int_equal(exv(X(1), "max_early_idx"), -1);
+	assert_int_equal(exv(X(1), "expected_ns"), 10 * MS);
 	assert_string_equal(exs(X(1), "rule"), "latency-constraint");
 
 	o.gov = gov_find("teo@5.14");
@@ -1002,17 +1020,24 @@ static void test_tick_already_stopped(void **state)
  * teo@6.19: reflect only records tick_wakeup; teo_update() clears poll_time_limit and
  *   takes measured = S64_MAX -> hit in the C8 bin (sleep length 3 ms): idx_hit_sum over
  *   bins 0..7 = 1024. Without the flag: measured 20 us: intercept in the C1E bin.
- * Without the flag every version then moves to C1E: 5.1 (hits 0 <= misses 1024, max
- * early hits on C1E), 5.14 (2 * 1024 > 1024 - 0: walk down to the C1E bin, middle
+ * teo@5.10: reflect clears poll_time_limit (5.1 does not) and sets time_span = 3 ms;
+ *   update: 3 ms >= 3 ms -> measured = U64_MAX, which fits every state up to idx_timer C8:
+ *   a hit, hits 1024, misses 0 (candidate C8 again at 2.98 ms, 1024 > 0: kept). Without the
+ *   flag: time_span 20 us; measured = last_residency_ns 20,000 - POLL's exit 0 / 2 = 20,000
+ *   ns -> idx_hit C1E (20,000 <= 20,000): a miss on C8 and early_hits[C1E] = 1024.
+ * Without the flag every version then moves to C1E: 5.1 and 5.10 (hits 0 <= misses 1024,
+ * max early hits on C1E; 5.10's pattern check counts no interval below C1E's 20,000 ns:
+ * 20,000 is not < 20,000, the rest are U64_MAX), 5.14 (2 * 1024 > 1024 - 0: walk down to the C1E bin, middle
  * (20 + 100) / 2 = 60 us), 6.19 (the same test against candidate C10, walk stops at C1E).
  */
 static void test_poll_time_limit_harness(void **state)
 {
-	const struct cpuidle_governor *g[] = {gov_find("teo@5.1"), gov_find("teo@5.14"), gov_find("teo@6.19")};
+	const struct cpuidle_governor *g[] = {gov_find("teo@5.1"), gov_find("teo@5.14"), gov_find("teo@6.19"),
+					      gov_find("teo@5.10")};
 	int i, flag;
 
 	(void)state;
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 4; i++) {
 		for (flag = 1; flag >= 0; flag--) {
 			bool stop;
 
@@ -1022,15 +1047,15 @@ static void test_poll_time_limit_harness(void **state)
 			if (i == 0)
 				assert_true(hA.dev.poll_time_limit ==
 					    (bool)flag); /* 5.1 keeps it */
-			if (i == 1)
-				assert_false(hA.dev.poll_time_limit); /* 5.14 clears in reflect */
+			if (i == 1 || i == 3)
+				assert_false(hA.dev.poll_time_limit); /* 5.14, 5.10 clear in reflect */
 			if (i == 2)
 				assert_true(hA.dev.poll_time_limit == (bool)flag);
 			assert_int_equal(h_select(&hA, 20 * US, 3 * MS, false, &stop),
 					 flag ? C8 : C1E);
 			if (i == 2)
 				assert_false(hA.dev.poll_time_limit); /* 6.19 clears in update */
-			if (i == 0) {
+			if (i == 0 || i == 3) {
 				assert_int_equal(exv(&hA.ex, "hits"), flag ? 1024 : 0);
 				assert_int_equal(exv(&hA.ex, "misses"), flag ? 0 : 1024);
 			} else if (i == 1) {
