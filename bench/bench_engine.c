@@ -22,10 +22,10 @@
  * different lengths (bench/run.sh does): it must not grow with the trace length.
  */
 #include "governors/governor.h"
-#include "sim/gen.h"
-#include "sim/machine.h"
-#include "sim/replay.h"
-#include "sim/stats.h"
+#include "sim/workload/gen.h"
+#include "sim/machine/machine.h"
+#include "sim/engine/replay.h"
+#include "sim/engine/stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>

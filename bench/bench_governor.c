@@ -20,10 +20,10 @@
  * for the other can save at most.
  */
 #include "governors/governor.h"
-#include "sim/common.h"
-#include "sim/error.h"
-#include "sim/kgov.h"
-#include "sim/machine.h"
+#include "sim/base/common.h"
+#include "sim/base/error.h"
+#include "sim/run/kgov.h"
+#include "sim/machine/machine.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -19,7 +19,7 @@
  * wc is run as a child process (posix_spawnp) only here, to have the reference measured the
  * same way on the same file; the importer itself never runs a tool.
  */
-#include "sim/import.h"
+#include "sim/import/import.h"
 
 #include <fcntl.h>
 #include <spawn.h>

@@ -17,8 +17,8 @@
  * rerun that finds every point done (resume) and of a merge of it.
  */
 #define _DEFAULT_SOURCE /* wait4(): the peak RSS of one child, not of all so far */
-#include "sim/gen.h"
-#include "sim/sweep.h"
+#include "sim/workload/gen.h"
+#include "sim/study/sweep.h"
 
 #include <stdbool.h>
 #include <stdio.h>

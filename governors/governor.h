@@ -141,7 +141,7 @@ static inline double cpuidle_reference_energy_j(const struct cpuidle_device *dev
 /* ---- the registry (governors/registry.c) ---- */
 
 const struct cpuidle_governor *gov_find(const char *name);
-/* Add a governor built at run time (sim/kgov.c); it must live until exit. 0, or -1 if full. */
+/* Add a governor built at run time (sim/run/kgov.c); it must live until exit. 0, or -1 if full. */
 int gov_register(const struct cpuidle_governor *g);
 unsigned int gov_count(void);
 const struct cpuidle_governor *gov_get(unsigned int i);

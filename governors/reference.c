@@ -20,7 +20,7 @@
  *	of latency regret (and its hits of the kernel's rule with perfect knowledge), not of
  *	energy regret: its rule is the kernel's (target residency), not a minimum of the energy
  *	model, which charges each exit at active power (docs/regret.md). In closed loops
- *	sim/loop.c runs it without exit latency.
+ *	sim/engine/loop.c runs it without exit latency.
  *
  * oracle-energy
  *	Knows the true idle time like the oracle and stops the tick exactly as it does, but
@@ -28,7 +28,7 @@
  *	engine's model charges the least energy for the period on this CPU:
  *	    E(s) = P_core(s) * idle + E_entry_exit(s) + P_core(active) * L(s)
  *	(L: the state's mean actual wake latency under the run's model), computed by the
- *	engine's own function (cpuidle_reference_energy_j(), sim/energy.c); the shallower
+ *	engine's own function (cpuidle_reference_energy_j(), sim/machine/energy.c); the shallower
  *	state on a tie. It is the baseline of energy regret. Per CPU and per period it cannot
  *	see what the package and the SMT sibling do, nor how the exit's delay shortens the
  *	next period: docs/regret.md measures what that leaves. The engine looks ahead past

@@ -13,7 +13,7 @@
  * the order below, at the first lookup (pthread_once), and each registered governor is copied
  * here with its per-CPU data size as priv_size. Nothing changes after that.
  *
- * Besides the built-in table, governors built from kernel files (sim/kgov.c) register at run
+ * Besides the built-in table, governors built from kernel files (sim/run/kgov.c) register at run
  * time with gov_register(). That list is process-wide, like the kernel's governor list and
  * like the loaded modules it points into (dlopen() is process-wide): it only grows, is
  * guarded by a mutex, and an entry never changes once registered, so a simulation running

@@ -18,14 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/alloc.h"
-#include "sim/cfgrec.h"
-#include "sim/common.h"
-#include "sim/machine.h"
-#include "sim/run.h"
-#include "sim/stats.h"
-#include "sim/trace.h"
-#include "sim/version.h"
+#include "sim/base/alloc.h"
+#include "sim/run/cfgrec.h"
+#include "sim/base/common.h"
+#include "sim/machine/machine.h"
+#include "sim/run/run.h"
+#include "sim/engine/stats.h"
+#include "sim/trace/trace.h"
+#include "sim/base/version.h"
 
 #define SAME_FIELD(f, g)                                                                           \
 	_Static_assert(offsetof(struct sim_error, f) == offsetof(idlesim_error, g) &&             \

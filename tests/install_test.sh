@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # install_test.sh SRC BUILD [CMAKE]: `cmake --install BUILD` into a temporary prefix, move the
 # prefix elsewhere, and run from there as a user would: the demo command (`idlesim run`)
-# must find the installed data relative to the binary (sim/datadir.h) and print what the
+# must find the installed data relative to the binary (sim/base/datadir.h) and print what the
 # build tree's binary prints; `--governor PATH.c` must compile against the installed
 # compatibility layer (skipped, loudly, without a C compiler: exit 77); no path of the
 # source or build tree may be in the binary for data lookup; the environment overrides

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_alloc.c - out of memory everywhere: for every loader and writer, fail its Nth
- * allocation (sim_alloc_fail_after, sim/alloc.h; jansson's allocations go through the same
- * hook, sim/init.c) for N = 0, 1, 2, ... until the operation succeeds, and check that
+ * allocation (sim_alloc_fail_after, sim/base/alloc.h; jansson's allocations go through the same
+ * hook, sim/base/init.c) for N = 0, 1, 2, ... until the operation succeeds, and check that
  *
  *  - each failure is reported cleanly: the operation returns its error value with
  *    err.code == SIM_ERR_NOMEM (the command line: exit status 1, "out of memory" on stderr,
@@ -37,20 +37,20 @@
 #include <unistd.h>
 
 #include "governors/governor.h"
-#include "sim/alloc.h"
-#include "sim/check.h"
-#include "sim/cli.h"
-#include "sim/common.h"
-#include "sim/gen.h"
-#include "sim/html.h"
-#include "sim/import.h"
-#include "sim/init.h"
-#include "sim/loop.h"
-#include "sim/machine.h"
-#include "sim/replay.h"
-#include "sim/report.h"
-#include "sim/run.h"
-#include "sim/trace.h"
+#include "sim/base/alloc.h"
+#include "sim/study/check.h"
+#include "sim/cli/cli.h"
+#include "sim/base/common.h"
+#include "sim/workload/gen.h"
+#include "sim/report/html.h"
+#include "sim/import/import.h"
+#include "sim/base/init.h"
+#include "sim/engine/loop.h"
+#include "sim/machine/machine.h"
+#include "sim/engine/replay.h"
+#include "sim/report/report.h"
+#include "sim/run/run.h"
+#include "sim/trace/trace.h"
 
 
 typedef int op_fn(const void *arg, FILE *out, struct sim_error *err);

@@ -5,7 +5,7 @@
  * log on stderr; the test fails if the page logged anything to the console (a resource it
  * could not load, a script error) and if the picture is blank: in the timeline area (the
  * lanes start about 300 px down, right of the 100 px of labels) at least a third of the
- * pixels must be exactly one of the state colours of sim/html.c, and at least four
+ * pixels must be exactly one of the state colours of sim/report/html.c, and at least four
  * different state colours must appear whole (the window of the demo run on skl shows wide
  * C1E, C3, C6 and C8 entries; POLL and C1 ones are too narrow to keep a pure colour).
  *
@@ -35,7 +35,7 @@ static int say_skipped(const char *why)
 }
 
 #ifdef IDLESIM_HAVE_PNG
-/* The state colours of sim/html.c, as 0xRRGGBB. */
+/* The state colours of sim/report/html.c, as 0xRRGGBB. */
 static const unsigned int state_rgb[] = { 0xf4a261, 0xe9c46a, 0xc7d66d, 0x8fd694, 0x5cc8c2,
 					  0x4a9fd8, 0x3a6fc4, 0x3548a8, 0x2b2d80, 0x1b1452 };
 

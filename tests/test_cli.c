@@ -25,11 +25,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/cfgrec.h"
-#include "sim/common.h"
-#include "sim/machine.h"
-#include "sim/progress.h"
-#include "sim/sweep.h"
+#include "sim/run/cfgrec.h"
+#include "sim/base/common.h"
+#include "sim/machine/machine.h"
+#include "sim/base/progress.h"
+#include "sim/study/sweep.h"
 
 
 static int setup(void **state)
@@ -673,7 +673,7 @@ static void take_text(FILE *f, char *buf, size_t n)
 }
 
 /*
- * run's and gen's progress bar (sim/progress.h): nothing in the first 2 s, then the bar.
+ * run's and gen's progress bar (sim/base/progress.h): nothing in the first 2 s, then the bar.
  * 5 of 40 runs: 5 * 40 / 40 = 5 '#' and 35 '.'; gen's counts are in ms shown as s:
  * 30500 of 60000 ms is 30500 * 40 / 60000 = 20 '#', "30/60 s". The bar ends its line only
  * if it was drawn.

@@ -30,13 +30,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/cfgrec.h"
-#include "sim/check.h"
-#include "sim/check_int.h"
-#include "sim/common.h"
-#include "sim/compare.h"
-#include "sim/init.h"
-#include "sim/loop.h"
+#include "sim/run/cfgrec.h"
+#include "sim/study/check.h"
+#include "sim/study/check_int.h"
+#include "sim/base/common.h"
+#include "sim/run/compare.h"
+#include "sim/base/init.h"
+#include "sim/engine/loop.h"
 
 
 /* ---- the ping-pong workloads ---- */

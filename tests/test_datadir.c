@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_datadir.c - where the binary finds its data (sim/datadir.h) and the compatibility
+ * test_datadir.c - where the binary finds its data (sim/base/datadir.h) and the compatibility
  * layer (kgov_layer_dir): the environment first, then relative to the binary. This test
  * binary is BUILD/tests/test_datadir, so without the environment the data directory is
  * the build tree's BUILD/idlesim-data (rule 4: BINDIR/../idlesim-data). The installed
@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/datadir.h"
-#include "sim/kgov.h"
-#include "sim/run.h"
+#include "sim/base/datadir.h"
+#include "sim/run/kgov.h"
+#include "sim/run/run.h"
 
 static void test_build_tree(void **state)
 {

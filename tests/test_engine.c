@@ -8,7 +8,7 @@
  *   C7s 124000/800000, C8 200000/800000, C9 480000/5000000, C10 890000/5000000.
  */
 #include "tests/testutil.h"
-#include "sim/common.h"
+#include "sim/base/common.h"
 
 #include <stdlib.h>
 
@@ -72,7 +72,7 @@ static void test_tick_retained_splits_period(void **state)
 
 /*
  * The same period 12 ms before the last tick boundary below 2^62, the latest time a trace may
- * name (sim/common.h): 2^62 / 4,000,000 = 1,152,921,504,606.8..., so that boundary is
+ * name (sim/base/common.h): 2^62 / 4,000,000 = 1,152,921,504,606.8..., so that boundary is
  * 1,152,921,504,606 x 4,000,000 = 4,611,686,018,424,000,000 and T = that - 12 ms
  * = 4,611,686,018,412,000,000 is a tick boundary too. Everything is the test above plus T:
  * the tick and exit arithmetic must not overflow there.

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "sim/eventq.h"
+#include "sim/base/eventq.h"
 
 static void test_order_time_prio_seq(void **state)
 {

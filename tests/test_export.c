@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_export.c - `idlesim run --format ftrace|perfetto` (sim/export.c), through the binary.
+ * test_export.c - `idlesim run --format ftrace|perfetto` (sim/report/export.c), through the binary.
  *
  * The hand-checked trace (one CPU, skl with C3 and deeper disabled, governor deepest, which
  * always takes C1E (exit 10 us, target 20 us) and stops the tick; HZ 250, ticks every 4 ms):

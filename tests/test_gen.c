@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/gen.h"
+#include "sim/workload/gen.h"
 
 /*
  * periodic, 1 CPU, period 1000 us, busy 20 us: after the first expiry at phase p, every

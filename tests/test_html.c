@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_html.c - `idlesim report` (sim/html.c), through the binary:
+ * test_html.c - `idlesim report` (sim/report/html.c), through the binary:
  *
  *  - the file is well-formed XML (XHTML-compatible): a small checker balances every tag,
  *    requires quoted attributes and escaped text;
@@ -13,7 +13,7 @@
  *
  * The browser test (a real renderer) is tests/test_browser.c.
  */
-#include "sim/html.h"
+#include "sim/report/html.h"
 #include "tests/testbin.h"
 #include "tests/testjson.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sim/idlespan.h"
+#include "sim/base/idlespan.h"
 
 #define SP(s, e, l) ((struct idle_span){ (s), (e), (l) })
 

@@ -56,10 +56,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/alloc.h"
-#include "sim/import.h"
-#include "sim/machine.h"
-#include "sim/trace.h"
+#include "sim/base/alloc.h"
+#include "sim/import/import.h"
+#include "sim/machine/machine.h"
+#include "sim/trace/trace.h"
 
 #define FIX SRC "/tests/import/"
 #define REAL IDLESIM_SHARED_DIR "/traces/real/"

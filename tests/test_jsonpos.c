@@ -15,7 +15,7 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "sim/jsonpos.h"
+#include "sim/base/jsonpos.h"
 
 #define check_pos(text, path, rc, line, col) check_pos_at(text, path, rc, line, col, __LINE__)
 

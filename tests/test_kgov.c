@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_kgov.c - kernel governor files (sim/kgov.c, governors/kcompat/).
+ * test_kgov.c - kernel governor files (sim/run/kgov.c, governors/kcompat/).
  *
  * `test_kgov` (label quick): the compatibility layer and the loader on tests/kgov/toy.c, a
  * governor written against the kernel's interfaces only, called directly on hand-made
@@ -22,12 +22,12 @@
 #include "testbin.h"
 
 #include "governors/governor.h"
-#include "sim/alloc.h"
-#include "sim/gen.h"
-#include "sim/kgov.h"
-#include "sim/machine.h"
-#include "sim/replay.h"
-#include "sim/stats.h"
+#include "sim/base/alloc.h"
+#include "sim/workload/gen.h"
+#include "sim/run/kgov.h"
+#include "sim/machine/machine.h"
+#include "sim/engine/replay.h"
+#include "sim/engine/stats.h"
 
 #define TOY SRC "/tests/kgov/toy.c"
 

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/alloc.h"
-#include "sim/machine.h"
+#include "sim/base/alloc.h"
+#include "sim/machine/machine.h"
 
 /* ---- helpers ---- */
 

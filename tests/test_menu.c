@@ -17,7 +17,7 @@
  * every idle period away from the 4 ms tick boundaries, so each period is one entry.
  */
 #include "tests/testutil.h"
-#include "sim/gen.h"
+#include "sim/workload/gen.h"
 
 #include <stdlib.h>
 
@@ -1133,7 +1133,7 @@ static void test_tunables_change_results(void **state)
 	free(log);
 }
 
-/* ---- generated workloads (sim/gen.h), skl, HZ 250 ---- */
+/* ---- generated workloads (sim/workload/gen.h), skl, HZ 250 ---- */
 
 static int64_t idle_ns(const struct run_stats *rs)
 {

@@ -45,7 +45,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/mmstat.h"
+#include "sim/base/mmstat.h"
 
 #define P_TOL 1e-10
 

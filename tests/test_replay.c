@@ -6,7 +6,7 @@
  * reference queue give identical runs.
  */
 #include "tests/testutil.h"
-#include "sim/gen.h"
+#include "sim/workload/gen.h"
 
 #include <sys/resource.h>
 #include <sys/wait.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_report.c - sim/report.c on run results filled in here by hand (no simulation), so
+ * test_report.c - sim/report/report.c on run results filled in here by hand (no simulation), so
  * every number in the text, JSON and CSV reports is computed in this file from the
- * definitions in sim/stats.h:
+ * definitions in sim/engine/stats.h:
  *
  * Machine "toy" (4 CPUs, 2 replayed), states POLL, C1, C6; 1 ms window (0 .. 1,000,000).
  *   CPU 0: busy 200,000; POLL 2 entries 50,000 ns (1 below); C1 1 entry 250,000 ns
@@ -33,10 +33,10 @@
 #include <string.h>
 
 #include "governors/governor.h"
-#include "sim/alloc.h"
-#include "sim/cfgrec.h"
-#include "sim/init.h"
-#include "sim/report.h"
+#include "sim/base/alloc.h"
+#include "sim/run/cfgrec.h"
+#include "sim/base/init.h"
+#include "sim/report/report.h"
 
 enum { POLL, C1, C6, NR_STATES };
 
@@ -437,7 +437,7 @@ static void test_csv(void **state)
 }
 
 /*
- * A negative energy regret is flagged with its cause (sim/run.h): toy numbers, J.
+ * A negative energy regret is flagged with its cause (sim/run/run.h): toy numbers, J.
  *   regret -0.0001, package +0.0002: cores -0.0003; per CPU +0.0001 -> "smt"
  *   regret -0.0001, package +0.0002, per CPU -0.0002               -> "core"
  *   regret -0.0001, package -0.0003: cores +0.0002                 -> "package"
@@ -515,7 +515,7 @@ static void test_failures(void **state)
 	FILE *f;
 
 	(void)state;
-	idlesim_init(); /* jansson allocates through sim/alloc.h */
+	idlesim_init(); /* jansson allocates through sim/base/alloc.h */
 	toy_results(&res, "t.trace");
 	f = fopen("/dev/full", "w");
 	assert_non_null(f);

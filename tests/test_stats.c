@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "sim/stats.h"
+#include "sim/engine/stats.h"
 
 /* Nearest rank: the p-th percentile is the smallest value whose rank >= ceil(p/100 * n). */
 static void test_percentiles_exact(void **state)

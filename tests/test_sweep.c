@@ -19,8 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/common.h"
-#include "sim/sweep.h"
+#include "sim/base/common.h"
+#include "sim/study/sweep.h"
 
 static int setup(void **state)
 {

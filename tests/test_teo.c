@@ -20,7 +20,7 @@
  * ever runs with it stopped in the engine).
  */
 #include "tests/testutil.h"
-#include "sim/gen.h"
+#include "sim/workload/gen.h"
 
 #include <stdio.h>
 #include <stdlib.h>

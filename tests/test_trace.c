@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_trace.c - the trace reader and writer (sim/trace.c) against traces/FORMAT.md.
+ * test_trace.c - the trace reader and writer (sim/trace/trace.c) against traces/FORMAT.md.
  *
  * Expected values and positions are written by hand. The error cases of the text format
  * live in tests/traces/invalid/<case>/{input,expected-error}, one directory each, so that
@@ -19,8 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/alloc.h"
-#include "sim/trace.h"
+#include "sim/base/alloc.h"
+#include "sim/trace/trace.h"
 
 #ifndef IDLESIM_SOURCE_DIR
 #error "IDLESIM_SOURCE_DIR must name the source root"
@@ -520,7 +520,7 @@ static void test_inline_errors(void **state)
 	expect_error(HDR "cpus 1\nidle 0 0 5 irq\nidle 0 5 5 irq\nbusy 0 10 5\n", 5, 1,
 		     "this trace uses idle-interval records (line 3); event records cannot be "
 		     "mixed in");
-	/* 2^62 = 4611686018427387904 is the latest time (sim/common.h); columns: "wake 0 " and
+	/* 2^62 = 4611686018427387904 is the latest time (sim/base/common.h); columns: "wake 0 " and
 	 * "busy 0 " put the time at 8, its 19 digits end at 26, the duration is at 28 */
 	expect_error(HDR "cpus 1\nwake 0 4611686018427387904 irq\nwake 0 1 irq\n", 4, 8,
 		     "records must be in time order: 1 is before 4611686018427387904 (line 3)");
@@ -571,7 +571,7 @@ static void test_inline_errors(void **state)
 }
 
 /* After an error, trace_next() keeps failing with the same message. */
-/* Every instant may be 2^62 = 4611686018427387904 ns exactly (sim/common.h), no later. */
+/* Every instant may be 2^62 = 4611686018427387904 ns exactly (sim/base/common.h), no later. */
 static void test_time_limit(void **state)
 {
 	struct trace_reader *r = open_ok(HDR "cpus 1\nstart 4611686018427386904\n"

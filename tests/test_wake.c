@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_wake.c - the hardware wake-latency model (sim/machine_wake.c, the engine's exit
- * path, sim/machine_calibrate.c): every expectation computed by hand from the rules.
+ * test_wake.c - the hardware wake-latency model (sim/machine/machine_wake.c, the engine's exit
+ * path, sim/machine/machine_calibrate.c): every expectation computed by hand from the rules.
  *
  * skl (intel_idle skl_cstates), advertised exit latency / typical actual wake latency:
  *   C1 2 us / 1 us, C1E 10 us / 1.9 us, C6 85 us / 5.05 us (docs/wake-latency.md).
  * HZ 250 (TICK_NSEC 4 ms) unless said otherwise.
  */
 #include "tests/testutil.h"
-#include "sim/cfgrec.h"
+#include "sim/run/cfgrec.h"
 
 #include <math.h>
 #include <stdio.h>

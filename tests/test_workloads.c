@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_workloads.c - the benchmark-like workload models (sim/workloads.h) in closed loop on
+ * test_workloads.c - the benchmark-like workload models (sim/workload/workloads.h) in closed loop on
  * skl: for each model, numbers computed by hand from a jitter-free configuration, or
  * properties that hold exactly (iowait in every dbench period and in no tbench one, no
  * timer before powernightmares' long period); determinism for a seed; the direction issue 6
@@ -13,9 +13,9 @@
  */
 #include "tests/testutil.h"
 #include "tests/testbin.h"
-#include "sim/common.h"
-#include "sim/compare.h"
-#include "sim/workloads.h"
+#include "sim/base/common.h"
+#include "sim/run/compare.h"
+#include "sim/workload/workloads.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -15,10 +15,10 @@
 #include <string.h>
 
 #include "governors/governor.h"
-#include "sim/engine.h"
-#include "sim/machine.h"
-#include "sim/replay.h"
-#include "sim/trace.h"
+#include "sim/engine/engine.h"
+#include "sim/machine/machine.h"
+#include "sim/engine/replay.h"
+#include "sim/trace/trace.h"
 
 /* ---- scripted governor ---- */
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * kmod.c - the runtime half of the compatibility layer, linked into every governor module
- * idlesim builds from a kernel file (sim/kgov.c compiles it next to the file).
+ * idlesim builds from a kernel file (sim/run/kgov.c compiles it next to the file).
  *
  * It runs the file's initcalls once, at load, and keeps the governor they register; its
  * entry points (enable, disable, select, reflect) wrap that governor's. Each makes its `dev`

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fuzz_check.c - libFuzzer harness for the expectation files of `idlesim check`
- * (check_parse, sim/check.c): the whole input is the JSON text. Only parsing is fuzzed:
+ * (check_parse, sim/study/check.c): the whole input is the JSON text. Only parsing is fuzzed:
  * running the comparisons an accepted file names takes seconds, not microseconds.
  *
  *   cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DIDLESIM_FUZZ=ON
@@ -10,7 +10,7 @@
  */
 #include "tests/fuzz/fuzz_util.h"
 
-#include "sim/check.h"
+#include "sim/study/check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -17,7 +17,7 @@
  * _systrace), so each dialect's lexer gets fuzzing time and a seed corpus of its own
  * (tests/fuzz/<harness>/). scripts/fuzz.sh runs them all.
  */
-#include "sim/import.h"
+#include "sim/import/import.h"
 #include "tests/fuzz/fuzz_util.h"
 
 /* Small enough to simulate quickly: the replay is for bugs, not for hour-long traces. */

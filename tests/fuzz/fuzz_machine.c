@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_machine.c - libFuzzer harness for JSON machines (sim/machine_json.c, the checks of
- * sim/machine.c, sim/jsonpos.c for the positions of errors).
+ * fuzz_machine.c - libFuzzer harness for JSON machines (sim/machine/machine_json.c, the checks of
+ * sim/machine/machine.c, sim/base/jsonpos.c for the positions of errors).
  *
  *   cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DIDLESIM_FUZZ=ON
  *   cmake --build build-fuzz --target fuzz_machine
@@ -15,7 +15,7 @@
  */
 #include "tests/fuzz/fuzz_util.h"
 
-#include "sim/common.h"
+#include "sim/base/common.h"
 
 static const char tiny_trace[] =
 	"idlesim-trace v1\n"

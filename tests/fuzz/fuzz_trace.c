@@ -2,7 +2,7 @@
 /*
  * fuzz_trace.c - libFuzzer harness for the native trace reader: text format v1 and JSON
  * scenarios (sim/trace*.c), then, for input the reader accepts, the derivation of idle
- * periods from event records and the engine (sim/replay.c, sim/engine.c) on a small machine.
+ * periods from event records and the engine (sim/engine/replay.c, sim/engine/engine.c) on a small machine.
  *
  *   scripts/fuzz.sh 600          # or by hand:
  *   cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DIDLESIM_FUZZ=ON
@@ -20,7 +20,7 @@
  */
 #include "tests/fuzz/fuzz_util.h"
 
-#include "sim/common.h"
+#include "sim/base/common.h"
 
 
 static struct trace_reader *open_input(const uint8_t *data, size_t size, char *text,

@@ -19,12 +19,12 @@
 #include <unistd.h>
 
 #include "governors/governor.h"
-#include "sim/error.h"
-#include "sim/init.h"
-#include "sim/machine.h"
-#include "sim/replay.h"
-#include "sim/stats.h"
-#include "sim/trace.h"
+#include "sim/base/error.h"
+#include "sim/base/init.h"
+#include "sim/machine/machine.h"
+#include "sim/engine/replay.h"
+#include "sim/engine/stats.h"
+#include "sim/trace/trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

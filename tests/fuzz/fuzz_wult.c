@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fuzz_wult.c - libFuzzer harness for `idlesim machines calibrate --wult` (wult's
- * datapoints.csv, sim/machine_calibrate.c).
+ * datapoints.csv, sim/machine/machine_calibrate.c).
  *
  *   cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DIDLESIM_FUZZ=ON
  *   cmake --build build-fuzz --target fuzz_wult

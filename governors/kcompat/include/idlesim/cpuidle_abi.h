@@ -13,9 +13,9 @@
  * kernel's without it in linux/tick.h etc.).
  *
  * Also here: the interface of a governor module (struct idlesim_kmod), the shared object
- * idlesim builds from a kernel file (sim/kgov.c), and the engine's guarantee that module
+ * idlesim builds from a kernel file (sim/run/kgov.c), and the engine's guarantee that module
  * relies on for per-CPU data: dev->governor_data of all CPUs of one simulation is one array,
- * CPU n at n * priv_size (sim/engine.c allocates it so).
+ * CPU n at n * priv_size (sim/engine/engine.c allocates it so).
  */
 #ifndef IDLESIM_CPUIDLE_ABI_H
 #define IDLESIM_CPUIDLE_ABI_H
@@ -151,7 +151,7 @@ struct cpuidle_env {
 	bool load_read;	       /* the governor read `load` in this select() */
 	/* Reference policies only (cpuidle_reference_energy_j() in governors/governor.h): the
 	 * energy the engine's model charges an idle period of idle_ns in state idx on this
-	 * CPU, its exit included (sim/energy.h energy_period_j()); ctx is the engine's. */
+	 * CPU, its exit included (sim/machine/energy.h energy_period_j()); ctx is the engine's. */
 	double (*period_energy_j)(const void *ctx, int idx, double idle_ns);
 	const void *period_energy_ctx;
 };
@@ -192,13 +192,13 @@ struct cpuidle_governor {
 	unsigned int nr_params;
 	/*
 	 * The oracle only: it knows the future, which a closed loop does not grant (its future
-	 * depends on its choices); sim/loop.c runs it on the timeline without exit latency.
+	 * depends on its choices); sim/engine/loop.c runs it on the timeline without exit latency.
 	 */
 	bool oracle;
 	/*
 	 * The energy reference only: it compares the model's energy of idle periods up to the
 	 * longest break-even time of the machine, so the engine looks that far ahead
-	 * (sim/engine.c) and cpuidle_oracle_idle_ns() is exact up to it.
+	 * (sim/engine/engine.c) and cpuidle_oracle_idle_ns() is exact up to it.
 	 */
 	bool energy_horizon;
 

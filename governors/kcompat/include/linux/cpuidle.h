@@ -18,7 +18,7 @@
 
 #ifdef IDLESIM_KAPI_US
 /* drivers/cpuidle/governor.c before v5.7: the PM QoS limit in us, an int (no request:
- * 2000 s, PM_QOS_CPU_DMA_LAT_DEFAULT_VALUE). sim/kgov.c defines IDLESIM_KAPI_US for a file
+ * 2000 s, PM_QOS_CPU_DMA_LAT_DEFAULT_VALUE). sim/run/kgov.c defines IDLESIM_KAPI_US for a file
  * of that era (docs/kernel-governor-files.md, "Older kernels"). */
 #define cpuidle_governor_latency_req(cpu)                                                         \
 	((void)(cpu), (int)(idlesim_current_device()->env.latency_req_ns / NSEC_PER_USEC))

@@ -15,7 +15,7 @@
  * A port built into idlesim (IDLESIM_BUILTIN) has exactly one per-CPU variable, as every
  * kernel governor has (teo_cpus, menu_devices, ladder_devices): it is the whole of
  * dev->governor_data, so this_cpu_ptr() is dev->governor_data and per_cpu_ptr() steps by the
- * variable's size (rounded up to 16 bytes, as sim/engine.c lays the CPUs out). The variable
+ * variable's size (rounded up to 16 bytes, as sim/engine/engine.c lays the CPUs out). The variable
  * is then only a type and a size, never read or written (the compiler drops it);
  * DEFINE_PER_CPU also names its size, idlesim_builtin_percpu_size, for the registration, and a
  * second DEFINE_PER_CPU in one file does not compile.
@@ -40,7 +40,7 @@
 			   ((long)(cpu_nr) - (long)idlesim_current_device()->cpu) *               \
 				   (long)IDLESIM_PERCPU_STRIDE(sizeof(*(ptr)))))
 
-#else /* a kernel file, built into a module by sim/kgov.c */
+#else /* a kernel file, built into a module by sim/run/kgov.c */
 
 extern char __start_idlesim_percpu[] __attribute__((weak, visibility("hidden")));
 extern char __stop_idlesim_percpu[] __attribute__((weak, visibility("hidden")));

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * engine.h - the discrete-event engine: the kernel's idle loop on every CPU of a machine.
+ *
+ * The engine consumes two primitives per idle period of the workload, fed in the order of
+ * the trace (see sim/engine/replay.c, which derives them from trace records):
+ *
+ *	sim_idle(S, cpu, start, next_timer, iowait, load)  the CPU runs out of work at start
+ *	sim_wake(S, cpu, wake, cause, no_resched)           and is woken at wake by cause
+ *
+ * (no_resched: the wakeup's handler wakes no task, so the CPU stays in the idle loop and
+ * its next period starts at that wakeup)
+ *
+ * and emulates cpuidle_idle_call() / cpuidle_enter_state() for each CPU: governor select
+ * with stop_tick, tick stop or retain, enter, wakeup at the earliest of the real wakeup,
+ * the tick and the POLL time limit, the kernel's usage/time/above/below accounting, reflect,
+ * and re-entry after wakeups that bring no work. traces/FORMAT.md states the rules.
+ *
+ * Lookahead. The oracle needs to know each CPU's real wakeup in advance. The feeder must
+ * therefore deliver every primitive whose time is at most t + sim_lookahead_ns() before
+ * calling sim_run_until(S, t); the lookahead exceeds every target residency, exit latency
+ * and the tick period, so the oracle's choices never depend on what lies beyond it. Memory
+ * is bounded by the number of idle periods inside that window.
+ *
+ * All state hangs off struct sim: many simulations can run at once in one process.
+ */
+#ifndef IDLESIM_ENGINE_H
+#define IDLESIM_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "governors/governor.h"
+#include "sim/base/error.h"
+#include "sim/base/eventq.h"
+#include "sim/machine/machine.h"
+#include "sim/engine/stats.h"
+#include "sim/trace/trace.h"
+
+/* One completed decision, for --explain: what the governor saw, chose, and what happened. */
+struct sim_decision {
+	int64_t time_ns; /* select time */
+	int cpu;
+	int64_t sleep_length_ns; /* tick_nohz_get_sleep_length(), KTIME_MAX if no timer */
+	int64_t wheel_length_ns; /* to the earliest timer-wheel timer (the tick-stop rule reads
+				  * only these); > sleep_length_ns: the next timer is an hrtimer */
+	int64_t delta_tick_ns;
+	int64_t latency_req_ns;
+	int64_t oracle_idle_ns; /* true time to the wakeup, KTIME_MAX beyond lookahead */
+	bool tick_stopped_before;
+	bool got_tick;		/* tick_nohz_idle_got_tick() would have returned */
+	unsigned long nr_iowait;
+	unsigned long load;	/* get_iowait_load()'s load (FIXED_1), if load_read */
+	bool load_read;		/* the governor read it (menu@4.18) */
+	int state;		/* returned by select() */
+	bool stop_tick;		/* what the governor asked */
+	bool tick_stopped_after; /* what the idle loop did */
+	/* outcome */
+	int64_t wake_ns;
+	enum wake_cause cause;
+	int64_t residency_ns; /* measured, as cpuidle_enter_state() computes it */
+	int verdict;	      /* 0 hit, 1 above (too deep), 2 below (too shallow) */
+	/* what reflect() saw, at the end of cpuidle_enter_state() */
+	int64_t reflect_ns;    /* local_clock(): the wakeup plus the exit latency */
+	bool reflect_got_tick; /* tick_nohz_idle_got_tick(), ticks during the exit included */
+	bool poll_time_limit;  /* dev->poll_time_limit: the POLL time limit ended the entry */
+	const struct cpuidle_explain *gov; /* the governor's own variables */
+	bool first;	/* the first decision of an idle period (counted in idle_periods) */
+	bool truncated;	/* the entry was still in progress at the end (explain_truncated):
+			 * wake_ns = reflect_ns = the end, residency_ns = its truncated time */
+};
+
+typedef void sim_explain_fn(void *ud, const struct sim_decision *d);
+
+struct sim;
+
+/*
+ * An agent drives the workload from inside the engine (closed loop, sim/engine/loop.c) instead of
+ * a trace: it is told, at the right moment of simulated time, when a CPU runs again after
+ * a wakeup that ended its idle loop, and when one of its timers fires; from there it feeds
+ * periods (sim_idle, sim_wake, sim_rewake) and sets timers (sim_agent_timer). Both callbacks
+ * return 0, or -1 with err set.
+ */
+struct sim_agent_ops {
+	int (*ready)(void *ctx, struct sim *S, int cpu, int64_t t_ns, struct sim_error *err);
+	int (*timer)(void *ctx, struct sim *S, uint32_t id, int64_t t_ns, struct sim_error *err);
+};
+
+struct sim_config {
+	const struct machine *machine;
+	const struct cpuidle_governor *gov;
+	const long long *gov_params; /* gov->nr_params values; NULL = the governor's defaults */
+	int nr_cpus;		     /* CPUs replayed: 1..machine_nr_cpus(machine) */
+	int hz;			     /* tick rate, 1..10000 */
+	int64_t latency_req_ns;	     /* PM QoS limit; < 0 = no request (2e12 ns) */
+	uint32_t disabled;	     /* bit i set: state i disabled on every CPU */
+	enum eventq_impl queue;
+	/* Run every CPU's events through the one queue even when they are independent (no
+	 * agent, no decision log): the reference the faster per-CPU lanes are tested against. */
+	bool global_order;
+	sim_explain_fn *explain;     /* NULL = no decision log */
+	void *explain_ud;
+	long explain_limit;	     /* decisions to report; < 0 = all */
+	bool explain_truncated;	     /* also report the entries the end cuts (timelines) */
+	/* The hardware's actual wake latency (sim/machine/machine.h): what delays the work, enters the
+	 * measured residency and runs at active power. Governors see the advertised one. The
+	 * zero value, WAKE_MODEL_WORST, is the advertised latency; `measured` samples each
+	 * state's distribution from a per-CPU stream seeded by wake_seed and the CPU number. */
+	enum wake_model wake_model;
+	uint64_t wake_seed;
+	const struct sim_agent_ops *agent; /* NULL for replays of traces */
+	void *agent_ctx;
+	uint32_t agent_timers;	     /* timer ids 0..agent_timers-1 */
+	/* replay_run() calls this every few hundred records with the trace time reached and
+	 * the trace's span (end_ns < 0: unknown), for a progress bar. NULL = none. */
+	void (*progress)(void *ud, int64_t at_ns, int64_t start_ns, int64_t end_ns);
+	void *progress_ud;
+};
+
+struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct sim_error *err);
+void sim_destroy(struct sim *S);
+
+int64_t sim_lookahead_ns(const struct sim *S);
+
+/*
+ * Feed the idle period of `cpu` starting at start_ns (the CPU's periods must not overlap and
+ * come in order). next_timer_ns is the absolute expiry of the earliest pending timer of any
+ * kind, SIM_TIME_NEVER if none (the governor's sleep length); next_wheel_ns that of the
+ * earliest timer-wheel timer (>= next_timer_ns; the tick-stop rule looks only at these,
+ * tick_nohz_next_event() in high-resolution mode ignores hrtimers). Then its wakeup, with
+ * sim_wake(). Return 0, or -1 with err set.
+ */
+int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, int64_t next_wheel_ns,
+	     unsigned int iowait, unsigned long load, struct sim_error *err);
+int sim_wake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause, bool no_resched,
+	     struct sim_error *err);
+
+/* Both at once, for a period whose wakeup is already known (idle-interval records). */
+int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, enum wake_cause cause,
+	       bool no_resched, int64_t next_timer_ns, int64_t next_wheel_ns, unsigned int iowait,
+	       unsigned long load, struct sim_error *err);
+
+/*
+ * Move the wakeup of the CPU's last fed period to an earlier time (not before now): an
+ * agent learns of an earlier wakeup (a message sent after a timer wakeup was set).
+ */
+int sim_rewake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause,
+	       struct sim_error *err);
+
+/* Set agent timer `id` to fire at t_ns (not before now); SIM_TIME_NEVER cancels it. */
+void sim_agent_timer(struct sim *S, uint32_t id, int64_t t_ns);
+
+/* The current simulated time, and the state a CPU is in (-1 if it is not idle). */
+int64_t sim_now(const struct sim *S);
+int sim_cpu_state(const struct sim *S, int cpu);
+
+/* Process every event due at or before until_ns. Returns 0 or -1 with err set. */
+int sim_run_until(struct sim *S, int64_t until_ns, struct sim_error *err);
+
+/*
+ * The run ends at end_ns, if known before sim_finish() (the same value): an exit that runs
+ * past the end leaves its entry truncated (see sim_finish). Replays need not call it (the
+ * feeder never lets the engine near the end before sim_finish); agents do.
+ */
+void sim_set_end(struct sim *S, int64_t end_ns);
+
+/*
+ * Process what is left up to end_ns, close the accounting at end_ns and fill *out (the
+ * caller releases it with run_stats_release). Energy is integrated over [start, end].
+ */
+int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_error *err);
+
+#endif

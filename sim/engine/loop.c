@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * loop.c - closed-loop workloads: items of work arriving on CPUs, run inside the engine.
+ *
+ * The loop is the engine's agent (sim/engine/engine.h). For each CPU it keeps the items that have
+ * arrived or will arrive (a small heap by arrival, then sending order) and the one it runs:
+ *
+ *   idle     a period has been fed to the engine (sim_idle) from the end of the last work;
+ *            its wakeup is the earliest pending arrival (sim_wake, or sim_rewake when an
+ *            earlier one is sent later), unknown while nothing is pending;
+ *   running  the engine said the CPU runs again (ready); it works on the earliest arrived
+ *            item until an agent timer (one per CPU) marks the end of that work, then the
+ *            model reacts and the CPU takes the next arrived item, or goes idle.
+ *
+ * Items sent to a CPU that runs, or whose wakeup is already set earlier, simply wait. The
+ * sleep length the governor sees is the earliest pending item that arrives by a timer; the
+ * tick-stop rule sees the earliest such item that is not an hrtimer.
+ *
+ * For the oracle, loop_run() runs the loop twice, as sim/engine/loop.h explains.
+ */
+#include "sim/engine/loop.h"
+#include "sim/base/alloc.h"
+#include "sim/base/common.h"
+#include "sim/base/progress.h"
+#include "sim/engine/replay.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum lstate { L_RUNNING, L_IDLE };
+
+struct lcpu {
+	enum lstate state;
+	struct loop_item cur;	  /* the item being run */
+	bool has_cur;
+	struct loop_item *pending; /* heap by (arrival, seq) */
+	size_t nr_pending, cap_pending;
+	int iowait;
+	/* the current idle period, as fed */
+	int64_t idle_start_ns;
+	int64_t wake_ns; /* SIM_TIME_NEVER while unknown */
+	enum wake_cause wake_cause;
+	int64_t next_timer_ns, next_wheel_ns;
+	int idle_iowait;
+};
+
+/* A period of pass 1, kept for pass 2. */
+struct lperiod {
+	int64_t start_ns, wake_ns, next_timer_ns, next_wheel_ns;
+	int cpu;
+	enum wake_cause cause;
+	int iowait;
+};
+
+struct loop {
+	struct sim *S;
+	const struct loop_model_ops *ops;
+	void *model;
+	int nr_cpus;
+	struct lcpu *cpus;
+	uint64_t rng[LOOP_STREAMS];
+	uint64_t seq;
+	int64_t start_ns, end_ns;
+	uint64_t requests, bytes;
+	struct lat_hist latency;
+	bool record;
+	struct lperiod *periods;
+	size_t nr_periods, cap_periods;
+};
+
+/* ---- randomness: one splitmix64 stream per use, so models stay reproducible ---- */
+
+uint64_t loop_rand(struct loop *L, int stream)
+{
+	return sim_splitmix64(&L->rng[(unsigned int)stream % LOOP_STREAMS]);
+}
+
+int64_t loop_uniform(struct loop *L, int stream, int64_t lo, int64_t hi)
+{
+	if (hi <= lo)
+		return lo;
+	return lo + (int64_t)(loop_rand(L, stream) % (uint64_t)(hi - lo + 1));
+}
+
+int64_t loop_exp(struct loop *L, int stream, int64_t mean_ns)
+{
+	double u = (double)((loop_rand(L, stream) >> 11) + 1) * (1.0 / 9007199254740992.0);
+	double v = -(double)mean_ns * log(u);
+
+	return v < 1.0 ? 1 : (int64_t)(v + 0.5);
+}
+
+/* ---- pending items ---- */
+
+static bool item_before(const struct loop_item *a, const struct loop_item *b)
+{
+	return a->arrival_ns != b->arrival_ns ? a->arrival_ns < b->arrival_ns : a->seq < b->seq;
+}
+
+static int push_item(struct lcpu *c, const struct loop_item *it)
+{
+	size_t i;
+
+	if (sim_grow((void **)&c->pending, &c->cap_pending, c->nr_pending + 1, sizeof(*c->pending)))
+		return -1;
+	i = c->nr_pending++;
+	while (i > 0 && item_before(it, &c->pending[(i - 1) / 2])) {
+		c->pending[i] = c->pending[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	c->pending[i] = *it;
+	return 0;
+}
+
+static void pop_item(struct lcpu *c, struct loop_item *out)
+{
+	struct loop_item last;
+	size_t i = 0;
+
+	*out = c->pending[0];
+	last = c->pending[--c->nr_pending];
+	for (;;) {
+		size_t k = 2 * i + 1;
+
+		if (k >= c->nr_pending)
+			break;
+		if (k + 1 < c->nr_pending && item_before(&c->pending[k + 1], &c->pending[k]))
+			k++;
+		if (!item_before(&c->pending[k], &last))
+			break;
+		c->pending[i] = c->pending[k];
+		i = k;
+	}
+	if (c->nr_pending)
+		c->pending[i] = last;
+}
+
+/* The earliest pending timer item or armed timer, and the earliest timer-wheel one. */
+static void next_timers_of(const struct loop *L, int cpu, int64_t t)
+{
+	struct lcpu *c = &L->cpus[cpu];
+	size_t i;
+
+	c->next_timer_ns = c->next_wheel_ns =
+		L->ops->armed_timer ? L->ops->armed_timer(L->model, cpu, t) : SIM_TIME_NEVER;
+	for (i = 0; i < c->nr_pending; i++) {
+		const struct loop_item *it = &c->pending[i];
+
+		if (it->cause != WAKE_TIMER)
+			continue;
+		c->next_timer_ns = sim_min64(c->next_timer_ns, it->arrival_ns);
+		if (!it->hrtimer)
+			c->next_wheel_ns = sim_min64(c->next_wheel_ns, it->arrival_ns);
+	}
+}
+
+/* ---- the CPU's life ---- */
+
+static int record_period(struct loop *L, int cpu, int64_t wake_ns)
+{
+	struct lcpu *c = &L->cpus[cpu];
+	struct lperiod *p;
+
+	if (!L->record)
+		return 0;
+	if (sim_grow((void **)&L->periods, &L->cap_periods, L->nr_periods + 1, sizeof(*L->periods)))
+		return -1;
+	p = &L->periods[L->nr_periods++];
+	p->cpu = cpu;
+	p->start_ns = c->idle_start_ns;
+	p->wake_ns = wake_ns;
+	p->cause = c->wake_cause;
+	p->next_timer_ns = c->next_timer_ns;
+	p->next_wheel_ns = c->next_wheel_ns;
+	p->iowait = c->idle_iowait;
+	return 0;
+}
+
+static int go_idle(struct loop *L, int cpu, int64_t t, struct sim_error *err)
+{
+	struct lcpu *c = &L->cpus[cpu];
+
+	c->state = L_IDLE;
+	c->has_cur = false;
+	c->idle_start_ns = t;
+	next_timers_of(L, cpu, t);
+	c->idle_iowait = c->iowait;
+	c->wake_ns = SIM_TIME_NEVER;
+	if (sim_idle(L->S, cpu, t, c->next_timer_ns, c->next_wheel_ns, (unsigned int)c->iowait, 0,
+		     err))
+		return -1;
+	if (!c->nr_pending)
+		return 0;
+	c->wake_ns = c->pending[0].arrival_ns;
+	c->wake_cause = c->pending[0].cause;
+	return sim_wake(L->S, cpu, c->wake_ns, c->wake_cause, false, err);
+}
+
+/* Run the next arrived item, or go idle. */
+static int run_next(struct loop *L, int cpu, int64_t t, struct sim_error *err)
+{
+	struct lcpu *c = &L->cpus[cpu];
+
+	if (!c->nr_pending || c->pending[0].arrival_ns > t)
+		return go_idle(L, cpu, t, err);
+	pop_item(c, &c->cur);
+	c->cur.start_ns = t;
+	c->has_cur = true;
+	c->state = L_RUNNING;
+	sim_agent_timer(L->S, (uint32_t)cpu, t + c->cur.work_ns);
+	return 0;
+}
+
+static int agent_ready(void *ctx, struct sim *S, int cpu, int64_t t, struct sim_error *err)
+{
+	struct loop *L = ctx;
+
+	(void)S;
+	if (record_period(L, cpu, L->cpus[cpu].wake_ns))
+		return sim_error_nomem(err, "");
+	return run_next(L, cpu, t, err);
+}
+
+static int agent_timer(void *ctx, struct sim *S, uint32_t cpu, int64_t t, struct sim_error *err)
+{
+	struct loop *L = ctx;
+	struct lcpu *c = &L->cpus[cpu];
+	struct loop_item done = c->cur;
+
+	(void)S;
+	c->has_cur = false;
+	if (L->ops->done(L->model, L, &done, t, err))
+		return -1;
+	return run_next(L, (int)cpu, t, err);
+}
+
+static const struct sim_agent_ops loop_agent = {
+	.ready = agent_ready,
+	.timer = agent_timer,
+};
+
+/* ---- what models call ---- */
+
+int loop_send(struct loop *L, const struct loop_item *it, struct sim_error *err)
+{
+	struct loop_item x = *it;
+	struct lcpu *c;
+
+	if (x.cpu < 0 || x.cpu >= L->nr_cpus || x.arrival_ns < sim_now(L->S) || x.work_ns < 0)
+		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+				     "workload sent an item to CPU %d at %lld ns that cannot run",
+				     x.cpu, (long long)x.arrival_ns);
+	c = &L->cpus[x.cpu];
+	x.seq = L->seq++;
+	if (push_item(c, &x))
+		return sim_error_nomem(err, "");
+	if (c->state != L_IDLE || (c->wake_ns != SIM_TIME_NEVER && c->wake_ns <= x.arrival_ns))
+		return 0;
+	/* The idle CPU will be woken by this item first. */
+	c->wake_ns = x.arrival_ns;
+	c->wake_cause = x.cause;
+	return sim_rewake(L->S, x.cpu, x.arrival_ns, x.cause, err);
+}
+
+int loop_request_done(struct loop *L, int64_t latency_ns, uint64_t bytes, struct sim_error *err)
+{
+	L->requests++;
+	L->bytes += bytes;
+	return lat_hist_add(&L->latency, latency_ns, 1) ? sim_error_nomem(err, "") : 0;
+}
+
+void loop_iowait(struct loop *L, int cpu, int delta)
+{
+	L->cpus[cpu].iowait += delta;
+	if (L->cpus[cpu].iowait < 0)
+		L->cpus[cpu].iowait = 0;
+}
+
+int64_t loop_now(const struct loop *L)
+{
+	return sim_now(L->S);
+}
+
+/* ---- running ---- */
+
+static void loop_free(struct loop *L)
+{
+	int i;
+
+	if (L->cpus)
+		for (i = 0; i < L->nr_cpus; i++)
+			sim_free(L->cpus[i].pending);
+	sim_free(L->cpus);
+	sim_free(L->periods);
+	lat_hist_release(&L->latency);
+}
+
+static int loop_init(struct loop *L, const struct loop_model_ops *ops, void *model, int nr_cpus,
+		     int64_t duration_ns, uint64_t seed)
+{
+	int i;
+
+	memset(L, 0, sizeof(*L));
+	L->ops = ops;
+	L->model = model;
+	L->nr_cpus = nr_cpus;
+	L->end_ns = duration_ns;
+	lat_hist_init(&L->latency);
+	for (i = 0; i < LOOP_STREAMS; i++) {
+		L->rng[i] = seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(i + 1));
+		sim_splitmix64(&L->rng[i]);
+	}
+	L->cpus = sim_calloc((size_t)nr_cpus, sizeof(*L->cpus));
+	return L->cpus ? 0 : -1;
+}
+
+/* One closed-loop simulation. */
+static int run_closed(struct loop *L, const struct sim_config *cfg, struct run_stats *stats,
+		      struct sim_error *err)
+{
+	struct sim_config c = *cfg;
+	int i, rc = -1;
+
+	c.agent = &loop_agent;
+	c.agent_ctx = L;
+	c.agent_timers = (uint32_t)cfg->nr_cpus;
+	L->S = sim_create(&c, 0, err);
+	if (!L->S)
+		return -1;
+	sim_set_end(L->S, L->end_ns);
+	for (i = 0; i < L->nr_cpus; i++)
+		L->cpus[i].state = L_RUNNING;
+	if (L->ops->start(L->model, L, err))
+		goto out;
+	for (i = 0; i < L->nr_cpus; i++)
+		if (run_next(L, i, 0, err))
+			goto out;
+	if (sim_finish(L->S, L->end_ns, stats, err))
+		goto out;
+	/* Periods still open at the end, cut there by the replay. A failure here gives back
+	 * what sim_finish() handed over. */
+	for (i = 0; i < L->nr_cpus && L->record; i++)
+		if (L->cpus[i].state == L_IDLE &&
+		    record_period(L, i, sim_max64(L->cpus[i].wake_ns == SIM_TIME_NEVER
+							    ? L->end_ns + 1
+							    : L->cpus[i].wake_ns,
+						    L->cpus[i].idle_start_ns + 1))) {
+			run_stats_release(stats);
+			sim_error_nomem(err, "");
+			goto out;
+		}
+	rc = 0;
+out:
+	sim_destroy(L->S);
+	L->S = NULL;
+	return rc;
+}
+
+/* ---- pass 2: the periods of pass 1 as a record source ---- */
+
+struct period_src {
+	struct trace_header hdr;
+	const struct lperiod *p;
+	size_t n, i;
+};
+
+static int period_next(void *ctx, struct trace_record *rec, struct sim_error *err)
+{
+	struct period_src *ps = ctx;
+	const struct lperiod *p;
+
+	(void)err;
+	while (ps->i < ps->n && ps->p[ps->i].wake_ns <= ps->p[ps->i].start_ns)
+		ps->i++; /* woken as it became idle: not an idle period */
+	if (ps->i == ps->n)
+		return 0;
+	p = &ps->p[ps->i];
+	memset(rec, 0, sizeof(*rec));
+	rec->kind = TRACE_IDLE;
+	rec->cpu = p->cpu;
+	rec->time_ns = p->start_ns;
+	rec->length_ns = p->wake_ns - p->start_ns;
+	rec->cause = p->cause;
+	rec->next_timer_ns = p->next_timer_ns == SIM_TIME_NEVER ? -1 : p->next_timer_ns - p->start_ns;
+	if (p->next_timer_ns != SIM_TIME_NEVER && p->next_wheel_ns != p->next_timer_ns) {
+		rec->timer_kind = TIMER_HRTIMER;
+		rec->next_wheel_ns = p->next_wheel_ns == SIM_TIME_NEVER
+					     ? -1
+					     : p->next_wheel_ns - p->start_ns;
+	}
+	rec->iowait = (unsigned int)p->iowait;
+	rec->has_iowait = p->iowait != 0;
+	rec->index = (long)ps->i++;
+	return 1;
+}
+
+static int period_error(void *ctx, const struct trace_record *rec, struct sim_error *err,
+			const char *msg)
+{
+	(void)ctx;
+	return sim_error_set(err, SIM_ERR_INTERNAL, "<closed loop>", 0, 0, "period %ld: %s",
+			     rec->index, msg);
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct lperiod *x = a, *y = b;
+
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return x->cpu - y->cpu;
+}
+
+/*
+ * Pass 1: the loop on a machine whose only state is POLL without exit latency, so a CPU
+ * runs the moment it is woken; its idle periods are kept, sorted by start. `machine` gives
+ * the topology (NULL: one package of nr_cpus single-thread cores).
+ */
+static int run_ideal(struct loop *L, const struct sim_config *cfg, struct sim_error *err)
+{
+	struct machine ideal;
+	struct sim_config c1 = *cfg;
+	struct run_stats scratch;
+
+	if (cfg->machine) {
+		ideal = *cfg->machine;
+	} else {
+		memset(&ideal, 0, sizeof(ideal));
+		snprintf(ideal.name, sizeof(ideal.name), "ideal");
+		ideal.packages = ideal.threads = 1;
+		ideal.cores = L->nr_cpus;
+		snprintf(ideal.states[0].name, sizeof(ideal.states[0].name), "POLL");
+	}
+	ideal.state_count = 1;
+	ideal.states[0].flags |= CPUIDLE_FLAG_POLLING;
+	ideal.states[0].exit_latency_ns = 0;
+	ideal.states[0].target_residency_ns = 0;
+	ideal.states[0].default_off = false;
+	memset(&ideal.states[0].wake, 0, sizeof(ideal.states[0].wake)); /* no exit at all */
+	c1.machine = &ideal;
+	c1.wake_model = WAKE_MODEL_WORST;
+	c1.gov = gov_find("shallowest");
+	c1.disabled = 0;
+	c1.explain = NULL;
+	if (!c1.hz)
+		c1.hz = 250;
+	L->record = true;
+	if (run_closed(L, &c1, &scratch, err))
+		return -1;
+	run_stats_release(&scratch);
+	/* A period's wakeup is its earliest pending arrival, so its timer never comes first. */
+	qsort(L->periods, L->nr_periods, sizeof(*L->periods), by_start);
+	return 0;
+}
+
+static void period_source(struct loop *L, struct period_src *ps, struct record_source *src)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->hdr.version = TRACE_VERSION;
+	ps->hdr.cpus = L->nr_cpus;
+	ps->hdr.has_start = ps->hdr.has_end = true;
+	ps->hdr.start_ns = 0;
+	ps->hdr.end_ns = L->end_ns;
+	ps->p = L->periods;
+	ps->n = L->nr_periods;
+	src->hdr = &ps->hdr;
+	src->next = period_next;
+	src->error_at = period_error;
+	src->ctx = ps;
+}
+
+/* The oracle: pass 1, then a replay of its periods through the oracle (pass 2). */
+static int run_oracle(struct loop *L, const struct sim_config *cfg, struct run_stats *stats,
+		      struct sim_error *err)
+{
+	struct period_src ps;
+	struct record_source src;
+
+	if (run_ideal(L, cfg, err))
+		return -1;
+	period_source(L, &ps, &src);
+	return replay_run(&src, cfg, stats, err);
+}
+
+int loop_write_ideal(const struct loop_model_ops *ops, void *model, int nr_cpus,
+		     int64_t duration_ns, uint64_t seed, const struct trace_header *hdr, FILE *f,
+		     FILE *progress, struct sim_error *err)
+{
+	struct progress bar;
+	unsigned int calls = 0;
+	struct sim_config cfg = { 0 };
+	struct trace_header h = *hdr;
+	struct trace_record rec;
+	struct period_src ps;
+	struct record_source src;
+	struct loop L;
+	int rc = -1, got;
+
+	if (loop_init(&L, ops, model, nr_cpus, duration_ns, seed)) {
+		loop_free(&L);
+		return sim_error_nomem(err, "");
+	}
+	cfg.nr_cpus = nr_cpus;
+	cfg.latency_req_ns = -1;
+	progress_init(&bar, progress, "s", 1000);
+	if (run_ideal(&L, &cfg, err))
+		goto out;
+	period_source(&L, &ps, &src);
+	h.version = TRACE_VERSION;
+	h.cpus = nr_cpus;
+	h.has_start = h.has_end = true;
+	h.start_ns = 0;
+	h.end_ns = duration_ns;
+	if (trace_write_header(f, &h))
+		goto io;
+	while ((got = src.next(src.ctx, &rec, err)) > 0) {
+		if (trace_write_record(f, &rec))
+			goto io;
+		progress_trace_time(&bar, &calls, rec.time_ns, 0, duration_ns);
+	}
+	rc = got < 0 ? -1 : 0;
+	if (!rc) /* the full bar, if one is drawn */
+		progress_trace_time(&bar, &calls, duration_ns, 0, duration_ns);
+	goto out;
+io:
+	sim_error_set(err, SIM_ERR_IO, "", 0, 0, "write error");
+out:
+	progress_end(&bar);
+	loop_free(&L);
+	return rc;
+}
+
+int loop_run(const struct sim_config *cfg, const struct loop_model_ops *ops, void *model,
+	     int64_t duration_ns, uint64_t seed, struct loop_result *out, struct sim_error *err)
+{
+	struct loop L;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (loop_init(&L, ops, model, cfg->nr_cpus, duration_ns, seed)) {
+		loop_free(&L);
+		return sim_error_nomem(err, "");
+	}
+	rc = cfg->gov->oracle ? run_oracle(&L, cfg, &out->stats, err)
+			       : run_closed(&L, cfg, &out->stats, err);
+	if (!rc) {
+		out->requests = L.requests;
+		out->bytes = L.bytes;
+		out->duration_s = (double)duration_ns / 1e9;
+		out->latency = L.latency;
+		L.latency.buckets = NULL; /* moved to out */
+	}
+	loop_free(&L);
+	return rc;
+}
+
+void loop_result_release(struct loop_result *r)
+{
+	run_stats_release(&r->stats);
+	lat_hist_release(&r->latency);
+	memset(r, 0, sizeof(*r));
+}

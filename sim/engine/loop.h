@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * loop.h - closed-loop workloads: the workload runs inside the engine, so the exit latency
+ * of the state a CPU chose delays the work it was woken for, and everything that follows.
+ *
+ * A workload model deals in items: a piece of work that arrives on a CPU at some time, by
+ * some cause (an IPI for a message from another CPU, an IRQ for a device completion, a
+ * timer), and takes some time to run. Each CPU runs its items one at a time, in order of
+ * arrival; an item that arrives while the CPU is idle wakes it, with the cause's kind of
+ * wakeup; one that arrives while it works waits. When an item's work is done, the model
+ * reacts (sends the next items: a response, the next request, an I/O submission) and may
+ * report a completed request with its latency and size. The loop turns this into the
+ * engine's idle periods and wakeups as the simulation goes.
+ *
+ * Throughput and request latency are what a benchmark would report; the idle statistics
+ * and energy come from the engine as for any replay.
+ *
+ * The oracle knows the future only when the future does not depend on its own choices,
+ * which a closed loop does not grant. So for the oracle loop_run() simulates the loop on a
+ * machine whose states cost no exit latency (pass 1, on a POLL-only copy of the machine):
+ * its throughput and request latency bound every governor's. It keeps that run's idle
+ * periods and replays them through the oracle on the real machine (pass 2, a work-
+ * conserving replay like any other) for the idle statistics and energy: the oracle's
+ * choices for that work. Pass 1 keeps its periods in memory: closed-loop runs are meant to
+ * be seconds of simulated time.
+ */
+#ifndef IDLESIM_LOOP_H
+#define IDLESIM_LOOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/engine/engine.h"
+#include "sim/engine/stats.h"
+
+struct loop;
+
+struct loop_item {
+	int cpu;	       /* where it runs */
+	int64_t arrival_ns;    /* when it arrives there */
+	int64_t work_ns;       /* CPU time it needs */
+	enum wake_cause cause; /* how its arrival wakes an idle CPU: ipi, irq or timer */
+	bool hrtimer;	       /* a timer item that is an hrtimer: the governor's sleep length
+				* sees it, the tick-stop rule (timer-wheel timers only) does not */
+	/* the model's own: */
+	int kind;
+	int task;
+	int64_t stamp_ns; /* e.g. when the request it answers was sent */
+	/* set by the loop: */
+	int64_t start_ns; /* when the CPU started its work */
+	uint64_t seq;
+};
+
+struct loop_model_ops {
+	/* Send the first items (the loop has started; time is the start of the run). */
+	int (*start)(void *model, struct loop *L, struct sim_error *err);
+	/* The CPU finished an item at t: send what follows. */
+	int (*done)(void *model, struct loop *L, const struct loop_item *it, int64_t t,
+		    struct sim_error *err);
+	/*
+	 * Optional: the expiry of a timer-wheel timer the model keeps armed on `cpu` as it
+	 * goes idle at t, which is always re-armed or cancelled before it expires (TCP's
+	 * retransmission timer, pushed forward by every ACK), so it never fires; the
+	 * governor's sleep length sees it. SIM_TIME_NEVER if none.
+	 */
+	int64_t (*armed_timer)(void *model, int cpu, int64_t t);
+};
+
+/* Queue an item (arrival_ns >= now). Returns 0 or -1 with err set (out of memory). */
+int loop_send(struct loop *L, const struct loop_item *it, struct sim_error *err);
+/* A request completed: its latency, and the bytes it moved (0 if not counted). */
+int loop_request_done(struct loop *L, int64_t latency_ns, uint64_t bytes, struct sim_error *err);
+/* Tasks of `cpu` waiting for I/O: the nr_iowait of its next idle periods. */
+void loop_iowait(struct loop *L, int cpu, int delta);
+int64_t loop_now(const struct loop *L);
+/* A uniform 64-bit random number from the run's seeded stream `stream` (0..LOOP_STREAMS-1). */
+#define LOOP_STREAMS 16
+uint64_t loop_rand(struct loop *L, int stream);
+/* Uniform in [lo, hi] ns, and exponential with the given mean (>= 1 ns), from a stream. */
+int64_t loop_uniform(struct loop *L, int stream, int64_t lo, int64_t hi);
+int64_t loop_exp(struct loop *L, int stream, int64_t mean_ns);
+
+struct loop_result {
+	struct run_stats stats; /* idle statistics and energy, as for a replay */
+	uint64_t requests;
+	uint64_t bytes;
+	double duration_s;
+	struct lat_hist latency; /* request latency */
+};
+
+/*
+ * Run a model for duration_ns on cfg->nr_cpus CPUs of cfg->machine with cfg->gov (any
+ * agent fields of cfg are ignored). Deterministic for a seed. Returns 0 with *out filled
+ * (release with loop_result_release), or -1 with err set.
+ */
+int loop_run(const struct sim_config *cfg, const struct loop_model_ops *ops, void *model,
+	     int64_t duration_ns, uint64_t seed, struct loop_result *out, struct sim_error *err);
+void loop_result_release(struct loop_result *r);
+
+/*
+ * Write the model's timeline on CPUs without exit latency (the one the oracle follows) as a
+ * native idle-interval trace: what `idlesim gen` does for closed-loop workloads. hdr gives
+ * hz, machine and source; the rest of the header is filled here. A progress bar goes to
+ * `progress` (NULL: none) once it has taken 2 s. Returns 0 or -1.
+ */
+int loop_write_ideal(const struct loop_model_ops *ops, void *model, int nr_cpus,
+		     int64_t duration_ns, uint64_t seed, const struct trace_header *hdr, FILE *f,
+		     FILE *progress, struct sim_error *err);
+
+#endif

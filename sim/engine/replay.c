@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * replay.c - from trace records to the engine's idle periods.
+ *
+ * Idle-interval records map one to one: sim_idle() at START with the absolute next timer,
+ * sim_wake() at START+LENGTH.
+ *
+ * Event records are derived in trace time, independently of any governor (FORMAT.md,
+ * "How the engine derives idle periods from events"). Each CPU has a set of pending timers
+ * and the end of its current work (busy_until). Two kinds of internal events happen
+ * between records: timer expiries, and the start of an idle period once the CPU's work is
+ * over. An idle period's start is only final when no record at that time can extend the
+ * work any more, and its sleep length needs every timer armed up to then, so it is fed to
+ * the engine only when the reader has moved past it. Each CPU keeps one entry in a small
+ * event queue: its next internal event.
+ *
+ * The lookahead invariant: before the engine processes time t, every primitive due at or
+ * before t + H (H = sim_lookahead_ns()) has been fed. Records come in time order, so after
+ * reading all records before time R the engine may run up to R - H - 1. Primitives derived
+ * from a record are never earlier than the record itself.
+ *
+ * Timer bookkeeping is a linear array per CPU: O(n) per arm or cancel, fine for the few
+ * dozen timers a CPU has pending in practice.
+ */
+#include "sim/engine/replay.h"
+#include "sim/base/alloc.h"
+#include "sim/base/common.h"
+#include "sim/base/eventq.h"
+
+#include <string.h>
+
+struct dtimer {
+	char id[TRACE_ID_LEN];
+	int64_t expiry_ns;
+	int64_t period_ns;
+	bool no_resched; /* its expiries wake no task */
+	bool hrtimer;	 /* kind=hrtimer: not seen by the tick-stop rule */
+};
+
+struct dcpu {
+	int64_t busy_until_ns; /* end of the current work */
+	bool idle_pending;     /* an idle period starts at busy_until_ns, not yet fed */
+	bool idle_open;	       /* fed to the engine, waiting for its wakeup */
+	int64_t stay_idle_ns;  /* a resched=0 wakeup ended a period then: no work may start */
+	unsigned int iowait;
+	unsigned long load;
+	struct dtimer *timers;
+	size_t nr_timers, cap_timers;
+};
+
+enum { IEV_EXPIRY = 0, IEV_IDLE = 1 }; /* priorities at equal times */
+
+struct derive {
+	struct sim *S;
+	struct record_source *src;
+	int nr_cpus;
+	struct dcpu *cpus;
+	struct eventq *q;
+};
+
+/* ---- idle-interval records ---- */
+
+/*
+ * The absolute expiry of a relative time of the record, SIM_TIME_NEVER for none (< 0).
+ * START + next_timer may pass 2^63 (a duration up to 2^63 - 1): it saturates at KTIME_MAX,
+ * as the kernel's ktime_add_safe() does for a timer's expiry, which reads as no timer.
+ */
+static int64_t rec_abs(const struct trace_record *rec, int64_t rel_ns)
+{
+	return rel_ns < 0 ? SIM_TIME_NEVER : sim_time_add(rec->time_ns, rel_ns);
+}
+
+static int feed_interval(struct sim *S, const struct trace_record *rec, struct sim_error *err)
+{
+	int64_t next_timer = rec_abs(rec, rec->next_timer_ns);
+	/* the earliest timer-wheel timer: the next timer itself unless it is an hrtimer */
+	int64_t next_wheel = rec->timer_kind == TIMER_HRTIMER ? rec_abs(rec, rec->next_wheel_ns)
+							      : next_timer;
+
+	return sim_period(S, rec->cpu, rec->time_ns, rec->time_ns + rec->length_ns, rec->cause,
+			  rec->no_resched, next_timer, next_wheel, rec->iowait, rec->load, err);
+}
+
+/* ---- event records ---- */
+
+/* The earliest pending timer; wheel_only: of the timer-wheel timers (the tick-stop rule's). */
+static int64_t earliest_timer(const struct dcpu *c, bool wheel_only)
+{
+	int64_t t = SIM_TIME_NEVER;
+	size_t i;
+
+	for (i = 0; i < c->nr_timers; i++)
+		if (!wheel_only || !c->timers[i].hrtimer)
+			t = sim_min64(t, c->timers[i].expiry_ns);
+	return t;
+}
+
+static int64_t next_timer_of(const struct dcpu *c)
+{
+	return earliest_timer(c, false);
+}
+
+/* The CPU's next internal event: earliest timer expiry, or the start of its idle period. */
+static void replan(struct derive *d, int cpu)
+{
+	struct dcpu *c = &d->cpus[cpu];
+	int64_t t = next_timer_of(c);
+	int prio = IEV_EXPIRY;
+
+	if (c->idle_pending && c->busy_until_ns < t) {
+		t = c->busy_until_ns;
+		prio = IEV_IDLE;
+	}
+	if (t == SIM_TIME_NEVER)
+		eventq_remove(d->q, (uint32_t)cpu);
+	else
+		eventq_set(d->q, (uint32_t)cpu, t, prio);
+}
+
+static struct dtimer *find_timer(struct dcpu *c, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_timers; i++)
+		if (!strcmp(c->timers[i].id, id))
+			return &c->timers[i];
+	return NULL;
+}
+
+/*
+ * A wakeup at t: ends the fed idle period, or is absorbed by the CPU's work. After a wakeup
+ * that wakes no task (no_resched) the CPU is idle again from t, in the same idle loop.
+ */
+static int wake_cpu(struct derive *d, int cpu, int64_t t, enum wake_cause cause, bool no_resched,
+		    struct sim_error *err)
+{
+	struct dcpu *c = &d->cpus[cpu];
+
+	if (!c->idle_open)
+		return 0;
+	if (sim_wake(d->S, cpu, t, cause, no_resched, err))
+		return -1;
+	c->idle_open = false;
+	c->idle_pending = true;
+	c->busy_until_ns = t;
+	if (no_resched)
+		c->stay_idle_ns = t;
+	return 0;
+}
+
+/* Process the internal event of `cpu` due at t. */
+static int internal_event(struct derive *d, int cpu, int64_t t, struct sim_error *err)
+{
+	struct dcpu *c = &d->cpus[cpu];
+	size_t i;
+
+	if (c->idle_pending && c->busy_until_ns == t && next_timer_of(c) > t) {
+		c->idle_pending = false;
+		c->idle_open = true;
+		if (sim_idle(d->S, cpu, t, next_timer_of(c), earliest_timer(c, true), c->iowait,
+			     c->load, err))
+			return -1;
+		replan(d, cpu);
+		return 0;
+	}
+	for (i = 0; i < c->nr_timers; i++) {
+		struct dtimer *tm = &c->timers[i];
+
+		if (tm->expiry_ns != t)
+			continue;
+		if (wake_cpu(d, cpu, t, WAKE_TIMER, tm->no_resched, err))
+			return -1;
+		if (tm->period_ns) {
+			tm->expiry_ns = sim_time_add(tm->expiry_ns, tm->period_ns);
+		} else {
+			*tm = c->timers[--c->nr_timers];
+			i--;
+		}
+	}
+	replan(d, cpu);
+	return 0;
+}
+
+/*
+ * Process internal events before a record at time r: expiries at or before r (they come
+ * before records at equal times), idle starts strictly before r (a record at r may still
+ * extend the work).
+ */
+static int flush_before(struct derive *d, int64_t r, bool inclusive, struct sim_error *err)
+{
+	uint32_t cpu;
+	int64_t t;
+
+	while (eventq_peek(d->q, &cpu, &t)) {
+		struct dcpu *c = &d->cpus[cpu];
+		bool is_idle = c->idle_pending && c->busy_until_ns == t && next_timer_of(c) > t;
+
+		if (t > r || (t == r && is_idle && !inclusive))
+			break;
+		if (internal_event(d, (int)cpu, t, err))
+			return -1;
+	}
+	return 0;
+}
+
+static void set_sticky(struct dcpu *c, const struct trace_record *rec)
+{
+	if (rec->has_iowait)
+		c->iowait = rec->iowait;
+	if (rec->has_load)
+		c->load = rec->load;
+}
+
+static int feed_event(struct derive *d, const struct trace_record *rec, struct sim_error *err)
+{
+	struct dcpu *c = &d->cpus[rec->cpu];
+	struct dtimer *tm;
+
+	switch (rec->kind) {
+	case TRACE_TIMER:
+		tm = find_timer(c, rec->id);
+		if (!tm) {
+			if (sim_grow((void **)&c->timers, &c->cap_timers, c->nr_timers + 1,
+				     sizeof(*c->timers)))
+				return sim_error_nomem(err, "");
+			tm = &c->timers[c->nr_timers++];
+			memcpy(tm->id, rec->id, sizeof(tm->id));
+		}
+		tm->expiry_ns = rec->expiry_ns;
+		tm->period_ns = rec->period_ns;
+		tm->no_resched = rec->no_resched;
+		tm->hrtimer = rec->timer_kind == TIMER_HRTIMER;
+		break;
+	case TRACE_CANCEL:
+		tm = find_timer(c, rec->id);
+		if (tm)
+			*tm = c->timers[--c->nr_timers];
+		break;
+	case TRACE_WAKE:
+		set_sticky(c, rec);
+		if (wake_cpu(d, rec->cpu, rec->time_ns, rec->cause, rec->no_resched, err))
+			return -1;
+		break;
+	case TRACE_BUSY:
+		set_sticky(c, rec);
+		if (c->idle_open)
+			return d->src->error_at(d->src->ctx, rec, err,
+						"busy period starts while the CPU is idle and nothing "
+						"wakes it at this time; add a wake record before it");
+		if (c->stay_idle_ns == rec->time_ns)
+			return d->src->error_at(d->src->ctx, rec, err,
+						"busy period starts at a wakeup with resched=0, which "
+						"wakes no task; drop resched=0 from that wakeup");
+		c->busy_until_ns = sim_max64(c->busy_until_ns, rec->time_ns + rec->length_ns);
+		c->idle_pending = true;
+		break;
+	default:
+		return d->src->error_at(d->src->ctx, rec, err, "idle-interval record among events");
+	}
+	replan(d, rec->cpu);
+	return 0;
+}
+
+static int derive_init(struct derive *d, struct sim *S, struct record_source *src, int64_t start)
+{
+	int i;
+
+	memset(d, 0, sizeof(*d));
+	d->S = S;
+	d->src = src;
+	d->nr_cpus = src->hdr->cpus;
+	d->cpus = sim_calloc((size_t)d->nr_cpus, sizeof(*d->cpus));
+	d->q = eventq_new(EVENTQ_HEAP, (uint32_t)d->nr_cpus);
+	if (!d->cpus || !d->q)
+		return -1;
+	for (i = 0; i < d->nr_cpus; i++) {
+		d->cpus[i].busy_until_ns = start;
+		d->cpus[i].idle_pending = true;
+		d->cpus[i].stay_idle_ns = -1;
+		replan(d, i);
+	}
+	return 0;
+}
+
+static void derive_release(struct derive *d)
+{
+	int i;
+
+	if (d->cpus)
+		for (i = 0; i < d->nr_cpus; i++)
+			sim_free(d->cpus[i].timers);
+	sim_free(d->cpus);
+	eventq_free(d->q);
+}
+
+/* ---- the driver ---- */
+
+/* Records read between two runs of the engine (memory: each CPU's pending periods). */
+#define RUN_BATCH 512
+
+static int64_t record_end(const struct trace_record *rec)
+{
+	if (rec->kind == TRACE_IDLE || rec->kind == TRACE_BUSY)
+		return rec->time_ns + rec->length_ns;
+	return rec->time_ns;
+}
+
+int replay_run(struct record_source *src, const struct sim_config *cfg, struct run_stats *out,
+	       struct sim_error *err)
+{
+	const struct trace_header *hdr = src->hdr;
+	struct sim_config c = *cfg;
+	struct trace_record rec;
+	struct derive d = { 0 };
+	bool events = false;
+	int64_t start, end, last = 0, lookahead;
+	struct sim *S;
+	int have, rc = -1;
+	unsigned int batch = 0;
+
+	memset(out, 0, sizeof(*out));
+	c.nr_cpus = hdr->cpus;
+	have = src->next(src->ctx, &rec, err);
+	if (have < 0)
+		return -1;
+	start = hdr->has_start ? hdr->start_ns : have ? rec.time_ns : 0;
+	S = sim_create(&c, start, err);
+	if (!S)
+		return -1;
+	lookahead = sim_lookahead_ns(S);
+	if (have && rec.kind != TRACE_IDLE) {
+		events = true;
+		if (derive_init(&d, S, src, start)) {
+			sim_error_nomem(err, "");
+			goto out;
+		}
+	}
+	last = start;
+	while (have > 0) {
+		/* The native reader checks these with the field's position; imports come
+		 * here (FORMAT.md: instants and the CPU time a trace covers). */
+		if (record_end(&rec) > SIM_TIME_MAX_NS ||
+		    record_end(&rec) - start > SIM_TIME_MAX_NS / hdr->cpus) {
+			src->error_at(src->ctx, &rec, err,
+				      "time beyond 2^62 ns, or beyond 2^62 ns of CPU time from "
+				      "the trace's start");
+			goto out;
+		}
+		if (events && flush_before(&d, rec.time_ns, false, err))
+			goto out;
+		/* The engine may run up to this record's time less the lookahead; letting
+		 * it do so only every RUN_BATCH records changes nothing but the cost. */
+		if (++batch == RUN_BATCH) {
+			batch = 0;
+			if (c.progress)
+				c.progress(c.progress_ud, rec.time_ns, start,
+					   hdr->has_end ? hdr->end_ns : -1);
+			if (sim_run_until(S, rec.time_ns - lookahead - 1, err))
+				goto out;
+		}
+		if (events ? feed_event(&d, &rec, err) : feed_interval(S, &rec, err))
+			goto out;
+		last = sim_max64(last, record_end(&rec));
+		have = src->next(src->ctx, &rec, err);
+	}
+	if (have < 0)
+		goto out;
+	end = hdr->has_end ? hdr->end_ns : last;
+	if (events && flush_before(&d, end, false, err))
+		goto out;
+	rc = sim_finish(S, end, out, err);
+out:
+	if (events)
+		derive_release(&d);
+	sim_destroy(S);
+	return rc;
+}
+
+/* ---- the native reader as a record source ---- */
+
+static int trace_src_next(void *ctx, struct trace_record *rec, struct sim_error *err)
+{
+	return trace_next(ctx, rec, err);
+}
+
+static int trace_src_error(void *ctx, const struct trace_record *rec, struct sim_error *err,
+			   const char *msg)
+{
+	return trace_record_error(ctx, rec, err, "%s", msg);
+}
+
+void record_source_from_trace(struct record_source *src, struct trace_reader *r)
+{
+	src->hdr = trace_header(r);
+	src->next = trace_src_next;
+	src->error_at = trace_src_error;
+	src->ctx = r;
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * import.h - real kernel traces as idle opportunities: ftrace text, `trace-cmd report` text,
+ * `perf script` text, Android systrace HTML and trace.dat (through libtracecmd).
+ *
+ * An importer reads a kernel trace and yields native idle-interval records (traces/FORMAT.md,
+ * "Importing kernel traces", states the reconstruction rules), one per idle opportunity, in
+ * start order, with a native header. It works as a record source (sim/engine/replay.h), so `idlesim
+ * run` replays a kernel trace without an intermediate file, and it can write the converted
+ * trace. Alongside, it counts what it read and what the recording kernel did: per CPU and
+ * state, the usage, time, above and below of the recorded choices against a machine table,
+ * and, when the trace has cpu_idle_miss events, whether our classification agrees with the
+ * kernel's.
+ *
+ * As a record source (import_open) a trace is read in two streaming passes, because the
+ * header must come first: the first learns the CPU count, start and end, which event groups
+ * exist, the tick rate and whether timestamps go backwards; the second converts. To write the
+ * converted file (import_open_convert + import_convert) it is read once, the header written
+ * last, unless the trace holds a surprise (sim/import/import.c). Both write the same file. Memory is
+ * bounded by the CPUs, the pending timers and the records that wait to be written in start
+ * order; only when timestamps go backwards are the used events of the whole trace held in
+ * memory and sorted (the summary says so). Standard input ("-") is first copied to an
+ * unlinked temporary file.
+ */
+#ifndef IDLESIM_IMPORT_H
+#define IDLESIM_IMPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/base/error.h"
+#include "sim/machine/machine.h"
+#include "sim/engine/replay.h"
+#include "sim/trace/trace.h"
+
+enum import_format {
+	IMPORT_AUTO = 0,
+	IMPORT_NATIVE,	  /* an idlesim trace: nothing to import (import_probe only) */
+	IMPORT_FTRACE,	  /* /sys/kernel/tracing/trace, trace_pipe, trace-cmd show */
+	IMPORT_TRACE_CMD, /* trace-cmd report */
+	IMPORT_PERF,	  /* perf script */
+	IMPORT_SYSTRACE,  /* Android systrace / catapult HTML wrapping ftrace text */
+	IMPORT_TRACE_DAT, /* trace-cmd's binary trace.dat */
+	IMPORT_NR_FORMATS
+};
+
+const char *import_format_name(enum import_format f);
+/* "auto", "ftrace", "trace-cmd", "perf", "systrace", "trace-dat"; returns 0 or -1. */
+int import_format_parse(const char *s, enum import_format *f);
+/* Whether trace.dat support was compiled in (CMake option IDLESIM_TRACEDAT). */
+bool import_has_tracedat(void);
+
+struct import_options {
+	enum import_format format;     /* IMPORT_AUTO: detect */
+	const struct machine *machine; /* recorded-governor statistics against it; NULL = none */
+	uint32_t disabled;	       /* states disabled on the recording machine (bit i) */
+	bool skip_bad_lines;	       /* malformed lines are counted warnings, not errors */
+	int hz;			       /* tick rate of the recording; 0 = infer from the trace */
+	int cpus;		       /* CPU count; 0 = from the trace header or the highest CPU */
+	const char *command;	       /* the command line, for the converted trace's source line */
+	const char *name;	       /* the input's name in messages; NULL = its path */
+};
+
+struct importer;
+
+/*
+ * Detect the format of `path` from its first bytes: IMPORT_NATIVE for an idlesim trace
+ * (text or JSON), a kernel trace format, or IMPORT_AUTO when it cannot tell (or cannot read
+ * the file; opening it again reports why).
+ */
+enum import_format import_probe(const char *path);
+
+/*
+ * Open a kernel trace and run the first pass. Returns NULL with err set on failure
+ * (FILE:LINE:COLUMN for malformed input, exit status 2).
+ */
+struct importer *import_open(const char *path, const struct import_options *o,
+			     struct sim_error *err);
+/*
+ * Open a kernel trace for import_convert() alone: no first pass (the converted file's header
+ * is written last), so a trace is read once unless it holds a surprise (see sim/import/import.c).
+ */
+struct importer *import_open_convert(const char *path, const struct import_options *o,
+				     struct sim_error *err);
+void import_close(struct importer *im);
+
+/* The native header of the converted trace: valid after import_open(). */
+const struct trace_header *import_header(const struct importer *im);
+
+/*
+ * The next idle-interval record, in start order: 1 with *rec filled, 0 at the end (the
+ * statistics are complete then), -1 with err set.
+ */
+int import_next(struct importer *im, struct trace_record *rec, struct sim_error *err);
+
+/* The importer as a record source for replay_run(). */
+void record_source_from_import(struct record_source *src, struct importer *im);
+
+/* Read everything (writing the converted trace to out when it is not NULL). */
+int import_convert(struct importer *im, FILE *out, struct sim_error *err);
+
+/* With --skip-bad-lines, after the end: the i-th of the first malformed lines skipped
+ * ("FILE:LINE:COL: message"), NULL past them; and how many were skipped in all. */
+const char *import_warning(const struct importer *im, int i);
+unsigned long long import_bad_lines(const struct importer *im);
+
+/* The summary, as text or JSON (schema idlesim-import/1); call after the end. */
+int import_write_summary(FILE *f, const struct importer *im, bool json);
+
+#endif

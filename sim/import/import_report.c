@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * import_report.c - the summary of an import, as text or JSON (schema idlesim-import/1).
+ *
+ * JSON keys, in this order (counts are integers; docs/import.md and traces/FORMAT.md describe
+ * them): schema, input, format, cpus, cpus_from, hz (null: unknown), hz_from, start_ns,
+ * end_ns, lines, events_read, events_used, events_skipped, events {name: count read},
+ * skipped {name: count}, bad_lines, warnings [], lost {lines, events}, out_of_order (null, or
+ * {events, cpus [], held_in_memory}), passes, reread_because (null, or why the one pass
+ * was not enough), max_waiting_records, stale_timers, merging, idle_periods, opportunities,
+ * merged_periods, started_idle, truncated_at_end, idle_throughout, zero_length, unpaired {entries, exits, reasons
+ * {}}, wake_causes {tick, timer, irq, ipi, unknown}, period_wake_causes {...}, sleep_length {known,
+ * assumption, opportunities_with_next_timer, opportunities_hrtimer_first}, tick_stop {success,
+ * failed}, per_cpu [{cpu, idle_periods, opportunities, unpaired_entries, unpaired_exits,
+ * wake_causes}], recorded {machine, outside_table, states [{index, name, usage, time_ns, above, below}], cpus [{cpu, states}]}, and
+ * miss_check {events, above, below, compared, agree, disagree, unmatched, disagreements [{cpu,
+ * time_ns, state, residency_ns, kernel, idlesim}], listed} when the trace has cpu_idle_miss events.
+ */
+#include "sim/import/import_int.h"
+#include "sim/base/alloc.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *verdict_name(int v)
+{
+	return v == CPUIDLE_ABOVE ? "above" : v == CPUIDLE_BELOW ? "below" : "hit";
+}
+
+/* Names in the table, sorted by name, for stable output. */
+static int by_name(const void *a, const void *b)
+{
+	const struct name_entry *x = *(const struct name_entry *const *)a;
+	const struct name_entry *y = *(const struct name_entry *const *)b;
+
+	return strcmp(x->name, y->name);
+}
+
+static const struct name_entry **sorted_names(const struct importer *im, size_t *n)
+{
+	const struct name_table *t = &im->names;
+	const struct name_entry **v = sim_calloc(t->n + 1, sizeof(*v));
+	uint32_t i;
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (i = 0; i < t->cap; i++)
+		if (t->e[i].len && t->e[i].count)
+			v[(*n)++] = &t->e[i];
+	qsort(v, *n, sizeof(*v), by_name);
+	if (t->other.count)
+		v[(*n)++] = &t->other;
+	return v;
+}
+
+/* States shown: the machine's, or up to the deepest one the trace entered. */
+static int nr_states(const struct importer *im, const struct rcpu_stats *sum)
+{
+	int k, n = 0;
+
+	if (im->opt.machine)
+		return im->R.drv.state_count;
+	for (k = 0; k < CPUIDLE_STATE_MAX; k++)
+		if (sum->su[k].usage)
+			n = k + 1;
+	return n;
+}
+
+static const char *state_name(const struct importer *im, int k, char *buf, size_t n)
+{
+	if (im->opt.machine)
+		return im->R.drv.states[k].name;
+	snprintf(buf, n, "state%d", k);
+	return buf;
+}
+
+static uint64_t unpaired_sum(const struct rcpu_stats *s, bool entries)
+{
+	uint64_t n = 0;
+	int r;
+
+	for (r = 0; r < UNP_NR; r++)
+		if (unpaired_is_entry((enum unpaired_reason)r) == entries)
+			n += s->unpaired[r];
+	return n;
+}
+
+/* ---- JSON ---- */
+
+static json_t *causes_json(const uint64_t *c)
+{
+	json_t *o = json_object();
+	int k;
+
+	for (k = 0; k < IC_NR; k++)
+		json_object_set_new(o, icause_name((enum icause)k), json_integer((json_int_t)c[k]));
+	return o;
+}
+
+static json_t *states_json(const struct importer *im, const struct rcpu_stats *s, int n)
+{
+	json_t *a = json_array();
+	char buf[16];
+	int k;
+
+	for (k = 0; k < n; k++) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "index", json_integer(k));
+		json_object_set_new(o, "name", json_string(state_name(im, k, buf, sizeof(buf))));
+		json_object_set_new(o, "usage", json_integer((json_int_t)s->su[k].usage));
+		json_object_set_new(o, "time_ns", json_integer((json_int_t)s->su[k].time_ns));
+		json_object_set_new(o, "above",
+				    im->opt.machine ? json_integer((json_int_t)s->su[k].above)
+						    : json_null());
+		json_object_set_new(o, "below",
+				    im->opt.machine ? json_integer((json_int_t)s->su[k].below)
+						    : json_null());
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *miss_json(const struct importer *im)
+{
+	const struct miss_check *m = &im->R.miss;
+	json_t *o = json_object(), *l = json_array();
+	int i;
+
+	json_object_set_new(o, "events", json_integer((json_int_t)m->events));
+	json_object_set_new(o, "above", json_integer((json_int_t)m->above));
+	json_object_set_new(o, "below", json_integer((json_int_t)m->below));
+	json_object_set_new(o, "compared",
+			    im->opt.machine ? json_integer((json_int_t)m->compared) : json_null());
+	json_object_set_new(o, "agree", json_integer((json_int_t)m->agree));
+	json_object_set_new(o, "disagree", json_integer((json_int_t)m->disagree));
+	json_object_set_new(o, "unmatched", json_integer((json_int_t)m->unmatched));
+	for (i = 0; i < m->nlist; i++) {
+		const struct miss_disagreement *d = &m->list[i];
+
+		json_array_append_new(
+			l, json_pack("{s:i, s:I, s:i, s:s, s:I, s:s, s:s}", "cpu", d->cpu,
+				     "time_ns", (json_int_t)d->time_ns, "state", d->state,
+				     "state_name", im->R.drv.states[d->state].name, "residency_ns",
+				     (json_int_t)d->residency_ns, "kernel", verdict_name(d->kernel),
+				     "idlesim", verdict_name(d->ours)));
+	}
+	json_object_set_new(o, "disagreements", l);
+	json_object_set_new(o, "listed", json_integer(m->nlist));
+	return o;
+}
+
+static json_t *recorded_json(const struct importer *im, const struct rcpu_stats *sum, int ns)
+{
+	json_t *o = json_object(), *cpus = json_array();
+	int i;
+
+	json_object_set_new(o, "machine",
+			    im->opt.machine ? json_string(im->opt.machine->name) : json_null());
+	json_object_set_new(o, "outside_table", json_integer((json_int_t)sum->outside));
+	json_object_set_new(o, "states", states_json(im, sum, ns));
+	for (i = 0; i < im->cpus; i++)
+		json_array_append_new(cpus, json_pack("{s:i, s:o}", "cpu", i, "states",
+						      states_json(im, &im->R.cpu[i].s, ns)));
+	json_object_set_new(o, "cpus", cpus);
+	return o;
+}
+
+static json_t *summary_json(const struct importer *im)
+{
+	const struct recon *R = &im->R;
+	struct rcpu_stats sum;
+	json_t *o = json_object(), *ev = json_object(), *sk = json_object(), *w = json_array(),
+	       *cpus = json_array(), *unp = json_object(), *reasons = json_object();
+	const struct name_entry **names;
+	size_t n, i;
+	int k, ns;
+
+	recon_total(R, &sum);
+	ns = nr_states(im, &sum);
+	json_object_set_new(o, "schema", json_string("idlesim-import/1"));
+	json_object_set_new(o, "input", json_string(im->name));
+	json_object_set_new(o, "format", json_string(import_format_name(im->fmt)));
+	json_object_set_new(o, "cpus", json_integer(im->cpus));
+	json_object_set_new(o, "cpus_from", json_string(im->cpus_from));
+	json_object_set_new(o, "hz", im->hz ? json_integer(im->hz) : json_null());
+	json_object_set_new(o, "hz_from", json_string(im->hz_from));
+	json_object_set_new(o, "start_ns", json_integer(R->start_ns));
+	json_object_set_new(o, "end_ns", json_integer(R->end_ns));
+	json_object_set_new(o, "lines", json_integer((json_int_t)im->t.lines));
+	json_object_set_new(o, "events_read", json_integer((json_int_t)im->t.events));
+	json_object_set_new(o, "events_used", json_integer((json_int_t)im->t.used));
+	json_object_set_new(o, "events_skipped", json_integer((json_int_t)im->t.skipped));
+	names = sorted_names(im, &n);
+	for (i = 0; names && i < n; i++) {
+		json_object_set_new(ev, names[i]->name, json_integer((json_int_t)names[i]->count));
+		if (names[i]->type == KEV_OTHER)
+			json_object_set_new(sk, names[i]->name,
+					    json_integer((json_int_t)names[i]->count));
+	}
+	sim_free(names);
+	json_object_set_new(o, "events", ev);
+	json_object_set_new(o, "skipped", sk);
+	json_object_set_new(o, "bad_lines", json_integer((json_int_t)im->t.bad_lines));
+	for (k = 0; k < im->nwarnings; k++)
+		json_array_append_new(w, json_string(im->warnings[k]));
+	json_object_set_new(o, "warnings", w);
+	json_object_set_new(o, "lost",
+			    json_pack("{s:I, s:I}", "lines", (json_int_t)im->t.lost_lines, "events",
+				      (json_int_t)im->t.lost_events));
+	if (im->sorted) {
+		json_t *c = json_array();
+
+		for (k = 0; k < TRACE_MAX_CPUS; k++)
+			if (im->scan.backwards_cpu[k / 64] >> (k % 64) & 1)
+				json_array_append_new(c, json_integer(k));
+		json_object_set_new(o, "out_of_order",
+				    json_pack("{s:I, s:o, s:I}", "events",
+					      (json_int_t)im->scan.backwards, "cpus", c,
+					      "held_in_memory", (json_int_t)im->t.sorted_events));
+	} else {
+		json_object_set_new(o, "out_of_order", json_null());
+	}
+	json_object_set_new(o, "passes", json_integer(im->two_passes ? 2 : 1));
+	json_object_set_new(o, "reread_because",
+			    im->restart_why ? json_string(im->restart_why) : json_null());
+	json_object_set_new(o, "max_waiting_records", json_integer((json_int_t)R->maxheap));
+	json_object_set_new(o, "stale_timers", json_integer((json_int_t)R->stale_timers));
+	json_object_set_new(o, "merging", json_string(R->merge ? "sched_switch" : "off"));
+	json_object_set_new(o, "idle_periods", json_integer((json_int_t)sum.periods));
+	json_object_set_new(o, "opportunities", json_integer((json_int_t)sum.opportunities));
+	json_object_set_new(o, "merged_periods", json_integer((json_int_t)sum.merged));
+	json_object_set_new(o, "started_idle", json_integer((json_int_t)sum.started_idle));
+	json_object_set_new(o, "truncated_at_end", json_integer((json_int_t)sum.truncated));
+	json_object_set_new(o, "idle_throughout", json_integer((json_int_t)sum.idle_throughout));
+	json_object_set_new(o, "zero_length", json_integer((json_int_t)sum.zero_length));
+	json_object_set_new(unp, "entries", json_integer((json_int_t)unpaired_sum(&sum, true)));
+	json_object_set_new(unp, "exits", json_integer((json_int_t)unpaired_sum(&sum, false)));
+	for (k = 0; k < UNP_NR; k++)
+		json_object_set_new(reasons, unpaired_reason_name((enum unpaired_reason)k),
+				    json_integer((json_int_t)sum.unpaired[k]));
+	json_object_set_new(unp, "reasons", reasons);
+	json_object_set_new(o, "unpaired", unp);
+	json_object_set_new(o, "wake_causes", causes_json(sum.causes));
+	json_object_set_new(o, "period_wake_causes", causes_json(sum.period_causes));
+	json_object_set_new(o, "sleep_length",
+			    json_pack("{s:b, s:s, s:I, s:I}", "known",
+				      im->has[KEV_HRTIMER_START] || im->has[KEV_TIMER_START],
+				      "assumption", im->assumption, "opportunities_with_next_timer",
+				      (json_int_t)sum.with_next_timer, "opportunities_hrtimer_first",
+				      (json_int_t)sum.hrtimer_first));
+	json_object_set_new(o, "tick_stop",
+			    json_pack("{s:I, s:I}", "success", (json_int_t)sum.tick_stop_ok,
+				      "failed", (json_int_t)sum.tick_stop_fail));
+	for (k = 0; k < im->cpus; k++) {
+		const struct rcpu_stats *s = &R->cpu[k].s;
+
+		json_array_append_new(
+			cpus, json_pack("{s:i, s:I, s:I, s:I, s:I, s:o}", "cpu", k, "idle_periods",
+					(json_int_t)s->periods, "opportunities",
+					(json_int_t)s->opportunities, "unpaired_entries",
+					(json_int_t)unpaired_sum(s, true), "unpaired_exits",
+					(json_int_t)unpaired_sum(s, false), "wake_causes",
+					causes_json(s->causes)));
+	}
+	json_object_set_new(o, "per_cpu", cpus);
+	json_object_set_new(o, "recorded", recorded_json(im, &sum, ns));
+	if (im->has[KEV_CPU_IDLE_MISS])
+		json_object_set_new(o, "miss_check", miss_json(im));
+	return o;
+}
+
+/* ---- text ---- */
+
+static void causes_text(FILE *f, const uint64_t *c)
+{
+	int k;
+
+	for (k = 0; k < IC_NR; k++)
+		fprintf(f, "%s %s %llu", k ? "," : "", icause_name((enum icause)k),
+			(unsigned long long)c[k]);
+	fputc('\n', f);
+}
+
+static void unpaired_text(FILE *f, const struct rcpu_stats *s, bool entries)
+{
+	const char *sep = " (";
+	int r;
+
+	fprintf(f, "%llu", (unsigned long long)unpaired_sum(s, entries));
+	for (r = 0; r < UNP_NR; r++) {
+		if (unpaired_is_entry((enum unpaired_reason)r) != entries || !s->unpaired[r])
+			continue;
+		fprintf(f, "%s%s %llu", sep, unpaired_reason_name((enum unpaired_reason)r),
+			(unsigned long long)s->unpaired[r]);
+		sep = ", ";
+	}
+	if (sep[0] == ',')
+		fputc(')', f);
+}
+
+static void states_text(FILE *f, const struct importer *im, const struct rcpu_stats *s, int ns,
+			const char *who)
+{
+	char buf[16];
+	int k;
+
+	for (k = 0; k < ns; k++) {
+		if (!s->su[k].usage && strcmp(who, "all"))
+			continue;
+		fprintf(f, "  %-4s %-8s %10llu %14.3f", who, state_name(im, k, buf, sizeof(buf)),
+			(unsigned long long)s->su[k].usage, (double)s->su[k].time_ns / 1e6);
+		if (im->opt.machine)
+			fprintf(f, " %8llu %8llu", (unsigned long long)s->su[k].above,
+				(unsigned long long)s->su[k].below);
+		fputc('\n', f);
+	}
+}
+
+static void summary_text(FILE *f, const struct importer *im)
+{
+	const struct recon *R = &im->R;
+	const struct miss_check *m = &R->miss;
+	const struct name_entry **names;
+	struct rcpu_stats sum;
+	size_t n, i;
+	int k, ns;
+
+	recon_total(R, &sum);
+	ns = nr_states(im, &sum);
+	fprintf(f, "idlesim import: %s (%s), %d CPUs (from %s), ", im->name,
+		import_format_name(im->fmt), im->cpus, im->cpus_from);
+	if (im->hz)
+		fprintf(f, "HZ %d (from %s)\n", im->hz, im->hz_from);
+	else
+		fprintf(f, "HZ unknown (the replay uses --hz or 250)\n");
+	fprintf(f, "time: %lld .. %lld ns (%.6f s)\n", (long long)R->start_ns, (long long)R->end_ns,
+		(double)(R->end_ns - R->start_ns) / 1e9);
+	fprintf(f, "lines %llu; events read %llu, used %llu, skipped %llu",
+		(unsigned long long)im->t.lines, (unsigned long long)im->t.events,
+		(unsigned long long)im->t.used, (unsigned long long)im->t.skipped);
+	names = sorted_names(im, &n);
+	for (i = 0, k = 0; names && i < n; i++)
+		if (names[i]->type == KEV_OTHER)
+			fprintf(f, "%s%s %llu", k++ ? ", " : " (", names[i]->name,
+				(unsigned long long)names[i]->count);
+	fprintf(f, "%s\nevents read by name:", k ? ")" : "");
+	for (i = 0; names && i < n; i++)
+		fprintf(f, " %s %llu%s", names[i]->name, (unsigned long long)names[i]->count,
+			i + 1 < n ? "," : "");
+	sim_free(names);
+	fprintf(f, "\nbad lines skipped %llu; lost-events markers %llu (%llu events)\n",
+		(unsigned long long)im->t.bad_lines, (unsigned long long)im->t.lost_lines,
+		(unsigned long long)im->t.lost_events);
+	fprintf(f,
+		"read in %d pass%s%s%s; at most %zu records waited to be written in order; "
+		"%llu timers forgotten (overdue by 1 s)\n",
+		im->two_passes ? 2 : 1, im->two_passes ? "es" : "",
+		im->restart_why ? ", again because: " : "", im->restart_why ? im->restart_why : "",
+		R->maxheap, (unsigned long long)R->stale_timers);
+	if (im->sorted) {
+		fprintf(f, "timestamps out of order: %llu events, on CPUs",
+			(unsigned long long)im->scan.backwards);
+		for (k = 0; k < TRACE_MAX_CPUS; k++)
+			if (im->scan.backwards_cpu[k / 64] >> (k % 64) & 1)
+				fprintf(f, " %d", k);
+		fprintf(f,
+			"; reordered per CPU and merged by time, holding all %llu used events "
+			"in memory\n",
+			(unsigned long long)im->t.sorted_events);
+	}
+	fprintf(f,
+		"idle periods (entry -> exit): %llu; merged into the period before "
+		"(woken without running a task): %llu%s\n",
+		(unsigned long long)sum.periods, (unsigned long long)sum.merged,
+		R->merge ? "" : " (no sched_switch events: no merging)");
+	fprintf(f,
+		"opportunities: %llu; idle since the start: %llu; idle until the end: %llu; "
+		"idle throughout: %llu; zero length dropped: %llu\n",
+		(unsigned long long)sum.opportunities, (unsigned long long)sum.started_idle,
+		(unsigned long long)sum.truncated, (unsigned long long)sum.idle_throughout,
+		(unsigned long long)sum.zero_length);
+	fprintf(f, "unpaired entries ");
+	unpaired_text(f, &sum, true);
+	fprintf(f, "; unpaired exits ");
+	unpaired_text(f, &sum, false);
+	fprintf(f, "\nopportunities woken by:");
+	causes_text(f, sum.causes);
+	fprintf(f, "periods woken by:");
+	causes_text(f, sum.period_causes);
+	fprintf(f, "replayed as: tick and timer -> timer, unknown -> irq\n");
+	fprintf(f, "%s; %llu opportunities with a pending timer; %llu with an hrtimer first\n",
+		im->assumption, (unsigned long long)sum.with_next_timer,
+		(unsigned long long)sum.hrtimer_first);
+	if (sum.tick_stop_ok || sum.tick_stop_fail)
+		fprintf(f, "tick_stop: %llu stopped, %llu failed\n",
+			(unsigned long long)sum.tick_stop_ok,
+			(unsigned long long)sum.tick_stop_fail);
+	fprintf(f, "\n  CPU   periods  opportunities  unpaired(entries/exits)  woken by\n");
+	for (k = 0; k < im->cpus; k++) {
+		const struct rcpu_stats *s = &R->cpu[k].s;
+
+		fprintf(f, "  %-4d %8llu %14llu %15llu/%-8llu ", k, (unsigned long long)s->periods,
+			(unsigned long long)s->opportunities,
+			(unsigned long long)unpaired_sum(s, true),
+			(unsigned long long)unpaired_sum(s, false));
+		causes_text(f, s->causes);
+	}
+	if (im->opt.machine)
+		fprintf(f, "\nrecorded governor's choices, scored on %s:\n", im->opt.machine->name);
+	else
+		fprintf(f,
+			"\nrecorded governor's choices (no --machine: above/below not scored):\n");
+	fprintf(f, "  CPU  state         usage        time_ms%s\n",
+		im->opt.machine ? "    above    below" : "");
+	states_text(f, im, &sum, ns, "all");
+	for (k = 0; k < im->cpus; k++) {
+		char who[16];
+
+		snprintf(who, sizeof(who), "%d", k);
+		states_text(f, im, &R->cpu[k].s, ns, who);
+	}
+	if (sum.outside)
+		fprintf(f, "  entries of states beyond the table: %llu\n",
+			(unsigned long long)sum.outside);
+	if (!im->has[KEV_CPU_IDLE_MISS])
+		return;
+	fprintf(f, "\ncpu_idle_miss check: %llu events (above %llu, below %llu)",
+		(unsigned long long)m->events, (unsigned long long)m->above,
+		(unsigned long long)m->below);
+	if (!im->opt.machine) {
+		fprintf(f, "; give --machine to compare them with our classification\n");
+		return;
+	}
+	fprintf(f, "; %llu periods compared: %llu agree, %llu disagree; %llu events unmatched\n",
+		(unsigned long long)m->compared, (unsigned long long)m->agree,
+		(unsigned long long)m->disagree, (unsigned long long)m->unmatched);
+	for (k = 0; k < m->nlist; k++) {
+		const struct miss_disagreement *d = &m->list[k];
+
+		fprintf(f, "  CPU %d entry at %lld ns, %s for %lld ns: kernel %s, idlesim %s\n",
+			d->cpu, (long long)d->time_ns, R->drv.states[d->state].name,
+			(long long)d->residency_ns, verdict_name(d->kernel), verdict_name(d->ours));
+	}
+	if (m->disagree > (uint64_t)m->nlist)
+		fprintf(f, "  ... and %llu more\n", (unsigned long long)(m->disagree - m->nlist));
+}
+
+int import_write_summary(FILE *f, const struct importer *im, bool json)
+{
+	json_t *o;
+	int rc;
+
+	if (!json) {
+		summary_text(f, im);
+		return ferror(f) ? -1 : 0;
+	}
+	o = summary_json(im);
+	if (!o)
+		return -1;
+	rc = json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	if (!rc)
+		fputc('\n', f);
+	json_decref(o);
+	return rc || ferror(f) ? -1 : 0;
+}

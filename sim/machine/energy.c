@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * energy.c - time per level of cores and packages (sim/machine/energy.h).
+ *
+ * In time order, each unit (core or package) keeps a count of its members per level and a
+ * bitmask of the levels in use; its level is the lowest bit. A change is written without
+ * data-dependent branches (they mispredicted about twice per idle entry): the core and the
+ * package are charged for the time since their last change even when their level stays the
+ * same, which sums to the same integer time per level.
+ *
+ * By idle spans, each online CPU logs the spans it was idle in; a core's spans are the
+ * intersection of its threads', a package's of its cores' (sim/base/idlespan.c). An offline
+ * thread sits in the deepest state for the whole window, which changes no intersection, so
+ * only online CPUs take part; a unit without any is in the deepest state throughout.
+ *
+ * CPU numbering (sim/machine/machine.h): CPU n is on core n % (packages * cores), and core g on
+ * package g / cores; so the threads of core g are CPUs g, g + nr_cores, ..., and the cores
+ * with an online thread are those below the number of online CPUs.
+ */
+#include "sim/machine/energy.h"
+#include "sim/base/alloc.h"
+#include "sim/base/idlespan.h"
+
+#include <string.h>
+
+struct unit {
+	int level; /* in time order: the unit's level since since_ns */
+	int64_t since_ns;
+	int64_t level_ns[CPUIDLE_STATE_MAX + 1];
+	uint32_t count[CPUIDLE_STATE_MAX + 1]; /* members per level */
+	uint32_t nonempty;		       /* bit l set: count[l] > 0 */
+};
+
+/* One online CPU: by idle spans, its spans not yet charged, and the one it is in. */
+struct energy_cpu {
+	struct idle_span *log; /* in time order */
+	size_t n, cap;
+	int64_t start_ns; /* of the current span, at `level` */
+	int32_t level;
+	/* the CPU's own time per level (both ways), priced as if it had a core of its own */
+	int64_t level_ns[CPUIDLE_STATE_MAX + 1];
+	bool spans; /* a copy of E->spans, on the CPU's own cache line */
+	int cpu;
+	struct energy *E;
+};
+
+struct energy {
+	const struct machine *m;
+	int online, nr_threads, nr_cores, deep;
+	bool spans;
+	int *thread_level; /* in time order, per machine CPU */
+	int *core_of_cpu;  /* per machine CPU (a table: no division per change) */
+	int *pkg_of_core;
+	struct unit *cores, *pkgs;
+	double core_power_w[CPUIDLE_STATE_MAX + 1]; /* by level, in W/ns (J per ns) */
+	double pkg_power_w[CPUIDLE_STATE_MAX + 1];
+	/* by idle spans */
+	int64_t charged_ns; /* charged up to here */
+	struct energy_cpu *cpu; /* per online CPU */
+	struct idle_span_fold fold;
+	const struct idle_span **unit_spans; /* per core, its spans */
+	size_t *unit_n;
+	const struct idle_span **member_spans; /* the members of one unit */
+	size_t *member_n;
+	struct idle_span *core_buf, *pkg_buf;
+	size_t core_buf_cap, pkg_buf_cap;
+};
+
+/* A core's power at `level` (0 running, k + 1 state k) in J per ns: the one number both
+ * the accounting and energy_period_j() use. */
+static double core_power_per_ns(const struct machine *m, int level)
+{
+	return (level ? m->states[level - 1].core_power_w : m->active_core_power_w) * 1e-9;
+}
+
+double energy_period_j(const struct machine *m, int idx, double idle_ns, double exit_ns)
+{
+	return idle_ns * core_power_per_ns(m, idx + 1) + m->states[idx].entry_exit_energy_j +
+	       exit_ns * core_power_per_ns(m, 0);
+}
+
+/* Each state's cost is a line in the idle time (slope: its core power; intercept: its
+ * entry+exit energy and exit at active power); past the last crossing of two lines their
+ * order, and so the cheapest state, stays as it is. */
+int64_t energy_period_horizon_ns(const struct machine *m, const double *exit_ns, int64_t max_ns)
+{
+	double far = 0;
+	int i, j;
+
+	for (i = 0; i < m->state_count; i++)
+		for (j = i + 1; j < m->state_count; j++) {
+			double dp = core_power_per_ns(m, i + 1) - core_power_per_ns(m, j + 1);
+			double de = energy_period_j(m, j, 0, exit_ns[j]) -
+				    energy_period_j(m, i, 0, exit_ns[i]);
+
+			if (dp != 0 && de / dp > far)
+				far = de / dp;
+		}
+	return far >= (double)max_ns ? max_ns : (int64_t)far + 1;
+}
+
+static void unit_add(struct unit *u, int level, int64_t start_ns)
+{
+	u->count[level]++;
+	u->nonempty |= 1u << level;
+	u->level = __builtin_ctz(u->nonempty);
+	u->since_ns = start_ns;
+}
+
+struct energy *energy_new(const struct machine *m, int nr_cpus, int64_t start_ns, bool spans)
+{
+	struct energy *E = sim_calloc(1, sizeof(*E));
+	size_t members = (size_t)(m->threads > m->cores ? m->threads : m->cores);
+	int i;
+
+	if (!E)
+		return NULL;
+	E->m = m;
+	E->online = nr_cpus;
+	E->nr_threads = machine_nr_cpus(m);
+	E->nr_cores = m->packages * m->cores;
+	E->deep = m->state_count;
+	E->spans = spans;
+	E->charged_ns = start_ns;
+	E->thread_level = sim_calloc((size_t)E->nr_threads, sizeof(*E->thread_level));
+	E->cores = sim_calloc((size_t)E->nr_cores, sizeof(*E->cores));
+	E->pkgs = sim_calloc((size_t)m->packages, sizeof(*E->pkgs));
+	E->core_of_cpu = sim_calloc((size_t)E->nr_threads, sizeof(*E->core_of_cpu));
+	E->pkg_of_core = sim_calloc((size_t)E->nr_cores, sizeof(*E->pkg_of_core));
+	E->cpu = sim_calloc((size_t)nr_cpus, sizeof(*E->cpu));
+	if (!E->thread_level || !E->cores || !E->pkgs || !E->core_of_cpu || !E->pkg_of_core ||
+	    !E->cpu)
+		goto nomem;
+	for (i = 0; i < nr_cpus; i++) {
+		E->cpu[i].start_ns = start_ns;
+		E->cpu[i].spans = spans;
+		E->cpu[i].cpu = i;
+		E->cpu[i].E = E;
+	}
+	for (i = 0; i < E->nr_threads; i++)
+		E->core_of_cpu[i] = i % E->nr_cores;
+	for (i = 0; i < E->nr_cores; i++)
+		E->pkg_of_core[i] = i / m->cores;
+	if (spans) {
+		E->unit_spans = sim_calloc((size_t)E->nr_cores, sizeof(*E->unit_spans));
+		E->unit_n = sim_calloc((size_t)E->nr_cores, sizeof(*E->unit_n));
+		E->member_spans = sim_calloc(members, sizeof(*E->member_spans));
+		E->member_n = sim_calloc(members, sizeof(*E->member_n));
+		if (!E->unit_spans || !E->unit_n || !E->member_spans || !E->member_n)
+			goto nomem;
+	}
+	E->pkg_power_w[0] = m->active_package_power_w * 1e-9;
+	for (i = 0; i < m->state_count; i++)
+		E->pkg_power_w[i + 1] = m->states[i].package_power_w * 1e-9;
+	for (i = 0; i <= m->state_count; i++)
+		E->core_power_w[i] = core_power_per_ns(m, i);
+	/* Online CPUs start running work; offline ones sit in the deepest state. */
+	for (i = 0; i < E->nr_threads; i++) {
+		E->thread_level[i] = i < nr_cpus ? 0 : E->deep;
+		unit_add(&E->cores[E->core_of_cpu[i]], E->thread_level[i], start_ns);
+	}
+	for (i = 0; i < E->nr_cores; i++)
+		unit_add(&E->pkgs[E->pkg_of_core[i]], E->cores[i].level, start_ns);
+	return E;
+nomem:
+	energy_free(E);
+	return NULL;
+}
+
+void energy_free(struct energy *E)
+{
+	int i;
+
+	if (!E)
+		return;
+	if (E->cpu)
+		for (i = 0; i < E->online; i++)
+			sim_free(E->cpu[i].log);
+	sim_free(E->cpu);
+	idle_span_fold_free(&E->fold);
+	sim_free(E->unit_spans);
+	sim_free(E->unit_n);
+	sim_free(E->member_spans);
+	sim_free(E->member_n);
+	sim_free(E->core_buf);
+	sim_free(E->pkg_buf);
+	sim_free(E->thread_level);
+	sim_free(E->cores);
+	sim_free(E->pkgs);
+	sim_free(E->core_of_cpu);
+	sim_free(E->pkg_of_core);
+	sim_free(E);
+}
+
+/* In time order: one member of u moves from level prev to level; returns u's old level. */
+static inline int unit_move(struct unit *u, int prev, int level, int64_t t)
+{
+	int old = u->level;
+
+	u->count[prev]--;
+	u->count[level]++;
+	u->nonempty = (u->nonempty & ~(1u << prev)) | ((uint32_t)(u->count[prev] != 0) << prev) |
+		      (1u << level);
+	u->level_ns[old] += t - u->since_ns;
+	u->since_ns = t;
+	u->level = __builtin_ctz(u->nonempty);
+	return old;
+}
+
+/* By idle spans: CPU c's current span ends at t (logged if idle); the next starts there. */
+static inline int end_span(struct energy_cpu *c, int64_t t)
+{
+	if (c->n == c->cap && sim_grow((void **)&c->log, &c->cap, c->n + 1, sizeof(*c->log)))
+		return -1;
+	c->log[c->n] = (struct idle_span){ c->start_ns, t, c->level };
+	c->n += c->level != 0;
+	c->level_ns[c->level] += t - c->start_ns;
+	c->start_ns = t;
+	return 0;
+}
+
+struct energy_cpu *energy_cpu(struct energy *E, int cpu)
+{
+	return &E->cpu[cpu];
+}
+
+int energy_level(struct energy_cpu *ec, int level, int64_t t)
+{
+	struct energy *E;
+	struct unit *core;
+	int g, old;
+
+	if (ec->spans) {
+		if (end_span(ec, t))
+			return -1;
+		ec->level = level;
+		return 0;
+	}
+	ec->level_ns[ec->level] += t - ec->start_ns;
+	ec->start_ns = t;
+	ec->level = level;
+	E = ec->E;
+	g = E->core_of_cpu[ec->cpu];
+	core = &E->cores[g];
+	old = unit_move(core, E->thread_level[ec->cpu], level, t);
+	E->thread_level[ec->cpu] = level;
+	unit_move(&E->pkgs[E->pkg_of_core[g]], old, core->level, t);
+	return 0;
+}
+
+int energy_charge_spans(struct energy *E, int64_t to)
+{
+	const struct machine *m = E->m;
+	int64_t from = E->charged_ns;
+	size_t total = 0, off = 0, n;
+	const struct idle_span *res;
+	int i, p, members;
+
+	for (i = 0; i < E->online; i++) {
+		if (end_span(&E->cpu[i], to))
+			return -1;
+		total += E->cpu[i].n;
+	}
+	/* (at least one span each, so that the buffers exist even when nothing is idle) */
+	if (sim_grow((void **)&E->core_buf, &E->core_buf_cap, total + 1, sizeof(*E->core_buf)) ||
+	    sim_grow((void **)&E->pkg_buf, &E->pkg_buf_cap, total + 1, sizeof(*E->pkg_buf)))
+		return -1;
+	/* Cores: their online threads (CPUs g, g + nr_cores, ... below E->online). */
+	for (i = 0; i < E->nr_cores; i++) {
+		size_t room = 0;
+
+		for (members = 0; members < m->threads && i + members * E->nr_cores < E->online;
+		     members++) {
+			const struct energy_cpu *c = &E->cpu[i + members * E->nr_cores];
+
+			E->member_spans[members] = c->log;
+			E->member_n[members] = c->n;
+			room += c->n;
+		}
+		if (!members) {
+			E->cores[i].level_ns[E->deep] += to - from;
+			continue;
+		}
+		if (idle_span_fold(&E->fold, E->member_spans, E->member_n, members,
+				   E->core_buf + off, &res, &n))
+			return -1;
+		idle_span_charge(res, n, from, to, E->cores[i].level_ns);
+		E->unit_spans[i] = res;
+		E->unit_n[i] = n;
+		off += room;
+	}
+	/* Packages: cores p * cores ... (p + 1) * cores - 1, those with online threads first. */
+	for (p = 0; p < m->packages; p++) {
+		members = E->online - p * m->cores;
+		members = members < 0 ? 0 : members > m->cores ? m->cores : members;
+		if (!members) {
+			E->pkgs[p].level_ns[E->deep] += to - from;
+			continue;
+		}
+		if (idle_span_fold(&E->fold, E->unit_spans + p * m->cores, E->unit_n + p * m->cores,
+				   members, E->pkg_buf, &res, &n))
+			return -1;
+		idle_span_charge(res, n, from, to, E->pkgs[p].level_ns);
+	}
+	for (i = 0; i < E->online; i++)
+		E->cpu[i].n = 0;
+	E->charged_ns = to;
+	return 0;
+}
+
+int energy_close(struct energy *E, int64_t end_ns)
+{
+	int i;
+
+	if (E->spans)
+		return energy_charge_spans(E, end_ns);
+	for (i = 0; i < E->online; i++) {
+		E->cpu[i].level_ns[E->cpu[i].level] += end_ns - E->cpu[i].start_ns;
+		E->cpu[i].start_ns = end_ns;
+	}
+	for (i = 0; i < E->nr_cores + E->m->packages; i++) {
+		struct unit *u = i < E->nr_cores ? &E->cores[i] : &E->pkgs[i - E->nr_cores];
+
+		u->level_ns[u->level] += end_ns - u->since_ns;
+		u->since_ns = end_ns;
+	}
+	return 0;
+}
+
+/* Price the time a unit spent at each level; level 0 (running) is not idle. */
+static void price(const int64_t *level_ns, const double *power_w_per_ns, int levels, double *energy,
+		  double *idle_energy)
+{
+	int l;
+
+	for (l = 0; l < levels; l++) {
+		double e = (double)level_ns[l] * power_w_per_ns[l];
+
+		*energy += e;
+		if (l > 0)
+			*idle_energy += e;
+	}
+}
+
+void energy_price(const struct energy *E, double *energy_j, double *idle_energy_j,
+		  double *package_energy_j)
+{
+	double pkg = 0, pkg_idle = 0;
+	int i;
+
+	for (i = 0; i < E->nr_cores; i++)
+		price(E->cores[i].level_ns, E->core_power_w, E->deep + 1, energy_j, idle_energy_j);
+	for (i = 0; i < E->m->packages; i++)
+		price(E->pkgs[i].level_ns, E->pkg_power_w, E->deep + 1, &pkg, &pkg_idle);
+	*energy_j += pkg;
+	*idle_energy_j += pkg_idle;
+	*package_energy_j += pkg;
+}
+
+double energy_price_cpus(const struct energy *E)
+{
+	double j = 0, idle = 0;
+	int i;
+
+	for (i = 0; i < E->online; i++)
+		price(E->cpu[i].level_ns, E->core_power_w, E->deep + 1, &j, &idle);
+	return j;
+}
+
+int energy_check(const struct energy *E, int64_t span_ns, struct sim_error *err)
+{
+	int i, k;
+
+	for (i = 0; i < E->online; i++) {
+		int64_t sum = 0;
+
+		for (k = 0; k <= E->deep; k++)
+			sum += E->cpu[i].level_ns[k];
+		if (sum != span_ns)
+			return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+					     "energy accounting broken on CPU %d: %lld ns at its "
+					     "levels for a %lld ns span",
+					     i, (long long)sum, (long long)span_ns);
+	}
+
+	for (i = 0; i < E->nr_cores + E->m->packages; i++) {
+		bool core = i < E->nr_cores;
+		const int64_t *level_ns = core ? E->cores[i].level_ns : E->pkgs[i - E->nr_cores].level_ns;
+		int64_t sum = 0, least = 0;
+
+		for (k = 0; k <= E->deep; k++) {
+			sum += level_ns[k];
+			least = least < level_ns[k] ? least : level_ns[k];
+		}
+		if (sum != span_ns || least < 0)
+			return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+					     "energy accounting broken on %s %d: %lld ns at its levels "
+					     "for a %lld ns span, %lld ns at one",
+					     core ? "core" : "package", core ? i : i - E->nr_cores,
+					     (long long)sum, (long long)span_ns, (long long)least);
+	}
+	return 0;
+}

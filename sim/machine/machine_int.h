@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * machine_int.h - private to sim/machine/machine.c and sim/machine/machine_json.c; not for other modules.
+ *
+ * What the JSON form of a machine (sim/machine/machine_json.c) shares with the rest of the machine
+ * code (sim/machine/machine.c): the flag names, the checks of machine_validate() with errors placed
+ * in the JSON text, and the default energy rule.
+ */
+#ifndef IDLESIM_MACHINE_INT_H
+#define IDLESIM_MACHINE_INT_H
+
+#include "sim/base/common.h"
+#include "sim/machine/machine.h"
+
+#include <limits.h>
+#include <stdint.h>
+
+#define FLAG_BITS 32
+#define PATH_LEN 96 /* an object path plus a field name and an index */
+/* The kernel keeps exit_latency and target_residency in us as unsigned int as well. */
+#define STATE_MAX_NS ((int64_t)UINT_MAX * SIM_NS_PER_US)
+
+extern const char *const machine_flag_names[FLAG_BITS];
+
+/* Where a check runs: text is the JSON source for positions, or NULL for a plain struct. */
+struct where {
+	const char *source;
+	const char *text;
+	struct sim_error *err;
+};
+
+int machine_fail(const struct where *w, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* machine_validate(), at w: with positions in the JSON text if w->text is set */
+int machine_validate_at(const struct machine *m, const struct where *w);
+/* The wake-latency model of state i (sim/machine/machine_wake.c). */
+int machine_validate_wake(const struct machine *m, int i, const struct where *w);
+/* machine_default_energy(), except for the fields marked in given[i] */
+void machine_fill_energy(struct machine *m, const unsigned int *given, unsigned int which);
+
+#endif

@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * compare_report.c - a comparison as MMTests text, as normalized tables, as JSON or CSV.
+ *
+ * Text (the default style) follows MMTests' compare-kernels output; every cell and label
+ * comes from sim/base/mmstat.h. One table per machine: a title line, a units line, the header
+ * (the governors, baseline first) and, per metric, the rows Min, Amean or Hmean, Stddev,
+ * CoeffVar and Max, each for every value of the listed parameter ("throughput-4" is the
+ * throughput with 4 clients). Metrics are separated by a blank line. The last block is
+ * the Gmean of the ratios of means over every cell but residency, oriented so that > 1
+ * means better than the baseline.
+ *
+ * The normalized style is the "tip[pct imp](CV)" table of AMD's scheduler reports: per
+ * machine and metric, the cases down, the governors across, each mean divided by the
+ * baseline's, the signed improvement and the coefficient of variation.
+ *
+ * JSON has the cells in the issue's layout, with every sample, so that the statistics can
+ * be recomputed; then the Gmean and the setup. Keys in a fixed order and reals with 12
+ * significant digits, so equal results give equal bytes. Numbers that do not exist (the
+ * baseline's p-value, a harmonic mean of a zero sample) are null.
+ *
+ * CSV: one row per cell and governor, without the samples.
+ */
+#include "sim/run/compare.h"
+#include "sim/base/alloc.h"
+#include "sim/run/cfgrec.h"
+#include "sim/base/common.h"
+#include "sim/base/progress.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+#define OP_LEN (CMP_METRIC_LEN + 24)
+
+/* "throughput-4": the metric, and the parameter's value when the cells have one. */
+static void op_name(const struct cmp_result *res, const struct cmp_cell *c, char *buf, size_t n)
+{
+	if (res->vary >= 0)
+		snprintf(buf, n, "%s-%lld", c->name, (long long)res->values[c->value]);
+	else
+		snprintf(buf, n, "%s", c->name);
+}
+
+static const char *param_name(const struct cmp_result *res)
+{
+	return res->vary >= 0 ? res->wl->params[res->vary].name : NULL;
+}
+
+/* "clients=1,2,4 msg-bytes=64": every parameter, the listed one with its values. */
+static void params_desc(const struct cmp_result *res, char *buf, size_t n)
+{
+	size_t used = 0;
+	unsigned int i;
+	int v;
+
+	buf[0] = '\0';
+	for (i = 0; i < res->wl->nr_params && used < n; i++) {
+		used += (size_t)snprintf(buf + used, n - used, "%s%s=", used ? " " : "",
+					 res->wl->params[i].name);
+		for (v = 0; v < res->nr_values && (int)i == res->vary && used < n; v++)
+			used += (size_t)snprintf(buf + used, n - used, "%s%lld", v ? "," : "",
+						 (long long)res->values[v]);
+		if ((int)i != res->vary && used < n)
+			used += (size_t)snprintf(buf + used, n - used, "%lld",
+						 (long long)res->params[i]);
+	}
+}
+
+static void title(FILE *f, const struct cmp_result *res, const char *machine)
+{
+	char params[512];
+
+	params_desc(res, params, sizeof(params));
+	fprintf(f, "%s on %s: %s%s%d iteration%s of %g s, seeds %llu..%llu, hz %d\n",
+		res->wl->name, machine, params, params[0] ? "; " : "", res->iterations,
+		res->iterations == 1 ? "" : "s", (double)res->duration_ns / 1e9,
+		(unsigned long long)res->seed,
+		(unsigned long long)(res->seed + (uint64_t)res->iterations - 1), res->hz);
+}
+
+/* ---- the configuration record (sim/run/cfgrec.h) ---- */
+
+static const struct cpuidle_governor *res_gov(const struct cmp_result *res, int g)
+{
+	return res->gov[g] ? res->gov[g] : gov_find(res->governors[g]);
+}
+
+/* Governor g's tunables in force; NULL (the defaults) for results built by hand. */
+static const long long *res_params(const struct cmp_result *res, int g)
+{
+	return res->gov[g] ? res->gov_params[g] : NULL;
+}
+
+static void gov_config(const struct cmp_result *res, int g, char *tun, size_t ntun, char *sets,
+		       size_t nsets)
+{
+	const struct cpuidle_governor *gov = res_gov(res, g);
+	struct run_set applied[RUN_MAX_SETS];
+	int n = cfgrec_applied_sets(res->sets, res->nr_sets, gov, applied);
+
+	snprintf(tun, ntun, "unknown");
+	if (gov)
+		cfgrec_tunables_text(tun, ntun, gov, res_params(res, g));
+	cfgrec_sets_text(sets, nsets, applied, n);
+}
+
+static void machine_config(const struct cmp_result *res, int m, char hash[17], const char **dis)
+{
+	cfgrec_hex(hash, res->mrec ? res->mrec[m].hash : 0);
+	*dis = res->mrec ? res->mrec[m].disabled : "unknown";
+}
+
+void cmp_write_config(FILE *f, const struct cmp_result *res)
+{
+	char tun[1024], sets[1024], lim[32], hash[17];
+	const char *dis;
+	int i;
+
+	if (res->latency_req_ns >= 0)
+		snprintf(lim, sizeof(lim), "%lld ns", (long long)res->latency_req_ns);
+	else
+		snprintf(lim, sizeof(lim), "none");
+	fprintf(f, "config: idlesim %s; seeds %llu..%llu; HZ %d; latency limit %s; "
+		   "wake latency model %s\n",
+		IDLESIM_VERSION, (unsigned long long)res->seed,
+		(unsigned long long)(res->seed + (uint64_t)res->iterations - 1), res->hz, lim,
+		wake_model_name(res->wake_model));
+	for (i = 0; i < res->nr_machines; i++) {
+		machine_config(res, i, hash, &dis);
+		fprintf(f, "machine %s: table %s; disabled: %s\n", res->machines[i], hash, dis);
+	}
+	for (i = 0; i < res->nr_governors; i++) {
+		gov_config(res, i, tun, sizeof(tun), sets, sizeof(sets));
+		fprintf(f, "governor %s: %s; --set applied: %s\n", res->governors[i], tun, sets);
+	}
+}
+
+json_t *cmp_config_json(const struct cmp_result *res)
+{
+	json_t *o = json_object(), *ms = json_array(), *gs = json_array();
+	char hash[17];
+	const char *dis;
+	int i;
+
+	json_object_set_new(o, "idlesim_version", json_string(IDLESIM_VERSION));
+	json_object_set_new(o, "seeds", json_pack("{s:I, s:I}", "first", (json_int_t)res->seed,
+						  "last",
+						  (json_int_t)(res->seed + (uint64_t)res->iterations - 1)));
+	json_object_set_new(o, "hz", json_integer(res->hz));
+	json_object_set_new(o, "latency_limit_ns",
+			    res->latency_req_ns < 0 ? json_null() : json_integer(res->latency_req_ns));
+	json_object_set_new(o, "wake_latency_model", json_string(wake_model_name(res->wake_model)));
+	for (i = 0; i < res->nr_machines; i++) {
+		machine_config(res, i, hash, &dis);
+		json_array_append_new(ms, json_pack("{s:s, s:s, s:s}", "name", res->machines[i],
+						    "hash", hash, "disabled", dis));
+	}
+	json_object_set_new(o, "machines", ms);
+	for (i = 0; i < res->nr_governors; i++) {
+		const struct cpuidle_governor *gov = res_gov(res, i);
+		struct run_set applied[RUN_MAX_SETS];
+		int n = cfgrec_applied_sets(res->sets, res->nr_sets, gov, applied);
+
+		json_array_append_new(gs, json_pack("{s:s, s:o, s:o}", "name", res->governors[i],
+						    "tunables",
+						    gov ? cfgrec_tunables_json(gov, res_params(res, i))
+							: json_null(),
+						    "set", cfgrec_sets_json(applied, n)));
+	}
+	json_object_set_new(o, "governors", gs);
+	return o;
+}
+
+/* ---- MMTests text ---- */
+
+static void header_line(FILE *f, const struct cmp_result *res, int op_width)
+{
+	char cell[128];
+	int g;
+
+	fprintf(f, "%*s", MM_STAT_WIDTH + 1 + op_width, "");
+	for (g = 0; g < res->nr_governors; g++) {
+		mm_format_header_cell(cell, sizeof(cell), res->governors[g]);
+		fputs(cell, f);
+	}
+	fputc('\n', f);
+}
+
+static void value_row(FILE *f, const struct cmp_result *res, const struct cmp_cell *c,
+		      enum mm_row row, int op_width)
+{
+	const struct mm_summary *base = &c->gov[0].sum;
+	char op[OP_LEN], label[OP_LEN + 32], cell[128];
+	int g;
+
+	op_name(res, c, op, sizeof(op));
+	mm_format_label(label, sizeof(label), mm_row_name(row, base->kind), op, op_width);
+	fputs(label, f);
+	for (g = 0; g < res->nr_governors; g++) {
+		const struct cmp_gov *x = &c->gov[g];
+
+		mm_format_value_cell(cell, sizeof(cell), mm_row_value(&x->sum, row),
+				     mm_row_pct(base, &x->sum, row, c->higher_is_better),
+				     row == MM_ROW_MEAN && x->significant, g == 0);
+		fputs(cell, f);
+	}
+	fputc('\n', f);
+}
+
+static void units_line(FILE *f, const struct cmp_result *res, int first, int end)
+{
+	const char *sep = "units:";
+	int i, last = -1;
+
+	for (i = first; i < end; i++) {
+		const struct cmp_cell *c = &res->cells[i];
+
+		if (c->metric == last || (c->metric >= CMP_M_RESIDENCY && last >= CMP_M_RESIDENCY))
+			continue;
+		last = c->metric;
+		fprintf(f, "%s %s %s", sep,
+			c->metric >= CMP_M_RESIDENCY ? "residency_pct.*" : c->name,
+			cmp_metric_unit(res->wl, c->metric));
+		sep = ",";
+	}
+	fputc('\n', f);
+}
+
+/* The cells of one machine are res->cells[first..end); a metric's cells are adjacent. */
+static void text_machine(FILE *f, const struct cmp_result *res, int first, int end)
+{
+	char op[OP_LEN];
+	int i, k, width = 0, row;
+
+	for (i = first; i < end; i++) {
+		op_name(res, &res->cells[i], op, sizeof(op));
+		if ((int)strlen(op) > width)
+			width = (int)strlen(op);
+	}
+	title(f, res, res->machines[res->cells[first].machine]);
+	units_line(f, res, first, end);
+	fputc('\n', f);
+	header_line(f, res, width);
+	for (i = first; i < end; i = k) {
+		for (k = i; k < end && !strcmp(res->cells[k].name, res->cells[i].name); k++)
+			;
+		if (i != first)
+			fputc('\n', f);
+		for (row = 0; row < MM_ROW_NR; row++) {
+			int j;
+
+			for (j = i; j < k; j++)
+				value_row(f, res, &res->cells[j], (enum mm_row)row, width);
+		}
+	}
+}
+
+static void text_gmean(FILE *f, const struct cmp_result *res)
+{
+	char label[64], cell[64];
+	int g;
+
+	fprintf(f, "Gmean of the ratios of means over %d cells (> 1.00: better than %s; "
+		   "residency not counted)\n",
+		res->gmean_cells, res->governors[0]);
+	header_line(f, res, 3);
+	mm_format_label(label, sizeof(label), "Gmean", "all", 3);
+	fputs(label, f);
+	for (g = 0; g < res->nr_governors; g++) {
+		mm_format_number_cell(cell, sizeof(cell), res->gmean[g]);
+		fprintf(f, "%*s%s", MM_CELL_WIDTH - MM_VALUE_WIDTH, "", cell);
+	}
+	fputc('\n', f);
+}
+
+/* Calls fn for each machine's range of cells. */
+static void for_each_machine(FILE *f, const struct cmp_result *res,
+			     void (*fn)(FILE *, const struct cmp_result *, int, int))
+{
+	int i, k;
+
+	for (i = 0; i < res->nr_cells; i = k) {
+		for (k = i; k < res->nr_cells && res->cells[k].machine == res->cells[i].machine;
+		     k++)
+			;
+		if (i)
+			fputc('\n', f);
+		fn(f, res, i, k);
+	}
+}
+
+static int write_text(FILE *f, const struct cmp_result *res)
+{
+	cmp_write_config(f, res);
+	fputc('\n', f);
+	for_each_machine(f, res, text_machine);
+	if (res->nr_governors > 1) {
+		fputc('\n', f);
+		text_gmean(f, res);
+	}
+	return 0;
+}
+
+/* ---- normalized ("tip[pct imp](CV)") ---- */
+
+#define NORM_CELL 20 /* "1.00 [ -0.00]( 2.08)" */
+#define NORM_RULE "=================================================================="
+
+static int norm_width(const char *gov)
+{
+	int w = (int)strlen(gov) + (int)strlen("[pct imp](CV)");
+
+	return w > NORM_CELL ? w : NORM_CELL;
+}
+
+static void norm_case(const struct cmp_result *res, const struct cmp_cell *c, char *buf, size_t n)
+{
+	if (res->vary >= 0)
+		snprintf(buf, n, "%lld-%s", (long long)res->values[c->value], param_name(res));
+	else
+		snprintf(buf, n, "%s", res->wl->name);
+}
+
+static void norm_block(FILE *f, const struct cmp_result *res, int first, int end)
+{
+	const struct cmp_cell *c0 = &res->cells[first];
+	char cases[OP_LEN], cell[96], head[96];
+	int i, g, width = (int)strlen("Case:");
+
+	for (i = first; i < end; i++) {
+		norm_case(res, &res->cells[i], cases, sizeof(cases));
+		if ((int)strlen(cases) > width)
+			width = (int)strlen(cases);
+	}
+	fprintf(f, "%s\n", NORM_RULE);
+	fprintf(f, "Test          : %s on %s, %s\n", res->wl->name, res->machines[c0->machine],
+		c0->name);
+	fprintf(f, "Units         : Normalized %s (%s)\n", c0->name,
+		cmp_metric_unit(res->wl, c0->metric));
+	fprintf(f, "Interpretation: %s is better\n", c0->higher_is_better ? "Higher" : "Lower");
+	fprintf(f, "Statistic     : %s\n", c0->gov[0].sum.kind == MM_HMEAN ? "HMean" : "AMean");
+	fprintf(f, "%s\n", NORM_RULE);
+	fprintf(f, "%-*s", width, "Case:");
+	for (g = 0; g < res->nr_governors; g++) {
+		snprintf(head, sizeof(head), "%s[pct imp](CV)", res->governors[g]);
+		fprintf(f, "     %*s", norm_width(res->governors[g]), head);
+	}
+	fputc('\n', f);
+	for (i = first; i < end; i++) {
+		const struct cmp_cell *c = &res->cells[i];
+		double base = c->gov[0].sum.mean;
+
+		norm_case(res, c, cases, sizeof(cases));
+		fprintf(f, "%-*s", width, cases);
+		for (g = 0; g < res->nr_governors; g++) {
+			const struct cmp_gov *x = &c->gov[g];
+			double norm = base != 0.0 ? x->sum.mean / base : NAN;
+
+			mm_format_norm_cell(cell, sizeof(cell), norm,
+					    mm_norm_pct(base, x->sum.mean, c->higher_is_better),
+					    x->sum.coeffvar);
+			fprintf(f, "     %*s", norm_width(res->governors[g]), cell);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void norm_machine(FILE *f, const struct cmp_result *res, int first, int end)
+{
+	int i, k;
+
+	title(f, res, res->machines[res->cells[first].machine]);
+	for (i = first; i < end; i = k) {
+		for (k = i; k < end && !strcmp(res->cells[k].name, res->cells[i].name); k++)
+			;
+		fputc('\n', f);
+		norm_block(f, res, i, k);
+	}
+}
+
+static int write_normalized(FILE *f, const struct cmp_result *res)
+{
+	cmp_write_config(f, res);
+	fputc('\n', f);
+	for_each_machine(f, res, norm_machine);
+	return 0;
+}
+
+/* ---- JSON ---- */
+
+static json_t *jnum(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *gov_json(const struct cmp_result *res, const struct cmp_gov *x, bool baseline,
+			const char *name)
+{
+	json_t *o = json_object(), *s = json_array();
+	int i;
+
+	for (i = 0; i < res->iterations; i++)
+		json_array_append_new(s, jnum(x->samples[i]));
+	json_object_set_new(o, "governor", json_string(name));
+	json_object_set_new(o, "samples", s);
+	json_object_set_new(o, "mean", jnum(x->sum.mean));
+	json_object_set_new(o, "mean_kind", json_string(mm_mean_key(x->sum.kind)));
+	json_object_set_new(o, "stddev", jnum(x->sum.stddev));
+	json_object_set_new(o, "pct", baseline ? json_integer(0) : jnum(x->pct));
+	json_object_set_new(o, "p_value", baseline ? json_null() : jnum(x->p));
+	json_object_set_new(o, "significant", json_boolean(x->significant));
+	return o;
+}
+
+static json_t *cell_json(const struct cmp_result *res, const struct cmp_cell *c)
+{
+	json_t *o = json_object(), *g = json_array();
+	int i;
+
+	json_object_set_new(o, "workload", json_string(res->wl->name));
+	json_object_set_new(o, "param",
+			    res->vary >= 0 ? json_string(param_name(res)) : json_null());
+	json_object_set_new(o, "value",
+			    res->vary >= 0 ? json_integer(res->values[c->value]) : json_null());
+	json_object_set_new(o, "machine", json_string(res->machines[c->machine]));
+	json_object_set_new(o, "metric", json_string(c->name));
+	json_object_set_new(o, "higher_is_better", json_boolean(c->higher_is_better));
+	for (i = 0; i < res->nr_governors; i++)
+		json_array_append_new(g, gov_json(res, &c->gov[i], i == 0, res->governors[i]));
+	json_object_set_new(o, "governors", g);
+	return o;
+}
+
+static json_t *setup_json(const struct cmp_result *res)
+{
+	json_t *o = json_object(), *p = json_object();
+	unsigned int i;
+	int v;
+
+	for (i = 0; i < res->wl->nr_params; i++) {
+		json_t *x;
+
+		if ((int)i == res->vary) {
+			x = json_array();
+			for (v = 0; v < res->nr_values; v++)
+				json_array_append_new(x, json_integer(res->values[v]));
+		} else {
+			x = json_integer(res->params[i]);
+		}
+		json_object_set_new(p, res->wl->params[i].name, x);
+	}
+	json_object_set_new(o, "workload", json_string(res->wl->name));
+	json_object_set_new(o, "params", p);
+	json_object_set_new(o, "iterations", json_integer(res->iterations));
+	json_object_set_new(o, "seed", json_integer((json_int_t)res->seed));
+	json_object_set_new(o, "duration_s", json_real((double)res->duration_ns / 1e9));
+	json_object_set_new(o, "hz", json_integer(res->hz));
+	json_object_set_new(o, "config", cmp_config_json(res));
+	return o;
+}
+
+static int write_json(FILE *f, const struct cmp_result *res)
+{
+	json_t *root = json_object(), *cells = json_array(), *gm = json_array();
+	int i, rc;
+
+	if (!root || !cells || !gm) {
+		json_decref(root);
+		json_decref(cells);
+		json_decref(gm);
+		return -1;
+	}
+	for (i = 0; i < res->nr_cells; i++)
+		json_array_append_new(cells, cell_json(res, &res->cells[i]));
+	for (i = 0; i < res->nr_governors; i++)
+		json_array_append_new(gm, json_pack("{s:s, s:o}", "governor", res->governors[i],
+						    "ratio", jnum(res->gmean[i])));
+	json_object_set_new(root, "schema", json_string(CMP_JSON_SCHEMA));
+	json_object_set_new(root, "baseline", json_string(res->governors[0]));
+	json_object_set_new(root, "cells", cells);
+	json_object_set_new(root, "gmean", gm);
+	json_object_set_new(root, "gmean_cells", json_integer(res->gmean_cells));
+	json_object_set_new(root, "setup", setup_json(res));
+	rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	if (!rc)
+		fputc('\n', f);
+	json_decref(root);
+	return rc ? -1 : 0;
+}
+
+/* ---- CSV ---- */
+
+static void csv_num(FILE *f, double x)
+{
+	if (isfinite(x))
+		fprintf(f, ",%.12g", x);
+	else
+		fputc(',', f);
+}
+
+/* The configuration record closes every CSV row. */
+static void csv_config(FILE *f, const struct cmp_result *res, int m, int g)
+{
+	char tun[1024], sets[1024], hash[17];
+	const char *dis;
+
+	gov_config(res, g, tun, sizeof(tun), sets, sizeof(sets));
+	machine_config(res, m, hash, &dis);
+	fprintf(f, ",%s,%s,", tun, sets);
+	if (res->latency_req_ns >= 0)
+		fprintf(f, "%lld", (long long)res->latency_req_ns);
+	fprintf(f, ",\"%s\",%d,%s,%s,%llu,%llu,%s\n", dis, res->hz, wake_model_name(res->wake_model),
+		hash, (unsigned long long)res->seed,
+		(unsigned long long)(res->seed + (uint64_t)res->iterations - 1), IDLESIM_VERSION);
+}
+
+static int write_csv(FILE *f, const struct cmp_result *res)
+{
+	int i, g;
+
+	fputs("workload,param,value,machine,metric,higher_is_better,governor,n,mean_kind,mean,"
+	      "stddev,coeffvar,min,max,pct,p_value,significant,tunables,set,latency_limit_ns,"
+	      "disabled,hz,wake_latency_model,machine_hash,seed_first,seed_last,idlesim_version\n",
+	      f);
+	for (i = 0; i < res->nr_cells; i++) {
+		const struct cmp_cell *c = &res->cells[i];
+
+		for (g = 0; g < res->nr_governors; g++) {
+			const struct cmp_gov *x = &c->gov[g];
+
+			fprintf(f, "%s,%s,", res->wl->name, res->vary >= 0 ? param_name(res) : "");
+			if (res->vary >= 0)
+				fprintf(f, "%lld", (long long)res->values[c->value]);
+			fprintf(f, ",%s,%s,%d,%s,%d,%s", res->machines[c->machine], c->name,
+				c->higher_is_better, res->governors[g], x->sum.n,
+				mm_mean_key(x->sum.kind));
+			csv_num(f, x->sum.mean);
+			csv_num(f, x->sum.stddev);
+			csv_num(f, x->sum.coeffvar);
+			csv_num(f, x->sum.min);
+			csv_num(f, x->sum.max);
+			csv_num(f, x->pct);
+			csv_num(f, x->p);
+			fprintf(f, ",%d", x->significant);
+			csv_config(f, res, c->machine, g);
+		}
+	}
+	return 0;
+}
+
+int cmp_write(FILE *f, const struct cmp_result *res, enum cmp_format format,
+	      enum cmp_style style)
+{
+	int rc;
+
+	if (format == CMP_JSON)
+		rc = write_json(f, res);
+	else if (format == CMP_CSV)
+		rc = write_csv(f, res);
+	else if (style == CMP_STYLE_NORMALIZED)
+		rc = write_normalized(f, res);
+	else
+		rc = write_text(f, res);
+	return rc || ferror(f) ? -1 : 0;
+}
+
+void cmp_progress_bar(void *ud, long done, long total)
+{
+	cmp_progress_bar_named(ud, NULL, done, total);
+}
+
+void cmp_progress_bar_named(FILE *f, const char *name, long done, long total)
+{
+	if (done < 0) {
+		fputc('\n', f); /* stopped short: end the line before the error message */
+		fflush(f);
+		return;
+	}
+	if (done < total && total > 200 && done % (total / 200))
+		return; /* at most ~200 updates */
+	progress_bar(f, name, done, total, 1, "runs");
+	if (done >= total) {
+		fputc('\n', f);
+		fflush(f);
+	}
+}

@@ -1,0 +1,673 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * run.c - replay every trace on every machine through every governor.
+ *
+ * For each (trace, machine) the two references run first on the same input and knobs:
+ * each governor's energy regret is its energy minus the energy reference's (oracle-energy),
+ * its latency regret its mean wakeup latency minus the oracle's (docs/regret.md). Traces are
+ * re-read for every run (streaming), so memory does not depend on their length; standard
+ * input ("-") is read once into a spooled copy (sim/base/spool.h), which every run reopens.
+ */
+#include "sim/run/run.h"
+#include "sim/base/alloc.h"
+#include "sim/run/cfgrec.h"
+#include "sim/base/common.h"
+#include "sim/base/datadir.h"
+#include "sim/import/import.h"
+#include "sim/base/progress.h"
+#include "sim/engine/replay.h"
+#include "sim/base/spool.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+/*
+ * The demo trace, in the data directory found next to the binary (sim/base/datadir.h: the
+ * installed share/idlesim, or the build tree's idlesim-data), else under the current
+ * directory.
+ */
+const char *run_default_trace(char *buf, size_t n)
+{
+	return datadir_path(buf, n, "traces/demo.trace");
+}
+
+/* How a trace is named in reports: the demo trace by its short name. */
+static const char *trace_display_name(const char *path)
+{
+	char demo[4200];
+
+	if (!strcmp(path, "-"))
+		return "<stdin>";
+	return strcmp(path, run_default_trace(demo, sizeof(demo))) ? path : "traces/demo.trace";
+}
+
+void run_request_defaults(struct run_request *req)
+{
+	memset(req, 0, sizeof(*req));
+	req->latency_req_ns = -1;
+	req->window_to_ns = -1;
+	req->queue = EVENTQ_HEAP;
+	req->wake_model = WAKE_MODEL_DEFAULT;
+	req->wake_seed = 1;
+}
+
+/* `stdin_path`: where a spooled standard input is, for the machine "-" (NULL: read it). */
+static int load_machine(const struct run_request *req, const char *name, const char *stdin_path,
+			struct machine *m, struct sim_error *err)
+{
+	if (stdin_path && !strcmp(name, "-") ? machine_load_json_file_as(stdin_path, "<stdin>", m, err)
+					     : machine_load(name, m, err))
+		return -1;
+	if (req->topology[0]) {
+		m->packages = req->topology[0];
+		m->cores = req->topology[1];
+		m->threads = req->topology[2];
+	}
+	if (machine_validate(m, name, err))
+		return -1;
+	return machine_check_wake_model(m, req->wake_model, err);
+}
+
+int run_load_machine(const struct run_request *req, const char *name, struct machine *m,
+		     struct sim_error *err)
+{
+	return load_machine(req, name, NULL, m, err);
+}
+
+static int state_arg(const struct machine *m, const char *arg, struct sim_error *err)
+{
+	int i = machine_state_lookup(m, arg);
+
+	if (i < 0)
+		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+				     "machine %s has no idle state '%s' (see idlesim machines %s)",
+				     m->name, arg, m->name);
+	return i;
+}
+
+int run_disabled_mask(const struct run_request *req, const struct machine *m, uint32_t *mask,
+		      struct sim_error *err)
+{
+	int i, k;
+
+	*mask = 0;
+	for (i = 0; i < m->state_count; i++)
+		if (m->states[i].default_off)
+			*mask |= 1u << i;
+	for (i = 0; i < req->nr_enable; i++) {
+		if ((k = state_arg(m, req->enable[i], err)) < 0)
+			return -1;
+		*mask &= ~(1u << k);
+	}
+	for (i = 0; i < req->nr_disable; i++) {
+		if ((k = state_arg(m, req->disable[i], err)) < 0)
+			return -1;
+		*mask |= 1u << k;
+	}
+	return 0;
+}
+
+int run_gov_params(const struct run_request *req, const struct cpuidle_governor *g,
+			  long long **params, struct sim_error *err)
+{
+	int i, k;
+
+	*params = NULL;
+	if (!g->nr_params)
+		return 0;
+	*params = sim_calloc(g->nr_params, sizeof(**params));
+	if (!*params)
+		return sim_error_nomem(err, "");
+	for (i = 0; i < (int)g->nr_params; i++)
+		(*params)[i] = g->params[i].def;
+	for (i = 0; i < req->nr_sets; i++) {
+		const struct run_set *s = &req->sets[i];
+
+		if (!cfgrec_set_applies(s, g))
+			continue; /* checked against the family in run_check_sets() */
+		k = gov_param_index(g, s->name);
+		if (s->value < g->params[k].min || s->value > g->params[k].max) {
+			sim_free(*params);
+			*params = NULL;
+			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+					     "--set %s.%s=%lld: out of range for %s (%lld..%lld)",
+					     s->family, s->name, s->value, g->name, g->params[k].min,
+					     g->params[k].max);
+		}
+		(*params)[k] = s->value;
+	}
+	return 0;
+}
+
+int run_check_sets_apply(const struct run_set *sets, int nr_sets,
+			 const struct cpuidle_governor *const *govs, int n, struct sim_error *err)
+{
+	char names[512];
+	size_t used = 0;
+	int i, g;
+
+	for (i = 0; i < nr_sets; i++) {
+		for (g = 0; g < n && !cfgrec_set_applies(&sets[i], govs[g]); g++)
+			;
+		if (g < n)
+			continue;
+		names[0] = '\0';
+		for (g = 0; g < n && used < sizeof(names); g++)
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+						 g ? ", " : "", govs[g]->name);
+		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+				     "--set %s.%s=%lld applies to none of the selected governors "
+				     "(%s); see idlesim governors",
+				     sets[i].family, sets[i].name, sets[i].value, names);
+	}
+	return 0;
+}
+
+/*
+ * Every --set must name a tunable of some version of its governor family, and apply to at
+ * least one of the selected governors (a misspelt family or an older version's tunable
+ * would otherwise change nothing, silently).
+ */
+static int run_check_sets(const struct run_request *req, struct sim_error *err)
+{
+	const struct cpuidle_governor *govs[RUN_MAX_ITEMS];
+	int i;
+	unsigned int k;
+
+	for (i = 0; i < req->nr_sets; i++) {
+		const struct run_set *s = &req->sets[i];
+		bool family = false, found = false;
+
+		for (k = 0; k < gov_count(); k++) {
+			const struct cpuidle_governor *g = gov_get(k);
+			size_t flen = gov_family_len(g->name);
+
+			if (strlen(s->family) != flen || strncasecmp(s->family, g->name, flen))
+				continue;
+			family = true;
+			if (gov_param_index(g, s->name) >= 0)
+				found = true;
+		}
+		if (!family)
+			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+					     "--set %s.%s: no governor family '%s' (see idlesim governors)",
+					     s->family, s->name, s->family);
+		if (!found)
+			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+					     "--set %s.%s: %s has no tunable '%s' (see idlesim governors)",
+					     s->family, s->name, s->family, s->name);
+	}
+	for (i = 0; i < req->nr_governors; i++)
+		govs[i] = gov_find(req->governors[i]);
+	return run_check_sets_apply(req->sets, req->nr_sets, govs, req->nr_governors, err);
+}
+
+int run_hist_bin(int64_t idle_ns)
+{
+	int k = 0;
+
+	if (idle_ns < 0)
+		return RUN_HIST_BINS - 1;
+	idle_ns /= SIM_NS_PER_US;
+	while (idle_ns && k < RUN_HIST_BINS - 1) {
+		idle_ns >>= 1;
+		k++;
+	}
+	return k;
+}
+
+int64_t run_hist_edge_ns(int k)
+{
+	return k <= 0 ? 0 : ((int64_t)1 << (k - 1)) * SIM_NS_PER_US;
+}
+
+static bool in_window(const struct run_request *q, int64_t t)
+{
+	return t >= q->window_from_ns && (q->window_to_ns < 0 || t < q->window_to_ns);
+}
+
+static void keep_slice(struct run_result *r, const struct sim_decision *d)
+{
+	const struct run_request *q = r->req;
+	struct run_slice *s;
+
+	if (d->first)
+		r->idle_hist[run_hist_bin(d->oracle_idle_ns == KTIME_MAX ? -1 : d->oracle_idle_ns)]
+			    [d->state]++;
+	if (!in_window(q, d->time_ns) || (q->timeline_cap && (long)r->nr_slices >= q->timeline_cap))
+		return;
+	if (sim_grow((void **)&r->slices, &r->cap_slices, r->nr_slices + 1, sizeof(*r->slices))) {
+		r->nomem = true;
+		return;
+	}
+	s = &r->slices[r->nr_slices++];
+	s->entry_ns = d->time_ns;
+	s->wake_ns = d->wake_ns;
+	s->reflect_ns = d->reflect_ns;
+	s->idle_ns = d->first && d->oracle_idle_ns != KTIME_MAX ? d->oracle_idle_ns : -1;
+	s->cpu = d->cpu;
+	s->state = (int8_t)d->state;
+	s->cause = (uint8_t)d->cause;
+	s->verdict = (uint8_t)d->verdict;
+	s->flags = (d->first ? RUN_SLICE_FIRST : 0) | (d->truncated ? RUN_SLICE_TRUNCATED : 0) |
+		   (d->stop_tick ? RUN_SLICE_STOP_TICK : 0) |
+		   (d->tick_stopped_after ? RUN_SLICE_TICK_STOPPED : 0);
+}
+
+/* The decision log: the timeline, and the decisions --explain asked for (in the window). */
+static void keep_decision(void *ud, const struct sim_decision *d)
+{
+	struct run_result *r = ud;
+	const struct run_request *q = r->req;
+	struct run_decision *rd;
+
+	if (q->timeline)
+		keep_slice(r, d);
+	if (!q->explain_limit || d->truncated || !in_window(q, d->time_ns) ||
+	    (q->explain_limit > 0 && r->kept >= q->explain_limit))
+		return;
+	r->kept++;
+	if (sim_grow((void **)&r->decisions, &r->cap_decisions, r->nr_decisions + 1,
+		     sizeof(*r->decisions)))
+		return; /* out of memory: the log is incomplete, the run is not */
+	rd = &r->decisions[r->nr_decisions++];
+	rd->d = *d;
+	rd->ex = *d->gov;
+	rd->d.gov = NULL;
+}
+
+int run_trace_open(const struct run_trace *t, struct run_trace_src *s, struct sim_error *err)
+{
+	enum import_format f = t->text ? IMPORT_NATIVE : import_probe(t->path);
+	struct import_options io = { 0 };
+
+	memset(s, 0, sizeof(*s));
+	if (f == IMPORT_AUTO || f == IMPORT_NATIVE) {
+		s->tr = t->text ? trace_open_string(t->name, t->text, err)
+				: trace_open_as(t->path, t->name, err);
+		if (!s->tr)
+			return -1;
+		record_source_from_trace(&s->src, s->tr);
+	} else {
+		io.name = t->name;
+		s->im = import_open(t->path, &io, err);
+		if (!s->im)
+			return -1;
+		record_source_from_import(&s->src, s->im);
+	}
+	return 0;
+}
+
+void run_trace_close(struct run_trace_src *s)
+{
+	trace_close(s->tr);
+	import_close(s->im);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Replay one trace, converted on the fly when it is a kernel trace (no intermediate file). */
+static int replay_file(const struct run_trace *t, const struct sim_config *cfg,
+		       struct run_result *r, struct sim_error *err)
+{
+	struct run_trace_src s;
+	struct sim_config c = *cfg;
+	int rc;
+
+	if (run_trace_open(t, &s, err))
+		return -1;
+	if (!c.hz)
+		c.hz = s.src.hdr->hz ? s.src.hdr->hz : 250;
+	r->hz = c.hz;
+	if (c.explain)
+		c.explain_ud = r;
+	rc = replay_run(&s.src, &c, &r->stats, err);
+	run_trace_close(&s);
+	return rc;
+}
+
+static int add_result(struct run_results *res, struct run_result **r, struct sim_error *err)
+{
+	struct run_result *n = sim_realloc(res->r, (size_t)(res->n + 1) * sizeof(*n));
+
+	if (!n)
+		return sim_error_nomem(err, "");
+	res->r = n;
+	*r = &n[res->n++];
+	memset(*r, 0, sizeof(**r));
+	return 0;
+}
+
+/* Energy regret against the energy reference, latency regret against the oracle. */
+static void set_regret(struct run_result *r, const struct run_stats *oracle,
+		       const struct run_stats *eref)
+{
+	double lat = lat_hist_mean(&r->stats.total.wake_latency);
+	double olat = lat_hist_mean(&oracle->total.wake_latency);
+
+	r->has_regret = true;
+	r->regret_energy_j = r->stats.energy_j - eref->energy_j;
+	r->regret_package_j = r->stats.package_energy_j - eref->package_energy_j;
+	r->regret_cpu_j = r->stats.cpu_energy_j - eref->cpu_energy_j;
+	r->regret_energy_pct = eref->energy_j > 0 ? 100.0 * r->regret_energy_j / eref->energy_j : 0;
+	r->regret_lat_mean_ns = lat - olat;
+}
+
+const char *run_regret_negative(const struct run_result *r)
+{
+	if (!r->has_regret || r->regret_energy_j >= -RUN_REGRET_EPS_J)
+		return NULL;
+	if (r->regret_energy_j - r->regret_package_j >= -RUN_REGRET_EPS_J)
+		return "package";
+	return r->regret_cpu_j >= -RUN_REGRET_EPS_J ? "smt" : "core";
+}
+
+static int timeline_nomem(const struct run_result *r, struct sim_error *err)
+{
+	return r->nomem ? sim_error_nomem(err, "") : 0;
+}
+
+/* Each governor's result gets a copy of the oracle's timeline, to draw beside its own. */
+static int give_oracle(struct run_result *r, const struct run_result *oracle, struct sim_error *err)
+{
+	memcpy(r->oracle_idle_hist, oracle->idle_hist, sizeof(r->oracle_idle_hist));
+	if (!oracle->nr_slices)
+		return 0;
+	r->oracle_slices = sim_malloc(oracle->nr_slices * sizeof(*r->oracle_slices));
+	if (!r->oracle_slices)
+		return sim_error_nomem(err, "");
+	memcpy(r->oracle_slices, oracle->slices, oracle->nr_slices * sizeof(*r->oracle_slices));
+	r->nr_oracle_slices = oracle->nr_slices;
+	return 0;
+}
+
+/*
+ * The progress of a run_grid(): replays finished of all (the oracle's included), each
+ * RUN_PROGRESS_UNITS units so that the one going on counts by its trace time.
+ */
+#define RUN_PROGRESS_UNITS 1000
+struct run_progress {
+	struct progress bar;
+	char name[160]; /* "trace machine governor" of the replay going on */
+	long done, total;
+};
+
+/* sim_config.progress: the replay going on has reached at_ns of [start_ns, end_ns). */
+static void replay_progress(void *ud, int64_t at_ns, int64_t start_ns, int64_t end_ns)
+{
+	struct run_progress *rp = ud;
+	long part = 0;
+
+	if (end_ns > start_ns && at_ns > start_ns)
+		part = (long)((double)(at_ns - start_ns) / (double)(end_ns - start_ns) *
+			      RUN_PROGRESS_UNITS);
+	part = part > RUN_PROGRESS_UNITS - 1 ? RUN_PROGRESS_UNITS - 1 : part;
+	progress_update(&rp->bar, rp->name, rp->done * RUN_PROGRESS_UNITS + part,
+			rp->total * RUN_PROGRESS_UNITS);
+}
+
+/*
+ * The next replay is `gov` on `trace` and `m` (named on the bar); or, gov NULL, one ended.
+ * rp NULL: no progress (the library's runs).
+ */
+static void progress_step(struct run_progress *rp, const char *trace, const char *m,
+			  const char *gov)
+{
+	if (!rp)
+		return;
+	if (gov)
+		snprintf(rp->name, sizeof(rp->name), "%s %s %s", trace, m, gov);
+	else
+		rp->done++;
+	replay_progress(rp, 0, 0, 0);
+}
+
+static int run_cell(const struct run_request *req, const struct run_trace *trace,
+		    const struct machine *m, uint32_t mask, struct run_progress *rp,
+		    struct run_results *res, struct sim_error *err)
+{
+	struct sim_config cfg = { 0 };
+	struct run_stats oracle = { 0 }, eref = { 0 };
+	struct run_result scratch, eref_r;
+	struct run_request oq;
+	int i, k;
+
+	cfg.machine = m;
+	cfg.hz = req->hz;
+	cfg.latency_req_ns = req->latency_req_ns;
+	cfg.disabled = mask;
+	cfg.queue = req->queue;
+	cfg.global_order = req->global_order;
+	cfg.wake_model = req->wake_model;
+	cfg.wake_seed = req->wake_seed;
+	cfg.progress = rp ? replay_progress : NULL;
+	cfg.progress_ud = rp;
+
+	/* The oracle's run on the same input, for regret. */
+	memset(&scratch, 0, sizeof(scratch));
+	scratch.req = &oq;
+	oq = *req;
+	oq.explain_limit = 0;
+	cfg.gov = gov_find(RUN_LATENCY_REFERENCE);
+	cfg.explain = req->timeline ? keep_decision : NULL;
+	cfg.explain_limit = -1;
+	cfg.explain_truncated = true;
+	progress_step(rp, trace->name, m->name, RUN_LATENCY_REFERENCE);
+	if (replay_file(trace, &cfg, &scratch, err) || timeline_nomem(&scratch, err)) {
+		run_stats_release(&scratch.stats);
+		sim_free(scratch.slices);
+		return -1;
+	}
+	oracle = scratch.stats;
+	progress_step(rp, NULL, NULL, NULL);
+	/* The energy reference's, for energy regret (no timeline: the oracle's is drawn). */
+	memset(&eref_r, 0, sizeof(eref_r));
+	eref_r.req = &oq;
+	cfg.gov = gov_find(RUN_ENERGY_REFERENCE);
+	cfg.explain = NULL;
+	progress_step(rp, trace->name, m->name, RUN_ENERGY_REFERENCE);
+	if (replay_file(trace, &cfg, &eref_r, err)) {
+		run_stats_release(&eref_r.stats);
+		goto fail;
+	}
+	eref = eref_r.stats;
+	progress_step(rp, NULL, NULL, NULL);
+
+	for (i = 0; i < req->nr_governors; i++) {
+		const struct cpuidle_governor *g = gov_find(req->governors[i]);
+		long long *params;
+		struct run_result *r = NULL;
+		int rc;
+
+		if (run_gov_params(req, g, &params, err))
+			goto fail;
+		if (add_result(res, &r, err)) {
+			sim_free(params);
+			goto fail;
+		}
+		snprintf(r->trace, sizeof(r->trace), "%s", trace->name);
+		snprintf(r->machine, sizeof(r->machine), "%s", m->name);
+		snprintf(r->governor, sizeof(r->governor), "%s", g->name);
+		r->gov = g;
+		for (k = 0; k < (int)g->nr_params && k < RUN_MAX_PARAMS; k++)
+			r->params[k] = params[k];
+		r->nr_sets = cfgrec_applied_sets(req->sets, req->nr_sets, g, r->sets);
+		r->machine_hash = machine_hash(m);
+		r->trace_hash = trace->hash;
+		r->latency_req_ns = req->latency_req_ns;
+		r->disabled = mask;
+		r->wake_model = req->wake_model;
+		r->machine_cpus = machine_nr_cpus(m);
+		r->mach = *m;
+		cfg.gov = g;
+		cfg.gov_params = params;
+		r->req = req;
+		cfg.explain = req->explain_limit || req->timeline ? keep_decision : NULL;
+		/* The engine stops logging after its limit; a window or a timeline needs
+		 * every decision, and keep_decision() counts. */
+		cfg.explain_limit = req->timeline || req->window_from_ns || req->window_to_ns >= 0
+					    ? -1
+					    : req->explain_limit;
+		cfg.explain_truncated = req->timeline;
+		progress_step(rp, trace->name, m->name, g->name);
+		rc = replay_file(trace, &cfg, r, err);
+		progress_step(rp, NULL, NULL, NULL);
+		sim_free(params);
+		if (rc || timeline_nomem(r, err))
+			goto fail;
+		set_regret(r, &oracle, &eref);
+		r->req = NULL;
+		if (req->timeline && give_oracle(r, &scratch, err))
+			goto fail;
+	}
+	run_stats_release(&oracle);
+	run_stats_release(&eref);
+	sim_free(scratch.slices);
+	return 0;
+fail:
+	run_stats_release(&oracle);
+	run_stats_release(&eref);
+	sim_free(scratch.slices);
+	return -1;
+}
+
+int run_unique_governors(const char **names, int n)
+{
+	int i, j, kept = 0;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < kept && gov_find(names[j]) != gov_find(names[i]); j++)
+			;
+		if (j == kept)
+			names[kept++] = names[i];
+	}
+	return kept;
+}
+
+/*
+ * The governors of a request: every registered one when none is named, each name known, a
+ * governor listed twice (menu,menu or menu and menu@6.19, the same table entry) once at its
+ * first place, and the --set options checked against them.
+ */
+static int prepare_governors(struct run_request *q, struct sim_error *err)
+{
+	int i;
+
+	if (!q->nr_governors) {
+		for (i = 0; i < (int)gov_count() && i < RUN_MAX_ITEMS; i++)
+			q->governors[i] = gov_get((unsigned int)i)->name;
+		q->nr_governors = i;
+	}
+	for (i = 0; i < q->nr_governors; i++)
+		if (!gov_find(q->governors[i]))
+			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+					     "unknown governor '%s' (see idlesim governors)",
+					     q->governors[i]);
+	q->nr_governors = run_unique_governors(q->governors, q->nr_governors);
+	return run_check_sets(q, err);
+}
+
+int run_grid(const struct run_request *req, struct run_results *out, struct sim_error *err)
+{
+	struct run_request q = *req;
+	struct machine m;
+	int t, k, rc = 0, stdin_fd = -1, mstdin_fd = -1;
+	char stdin_path[64] = "", mstdin_path[64] = "", demo[4200];
+	struct run_progress rp = { .done = 0 };
+
+	memset(out, 0, sizeof(*out));
+	if (!q.nr_traces) {
+		q.traces[0] = run_default_trace(demo, sizeof(demo));
+		q.nr_traces = 1;
+	}
+	if (!q.nr_machines) {
+		q.machines[0] = "hsx";
+		q.machines[1] = "bdx";
+		q.machines[2] = "skl";
+		q.nr_machines = 3;
+	}
+	if (prepare_governors(&q, err))
+		return -1;
+	for (t = 0; t < q.nr_traces && stdin_fd < 0; t++) {
+		if (strcmp(q.traces[t], "-"))
+			continue;
+		/* not seekable, and replayed once per governor: read it once */
+		stdin_fd = spool_stdin(err);
+		if (stdin_fd < 0)
+			return -1;
+		spool_path(stdin_fd, stdin_path, sizeof(stdin_path));
+	}
+	/* A machine on standard input is loaded once per trace: read it once too. */
+	for (k = 0; k < q.nr_machines && strcmp(q.machines[k], "-"); k++)
+		;
+	if (k < q.nr_machines) {
+		if (stdin_fd >= 0) {
+			close(stdin_fd);
+			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+					     "--trace - and --machine - both read standard input; "
+					     "give one of them as a file");
+		}
+		mstdin_fd = spool_stdin(err);
+		if (mstdin_fd < 0)
+			return -1;
+		spool_path(mstdin_fd, mstdin_path, sizeof(mstdin_path));
+	}
+	progress_init(&rp.bar, q.progress, "runs", RUN_PROGRESS_UNITS);
+	rp.total = (long)q.nr_traces * q.nr_machines * (q.nr_governors + 2);
+	for (t = 0; t < q.nr_traces && !rc; t++) {
+		struct run_trace tr = { strcmp(q.traces[t], "-") ? q.traces[t] : stdin_path, NULL,
+					trace_display_name(q.traces[t]), 0 };
+
+		rc = cfgrec_file_hash(tr.path, &tr.hash, err);
+		for (k = 0; k < q.nr_machines && !rc; k++) {
+			uint32_t mask;
+
+			rc = load_machine(&q, q.machines[k], mstdin_fd >= 0 ? mstdin_path : NULL, &m,
+					  err) ||
+			     run_disabled_mask(&q, &m, &mask, err) ||
+			     run_cell(&q, &tr, &m, mask, &rp, out, err);
+		}
+	}
+	progress_end(&rp.bar);
+	if (stdin_fd >= 0)
+		close(stdin_fd);
+	if (mstdin_fd >= 0)
+		close(mstdin_fd);
+	if (rc) {
+		run_results_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+int run_machine_trace(const struct run_request *req, const struct machine *m,
+		      const struct run_trace *trace, struct run_results *out, struct sim_error *err)
+{
+	struct run_request q = *req;
+	uint32_t mask;
+
+	memset(out, 0, sizeof(*out));
+	if (prepare_governors(&q, err) || machine_check_wake_model(m, q.wake_model, err) ||
+	    run_disabled_mask(&q, m, &mask, err))
+		return -1;
+	if (run_cell(&q, trace, m, mask, NULL, out, err)) {
+		run_results_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+void run_results_free(struct run_results *res)
+{
+	int i;
+
+	for (i = 0; i < res->n; i++) {
+		run_stats_release(&res->r[i].stats);
+		sim_free(res->r[i].decisions);
+		sim_free(res->r[i].slices);
+		sim_free(res->r[i].oracle_slices);
+	}
+	sim_free(res->r);
+	memset(res, 0, sizeof(*res));
+}

@@ -1,0 +1,1331 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sweep.c - idlesim sweep (see sweep.h): the spec, the points, resume, shards, merge.
+ *
+ * Point order: input (the traces, then the workloads), machine, HZ, latency limit, governor
+ * (slowest first), then the values of the tunables that apply to the governor, the last
+ * listed fastest, or the listed points that fit the governor, in their order. A point's
+ * index is its place in this order; it names the point in the results and in shards.
+ */
+#include "sim/study/sweep.h"
+#include "sim/run/kgov.h"
+#include "sim/study/sweep_int.h"
+#include "sim/base/alloc.h"
+#include "sim/run/cfgrec.h"
+#include "sim/base/common.h"
+#include "sim/run/compare.h"
+#include "sim/base/jsonpos.h"
+#include "sim/base/outfile.h"
+#include "sim/report/report.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SPEC_FILE_MAX (1 << 20)
+
+struct sweep_tunable {
+	struct run_set set; /* family, name; value per point */
+	long long *values;
+	long n;
+};
+
+/* A closed-loop workload of the spec: the model and every parameter. */
+struct sweep_workload {
+	const struct workload *wl;
+	int64_t params[WL_MAX_PARAMS];
+	char label[160]; /* "tbench" or "tbench clients=4" (the parameters the spec gives) */
+};
+
+/* One listed point ("points": [...]): its tunables' values. */
+struct sweep_listed {
+	struct run_set sets[RUN_MAX_SETS];
+	int n;
+};
+
+struct sweep_spec {
+	char *text;
+	char source[512];
+	char hash[17];
+	json_t *root; /* owns the strings below */
+	const char *traces[RUN_MAX_ITEMS], *machines[RUN_MAX_ITEMS];
+	int nr_traces, nr_machines;
+	struct sweep_workload wl[RUN_MAX_ITEMS];
+	int nr_wl;
+	int nr_inputs;	     /* traces, then workloads */
+	int64_t duration_ns; /* of a workload point */
+	uint64_t seed;	     /* of a workload point */
+	struct sweep_listed *listed; /* "points", or NULL: the cross product of "tunables" */
+	long nr_listed;
+	long *listed_of[RUN_MAX_ITEMS]; /* per governor: the listed points that apply to it */
+	const struct cpuidle_governor *gov[RUN_MAX_ITEMS];
+	int nr_gov;
+	int hz[SWEEP_MAX_VALUES], nr_hz;
+	int64_t lat_ns[SWEEP_MAX_VALUES];
+	int nr_lat;
+	enum wake_model wake; /* "wake_latency": one model for every point */
+	struct sweep_tunable tun[RUN_MAX_SETS];
+	int nr_tun;
+	long combos[RUN_MAX_ITEMS]; /* per governor: product of its tunables' counts */
+	long per_block;		    /* sum of combos */
+	long total;
+};
+
+struct where {
+	const char *source, *text;
+	struct sim_error *err;
+	const char *key; /* the tunable being parsed, or NULL */
+};
+
+/*
+ * jsonpos paths separate members by '.', which tunable keys contain ("menu.decay"): an
+ * error inside a tunable points at its value, found after its quoted key.
+ */
+static int fail(const struct where *w, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(const struct where *w, const char *path, const char *fmt, ...)
+{
+	char msg[sizeof(w->err->text)], q[96];
+	const char *at = NULL, *c;
+	int line = 1, col = 1;
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	if (!w->key) {
+		rc = jsonpos_fail_v(w->err, w->source, w->text, path, fmt, ap);
+		va_end(ap);
+		return rc;
+	}
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(q, sizeof(q), "\"%s\"", w->key);
+	for (c = strstr(w->text, q); c && !at; c = strstr(c + 1, q)) {
+		const char *v = c + strlen(q) + strspn(c + strlen(q), " \t\r\n");
+
+		if (*v == ':')
+			at = v + 1 + strspn(v + 1, " \t\r\n");
+	}
+	for (c = w->text; at && c < at; c++, col++)
+		if (*c == '\n') {
+			line++;
+			col = 0;
+		}
+	return sim_error_set(w->err, SIM_ERR_INPUT, w->source, at ? line : 0, at ? col : 0, "%s",
+			     msg);
+}
+
+/* A list of non-empty strings (or one string) at key; required unless optional. */
+static int get_names(const struct where *w, json_t *root, const char *key, bool optional,
+		     const char **out, int *n)
+{
+	json_t *v = json_object_get(root, key), *x;
+	char p[64];
+	size_t i;
+
+	*n = 0;
+	if (!v && optional)
+		return 0;
+	if (!v)
+		return fail(w, "", "missing required field '%s'", key);
+	if (json_is_string(v))
+		v = root; /* handled below as a one-element list */
+	if (v == root) {
+		out[(*n)++] = json_string_value(json_object_get(root, key));
+		return 0;
+	}
+	if (!json_is_array(v) || !json_array_size(v))
+		return fail(w, key, "%s must be a non-empty list of names", key);
+	json_array_foreach(v, i, x) {
+		snprintf(p, sizeof(p), "%s[%zu]", key, i);
+		if (!json_is_string(x) || !json_string_length(x))
+			return fail(w, p, "%s must be a non-empty string", p);
+		if (*n == RUN_MAX_ITEMS)
+			return fail(w, p, "%s: at most %d entries", key, RUN_MAX_ITEMS);
+		out[(*n)++] = json_string_value(x);
+	}
+	return 0;
+}
+
+/* An optional list of integers in lo..hi (null allowed as `none` when none_ok). */
+static int get_ints(const struct where *w, json_t *root, const char *key, int64_t lo,
+		    int64_t hi, bool none_ok, int64_t *out, int *n)
+{
+	json_t *v = json_object_get(root, key), *x;
+	char p[64];
+	size_t i;
+
+	*n = 0;
+	if (!v)
+		return 0;
+	if (!json_is_array(v) || !json_array_size(v))
+		return fail(w, key, "%s must be a non-empty list", key);
+	json_array_foreach(v, i, x) {
+		snprintf(p, sizeof(p), "%s[%zu]", key, i);
+		if (*n == SWEEP_MAX_VALUES)
+			return fail(w, p, "%s: at most %d values", key, SWEEP_MAX_VALUES);
+		if (none_ok && json_is_null(x)) {
+			out[(*n)++] = -1;
+			continue;
+		}
+		if (!json_is_integer(x) || json_integer_value(x) < lo || json_integer_value(x) > hi)
+			return fail(w, p, "%s must be an integer in %lld..%lld%s", p, (long long)lo,
+				    (long long)hi, none_ok ? " or null" : "");
+		out[(*n)++] = json_integer_value(x);
+	}
+	return 0;
+}
+
+static int range_field(const struct where *w, json_t *r, const char *path, const char *k,
+		       long long *out)
+{
+	json_t *v = json_object_get(r, k);
+	char p[160];
+
+	snprintf(p, sizeof(p), "%s.%s", path, k);
+	if (!json_is_integer(v))
+		return fail(w, json_is_null(v) || v ? p : path, "%s must be an integer", p);
+	*out = json_integer_value(v);
+	return 0;
+}
+
+/* A tunable's values: a list of integers, or {"from", "to", "step"}. */
+static int tunable_values(const struct where *w, json_t *v, const char *path,
+			  struct sweep_tunable *t, bool force)
+{
+	long long from = 0, to = 0, step = 0, k; /* gcc -O2 cannot see them set */
+	const char *key;
+	json_t *x;
+	size_t i;
+	char p[160];
+
+	if (json_is_array(v)) {
+		if (!json_array_size(v))
+			return fail(w, path, "%s: an empty list of values", path);
+		t->values = sim_calloc(json_array_size(v), sizeof(*t->values));
+		if (!t->values)
+			return sim_error_nomem(w->err, w->source);
+		json_array_foreach(v, i, x) {
+			snprintf(p, sizeof(p), "%s[%zu]", path, i);
+			if (!json_is_integer(x))
+				return fail(w, p, "%s must be an integer", p);
+			t->values[t->n++] = json_integer_value(x);
+		}
+		return 0;
+	}
+	if (!json_is_object(v))
+		return fail(w, path, "%s must be a list of values or {\"from\", \"to\", \"step\"}",
+			    path);
+	json_object_foreach(v, key, x)
+		if (strcmp(key, "from") && strcmp(key, "to") && strcmp(key, "step")) {
+			snprintf(p, sizeof(p), "%s.%s", path, key);
+			return fail(w, p, "%s: unknown field '%s' (known: from, to, step)", path,
+				    key);
+		}
+	if (range_field(w, v, path, "from", &from) || range_field(w, v, path, "to", &to) ||
+	    range_field(w, v, path, "step", &step))
+		return -1;
+	snprintf(p, sizeof(p), "%s.step", path);
+	if (step <= 0)
+		return fail(w, p, "%s must be positive", p);
+	if (to < from)
+		return fail(w, path, "%s: an empty range (to %lld < from %lld)", path, to, from);
+	k = (to - from) / step + 1;
+	if (k > SWEEP_MAX_POINTS && !force)
+		return fail(w, path, "%s: %lld values (more than %ld need --force)", path, k,
+			    SWEEP_MAX_POINTS);
+	t->values = sim_calloc((size_t)k, sizeof(*t->values));
+	if (!t->values)
+		return sim_error_nomem(w->err, w->source);
+	for (t->n = 0; t->n < k; t->n++)
+		t->values[t->n] = from + t->n * step;
+	return 0;
+}
+
+/* "FAMILY.NAME" into t's family and name; -1 if it is not of that form. */
+static int tunable_key(const char *key, struct run_set *t)
+{
+	const char *dot = strchr(key, '.');
+
+	if (!dot || dot == key || !dot[1] || (size_t)(dot - key) >= sizeof(t->family) ||
+	    strlen(dot + 1) >= sizeof(t->name))
+		return -1;
+	snprintf(t->family, sizeof(t->family), "%.*s", (int)(dot - key), key);
+	snprintf(t->name, sizeof(t->name), "%s", dot + 1);
+	return 0;
+}
+
+/* Does t apply to any of the sweep's governors? */
+static bool applies_to_any(const struct sweep_spec *s, const struct run_set *t)
+{
+	int g;
+
+	for (g = 0; g < s->nr_gov; g++)
+		if (cfgrec_set_applies(t, s->gov[g]))
+			return true;
+	return false;
+}
+
+/* Value v of tunable t (KEY), range-checked against every governor it applies to. */
+static int check_value(const struct where *w, const struct sweep_spec *s, const char *path,
+		       const char *key, const struct run_set *t, long long v)
+{
+	int g, k;
+
+	for (g = 0; g < s->nr_gov; g++) {
+		if (!cfgrec_set_applies(t, s->gov[g]))
+			continue;
+		k = gov_param_index(s->gov[g], t->name);
+		if (v < s->gov[g]->params[k].min || v > s->gov[g]->params[k].max)
+			return fail(w, path, "%s=%lld: out of range for %s (%lld..%lld)", key, v,
+				    s->gov[g]->name, s->gov[g]->params[k].min,
+				    s->gov[g]->params[k].max);
+	}
+	return 0;
+}
+
+static int parse_tunables(const struct where *w0, struct sweep_spec *s, bool force)
+{
+	struct where wk = *w0, *w = &wk;
+	json_t *obj = json_object_get(s->root, "tunables"), *v;
+	const char *key;
+	char p[160];
+	long i;
+
+	if (!obj)
+		return 0;
+	if (!json_is_object(obj))
+		return fail(w, "tunables", "tunables must be an object {\"FAMILY.NAME\": values}");
+	json_object_foreach(obj, key, v) {
+		struct sweep_tunable *t = &s->tun[s->nr_tun];
+
+		snprintf(p, sizeof(p), "tunables.%s", key);
+		wk.key = key;
+		if (s->nr_tun == RUN_MAX_SETS)
+			return fail(w, p, "at most %d tunables", RUN_MAX_SETS);
+		if (tunable_key(key, &t->set))
+			return fail(w, p, "tunable '%s' must be FAMILY.NAME", key);
+		s->nr_tun++;
+		if (!applies_to_any(s, &t->set))
+			return fail(w, p, "unknown tunable '%s': none of the sweep's governors has it "
+					  "(see idlesim governors)", key);
+		if (tunable_values(w, v, p, t, force))
+			return -1;
+		for (i = 0; i < t->n; i++)
+			if (check_value(w, s, p, key, &t->set, t->values[i]))
+				return -1;
+	}
+	return 0;
+}
+
+/*
+ * "points": [{"teo.decay_shift": 2}, {"menu.decay": 4, "menu.ratio_sq": 30}, {}]: a listed
+ * set of points instead of the cross product. A listed point runs on every swept governor
+ * that has all of its tunables ({} runs every governor with its defaults); one that fits
+ * none of them is an error.
+ */
+static int parse_points(const struct where *w, struct sweep_spec *s)
+{
+	json_t *arr = json_object_get(s->root, "points"), *o, *v;
+	const char *key;
+	char p[160];
+	size_t i;
+	int g;
+
+	if (!arr)
+		return 0;
+	if (json_object_get(s->root, "tunables"))
+		return fail(w, "points", "give either tunables (a cross product) or points (a list), "
+					 "not both");
+	if (!json_is_array(arr) || !json_array_size(arr))
+		return fail(w, "points", "points must be a non-empty list of objects "
+					 "{\"FAMILY.NAME\": value, ...}");
+	s->listed = sim_calloc(json_array_size(arr), sizeof(*s->listed));
+	for (g = 0; g < s->nr_gov && s->listed; g++)
+		if (!(s->listed_of[g] = sim_calloc(json_array_size(arr), sizeof(long))))
+			break;
+	if (!s->listed || g < s->nr_gov)
+		return sim_error_nomem(w->err, w->source);
+	json_array_foreach(arr, i, o) {
+		struct sweep_listed *l = &s->listed[i];
+		bool fits = false;
+
+		snprintf(p, sizeof(p), "points[%zu]", i);
+		if (!json_is_object(o))
+			return fail(w, p, "%s must be an object {\"FAMILY.NAME\": value, ...}", p);
+		json_object_foreach(o, key, v) {
+			struct run_set *t = &l->sets[l->n];
+
+			if (l->n == RUN_MAX_SETS)
+				return fail(w, p, "%s: at most %d tunables", p, RUN_MAX_SETS);
+			if (tunable_key(key, t))
+				return fail(w, p, "%s: tunable '%s' must be FAMILY.NAME", p, key);
+			if (!applies_to_any(s, t))
+				return fail(w, p, "%s: unknown tunable '%s': none of the sweep's "
+						  "governors has it (see idlesim governors)", p, key);
+			if (!json_is_integer(v))
+				return fail(w, p, "%s: %s must be an integer", p, key);
+			t->value = json_integer_value(v);
+			if (check_value(w, s, p, key, t, t->value))
+				return -1;
+			l->n++;
+		}
+		for (g = 0; g < s->nr_gov; g++) {
+			int k = 0;
+
+			while (k < l->n && cfgrec_set_applies(&l->sets[k], s->gov[g]))
+				k++;
+			if (k == l->n) {
+				s->listed_of[g][s->combos[g]++] = (long)i;
+				fits = true;
+			}
+		}
+		if (!fits)
+			return fail(w, p, "%s fits none of the swept governors (none has all its "
+					  "tunables)", p);
+	}
+	s->nr_listed = (long)json_array_size(arr);
+	return 0;
+}
+
+/* One workload: "tbench", or {"name": "tbench", "clients": 4, ...} (compare's --NAME). */
+static int parse_workload(const struct where *w, json_t *x, const char *p,
+			  struct sweep_workload *out)
+{
+	json_t *name = json_is_object(x) ? json_object_get(x, "name") : x, *v;
+	const char *key;
+	char kp[192];
+	size_t used;
+	int k;
+
+	if (!json_is_string(name))
+		return fail(w, p, "%s must be a workload name or {\"name\": W, \"PARAM\": value, "
+				  "...} (idlesim help gen lists them)", p);
+	out->wl = workload_find(json_string_value(name));
+	if (!out->wl)
+		return fail(w, p, "unknown workload '%s' (idlesim help gen lists them)",
+			    json_string_value(name));
+	workload_defaults(out->wl, out->params);
+	used = (size_t)snprintf(out->label, sizeof(out->label), "%s", out->wl->name);
+	if (json_is_object(x))
+		json_object_foreach(x, key, v) {
+			if (!strcmp(key, "name"))
+				continue;
+			snprintf(kp, sizeof(kp), "%s.%s", p, key);
+			k = workload_param_index(out->wl, key);
+			if (k < 0)
+				return fail(w, kp, "workload %s has no parameter '%s' (see idlesim "
+						   "help gen)", out->wl->name, key);
+			if (!json_is_integer(v))
+				return fail(w, kp, "%s must be an integer", kp);
+			out->params[k] = json_integer_value(v);
+			if (used < sizeof(out->label))
+				used += (size_t)snprintf(out->label + used, sizeof(out->label) - used,
+							 " %s=%lld", key, (long long)out->params[k]);
+		}
+	{
+		struct sim_error e = { 0 };
+
+		if (workload_check_params(out->wl, out->params, &e))
+			return fail(w, p, "%s: %s", p, e.text);
+	}
+	return 0;
+}
+
+static int parse_workloads(const struct where *w, struct sweep_spec *s)
+{
+	json_t *v = json_object_get(s->root, "workloads"), *x, *d;
+	char p[64];
+	size_t i;
+
+	s->duration_ns = SIM_NS_PER_S;
+	s->seed = 1;
+	d = json_object_get(s->root, "duration_s");
+	if (d && (!json_is_number(d) || json_number_value(d) <= 0 ||
+		  json_number_value(d) > 86400))
+		return fail(w, "duration_s", "duration_s must be a number of seconds in (0, 86400]");
+	if (d)
+		s->duration_ns = (int64_t)(json_number_value(d) * 1e9 + 0.5);
+	d = json_object_get(s->root, "seed");
+	if (d && (!json_is_integer(d) || json_integer_value(d) < 0))
+		return fail(w, "seed", "seed must be a non-negative integer");
+	if (d)
+		s->seed = (uint64_t)json_integer_value(d);
+	if (!v)
+		return 0;
+	if (json_is_string(v) || json_is_object(v))
+		return parse_workload(w, v, "workloads", &s->wl[s->nr_wl++]);
+	if (!json_is_array(v) || !json_array_size(v))
+		return fail(w, "workloads", "workloads must be a non-empty list");
+	json_array_foreach(v, i, x) {
+		snprintf(p, sizeof(p), "workloads[%zu]", i);
+		if (s->nr_wl == RUN_MAX_ITEMS)
+			return fail(w, p, "workloads: at most %d entries", RUN_MAX_ITEMS);
+		if (parse_workload(w, x, p, &s->wl[s->nr_wl++]))
+			return -1;
+	}
+	return 0;
+}
+
+/* The number of points, refusing more than SWEEP_MAX_POINTS without force. */
+static int count_points(const struct where *w, struct sweep_spec *s, bool force)
+{
+	double total;
+	int g, k;
+
+	s->per_block = 0;
+	for (g = 0; g < s->nr_gov; g++) {
+		double c = 1;
+
+		if (s->listed) { /* combos counted by parse_points */
+			s->per_block += s->combos[g];
+			continue;
+		}
+		for (k = 0; k < s->nr_tun; k++)
+			if (cfgrec_set_applies(&s->tun[k].set, s->gov[g]))
+				c *= (double)s->tun[k].n;
+		if (c > 1e12)
+			return fail(w, "tunables", "more than 10^12 points");
+		s->combos[g] = (long)c;
+		s->per_block += s->combos[g];
+	}
+	total = (double)s->per_block * s->nr_inputs * s->nr_machines * s->nr_hz * s->nr_lat;
+	if (total > (double)SWEEP_MAX_POINTS && !force)
+		return fail(w, "", "the sweep has %.0f points (more than %ld need --force)", total,
+			    SWEEP_MAX_POINTS);
+	if (total > 1e12)
+		return fail(w, "", "the sweep has %.0f points (at most 10^12)", total);
+	s->total = (long)total;
+	return 0;
+}
+
+static int parse_root(const struct where *w, struct sweep_spec *s, bool force)
+{
+	static const char *const known[] = { "traces",	   "workloads", "machines",
+					     "governors",  "tunables",	"points",
+					     "hz",	   "latency_limits_us", "wake_latency",
+					     "duration_s", "seed",	NULL };
+	const char *names[RUN_MAX_ITEMS], *key;
+	int64_t v[SWEEP_MAX_VALUES];
+	json_t *x;
+	char p[96];
+	int i, n;
+
+	if (!json_is_object(s->root))
+		return fail(w, "", "a sweep spec must be a JSON object");
+	json_object_foreach(s->root, key, x) {
+		for (i = 0; known[i] && strcmp(known[i], key); i++)
+			;
+		if (!known[i])
+			return fail(w, key, "unknown field '%s' (known: traces, workloads, machines, "
+					    "governors, tunables, points, hz, latency_limits_us, "
+					    "wake_latency, duration_s, seed)", key);
+	}
+	x = json_object_get(s->root, "wake_latency");
+	s->wake = WAKE_MODEL_DEFAULT;
+	if (x && (!json_is_string(x) || wake_model_parse(json_string_value(x), &s->wake)))
+		return fail(w, "wake_latency",
+			    "wake_latency must be \"worst\", \"typical\" or \"measured\"");
+	if (get_names(w, s->root, "traces", true, s->traces, &s->nr_traces) ||
+	    parse_workloads(w, s))
+		return -1;
+	if (!s->nr_traces && !s->nr_wl)
+		return fail(w, "", "missing required field 'traces' or 'workloads' (at least one)");
+	s->nr_inputs = s->nr_traces + s->nr_wl;
+	if (get_names(w, s->root, "machines", false, s->machines, &s->nr_machines) ||
+	    get_names(w, s->root, "governors", false, names, &n))
+		return -1;
+	for (i = 0; i < n; i++) {
+		struct sim_error e = { 0 };
+
+		snprintf(p, sizeof(p), "governors[%d]", i);
+		s->gov[i] = kgov_find(names[i], stderr, &e);
+		if (!s->gov[i] && e.code != SIM_OK)
+			return fail(w, json_is_string(json_object_get(s->root, "governors")) ? "governors" : p,
+				    "%s: %s", names[i], e.text);
+		if (!s->gov[i])
+			return fail(w, json_is_string(json_object_get(s->root, "governors")) ? "governors" : p,
+				    "unknown governor '%s' (see idlesim governors)", names[i]);
+	}
+	s->nr_gov = n;
+	if (get_ints(w, s->root, "hz", 1, 10000, false, v, &n))
+		return -1;
+	for (i = 0; i < n; i++)
+		s->hz[i] = (int)v[i];
+	s->nr_hz = n ? n : 1; /* 0: the trace's */
+	if (get_ints(w, s->root, "latency_limits_us", 0, 1000000000, true, v, &n))
+		return -1;
+	for (i = 0; i < n; i++)
+		s->lat_ns[i] = v[i] < 0 ? -1 : v[i] * SIM_NS_PER_US;
+	if (!n)
+		s->lat_ns[0] = -1;
+	s->nr_lat = n ? n : 1;
+	return parse_tunables(w, s, force) || parse_points(w, s) || count_points(w, s, force);
+}
+
+struct sweep_spec *sweep_parse(const char *text, const char *source, bool force,
+			       struct sim_error *err)
+{
+	struct sweep_spec *s = sim_calloc(1, sizeof(*s));
+	json_error_t je;
+	char msg[4 * JSON_ERROR_TEXT_LENGTH];
+	struct where w;
+
+	if (!s) {
+		sim_error_nomem(err, source);
+		return NULL;
+	}
+	s->text = sim_malloc(strlen(text) + 1);
+	if (s->text)
+		memcpy(s->text, text, strlen(text) + 1);
+	snprintf(s->source, sizeof(s->source), "%s", source);
+	w = (struct where){ s->source, s->text, err, NULL };
+	if (!s->text) {
+		sim_error_nomem(err, source);
+		sweep_free(s);
+		return NULL;
+	}
+	cfgrec_hex(s->hash, cfgrec_fnv1a(CFGREC_FNV_OFFSET, text, strlen(text)));
+	if (sim_has_bom(text, strlen(text))) {
+		sim_error_set(err, SIM_ERR_INPUT, source, 1, 1, SIM_BOM_MESSAGE);
+		sweep_free(s);
+		return NULL;
+	}
+	s->root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+	if (!s->root) {
+		sim_error_set(err, SIM_ERR_INPUT, source, je.line > 0 ? je.line : 0,
+			      je.line > 0 ? (je.column > 0 ? je.column : 1) : 0, "%s",
+			      jsonpos_clean_message(msg, sizeof(msg), je.text));
+		sweep_free(s);
+		return NULL;
+	}
+	if (parse_root(&w, s, force)) {
+		sweep_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* A spec file whole (at most SPEC_FILE_MAX + 1 bytes are read); *len its length. */
+static char *slurp(const char *path, size_t *len, struct sim_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+
+	if (!f) {
+		sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	buf = sim_malloc(SPEC_FILE_MAX + 2);
+	if (!buf) {
+		fclose(f);
+		sim_error_nomem(err, path);
+		return NULL;
+	}
+	*len = fread(buf, 1, SPEC_FILE_MAX + 1, f);
+	buf[*len] = '\0';
+	if (ferror(f)) {
+		sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot read: %s", strerror(errno));
+		sim_free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+struct sweep_spec *sweep_load(const char *path, bool force, struct sim_error *err)
+{
+	struct sweep_spec *s = NULL;
+	size_t n;
+	char *buf = slurp(path, &n, err);
+
+	if (!buf)
+		return NULL;
+	if (n > SPEC_FILE_MAX || memchr(buf, '\0', n))
+		sim_error_set(err, SIM_ERR_INPUT, path, 0, 0,
+			      "not a sweep spec (larger than 1 MiB, or a NUL byte)");
+	else
+		s = sweep_parse(buf, path, force, err);
+	sim_free(buf);
+	return s;
+}
+
+void sweep_free(struct sweep_spec *s)
+{
+	int k;
+
+	if (!s)
+		return;
+	for (k = 0; k < s->nr_tun; k++)
+		sim_free(s->tun[k].values);
+	for (k = 0; k < RUN_MAX_ITEMS; k++)
+		sim_free(s->listed_of[k]);
+	sim_free(s->listed);
+	json_decref(s->root);
+	sim_free(s->text);
+	sim_free(s);
+}
+
+long sweep_total(const struct sweep_spec *s)
+{
+	return s->total;
+}
+
+/* ---- running points ---- */
+
+/* The request of point i, and its --set options in point order; *wl is the workload of a
+ * closed-loop point, NULL for a trace. */
+static void point_request(const struct sweep_spec *s, long i, struct run_request *q,
+			  const struct sweep_workload **wl)
+{
+	long b = i / s->per_block, r = i % s->per_block, c;
+	int g, k, in;
+
+	run_request_defaults(q);
+	q->nr_traces = q->nr_machines = q->nr_governors = 1;
+	q->latency_req_ns = s->lat_ns[b % s->nr_lat];
+	q->wake_model = s->wake;
+	b /= s->nr_lat;
+	q->hz = s->hz[b % s->nr_hz]; /* 0 when the spec gives none: the trace's */
+	b /= s->nr_hz;
+	q->machines[0] = s->machines[b % s->nr_machines];
+	in = (int)(b / s->nr_machines);
+	*wl = in < s->nr_traces ? NULL : &s->wl[in - s->nr_traces];
+	q->traces[0] = in < s->nr_traces ? s->traces[in] : NULL;
+	for (g = 0; r >= s->combos[g]; g++)
+		r -= s->combos[g];
+	q->governors[0] = s->gov[g]->name;
+	if (s->listed) {
+		const struct sweep_listed *l = &s->listed[s->listed_of[g][r]];
+
+		memcpy(q->sets, l->sets, (size_t)l->n * sizeof(l->sets[0]));
+		q->nr_sets = l->n;
+		return;
+	}
+	/* the last listed tunable varies fastest */
+	for (k = s->nr_tun - 1; k >= 0; k--) {
+		if (!cfgrec_set_applies(&s->tun[k].set, s->gov[g]))
+			continue;
+		c = s->tun[k].n;
+		q->sets[q->nr_sets] = s->tun[k].set;
+		q->sets[q->nr_sets++].value = s->tun[k].values[r % c];
+		r /= c;
+	}
+}
+
+/* The metrics every point carries (units in the names). */
+static json_t *idle_metrics_json(const struct run_stats *rs)
+{
+	struct stats_summary m;
+	double dur = run_duration_s(rs);
+
+	stats_summarize(rs, &rs->total, rs->nr_cpus, &m);
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:I}", "energy_j", rs->energy_j,
+			 "avg_power_w", dur > 0 ? rs->energy_j / dur : 0.0, "above_pct",
+			 m.above_pct, "below_pct", m.below_pct, "hits_pct", m.hits_pct,
+			 "wake_latency_mean_ns", m.lat_mean_ns, "wake_latency_p99_ns",
+			 (json_int_t)m.lat_p99_ns);
+}
+
+/* A replay's metrics: the common ones and the regret (energy against oracle-energy, latency
+ * against the oracle: docs/regret.md; the config record names both). */
+static json_t *trace_metrics_json(const struct run_result *r)
+{
+	json_t *o = idle_metrics_json(&r->stats);
+
+	json_object_set_new(o, "regret_energy_j", json_real(r->regret_energy_j));
+	json_object_set_new(o, "regret_wake_latency_mean_ns", json_real(r->regret_lat_mean_ns));
+	return o;
+}
+
+/* Run a trace point: its configuration record and metrics. */
+static int run_trace_point(const struct run_request *q, json_t **config, json_t **metrics,
+			   struct sim_error *err)
+{
+	struct run_results res;
+
+	if (run_grid(q, &res, err))
+		return -1;
+	*config = report_config_json(&res.r[0]);
+	*metrics = trace_metrics_json(&res.r[0]);
+	run_results_free(&res);
+	return 0;
+}
+
+/* A closed-loop point's configuration record: run's keys, with the workload (its model
+ * and every parameter), the seed and the duration in place of the trace. */
+static json_t *workload_config_json(const struct sweep_spec *s, const struct sweep_workload *w,
+				    const struct run_request *q, const struct machine *m,
+				    uint32_t mask, const struct cpuidle_governor *g,
+				    const long long *params, int hz)
+{
+	struct run_set applied[RUN_MAX_SETS];
+	json_t *o = json_object(), *dis = json_array(), *wp = json_object();
+	char h[17];
+	unsigned int i;
+
+	for (i = 0; i < (unsigned int)m->state_count; i++)
+		if (mask & (1u << i))
+			json_array_append_new(dis, json_string(m->states[i].name));
+	for (i = 0; i < w->wl->nr_params; i++)
+		json_object_set_new(wp, w->wl->params[i].name, json_integer(w->params[i]));
+	cfgrec_hex(h, machine_hash(m));
+	json_object_set_new(o, "idlesim_version", json_string(IDLESIM_VERSION));
+	json_object_set_new(o, "governor", json_string(g->name));
+	json_object_set_new(o, "tunables", cfgrec_tunables_json(g, params));
+	json_object_set_new(o, "set", cfgrec_sets_json(applied, cfgrec_applied_sets(
+								    q->sets, q->nr_sets, g, applied)));
+	json_object_set_new(o, "latency_limit_ns", q->latency_req_ns < 0
+							   ? json_null()
+							   : json_integer(q->latency_req_ns));
+	json_object_set_new(o, "disabled", dis);
+	json_object_set_new(o, "hz", json_integer(hz));
+	json_object_set_new(o, "wake_latency_model", json_string(wake_model_name(q->wake_model)));
+	json_object_set_new(o, "machine", json_pack("{s:s, s:s}", "name", m->name, "hash", h));
+	json_object_set_new(o, "workload", json_pack("{s:s, s:s, s:o}", "name", w->wl->name,
+						     "label", w->label, "params", wp));
+	json_object_set_new(o, "seed", json_integer((json_int_t)s->seed));
+	json_object_set_new(o, "duration_ns", json_integer(s->duration_ns));
+	return o;
+}
+
+/* Run a closed-loop point as compare runs one iteration (HZ 250 unless the spec sweeps HZ). */
+static int run_workload_point(const struct sweep_spec *s, const struct sweep_workload *w,
+			      const struct run_request *q, json_t **config, json_t **metrics,
+			      struct sim_error *err)
+{
+	const struct cpuidle_governor *g = gov_find(q->governors[0]);
+	struct sim_config cfg = { 0 };
+	struct loop_result r;
+	struct machine m;
+	long long *params = NULL;
+	uint32_t mask;
+	double tp;
+
+	if (run_load_machine(q, q->machines[0], &m, err) ||
+	    run_disabled_mask(q, &m, &mask, err) || run_gov_params(q, g, &params, err))
+		return -1;
+	cfg.machine = &m;
+	cfg.gov = g;
+	cfg.gov_params = params;
+	cfg.hz = q->hz ? q->hz : CMP_DEFAULT_HZ;
+	cfg.latency_req_ns = q->latency_req_ns;
+	cfg.disabled = mask;
+	cfg.queue = q->queue;
+	cfg.wake_model = q->wake_model;
+	if (workload_run(w->wl, w->params, &cfg, s->duration_ns, s->seed, &r, err)) {
+		sim_free(params);
+		return -1;
+	}
+	*config = workload_config_json(s, w, q, &m, mask, g, params, cfg.hz);
+	*metrics = idle_metrics_json(&r.stats);
+	tp = workload_throughput(w->wl, &r);
+	if (w->wl->throughput_unit && isfinite(tp)) {
+		json_object_set_new(*metrics, "throughput", json_real(tp));
+		json_object_set_new(*metrics, "request_latency_mean_us",
+				    json_real(lat_hist_mean(&r.latency) / 1e3));
+		json_object_set_new(*metrics, "request_latency_p99_us",
+				    json_real((double)lat_hist_percentile(&r.latency, 99.0) / 1e3));
+	}
+	loop_result_release(&r);
+	sim_free(params);
+	return 0;
+}
+
+/* Run point i; *line is its JSON line with the newline (free it). */
+static int run_point(const struct sweep_spec *s, long i, char **line, struct sim_error *err)
+{
+	const struct sweep_workload *wl;
+	struct run_request q;
+	json_t *o, *config = NULL, *metrics = NULL;
+	char *text;
+
+	point_request(s, i, &q, &wl);
+	if (wl ? run_workload_point(s, wl, &q, &config, &metrics, err)
+	       : run_trace_point(&q, &config, &metrics, err))
+		return -1;
+	o = json_pack("{s:s, s:s, s:I, s:I, s:o, s:o}", "spec", s->hash, "idlesim_version",
+		      IDLESIM_VERSION, "index", (json_int_t)i, "total", (json_int_t)s->total,
+		      "config", config, "metrics", metrics);
+	text = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12))
+		 : NULL;
+	json_decref(o);
+	if (!text)
+		return sim_error_nomem(err, "");
+	*line = sim_malloc(strlen(text) + 2);
+	if (!*line) {
+		free(text);
+		return sim_error_nomem(err, "");
+	}
+	sprintf(*line, "%s\n", text);
+	free(text);
+	return 0;
+}
+
+/* ---- reading results ---- */
+
+unsigned char *sweep_bits_new(long n)
+{
+	return sim_calloc((size_t)n / 8 + 1, 1);
+}
+
+/* Parse one complete result line into li (li->root owned by the caller). Returns 0, or -1
+ * with err set at source:lineno. */
+static int parse_line(const char *text, size_t len, const char *source, long lineno,
+		      struct sweep_line *li, struct sim_error *err)
+{
+	json_error_t je;
+	json_t *o = json_loadb(text, len, 0, &je);
+	const char *spec, *ver;
+	json_int_t idx = -1, tot = -1;
+
+	if (o && !json_unpack(o, "{s:s, s:s, s:I, s:I}", "spec", &spec, "idlesim_version", &ver,
+			       "index", &idx, "total", &tot) &&
+	    idx >= 0 && idx < tot && strlen(spec) == 16) {
+		li->index = (long)idx;
+		li->total = (long)tot;
+		snprintf(li->spec, sizeof(li->spec), "%s", spec);
+		snprintf(li->version, sizeof(li->version), "%s", ver);
+		li->root = o;
+		return 0;
+	}
+	json_decref(o);
+	return sim_error_set(err, SIM_ERR_INPUT, source, (int)lineno, 1,
+			     "not a sweep result line (spec, idlesim_version, index, total)");
+}
+
+int sweep_each_line(const char *path, bool missing_ok, long long *complete, size_t *longest,
+		    sweep_line_fn *fn, void *ud, struct sim_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	long long at = 0;
+	long lineno = 0;
+	struct sweep_line li;
+	int rc = 0;
+
+	if (complete)
+		*complete = 0;
+	if (longest)
+		*longest = 0;
+	if (!f && missing_ok && errno == ENOENT)
+		return 0;
+	if (!f)
+		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+	while (!rc && (n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] != '\n')
+			break; /* a partial last line */
+		lineno++;
+		if (memchr(line, '\0', (size_t)n)) {
+			rc = sim_error_set(err, SIM_ERR_INPUT, path, (int)lineno, 1,
+					   "not a sweep result line (a NUL byte)");
+			break;
+		}
+		rc = parse_line(line, (size_t)n - 1, path, lineno, &li, err);
+		if (!rc) {
+			rc = fn(ud, &li, line, (size_t)n, lineno, err);
+			json_decref(li.root);
+		}
+		at += n;
+		if (longest && (size_t)n > *longest)
+			*longest = (size_t)n;
+	}
+	if (!rc && ferror(f))
+		rc = sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot read: %s", strerror(errno));
+	free(line);
+	fclose(f);
+	if (complete)
+		*complete = at;
+	return rc ? -1 : 0;
+}
+
+struct resume {
+	const struct sweep_spec *s;
+	const char *source;
+	unsigned char *done; /* a bit per point */
+};
+
+static int resume_line(void *ud, const struct sweep_line *li, const char *line, size_t len,
+		       long lineno, struct sim_error *err)
+{
+	struct resume *r = ud;
+
+	(void)line;
+	(void)len;
+	if (strcmp(li->spec, r->s->hash) || strcmp(li->version, IDLESIM_VERSION) ||
+	    li->total != r->s->total)
+		return sim_error_set(err, SIM_ERR_INPUT, r->source, (int)lineno, 1,
+				     "written by another spec or idlesim version (spec %s, "
+				     "idlesim %s; this sweep: spec %s, idlesim %s)",
+				     li->spec, li->version, r->s->hash, IDLESIM_VERSION);
+	sweep_bit_set(r->done, li->index);
+	return 0;
+}
+
+/* ---- progress ---- */
+
+void sweep_progress_text(char *buf, size_t n, long done, long total, double elapsed_s)
+{
+	double rate = elapsed_s > 0 ? (double)done / elapsed_s : 0;
+
+	if (!done || rate <= 0)
+		snprintf(buf, n, "%ld/%ld points", done, total);
+	else
+		snprintf(buf, n, "%ld/%ld points, %.3g/s, %.0fs left", done, total, rate,
+			 (double)(total - done) / rate);
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* ---- the pool ---- */
+
+struct pool {
+	const struct sweep_spec *s;
+	const struct sweep_opts *o;
+	const unsigned char *done;
+	FILE *f;
+	pthread_mutex_t lock;
+	long next, ran, todo;
+	double start_s;
+	bool failed;
+	struct sim_error err;
+};
+
+/* Under the lock: redraw the progress line. */
+static void progress(struct pool *p)
+{
+	char line[128];
+
+	if (!p->o->progress)
+		return;
+	sweep_progress_text(line, sizeof(line), p->ran, p->todo, now_s() - p->start_s);
+	fprintf(p->o->progress, "\r%-60s", line);
+	if (p->ran == p->todo)
+		fputc('\n', p->o->progress);
+	fflush(p->o->progress);
+}
+
+static void *worker(void *ud)
+{
+	struct pool *p = ud;
+	struct sim_error err = { 0 };
+	char *line;
+	long i;
+
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		while (p->next < p->s->total &&
+		       (sweep_bit(p->done, p->next) || p->next % p->o->nr_shards != p->o->shard))
+			p->next++;
+		i = p->failed ? p->s->total : p->next++;
+		pthread_mutex_unlock(&p->lock);
+		if (i >= p->s->total)
+			return NULL;
+		if (run_point(p->s, i, &line, &err)) {
+			pthread_mutex_lock(&p->lock);
+			if (!p->failed)
+				p->err = err;
+			p->failed = true;
+			pthread_mutex_unlock(&p->lock);
+			return NULL;
+		}
+		pthread_mutex_lock(&p->lock);
+		/* appended and flushed whole: a kill loses at most the points in flight */
+		if (fputs(line, p->f) == EOF || fflush(p->f)) {
+			if (!p->failed)
+				sim_error_set(&p->err, SIM_ERR_IO, "", 0, 0, "write error: %s",
+					      strerror(errno));
+			p->failed = true;
+		} else {
+			p->ran++;
+			progress(p);
+		}
+		pthread_mutex_unlock(&p->lock);
+		sim_free(line);
+	}
+}
+
+/* Every machine loads and every trace opens before the results file is touched. */
+static int check_inputs(const struct sweep_spec *s, struct sim_error *err)
+{
+	struct run_request q;
+	struct machine m;
+	FILE *f;
+	int i, k;
+
+	run_request_defaults(&q);
+	q.wake_model = s->wake;
+	for (i = 0; i < s->nr_machines; i++) {
+		if (run_load_machine(&q, s->machines[i], &m, err))
+			return -1;
+		for (k = 0; k < s->nr_wl; k++)
+			if (s->wl[k].wl->nr_cpus(s->wl[k].params) > machine_nr_cpus(&m))
+				return sim_error_set(err, SIM_ERR_INPUT, s->source, 0, 0,
+						     "workload %s needs %d CPUs, but machine %s has "
+						     "%d", s->wl[k].label,
+						     s->wl[k].wl->nr_cpus(s->wl[k].params),
+						     m.name, machine_nr_cpus(&m));
+	}
+	for (i = 0; i < s->nr_traces; i++) {
+		f = fopen(s->traces[i], "r");
+		if (!f)
+			return sim_error_set(err, SIM_ERR_INPUT, s->traces[i], 0, 0,
+					     "cannot open: %s", strerror(errno));
+		fclose(f);
+	}
+	return 0;
+}
+
+long sweep_run(const struct sweep_spec *s, const struct sweep_opts *o, const char *out,
+	       struct sim_error *err)
+{
+	struct pool p = { .s = s, .o = o };
+	struct resume r = { s, out, NULL };
+	pthread_t th[256];
+	long long len = 0, complete;
+	struct stat st;
+	int t, n = o->threads < 1 ? 1 : o->threads > 256 ? 256 : o->threads;
+	long i;
+
+	if (check_inputs(s, err))
+		return -1;
+	r.done = sweep_bits_new(s->total);
+	if (!r.done)
+		return sim_error_nomem(err, out);
+	if (!stat(out, &st))
+		len = (long long)st.st_size;
+	if (sweep_each_line(out, true, &complete, NULL, resume_line, &r, err)) {
+		sim_free(r.done);
+		return -1;
+	}
+	/* drop a partial last line: its point is run again */
+	if (complete < len && truncate(out, (off_t)complete)) {
+		sim_free(r.done);
+		return sim_error_set(err, SIM_ERR_IO, out, 0, 0, "cannot truncate: %s",
+				     strerror(errno));
+	}
+	p.f = fopen(out, "a");
+	if (!p.f) {
+		sim_free(r.done);
+		return sim_error_set(err, SIM_ERR_IO, out, 0, 0, "cannot open: %s", strerror(errno));
+	}
+	p.done = r.done;
+	for (i = 0; i < s->total; i++) /* the points this run will do */
+		p.todo += !sweep_bit(r.done, i) && i % o->nr_shards == o->shard;
+	p.start_s = now_s();
+	pthread_mutex_init(&p.lock, NULL);
+	for (t = 0; t < n; t++)
+		if (pthread_create(&th[t], NULL, worker, &p))
+			break;
+	if (!t)
+		worker(&p);
+	while (t-- > 0)
+		pthread_join(th[t], NULL);
+	pthread_mutex_destroy(&p.lock);
+	sim_free(r.done);
+	if (fclose(p.f) && !p.failed) {
+		p.failed = true;
+		sim_error_set(&p.err, SIM_ERR_IO, out, 0, 0, "write error: %s", strerror(errno));
+	}
+	if (p.failed) {
+		*err = p.err;
+		return -1;
+	}
+	return p.ran;
+}
+
+/* ---- merge ---- */
+
+/*
+ * Merge streams: a first pass over the shards checks them (same spec, version and size;
+ * each point once, none missing) with a bit per point; then each further pass collects the
+ * lines of a window of point indices, as many as `budget` bytes hold at the longest line,
+ * and writes them in order. Memory is the bitmap plus the window, whatever the number of
+ * points; a sweep that fits the window is read twice (8 MiB: about 8,000 points of a
+ * trace; a million points take about 130 quick passes that only look for the index).
+ */
+struct merged {
+	const char *source;
+	char spec[17], version[32];
+	long total;
+	unsigned char *seen;
+	/* the window [lo, lo + n) of a writing pass */
+	long lo, n;
+	char **line;
+	size_t *len;
+};
+
+static int merge_check(void *ud, const struct sweep_line *li, const char *line, size_t len,
+		       long lineno, struct sim_error *err)
+{
+	struct merged *m = ud;
+
+	(void)line;
+	(void)len;
+	if (!m->seen) {
+		snprintf(m->spec, sizeof(m->spec), "%s", li->spec);
+		snprintf(m->version, sizeof(m->version), "%s", li->version);
+		m->total = li->total;
+		m->seen = sweep_bits_new(li->total);
+		if (!m->seen)
+			return sim_error_nomem(err, m->source);
+	}
+	if (strcmp(li->spec, m->spec) || strcmp(li->version, m->version) || li->total != m->total)
+		return sim_error_set(err, SIM_ERR_INPUT, m->source, (int)lineno, 1,
+				     "a foreign shard: spec %s, idlesim %s, %ld points (the first "
+				     "shard: spec %s, idlesim %s, %ld points)",
+				     li->spec, li->version, li->total, m->spec, m->version, m->total);
+	if (sweep_bit(m->seen, li->index))
+		return sim_error_set(err, SIM_ERR_INPUT, m->source, (int)lineno, 1,
+				     "point %ld is already in a shard", li->index);
+	sweep_bit_set(m->seen, li->index);
+	return 0;
+}
+
+/*
+ * A writing pass over one shard: the lines of the window [m->lo, m->lo + m->n). The first
+ * pass parsed and checked every line, so this one only reads the index, the first
+ * top-level "index" key of a line as sweep writes it (spec and version come before it and
+ * cannot contain it): a merge of many windows reads the shards many times.
+ */
+static int merge_collect(struct merged *m, const char *path, struct sim_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *line = NULL, *at, *end;
+	size_t cap = 0;
+	ssize_t n;
+	long k;
+	int rc = 0;
+
+	if (!f)
+		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+	while (!rc && (n = getline(&line, &cap, f)) > 0 && line[n - 1] == '\n') {
+		at = strstr(line, "\"index\":");
+		k = at ? strtol(at + 8, &end, 10) - m->lo : -1;
+		if (!at || end == at + 8) {
+			rc = sim_error_set(err, SIM_ERR_INPUT, path, 0, 0,
+					   "changed while merging (a line without an index)");
+			break;
+		}
+		if (k < 0 || k >= m->n || m->line[k])
+			continue;
+		m->line[k] = sim_malloc((size_t)n);
+		if (!m->line[k]) {
+			rc = sim_error_nomem(err, path);
+			break;
+		}
+		memcpy(m->line[k], line, (size_t)n);
+		m->len[k] = (size_t)n;
+	}
+	if (!rc && ferror(f))
+		rc = sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot read: %s", strerror(errno));
+	free(line);
+	fclose(f);
+	return rc ? -1 : 0;
+}
+
+static void merge_window_free(struct merged *m)
+{
+	long k;
+
+	for (k = 0; m->line && k < m->n; k++) {
+		sim_free(m->line[k]);
+		m->line[k] = NULL;
+	}
+}
+
+int sweep_merge_budget(const char *const *in, int n, const char *out, size_t budget,
+		       struct sim_error *err)
+{
+	struct merged m = { 0 };
+	struct outfile of;
+	struct stat st;
+	long long complete;
+	size_t longest, max_line = 1;
+	long i;
+	int k, rc = -1;
+
+	for (k = 0; k < n; k++) {
+		m.source = in[k];
+		if (sweep_each_line(in[k], false, &complete, &longest, merge_check, &m, err))
+			goto out;
+		if (!stat(in[k], &st) && (long long)st.st_size > complete) {
+			sim_error_set(err, SIM_ERR_INPUT, in[k], 0, 0,
+				      "ends in a partial line: rerun its shard to complete it");
+			goto out;
+		}
+		if (longest > max_line)
+			max_line = longest;
+	}
+	if (!m.seen) {
+		sim_error_set(err, SIM_ERR_INPUT, n ? in[0] : "", 0, 0, "no results to merge");
+		goto out;
+	}
+	for (i = 0; i < m.total; i++)
+		if (!sweep_bit(m.seen, i)) {
+			sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+				      "point %ld of %ld is in no shard: the sweep is incomplete", i,
+				      m.total);
+			goto out;
+		}
+	m.n = (long)(budget / max_line);
+	m.n = m.n < 1 ? 1 : m.n > m.total ? m.total : m.n;
+	m.line = sim_calloc((size_t)m.n, sizeof(*m.line));
+	m.len = sim_calloc((size_t)m.n, sizeof(*m.len));
+	if (!m.line || !m.len) {
+		sim_error_nomem(err, out);
+		goto out;
+	}
+	if (outfile_open(&of, out, err))
+		goto out;
+	for (m.lo = 0; m.lo < m.total; m.lo += m.n) {
+		for (k = 0; k < n; k++) {
+			m.source = in[k];
+			if (merge_collect(&m, in[k], err)) {
+				merge_window_free(&m);
+				outfile_abort(&of);
+				goto out;
+			}
+		}
+		for (i = 0; i < m.n && m.lo + i < m.total; i++) {
+			if (!m.line[i]) { /* checked in the first pass: a shard changed since */
+				sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+					      "point %ld vanished from the shards while merging",
+					      m.lo + i);
+				merge_window_free(&m);
+				outfile_abort(&of);
+				goto out;
+			}
+			fwrite(m.line[i], 1, m.len[i], of.f);
+		}
+		merge_window_free(&m);
+	}
+	rc = ferror(of.f) ? outfile_fail(&of, err) : outfile_commit(&of, err);
+out:
+	sim_free(m.seen);
+	sim_free(m.line);
+	sim_free(m.len);
+	return rc;
+}
+
+int sweep_merge(const char *const *in, int n, const char *out, struct sim_error *err)
+{
+	return sweep_merge_budget(in, n, out, SWEEP_MERGE_BUDGET, err);
+}

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * workloads.c - the table of benchmark-like workload models, their parameters, and the
+ * two ways to use one: a closed-loop run on a machine through a governor (workload_run),
+ * and its zero-exit-latency timeline written as a trace (workload_write_trace, for gen).
+ *
+ * The models live in workload_net.c (netperf-udp, sockperf, tbench, dbench: messages and
+ * I/O between threads) and workload_sys.c (hackbench, cyclictest, idle, powernightmares).
+ * Each is one const struct workload; the table below is the only list of them.
+ *
+ * A run allocates the model's state (model_size bytes, zeroed), initializes it from the
+ * parameters, lets the loop (sim/engine/loop.c) drive it, and frees it: nothing is shared between
+ * runs, so any number can run at once in different threads.
+ */
+#include "sim/workload/workloads.h"
+#include "sim/base/alloc.h"
+#include "sim/base/common.h"
+
+#include <math.h>
+#include <string.h>
+
+extern const struct workload wl_netperf_udp;
+extern const struct workload wl_sockperf;
+extern const struct workload wl_tbench;
+extern const struct workload wl_dbench;
+extern const struct workload wl_hackbench;
+extern const struct workload wl_cyclictest;
+extern const struct workload wl_idle;
+extern const struct workload wl_powernightmares;
+
+static const struct workload *const workloads[] = {
+	&wl_netperf_udp, &wl_sockperf,	 &wl_tbench, &wl_dbench,
+	&wl_hackbench,	 &wl_cyclictest, &wl_idle,   &wl_powernightmares,
+};
+
+unsigned int workload_count(void)
+{
+	return SIM_ARRAY_SIZE(workloads);
+}
+
+const struct workload *workload_get(unsigned int i)
+{
+	return i < SIM_ARRAY_SIZE(workloads) ? workloads[i] : NULL;
+}
+
+const struct workload *workload_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < SIM_ARRAY_SIZE(workloads); i++)
+		if (!strcmp(workloads[i]->name, name))
+			return workloads[i];
+	return NULL;
+}
+
+int workload_param_index(const struct workload *w, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_params; i++)
+		if (!strcmp(w->params[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+void workload_defaults(const struct workload *w, int64_t *params)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_params; i++)
+		params[i] = w->params[i].def;
+}
+
+int workload_check_params(const struct workload *w, const int64_t *params, struct sim_error *err)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_params; i++) {
+		const struct wl_param *p = &w->params[i];
+
+		if (params[i] < p->min || params[i] > p->max)
+			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+					     "%s --%s: %lld is out of range (%lld..%lld)", w->name,
+					     p->name, (long long)params[i], (long long)p->min,
+					     (long long)p->max);
+	}
+	return 0;
+}
+
+/* Checked parameters, the CPU count, and the model's state initialized from them. */
+static void *model_create(const struct workload *w, const int64_t *params, int64_t duration_ns,
+			  int *nr_cpus, struct sim_error *err)
+{
+	void *model;
+
+	if (workload_check_params(w, params, err))
+		return NULL;
+	if (duration_ns <= 0) {
+		sim_error_set(err, SIM_ERR_INPUT, "", 0, 0, "%s: the duration must be positive",
+			      w->name);
+		return NULL;
+	}
+	*nr_cpus = w->nr_cpus(params);
+	if (*nr_cpus < 1 || *nr_cpus > MACHINE_MAX_CPUS) {
+		sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+			      "%s: these parameters need %d CPUs; at most %d are possible", w->name,
+			      *nr_cpus, MACHINE_MAX_CPUS);
+		return NULL;
+	}
+	model = sim_calloc(1, w->model_size);
+	if (!model) {
+		sim_error_nomem(err, "");
+		return NULL;
+	}
+	if (w->init(model, params, *nr_cpus, err)) {
+		if (w->fini)
+			w->fini(model);
+		sim_free(model);
+		return NULL;
+	}
+	return model;
+}
+
+/*
+ * The kernel timers (workloads.h) wrapped around a model: their items carry kinds HK_KIND
+ * and WD_KIND, which no model uses, and never reach the model's done().
+ */
+#define HK_KIND (-1000)
+#define WD_KIND (-1001)
+
+struct hk_model {
+	const struct loop_model_ops *ops;
+	void *model;
+	int nr_cpus;
+	int64_t period_ns; /* housekeeping timer, 0: none */
+	bool aligned;
+	int64_t watchdog_ns; /* watchdog hrtimer, 0: none */
+};
+
+static int hk_send(struct loop *L, int cpu, int kind, int64_t at_ns, struct sim_error *err)
+{
+	struct loop_item it = { 0 };
+
+	it.cpu = cpu;
+	it.arrival_ns = at_ns;
+	it.work_ns = kind == WD_KIND ? WL_WATCHDOG_WORK_NS : WL_HOUSEKEEPING_WORK_NS;
+	it.cause = WAKE_TIMER;
+	it.hrtimer = kind == WD_KIND;
+	it.kind = kind;
+	it.stamp_ns = at_ns;
+	return loop_send(L, &it, err);
+}
+
+static int hk_start(void *model, struct loop *L, struct sim_error *err)
+{
+	struct hk_model *h = model;
+	int64_t now = loop_now(L);
+	int cpu;
+
+	for (cpu = 0; cpu < h->nr_cpus; cpu++) {
+		if (h->period_ns &&
+		    hk_send(L, cpu, HK_KIND,
+			    now + (h->aligned ? h->period_ns
+					      : loop_uniform(L, WL_HOUSEKEEPING_STREAM, 1, h->period_ns)),
+			    err))
+			return -1;
+		if (h->watchdog_ns &&
+		    hk_send(L, cpu, WD_KIND,
+			    now + loop_uniform(L, WL_HOUSEKEEPING_STREAM, 1, h->watchdog_ns), err))
+			return -1;
+	}
+	return h->ops->start(h->model, L, err);
+}
+
+static int hk_done(void *model, struct loop *L, const struct loop_item *it, int64_t t,
+		   struct sim_error *err)
+{
+	struct hk_model *h = model;
+	int64_t period = it->kind == WD_KIND ? h->watchdog_ns : h->period_ns;
+
+	if (it->kind != HK_KIND && it->kind != WD_KIND)
+		return h->ops->done(h->model, L, it, t, err);
+	/* Strictly periodic after the phase (hrtimer_forward, or the tick's next period); a
+	 * timer that ran late is not repeated, its next expiry is the next period after t. */
+	return hk_send(L, it->cpu, it->kind,
+		       it->arrival_ns + period > t
+			       ? it->arrival_ns + period
+			       : it->arrival_ns + ((t - it->arrival_ns) / period + 1) * period,
+		       err);
+}
+
+static int64_t hk_armed_timer(void *model, int cpu, int64_t t)
+{
+	struct hk_model *h = model;
+
+	return h->ops->armed_timer ? h->ops->armed_timer(h->model, cpu, t) : SIM_TIME_NEVER;
+}
+
+static const struct loop_model_ops hk_ops = {
+	.start = hk_start,
+	.done = hk_done,
+	.armed_timer = hk_armed_timer,
+};
+
+/* The ops and model to give the loop: the model itself, or it wrapped in its timers. */
+static void hk_wrap(const struct workload *w, const int64_t *params, void *model, int nr_cpus,
+		    struct hk_model *h, const struct loop_model_ops **ops, void **arg)
+{
+	int k = workload_param_index(w, "housekeeping-us");
+	int a = workload_param_index(w, "housekeeping-aligned");
+	int d = workload_param_index(w, "watchdog-ms");
+
+	*ops = w->ops;
+	*arg = model;
+	memset(h, 0, sizeof(*h));
+	if (k >= 0)
+		h->period_ns = params[k] * SIM_NS_PER_US;
+	if (a >= 0)
+		h->aligned = params[a] != 0;
+	if (d >= 0)
+		h->watchdog_ns = params[d] * SIM_NS_PER_MS;
+	if (!h->period_ns && !h->watchdog_ns)
+		return;
+	h->ops = w->ops;
+	h->model = model;
+	h->nr_cpus = nr_cpus;
+	*ops = &hk_ops;
+	*arg = h;
+}
+
+/* The presets of --housekeeping (docs/workloads.md "Timers" says what each models and why). */
+static const struct {
+	const char *name;
+	int64_t period_us, aligned, watchdog_ms;
+} presets[] = {
+	{ "none", 0, 0, 0 },
+	{ "nohz-idle", 0, 0, WL_WATCHDOG_DEFAULT_MS },
+	{ "hz-tick-100", 10000, 1, WL_WATCHDOG_DEFAULT_MS },
+	{ "hz-tick-250", 4000, 1, WL_WATCHDOG_DEFAULT_MS },
+	{ "hz-tick-1000", 1000, 1, WL_WATCHDOG_DEFAULT_MS },
+	{ "legacy-10ms", 10000, 0, 0 },
+};
+
+const char *workload_preset_names(void)
+{
+	return "none, nohz-idle, hz-tick-100, hz-tick-250, hz-tick-1000, legacy-10ms";
+}
+
+int workload_preset(const struct workload *w, const char *name, int64_t *params,
+		    struct sim_error *err)
+{
+	int k = workload_param_index(w, "housekeeping-us");
+	int a = workload_param_index(w, "housekeeping-aligned");
+	int d = workload_param_index(w, "watchdog-ms");
+	unsigned int i;
+
+	if (k < 0 || a < 0 || d < 0)
+		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+				     "--housekeeping: workload %s has no kernel timers to set",
+				     w->name);
+	for (i = 0; i < SIM_ARRAY_SIZE(presets); i++)
+		if (!strcmp(presets[i].name, name)) {
+			params[k] = presets[i].period_us;
+			params[a] = presets[i].aligned;
+			params[d] = presets[i].watchdog_ms;
+			return 0;
+		}
+	return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+			     "--housekeeping '%s': unknown preset (%s)", name,
+			     workload_preset_names());
+}
+
+static void model_destroy(const struct workload *w, void *model)
+{
+	if (w->fini)
+		w->fini(model);
+	sim_free(model);
+}
+
+int workload_run(const struct workload *w, const int64_t *params, const struct sim_config *cfg,
+		 int64_t duration_ns, uint64_t seed, struct loop_result *out, struct sim_error *err)
+{
+	struct sim_config c = *cfg;
+	const struct loop_model_ops *ops;
+	struct hk_model hk;
+	void *model, *arg;
+	int nr, have, rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!cfg->machine || !cfg->gov)
+		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+				     "workload_run: no machine or no governor");
+	model = model_create(w, params, duration_ns, &nr, err);
+	if (!model)
+		return -1;
+	have = machine_nr_cpus(cfg->machine);
+	if (nr > have) {
+		model_destroy(w, model);
+		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+				     "workload %s needs %d CPUs with these parameters, but machine "
+				     "%s has %d%s",
+				     w->name, nr, cfg->machine->name, have,
+				     workload_param_index(w, "cpus") >= 0
+					     ? " (--cpus N shares fewer CPUs among its threads)"
+					     : "");
+	}
+	c.nr_cpus = nr;
+	hk_wrap(w, params, model, nr, &hk, &ops, &arg);
+	rc = loop_run(&c, ops, arg, duration_ns, seed, out, err);
+	model_destroy(w, model);
+	return rc;
+}
+
+double workload_throughput(const struct workload *w, const struct loop_result *r)
+{
+	if (!w->throughput_unit || r->duration_s <= 0)
+		return NAN;
+	if (!strcmp(w->throughput_unit, "MB/s"))
+		return (double)r->bytes / r->duration_s / 1e6;
+	return (double)r->requests / r->duration_s;
+}
+
+int workload_write_trace(const struct workload *w, const int64_t *params, int64_t duration_ns,
+			 uint64_t seed, const struct trace_header *hdr, FILE *f, FILE *progress,
+			 struct sim_error *err)
+{
+	const struct loop_model_ops *ops;
+	struct hk_model hk;
+	void *model, *arg;
+	int nr, rc;
+
+	model = model_create(w, params, duration_ns, &nr, err);
+	if (!model)
+		return -1;
+	hk_wrap(w, params, model, nr, &hk, &ops, &arg);
+	rc = loop_write_ideal(ops, arg, nr, duration_ns, seed, hdr, f, progress, err);
+	model_destroy(w, model);
+	return rc;
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * workloads.h - benchmark-like workload models, run in closed loop inside the engine
+ * (sim/engine/loop.h), and written as traces by `idlesim gen` (their zero-exit-latency timeline).
+ *
+ * Each model imitates a benchmark family the governor debates use (netperf, tbench,
+ * dbench, sockperf, hackbench, cyclictest, an idle system, the powernightmares pattern).
+ * Parameters are integers with units in their names (`msg-bytes`, `period-us`); every one
+ * has a default and a range, and is given on the command line as --NAME VALUE; `compare`
+ * also accepts comma-separated lists for one of them (--clients 1,2,4,8).
+ */
+#ifndef IDLESIM_WORKLOADS_H
+#define IDLESIM_WORKLOADS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/base/common.h"
+#include "sim/base/error.h"
+#include "sim/engine/loop.h"
+#include "sim/trace/trace.h"
+
+#define WL_MAX_PARAMS 12
+
+/* A time of mean `mean_ns`: (100 - jitter)% fixed, the rest exponential. */
+static inline int64_t wl_vary(struct loop *L, int stream, int64_t mean_ns, int jitter_pct)
+{
+	int64_t fixed = mean_ns * (100 - jitter_pct) / 100;
+
+	if (fixed >= mean_ns)
+		return mean_ns;
+	return fixed + loop_exp(L, stream, mean_ns - fixed);
+}
+
+#define US(p) ((p) * SIM_NS_PER_US)
+#define JITTER_PARAM                                                                       \
+	{ "jitter-pct", "spread of every drawn time: the exponential share of its mean", 20, 0, \
+	  100 }
+
+/*
+ * Kernel timers besides the benchmark's own (docs/workloads.md "Timers"). workloads.c adds them around
+ * the model, which never sees them, from random stream WL_HOUSEKEEPING_STREAM (a model must
+ * not draw from it). Three parameters, which every model but `idle` has; `--housekeeping
+ * PRESET` sets all three to what a named kernel configuration keeps (workload_preset()):
+ *
+ *  housekeeping-us  one timer-wheel timer per CPU every P us (0: none), each bringing
+ *                   WL_HOUSEKEEPING_WORK_NS of work; at a random phase per CPU, or, with
+ *  housekeeping-aligned 1, at multiples of P on every CPU (the periodic tick of a kernel
+ *                   that never stops it, nohz=off: its handler is the timer, and the
+ *                   governor's sleep length is the next tick);
+ *  watchdog-ms      the soft-lockup watchdog's per-CPU hrtimer (kernel/watchdog.c: every
+ *                   2 * watchdog_thresh / 5 s, 4 s with the default watchdog_thresh = 10),
+ *                   at a random phase per CPU, WL_WATCHDOG_WORK_NS of work (it queues the
+ *                   stopper thread); 0 models `nowatchdog`. It is the bound a NOHZ kernel
+ *                   always has: the sleep length is never "no timer" while it runs.
+ */
+#define HOUSEKEEPING_PARAMS(def_us, def_wd_ms)                                                  \
+	{ "housekeeping-us", "period of a housekeeping timer per CPU (0: none)", def_us, 0,      \
+	  10000000 },                                                                            \
+	{ "housekeeping-aligned", "1: housekeeping timers at multiples of their period (a tick)", \
+	  0, 0, 1 },                                                                             \
+	{ "watchdog-ms", "soft-lockup watchdog hrtimer period per CPU (0: nowatchdog)",          \
+	  def_wd_ms, 0, 1000000 }
+#define WL_HOUSEKEEPING_WORK_NS 2000
+#define WL_WATCHDOG_WORK_NS 2000
+#define WL_WATCHDOG_DEFAULT_MS 4000
+#define WL_HOUSEKEEPING_STREAM (LOOP_STREAMS - 1)
+
+struct wl_param {
+	const char *name; /* option name without the dashes: "clients", "msg-bytes" */
+	const char *help;
+	int64_t def, min, max;
+};
+
+struct workload {
+	const char *name;     /* "tbench" */
+	const char *summary;  /* one line: what it runs */
+	const char *imitates; /* the benchmark family, as docs/workloads.md says it */
+	const struct wl_param *params;
+	unsigned int nr_params;
+	/* "req/s" or "MB/s"; NULL when it has no throughput (cyclictest, idle, ...). */
+	const char *throughput_unit;
+	/* It reports request latency even without a throughput (cyclictest: its figure is the
+	 * latency of timer wakeups, which the engine's irq/ipi wake latency leaves out). */
+	bool reports_latency;
+	/* CPUs it uses for these parameters (the machine must have at least as many). */
+	int (*nr_cpus)(const int64_t *params);
+	size_t model_size; /* bytes of model state, zeroed before init */
+	int (*init)(void *model, const int64_t *params, int nr_cpus, struct sim_error *err);
+	void (*fini)(void *model); /* optional */
+	const struct loop_model_ops *ops;
+};
+
+unsigned int workload_count(void);
+const struct workload *workload_get(unsigned int i);
+const struct workload *workload_find(const char *name);
+int workload_param_index(const struct workload *w, const char *name); /* -1 if none */
+void workload_defaults(const struct workload *w, int64_t *params);
+/*
+ * --housekeeping NAME: set the model's housekeeping-us, housekeeping-aligned and watchdog-ms
+ * to the preset NAME (none, nohz-idle, hz-tick-100, hz-tick-250, hz-tick-1000, legacy-10ms;
+ * docs/workloads.md "Timers"). Returns 0, or -1 with err set (unknown name, or a model without them).
+ */
+int workload_preset(const struct workload *w, const char *name, int64_t *params,
+		    struct sim_error *err);
+/* The preset names, for help texts: "none, nohz-idle, ...". */
+const char *workload_preset_names(void);
+/* Range checks with messages naming the option (--NAME). */
+int workload_check_params(const struct workload *w, const int64_t *params, struct sim_error *err);
+
+/*
+ * Run one cell in closed loop: machine, governor and knobs from cfg (its nr_cpus is set
+ * here from the workload; an error if the machine has fewer CPUs). Deterministic for a
+ * seed; thread-safe (no shared state). Release *out with loop_result_release().
+ */
+int workload_run(const struct workload *w, const int64_t *params, const struct sim_config *cfg,
+		 int64_t duration_ns, uint64_t seed, struct loop_result *out, struct sim_error *err);
+
+/* Throughput of a result in w->throughput_unit; NAN when the workload has none. */
+double workload_throughput(const struct workload *w, const struct loop_result *r);
+
+/*
+ * Write the workload as a native trace (idlesim gen): its zero-exit-latency timeline. A
+ * progress bar goes to `progress` after 2 s (NULL: none; sim/base/progress.h).
+ */
+int workload_write_trace(const struct workload *w, const int64_t *params, int64_t duration_ns,
+			 uint64_t seed, const struct trace_header *hdr, FILE *f, FILE *progress,
+			 struct sim_error *err);
+
+#endif
