@@ -375,24 +375,3 @@ out:
 	sim_destroy(S);
 	return rc;
 }
-
-/* ---- the native reader as a record source ---- */
-
-static int trace_src_next(void *ctx, struct trace_record *rec, struct sim_error *err)
-{
-	return trace_next(ctx, rec, err);
-}
-
-static int trace_src_error(void *ctx, const struct trace_record *rec, struct sim_error *err,
-			   const char *msg)
-{
-	return trace_record_error(ctx, rec, err, "%s", msg);
-}
-
-void record_source_from_trace(struct record_source *src, struct trace_reader *r)
-{
-	src->hdr = trace_header(r);
-	src->next = trace_src_next;
-	src->error_at = trace_src_error;
-	src->ctx = r;
-}

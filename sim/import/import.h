@@ -31,7 +31,6 @@
 
 #include "sim/base/error.h"
 #include "sim/machine/machine.h"
-#include "sim/engine/replay.h"
 #include "sim/trace/trace.h"
 
 enum import_format {

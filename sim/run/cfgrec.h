@@ -22,7 +22,7 @@
 #include "governors/governor.h"
 #include "sim/base/error.h"
 #include "sim/machine/machine.h"
-#include "sim/run/run.h"
+#include "sim/run/run_set.h"
 #include "sim/base/version.h"
 
 #define CFGREC_FNV_OFFSET 0xcbf29ce484222325ull

@@ -16,17 +16,10 @@
 #include "sim/machine/machine.h"
 #include "sim/engine/replay.h"
 #include "sim/engine/stats.h"
+#include "sim/run/run_set.h"
 
 #define RUN_MAX_ITEMS 64
-#define RUN_MAX_SETS 32
 #define RUN_MAX_PARAMS 32 /* tunables of one governor, at most */
-
-/* --set FAMILY.NAME=VALUE */
-struct run_set {
-	char family[32];
-	char name[64];
-	long long value;
-};
 
 struct run_request {
 	const char *traces[RUN_MAX_ITEMS];

@@ -48,29 +48,6 @@ struct cursor {
 	int lineno;
 };
 
-const char *wake_cause_name(enum wake_cause c)
-{
-	switch (c) {
-	case WAKE_TIMER:
-		return "timer";
-	case WAKE_IRQ:
-		return "irq";
-	case WAKE_IPI:
-		return "ipi";
-	case WAKE_TICK:
-		return "tick";
-	case WAKE_POLL:
-		return "poll";
-	default:
-		return "?";
-	}
-}
-
-const char *timer_kind_name(enum timer_kind k)
-{
-	return k == TIMER_HRTIMER ? "hrtimer" : k == TIMER_WHEEL ? "wheel" : "?";
-}
-
 /* ---- errors ---- */
 
 static int fail_io(struct trace_reader *r, int line, const char *fmt, ...)
@@ -979,4 +956,25 @@ int trace_record_error(struct trace_reader *r, const struct trace_record *rec,
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
 	return sim_error_set(err, SIM_ERR_INPUT, r->name, line, col, "%s", text);
+}
+
+/* ---- the native reader as a record source ---- */
+
+static int trace_src_next(void *ctx, struct trace_record *rec, struct sim_error *err)
+{
+	return trace_next(ctx, rec, err);
+}
+
+static int trace_src_error(void *ctx, const struct trace_record *rec, struct sim_error *err,
+			   const char *msg)
+{
+	return trace_record_error(ctx, rec, err, "%s", msg);
+}
+
+void record_source_from_trace(struct record_source *src, struct trace_reader *r)
+{
+	src->hdr = trace_header(r);
+	src->next = trace_src_next;
+	src->error_at = trace_src_error;
+	src->ctx = r;
 }

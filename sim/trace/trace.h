@@ -111,6 +111,23 @@ int trace_record_error(struct trace_reader *r, const struct trace_record *rec,
 		       struct sim_error *err, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /*
+ * A record source: anything that yields trace records in time order with a header (the
+ * native reader below, an importer: sim/import/import.h, the generator: sim/workload/gen.h),
+ * for the engine's replay (sim/engine/replay.h) to consume without knowing which.
+ */
+struct record_source {
+	const struct trace_header *hdr;
+	/* 1 = record, 0 = end, -1 = error (err set) */
+	int (*next)(void *ctx, struct trace_record *rec, struct sim_error *err);
+	/* Report `msg` at the position of rec. Always returns -1. */
+	int (*error_at)(void *ctx, const struct trace_record *rec, struct sim_error *err,
+			const char *msg);
+	void *ctx;
+};
+
+void record_source_from_trace(struct record_source *src, struct trace_reader *r);
+
+/*
  * Writer. Writes text format v1 to f (the caller opens and closes f, see sim/base/outfile.h).
  * Header first, then records in time order. Returns 0, or -1 if the stream failed.
  */

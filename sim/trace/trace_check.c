@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * trace_check.c - what the text and JSON readers of the native trace format share: errors
- * placed at a column or at a JSON member, the tables of record kinds and fields, and the
- * checks that a record passes once its values are read.
+ * trace_check.c - what the text and JSON readers and the writer of the native trace format
+ * share: errors placed at a column or at a JSON member, the tables of record kinds, fields,
+ * wake causes and timer kinds, and the checks that a record passes once its values are read.
  *
  * What the reader checks. Everything FORMAT.md calls an error that the records alone can
  * show: the magic line and its version; the directives (known, each at most once, in range,
@@ -31,6 +31,30 @@
 
 #define IOWAIT_MAX 65535
 #define ID_MAX (TRACE_ID_LEN - 1)
+
+/* The names of wake causes and timer kinds, as the format writes them. */
+const char *wake_cause_name(enum wake_cause c)
+{
+	switch (c) {
+	case WAKE_TIMER:
+		return "timer";
+	case WAKE_IRQ:
+		return "irq";
+	case WAKE_IPI:
+		return "ipi";
+	case WAKE_TICK:
+		return "tick";
+	case WAKE_POLL:
+		return "poll";
+	default:
+		return "?";
+	}
+}
+
+const char *timer_kind_name(enum timer_kind k)
+{
+	return k == TIMER_HRTIMER ? "hrtimer" : k == TIMER_WHEEL ? "wheel" : "?";
+}
 
 const struct kind_info trace_kinds[] = {
 	[TRACE_IDLE] = {"idle", FB(F_CPU) | FB(F_TIME) | FB(F_LENGTH) | FB(F_CAUSE),
