@@ -30,13 +30,13 @@ taskset -c 0 "$IDLESIM_BUILD/bench_import" --mb 1024 --file "$tmp/bench.ftrace"
 # Parallel comparisons: the same compare (tbench 1,2,4 clients x 3 governors x 8
 # iterations = 72 closed-loop runs) on 1 and on 2 threads, best of 3 each, alternating (the
 # VM's speed drifts); the outputs must be identical.
-cmp_args=(compare --workload tbench --clients 1,2,4 --machine skl
+compare_args=(compare --workload tbench --clients 1,2,4 --machine skl
 	--governor menu@6.19,teo@6.19,oracle --iterations 8 --duration-s 1)
 t1=1e9
 t2=1e9
 for i in 1 2 3; do
-	a=$( { /usr/bin/time -f %e "$IDLESIM_BUILD/idlesim" "${cmp_args[@]}" --threads 1 -o "$tmp/cmp1" ; } 2>&1 )
-	b=$( { /usr/bin/time -f %e "$IDLESIM_BUILD/idlesim" "${cmp_args[@]}" --threads 2 -o "$tmp/cmp2" ; } 2>&1 )
+	a=$( { /usr/bin/time -f %e "$IDLESIM_BUILD/idlesim" "${compare_args[@]}" --threads 1 -o "$tmp/cmp1" ; } 2>&1 )
+	b=$( { /usr/bin/time -f %e "$IDLESIM_BUILD/idlesim" "${compare_args[@]}" --threads 2 -o "$tmp/cmp2" ; } 2>&1 )
 	cmp -s "$tmp/cmp1" "$tmp/cmp2" || { echo "compare: output differs between 1 and 2 threads" >&2; exit 1; }
 	t1=$(awk -v x="$t1" -v y="$a" 'BEGIN { print (y < x ? y : x) }')
 	t2=$(awk -v x="$t2" -v y="$b" 'BEGIN { print (y < x ? y : x) }')

@@ -35,6 +35,7 @@
 #include "sim/study/check_int.h"
 #include "sim/base/common.h"
 #include "sim/run/compare.h"
+#include "sim/report/compare_report.h"
 #include "sim/base/init.h"
 #include "sim/engine/loop.h"
 
@@ -146,12 +147,12 @@ static const struct workload *find_test_workload(const char *name)
 /* The comparison of the golden test: pp, server 10 and 30 us, shallowest against deepest on
  * skl with every state below C1 disabled, 2 iterations of 10 ms. The expectations were
  * computed with the table's exit latencies (C1: 2 us): wake-latency model worst. */
-static void golden_request(struct cmp_request *req)
+static void golden_request(struct compare_request *req)
 {
 	static const char *const off[] = { "C1E", "C3", "C6", "C7s", "C8", "C9", "C10" };
 	unsigned int i;
 
-	cmp_request_defaults(req);
+	compare_request_defaults(req);
 	req->wl = &wl_pp;
 	workload_defaults(req->wl, req->params);
 	req->vary = 0;
@@ -171,38 +172,38 @@ static void golden_request(struct cmp_request *req)
 	req->knobs.wake_model = WAKE_MODEL_WORST;
 }
 
-static void run_ok(const struct cmp_request *req, struct cmp_result *res)
+static void run_ok(const struct compare_request *req, struct compare_result *res)
 {
 	struct sim_error err = { 0 };
 
-	if (cmp_run(req, res, &err)) {
+	if (compare_run(req, res, &err)) {
 		sim_error_print(stderr, &err);
 		fail();
 	}
 }
 
 /* The result written in a format and style, as a malloc'ed string. */
-static char *written(const struct cmp_result *res, enum cmp_format fmt, enum cmp_style style)
+static char *written(const struct compare_result *res, enum compare_format fmt, enum compare_style style)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	assert_int_equal(cmp_write(f, res, fmt, style), 0);
+	assert_int_equal(compare_write(f, res, fmt, style), 0);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }
 
-static char *compare_text(const struct cmp_request *req, enum cmp_format fmt,
-			  enum cmp_style style)
+static char *compare_text(const struct compare_request *req, enum compare_format fmt,
+			  enum compare_style style)
 {
-	struct cmp_result res;
+	struct compare_result res;
 	char *s;
 
 	run_ok(req, &res);
 	s = written(&res, fmt, style);
-	cmp_result_free(&res);
+	compare_result_free(&res);
 	return s;
 }
 
@@ -323,12 +324,12 @@ static const char golden[] =
 
 static void test_golden_text(void **state)
 {
-	struct cmp_request req;
+	struct compare_request req;
 	char *s;
 
 	(void)state;
 	golden_request(&req);
-	s = compare_text(&req, CMP_TEXT, CMP_STYLE_MMTESTS);
+	s = compare_text(&req, COMPARE_TEXT, COMPARE_STYLE_MMTESTS);
 	assert_config_then(s, golden);
 	free(s);
 }
@@ -366,12 +367,12 @@ static const char golden_normalized[] =
 
 static void test_golden_normalized(void **state)
 {
-	struct cmp_request req;
+	struct compare_request req;
 	char *s;
 
 	(void)state;
 	golden_request(&req);
-	s = compare_text(&req, CMP_TEXT, CMP_STYLE_NORMALIZED);
+	s = compare_text(&req, COMPARE_TEXT, COMPARE_STYLE_NORMALIZED);
 	assert_config_then(s, golden_normalized);
 	free(s);
 }
@@ -383,7 +384,7 @@ static void test_json_layout(void **state)
 						 "machine", "higher_is_better", "governors" };
 	static const char *const gov_keys[] = { "governor", "mean", "samples", "mean_kind",
 						"stddev", "pct", "p_value", "significant" };
-	struct cmp_request req;
+	struct compare_request req;
 	json_error_t je;
 	json_t *root, *cell, *g0, *g1;
 	char *s;
@@ -391,10 +392,10 @@ static void test_json_layout(void **state)
 
 	(void)state;
 	golden_request(&req);
-	s = compare_text(&req, CMP_JSON, CMP_STYLE_MMTESTS);
+	s = compare_text(&req, COMPARE_JSON, COMPARE_STYLE_MMTESTS);
 	root = json_loads(s, 0, &je);
 	assert_non_null(root);
-	assert_string_equal(json_string_value(json_object_get(root, "schema")), CMP_JSON_SCHEMA);
+	assert_string_equal(json_string_value(json_object_get(root, "schema")), COMPARE_JSON_SCHEMA);
 	assert_string_equal(json_string_value(json_object_get(root, "baseline")), "shallowest");
 	assert_int_equal(json_array_size(json_object_get(root, "cells")), 4);
 	/* The order of the top-level keys, as printed. */
@@ -446,8 +447,8 @@ static void test_json_layout(void **state)
  * requests, residency for each enabled state, which stays out of the Gmean. */
 static void test_default_metrics(void **state)
 {
-	struct cmp_request req;
-	struct cmp_result res;
+	struct compare_request req;
+	struct compare_result res;
 	int i, res_cells = 0;
 
 	(void)state;
@@ -459,9 +460,9 @@ static void test_default_metrics(void **state)
 	/* 9 fixed metrics, POLL and C1 enabled: 11 cells of one value. */
 	assert_int_equal(res.nr_cells, 11);
 	for (i = 0; i < res.nr_cells; i++) {
-		const struct cmp_cell *c = &res.cells[i];
+		const struct compare_cell *c = &res.cells[i];
 
-		if (c->metric >= CMP_M_RESIDENCY) {
+		if (c->metric >= COMPARE_M_RESIDENCY) {
 			res_cells++;
 			assert_false(c->in_gmean);
 			assert_int_equal(c->gov[0].sum.kind, MM_AMEAN);
@@ -472,12 +473,12 @@ static void test_default_metrics(void **state)
 	assert_int_equal(res_cells, 2);
 	assert_int_equal(res.gmean_cells, 9);
 	assert_string_equal(res.cells[9].name, "residency_pct.POLL");
-	cmp_result_free(&res);
+	compare_result_free(&res);
 }
 
 /* ---- determinism across thread counts ---- */
 
-static void thread_counts_agree(struct cmp_request *req)
+static void thread_counts_agree(struct compare_request *req)
 {
 	char *ref[2] = { NULL, NULL };
 	static const int threads[] = { 1, 2, 4 };
@@ -489,7 +490,7 @@ static void thread_counts_agree(struct cmp_request *req)
 			char *s;
 
 			req->threads = threads[t];
-			s = compare_text(req, f ? CMP_JSON : CMP_TEXT, CMP_STYLE_MMTESTS);
+			s = compare_text(req, f ? COMPARE_JSON : COMPARE_TEXT, COMPARE_STYLE_MMTESTS);
 			if (!ref[f]) {
 				ref[f] = s;
 				continue;
@@ -504,11 +505,11 @@ static void thread_counts_agree(struct cmp_request *req)
 
 static void test_threads_identical(void **state)
 {
-	struct cmp_request req;
-	struct cmp_result res;
+	struct compare_request req;
+	struct compare_result res;
 
 	(void)state;
-	cmp_request_defaults(&req);
+	compare_request_defaults(&req);
 	req.wl = &wl_ppr;
 	workload_defaults(req.wl, req.params);
 	req.vary = 0;
@@ -529,7 +530,7 @@ static void test_threads_identical(void **state)
 	run_ok(&req, &res);
 	assert_string_equal(res.cells[2].name, "latency_mean");
 	assert_true(res.cells[2].gov[0].samples[0] != res.cells[2].gov[0].samples[1]);
-	cmp_result_free(&res);
+	compare_result_free(&res);
 
 	/* ... and a registry workload agrees as well. */
 	req.wl = workload_find("tbench");
@@ -549,33 +550,33 @@ static void test_threads_identical(void **state)
 
 static void test_request_errors(void **state)
 {
-	struct cmp_request req;
-	struct cmp_result res;
+	struct compare_request req;
+	struct compare_result res;
 	struct sim_error err;
 
 	(void)state;
 	golden_request(&req);
 	req.metrics[0] = "throughput_mean";
 	memset(&err, 0, sizeof(err));
-	assert_int_equal(cmp_run(&req, &res, &err), -1);
+	assert_int_equal(compare_run(&req, &res, &err), -1);
 	assert_non_null(strstr(err.text, "'throughput_mean': unknown"));
 
 	golden_request(&req);
 	req.metrics[0] = "residency_pct.C42";
 	memset(&err, 0, sizeof(err));
-	assert_int_equal(cmp_run(&req, &res, &err), -1);
+	assert_int_equal(compare_run(&req, &res, &err), -1);
 	assert_non_null(strstr(err.text, "no compared machine has idle state 'C42'"));
 
 	golden_request(&req);
 	req.governors[1] = "nosuch";
 	memset(&err, 0, sizeof(err));
-	assert_int_equal(cmp_run(&req, &res, &err), -1);
+	assert_int_equal(compare_run(&req, &res, &err), -1);
 	assert_non_null(strstr(err.text, "unknown governor 'nosuch'"));
 
 	golden_request(&req);
 	req.values[1] = 5000; /* server-us is at most 1000 */
 	memset(&err, 0, sizeof(err));
-	assert_int_equal(cmp_run(&req, &res, &err), -1);
+	assert_int_equal(compare_run(&req, &res, &err), -1);
 	assert_int_equal(err.code, SIM_ERR_INPUT);
 
 	golden_request(&req);
@@ -583,7 +584,7 @@ static void test_request_errors(void **state)
 	snprintf(req.knobs.sets[0].family, sizeof(req.knobs.sets[0].family), "menu");
 	snprintf(req.knobs.sets[0].name, sizeof(req.knobs.sets[0].name), "nosuch");
 	memset(&err, 0, sizeof(err));
-	assert_int_equal(cmp_run(&req, &res, &err), -1);
+	assert_int_equal(compare_run(&req, &res, &err), -1);
 	assert_non_null(strstr(err.text, "--set menu.nosuch"));
 }
 
@@ -885,7 +886,7 @@ static void test_check_json(void **state)
 static void test_check_significant_bound(void **state)
 {
 	struct check_expect x = { .significant = true };
-	struct cmp_gov g = { 0 };
+	struct compare_gov g = { 0 };
 	struct sim_error err;
 	char *out;
 
@@ -935,8 +936,8 @@ static void test_check_progress_named(void **state)
 
 	(void)state;
 	assert_non_null(f);
-	cmp_progress_bar_named(f, "tbench", 1, 4);
-	cmp_progress_bar_named(f, "a-name-of-forty-characters-0123456789abc", 4, 4);
+	compare_progress_bar_named(f, "tbench", 1, 4);
+	compare_progress_bar_named(f, "a-name-of-forty-characters-0123456789abc", 4, 4);
 	fclose(f);
 	assert_string_equal(text, "\rtbench [##########..............................] 1/4 runs"
 				  "\ra-name-of-forty-characters-012 "

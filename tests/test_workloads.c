@@ -809,10 +809,10 @@ static void test_cyclictest_by_hand(void **state)
 	(void)state;
 	/* Its figure is that latency: compare reports it though there is no throughput (it
 	 * used to leave it out, and show deepest's 890 us wakeups as no latency at all). */
-	assert_true(cmp_metric_applies(workload_find("cyclictest"), CMP_M_LATENCY_MEAN));
-	assert_true(cmp_metric_applies(workload_find("cyclictest"), CMP_M_LATENCY_P99));
-	assert_false(cmp_metric_applies(workload_find("cyclictest"), CMP_M_THROUGHPUT));
-	assert_false(cmp_metric_applies(workload_find("idle"), CMP_M_LATENCY_MEAN));
+	assert_true(compare_metric_applies(workload_find("cyclictest"), COMPARE_M_LATENCY_MEAN));
+	assert_true(compare_metric_applies(workload_find("cyclictest"), COMPARE_M_LATENCY_P99));
+	assert_false(compare_metric_applies(workload_find("cyclictest"), COMPARE_M_THROUGHPUT));
+	assert_false(compare_metric_applies(workload_find("idle"), COMPARE_M_LATENCY_MEAN));
 	setup_wl(&s, "cyclictest", "cpus", 2LL, "distance-us", 500LL, "jitter-pct", 0LL, NULL);
 	run_skl(&s, "shallowest", 10200000, 1, &r);
 	assert_int_equal(r.requests, 16);

@@ -340,3 +340,44 @@ int jsonpos_fail_v(struct sim_error *err, const char *source, const char *text, 
 		jsonpos_find(text, path, &line, &column);
 	return sim_error_set(err, SIM_ERR_INPUT, source, line, column, "%s", msg);
 }
+
+/* A member named w->key: its value's position, or NULL (keys with dots, sweep.c's tunables). */
+static const char *key_value(const char *text, const char *key)
+{
+	char q[96];
+	const char *c;
+
+	snprintf(q, sizeof(q), "\"%s\"", key);
+	for (c = strstr(text, q); c; c = strstr(c + 1, q)) {
+		const char *v = c + strlen(q) + strspn(c + strlen(q), " \t\r\n");
+
+		if (*v == ':')
+			return v + 1 + strspn(v + 1, " \t\r\n");
+	}
+	return NULL;
+}
+
+int jsonpos_fail(const struct json_where *w, const char *path, const char *fmt, ...)
+{
+	char msg[sizeof(w->err->text)];
+	const char *at, *c;
+	int line = 1, col = 1, rc;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (!w->key || !w->text) {
+		rc = jsonpos_fail_v(w->err, w->source, w->text, path, fmt, ap);
+		va_end(ap);
+		return rc;
+	}
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	at = key_value(w->text, w->key);
+	for (c = w->text; at && c < at; c++, col++)
+		if (*c == '\n') {
+			line++;
+			col = 0;
+		}
+	return sim_error_set(w->err, SIM_ERR_INPUT, w->source, at ? line : 0, at ? col : 0, "%s",
+			     msg);
+}

@@ -41,4 +41,21 @@ size_t jsonpos_put_byte(char *out, unsigned char ch);
 int jsonpos_fail_v(struct sim_error *err, const char *source, const char *text, const char *path,
 		   const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
 
+/*
+ * Where a check of a loaded document runs, for messages: source names it; text is its JSON
+ * text, for positions (NULL when the values came from elsewhere, e.g. a built-in machine);
+ * key, when set, is a member whose name holds dots (a sweep's tunable "menu.decay", which a
+ * path cannot name): an error inside it is placed at that member's value.
+ */
+struct json_where {
+	const char *source;
+	const char *text;
+	struct sim_error *err;
+	const char *key;
+};
+
+/* jsonpos_fail_v() at w: the error placed at `path` (or at w->key's value). Returns -1. */
+int jsonpos_fail(const struct json_where *w, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

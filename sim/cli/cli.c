@@ -12,6 +12,7 @@
 #include "sim/study/check.h"
 #include "sim/base/common.h"
 #include "sim/run/compare.h"
+#include "sim/report/compare_report.h"
 #include "sim/workload/gen.h"
 #include "sim/workload/gen_size.h"
 #include "sim/report/html.h"
@@ -1038,7 +1039,7 @@ static int cmd_governors(int argc, char **argv)
 /* ---- compare, check ---- */
 
 /* --NAME VALUE for a parameter of the workload; VALUE may be a comma-separated list. */
-static bool wl_param_opt(struct args *a, struct cmp_request *req)
+static bool wl_param_opt(struct args *a, struct compare_request *req)
 {
 	const char *s = a->argv[a->i], *v;
 	char name[64];
@@ -1077,9 +1078,9 @@ static bool wl_param_opt(struct args *a, struct cmp_request *req)
 		const char *comma = strchr(v, ',');
 		char item[32];
 
-		if (req->nr_values >= CMP_MAX_VALUES) {
+		if (req->nr_values >= COMPARE_MAX_VALUES) {
 			sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
-				      "compare %s: at most %d values", name, CMP_MAX_VALUES);
+				      "compare %s: at most %d values", name, COMPARE_MAX_VALUES);
 			return true;
 		}
 		n = comma ? (size_t)(comma - v) : strlen(v);
@@ -1113,17 +1114,17 @@ static int cmd_compare(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
 	struct args a = { argc, argv, 1, "compare", &err, false, 0 };
-	enum cmp_format format = CMP_TEXT;
+	enum compare_format format = COMPARE_TEXT;
 	bool html = false; /* --format html: sim/report/html.h */
 	char cmdline[1024];
-	enum cmp_style style = CMP_STYLE_MMTESTS;
-	struct cmp_request req;
-	struct cmp_result res;
+	enum compare_style style = COMPARE_STYLE_MMTESTS;
+	struct compare_request req;
+	struct compare_result res;
 	struct outfile out;
 	const char *v, *output = NULL, *wl = find_workload_arg(argc, argv);
 	int64_t n;
 
-	cmp_request_defaults(&req);
+	compare_request_defaults(&req);
 	if (!wl) {
 		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
 			      "compare: --workload is required (see idlesim help compare)");
@@ -1176,9 +1177,9 @@ static int cmd_compare(int argc, char **argv)
 			parse_set(&a, &req.knobs, v);
 		else if (opt(&a, "--format", "-f", &v)) {
 			if (v && !strcmp(v, "json"))
-				format = CMP_JSON;
+				format = COMPARE_JSON;
 			else if (v && !strcmp(v, "csv"))
-				format = CMP_CSV;
+				format = COMPARE_CSV;
 			else if (v && !strcmp(v, "html"))
 				html = true;
 			else if (v && strcmp(v, "text"))
@@ -1186,7 +1187,7 @@ static int cmd_compare(int argc, char **argv)
 					      "compare --format: '%s' is not text, json, csv or html", v);
 		} else if (opt(&a, "--style", NULL, &v)) {
 			if (v && !strcmp(v, "normalized"))
-				style = CMP_STYLE_NORMALIZED;
+				style = COMPARE_STYLE_NORMALIZED;
 			else if (v && strcmp(v, "mmtests"))
 				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
 					      "compare --style: '%s' is not mmtests or normalized",
@@ -1201,20 +1202,20 @@ static int cmd_compare(int argc, char **argv)
 	if (!req.nr_machines)
 		req.machines[req.nr_machines++] = "skl";
 	if (isatty_stderr()) {
-		req.progress = cmp_progress_bar;
+		req.progress = compare_progress_bar;
 		req.progress_ud = stderr;
 	}
-	if (cmp_run(&req, &res, &err))
+	if (compare_run(&req, &res, &err))
 		return finish(&err);
 	if (!outfile_open(&out, output, &err)) {
 		if (html ? html_compare(out.f, &res, cmdline, IDLESIM_VERSION, &err)
-			 : cmp_write(out.f, &res, format, style)) {
+			 : compare_write(out.f, &res, format, style)) {
 			outfile_fail(&out, &err);
 		} else {
 			outfile_commit(&out, &err);
 		}
 	}
-	cmp_result_free(&res);
+	compare_result_free(&res);
 	return finish(&err);
 }
 

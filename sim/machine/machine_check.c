@@ -16,20 +16,6 @@
 #include <string.h>
 #include <strings.h>
 
-/* ---- error reports with positions ---- */
-
-/* Record an input error; `path` (a jsonpos path) places it in the JSON text, if any. */
-int machine_fail(const struct where *w, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = jsonpos_fail_v(w->err, w->source, w->text, path, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 /* ---- machine_validate ---- */
 
 static bool terminated(const char *s, size_t cap)
@@ -37,17 +23,17 @@ static bool terminated(const char *s, size_t cap)
 	return memchr(s, '\0', cap) != NULL;
 }
 
-static int check_count(const struct where *w, const char *field, int value)
+static int check_count(const struct json_where *w, const char *field, int value)
 {
 	char path[PATH_LEN];
 
 	snprintf(path, sizeof(path), "topology.%s", field);
 	if (value < 1)
-		return machine_fail(w, path, "%s must be at least 1, not %d", path, value);
+		return jsonpos_fail(w, path, "%s must be at least 1, not %d", path, value);
 	return 0;
 }
 
-static int validate_topology(const struct machine *m, const struct where *w)
+static int validate_topology(const struct machine *m, const struct json_where *w)
 {
 	long long cpus;
 
@@ -56,7 +42,7 @@ static int validate_topology(const struct machine *m, const struct where *w)
 		return -1;
 	cpus = (long long)m->packages * m->cores * m->threads;
 	if (cpus > MACHINE_MAX_CPUS)
-		return machine_fail(
+		return jsonpos_fail(
 			w, "topology",
 			"topology has %lld CPUs (%d x %d x %d); at most %d are supported", cpus,
 			m->packages, m->cores, m->threads, MACHINE_MAX_CPUS);
@@ -68,13 +54,13 @@ static int validate_topology(const struct machine *m, const struct where *w)
  * machine file may state (MACHINE_POWER_MAX_W, MACHINE_ENERGY_MAX_J): a derived value over
  * the limit would be written by `machines --json` and then refused when read back.
  */
-static int check_power(const struct where *w, const char *path, const char *what, double v,
+static int check_power(const struct json_where *w, const char *path, const char *what, double v,
 		       double max, const char *unit)
 {
 	if (!isfinite(v) || v < 0)
-		return machine_fail(w, path, "%s %g must be finite and >= 0", what, v);
+		return jsonpos_fail(w, path, "%s %g must be finite and >= 0", what, v);
 	if (v > max)
-		return machine_fail(w, path, "%s %.9g %s is over the limit %g %s%s", what, v, unit,
+		return jsonpos_fail(w, path, "%s %.9g %s is over the limit %g %s%s", what, v, unit,
 				    max, unit,
 				    strcmp(unit, "J") ? ""
 						      : " (a missing energy is derived from the previous"
@@ -82,11 +68,11 @@ static int check_power(const struct where *w, const char *path, const char *what
 	return 0;
 }
 
-static int validate_machine_fields(const struct machine *m, const struct where *w)
+static int validate_machine_fields(const struct machine *m, const struct json_where *w)
 {
 	if (!terminated(m->name, sizeof(m->name)) || !terminated(m->desc, sizeof(m->desc)) ||
 	    !terminated(m->driver, sizeof(m->driver)))
-		return machine_fail(w, NULL,
+		return jsonpos_fail(w, NULL,
 				    "machine name, description or driver is not NUL-terminated");
 	if (validate_topology(m, w))
 		return -1;
@@ -96,23 +82,23 @@ static int validate_machine_fields(const struct machine *m, const struct where *
 			m->active_package_power_w, MACHINE_POWER_MAX_W, "W"))
 		return -1;
 	if (m->state_count < 1 || m->state_count > CPUIDLE_STATE_MAX)
-		return machine_fail(w, "states", "a machine has 1 to %d states, not %d",
+		return jsonpos_fail(w, "states", "a machine has 1 to %d states, not %d",
 				    CPUIDLE_STATE_MAX, m->state_count);
 	return 0;
 }
 
-static int validate_name(const struct machine *m, int i, const struct where *w, const char *path)
+static int validate_name(const struct machine *m, int i, const struct json_where *w, const char *path)
 {
 	const struct machine_state *s = &m->states[i];
 	int j;
 
 	if (!terminated(s->name, sizeof(s->name)) || !terminated(s->desc, sizeof(s->desc)))
-		return machine_fail(w, path, "state %d: name or desc is not NUL-terminated", i);
+		return jsonpos_fail(w, path, "state %d: name or desc is not NUL-terminated", i);
 	if (!s->name[0])
-		return machine_fail(w, path, "state %d has an empty name", i);
+		return jsonpos_fail(w, path, "state %d has an empty name", i);
 	for (j = 0; j < i; j++)
 		if (!strcasecmp(m->states[j].name, s->name))
-			return machine_fail(
+			return jsonpos_fail(
 				w, path,
 				"state %d (%s): the name is already used by state %d (%s); "
 				"state names must be unique (case-insensitive)",
@@ -131,16 +117,16 @@ static unsigned int known_flags(void)
 	return mask;
 }
 
-static int validate_flags(const struct machine *m, int i, const struct where *w, const char *path)
+static int validate_flags(const struct machine *m, int i, const struct json_where *w, const char *path)
 {
 	const struct machine_state *s = &m->states[i];
 	unsigned int unknown = s->flags & ~known_flags();
 
 	if (unknown)
-		return machine_fail(w, path, "state %d (%s): unknown flag bits 0x%x", i, s->name,
+		return jsonpos_fail(w, path, "state %d (%s): unknown flag bits 0x%x", i, s->name,
 				    unknown);
 	if (i > 0 && (s->flags & CPUIDLE_FLAG_POLLING))
-		return machine_fail(
+		return jsonpos_fail(
 			w, path,
 			"state %d (%s): only state 0 may be a POLLING state (the kernel's POLL "
 			"is always first)",
@@ -149,7 +135,7 @@ static int validate_flags(const struct machine *m, int i, const struct where *w,
 }
 
 /* One time field of state i: in range, and not below `prev`, the value of state i-1. */
-static int validate_time(const struct machine *m, int i, const struct where *w, const char *field,
+static int validate_time(const struct machine *m, int i, const struct json_where *w, const char *field,
 			 const char *what, int64_t v, int64_t prev)
 {
 	const struct machine_state *s = &m->states[i];
@@ -157,10 +143,10 @@ static int validate_time(const struct machine *m, int i, const struct where *w, 
 
 	snprintf(path, sizeof(path), "states[%d].%s", i, field);
 	if (v < 0 || v > STATE_MAX_NS)
-		return machine_fail(w, path, "state %d (%s): %s %lld ns is out of range 0..%lld ns",
+		return jsonpos_fail(w, path, "state %d (%s): %s %lld ns is out of range 0..%lld ns",
 				    i, s->name, what, (long long)v, (long long)STATE_MAX_NS);
 	if (i > 0 && v < prev)
-		return machine_fail(
+		return jsonpos_fail(
 			w, path,
 			"state %d (%s): %s %lld ns is below that of state %d (%s), %lld ns; "
 			"states must be ordered from shallowest to deepest",
@@ -168,7 +154,7 @@ static int validate_time(const struct machine *m, int i, const struct where *w, 
 	return 0;
 }
 
-static int validate_powers(const struct machine *m, int i, const struct where *w)
+static int validate_powers(const struct machine *m, int i, const struct json_where *w)
 {
 	const struct machine_state *s = &m->states[i];
 	char path[PATH_LEN], what[64];
@@ -186,7 +172,7 @@ static int validate_powers(const struct machine *m, int i, const struct where *w
 	return check_power(w, path, what, s->entry_exit_energy_j, MACHINE_ENERGY_MAX_J, "J");
 }
 
-static int validate_state(const struct machine *m, int i, const struct where *w)
+static int validate_state(const struct machine *m, int i, const struct json_where *w)
 {
 	const struct machine_state *s = &m->states[i], *p = i ? s - 1 : s;
 	char path[PATH_LEN];
@@ -206,7 +192,7 @@ static int validate_state(const struct machine *m, int i, const struct where *w)
 	return validate_powers(m, i, w);
 }
 
-int machine_validate_at(const struct machine *m, const struct where *w)
+int machine_validate_at(const struct machine *m, const struct json_where *w)
 {
 	bool any_on = false;
 	int i;
@@ -219,7 +205,7 @@ int machine_validate_at(const struct machine *m, const struct where *w)
 		any_on |= !m->states[i].default_off;
 	}
 	if (!any_on)
-		return machine_fail(
+		return jsonpos_fail(
 			w, "states",
 			"every state is disabled by default; at least one must be enabled");
 	return 0;
@@ -227,7 +213,7 @@ int machine_validate_at(const struct machine *m, const struct where *w)
 
 int machine_validate(const struct machine *m, const char *source, struct sim_error *err)
 {
-	const struct where w = {source, NULL, err};
+	const struct json_where w = {source, NULL, err, NULL};
 
 	return machine_validate_at(m, &w);
 }
@@ -237,7 +223,7 @@ int machine_validate(const struct machine *m, const char *source, struct sim_err
  * quantiles from p = 0 to p = 1 strictly increasing with non-decreasing latencies, and no
  * model on a polling state (it has no exit to take).
  */
-int machine_validate_wake(const struct machine *m, int i, const struct where *w)
+int machine_validate_wake(const struct machine *m, int i, const struct json_where *w)
 {
 	const struct machine_state *s = &m->states[i];
 	const struct machine_wake *wk = &s->wake;
@@ -248,41 +234,41 @@ int machine_validate_wake(const struct machine *m, int i, const struct where *w)
 	if (wk->kind == MACHINE_WAKE_WORST)
 		return 0;
 	if (wk->kind != MACHINE_WAKE_TYPICAL && wk->kind != MACHINE_WAKE_DIST)
-		return machine_fail(w, p, "%s: unknown model %d", p, (int)wk->kind);
+		return jsonpos_fail(w, p, "%s: unknown model %d", p, (int)wk->kind);
 	if (s->flags & CPUIDLE_FLAG_POLLING)
-		return machine_fail(w, p,
+		return jsonpos_fail(w, p,
 				    "%s: a polling state has no exit to model; leave it out or "
 				    "make it \"worst\"",
 				    p);
 	if (wk->typical_ns < 0 || wk->typical_ns > STATE_MAX_NS)
-		return machine_fail(w, p, "%s.typical_ns %lld is out of range 0..%lld", p,
+		return jsonpos_fail(w, p, "%s.typical_ns %lld is out of range 0..%lld", p,
 				    (long long)wk->typical_ns, (long long)STATE_MAX_NS);
 	if (wk->kind == MACHINE_WAKE_TYPICAL)
 		return 0;
 	if (wk->nr_quantiles < 2 || wk->nr_quantiles > MACHINE_WAKE_MAX_QUANTILES)
-		return machine_fail(w, p, "%s.quantiles: %d points, need 2..%d", p,
+		return jsonpos_fail(w, p, "%s.quantiles: %d points, need 2..%d", p,
 				    wk->nr_quantiles, MACHINE_WAKE_MAX_QUANTILES);
 	for (k = 0; k < wk->nr_quantiles; k++) {
 		char q[PATH_LEN + 24];
 
 		snprintf(q, sizeof(q), "%s.quantiles[%d]", p, k);
 		if (!isfinite(wk->q_p[k]) || wk->q_p[k] < 0 || wk->q_p[k] > 1)
-			return machine_fail(w, q, "%s: probability %g is not in [0, 1]", q,
+			return jsonpos_fail(w, q, "%s: probability %g is not in [0, 1]", q,
 					    wk->q_p[k]);
 		if (wk->q_ns[k] < 0 || wk->q_ns[k] > STATE_MAX_NS)
-			return machine_fail(w, q, "%s: latency %lld ns is out of range 0..%lld", q,
+			return jsonpos_fail(w, q, "%s: latency %lld ns is out of range 0..%lld", q,
 					    (long long)wk->q_ns[k], (long long)STATE_MAX_NS);
 		if (k && wk->q_p[k] <= wk->q_p[k - 1])
-			return machine_fail(w, q, "%s: probabilities must increase strictly", q);
+			return jsonpos_fail(w, q, "%s: probabilities must increase strictly", q);
 		if (k && wk->q_ns[k] < wk->q_ns[k - 1])
-			return machine_fail(w, q,
+			return jsonpos_fail(w, q,
 					    "%s: latencies must not decrease with probability", q);
 	}
 	if (wk->q_p[0] != 0.0 || wk->q_p[wk->nr_quantiles - 1] != 1.0) {
 		char q[PATH_LEN + 16];
 
 		snprintf(q, sizeof(q), "%s.quantiles", p);
-		return machine_fail(w, q, "%s must run from p = 0 to p = 1", q);
+		return jsonpos_fail(w, q, "%s must run from p = 0 to p = 1", q);
 	}
 	return 0;
 }

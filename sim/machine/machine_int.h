@@ -11,6 +11,7 @@
 
 #include "sim/base/common.h"
 #include "sim/machine/machine.h"
+#include "sim/base/jsonpos.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -22,19 +23,10 @@
 
 extern const char *const machine_flag_names[FLAG_BITS];
 
-/* Where a check runs: text is the JSON source for positions, or NULL for a plain struct. */
-struct where {
-	const char *source;
-	const char *text;
-	struct sim_error *err;
-};
-
-int machine_fail(const struct where *w, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 /* machine_validate(), at w: with positions in the JSON text if w->text is set */
-int machine_validate_at(const struct machine *m, const struct where *w);
+int machine_validate_at(const struct machine *m, const struct json_where *w);
 /* The wake-latency model of state i (sim/machine/machine_wake.c). */
-int machine_validate_wake(const struct machine *m, int i, const struct where *w);
+int machine_validate_wake(const struct machine *m, int i, const struct json_where *w);
 /* machine_default_energy(), except for the fields marked in given[i] */
 void machine_fill_energy(struct machine *m, const unsigned int *given, unsigned int which);
 

@@ -89,7 +89,7 @@ static void list_append(char *buf, size_t cap, const char *s)
 }
 
 /* Unknown fields are errors: a mistyped optional field would silently take its default. */
-static int check_keys(const struct where *w, json_t *obj, const char *path,
+static int check_keys(const struct json_where *w, json_t *obj, const char *path,
 		      const char *const *known)
 {
 	char p[PATH_LEN], list[200] = "";
@@ -105,24 +105,24 @@ static int check_keys(const struct where *w, json_t *obj, const char *path,
 		return 0;
 	for (; *known; known++)
 		list_append(list, sizeof(list), *known);
-	return machine_fail(w, subpath(p, sizeof(p), path, key),
+	return jsonpos_fail(w, subpath(p, sizeof(p), path, key),
 			    "unknown field '%s' in %s (known: %s)", key,
 			    path[0] ? path : "the machine", list);
 }
 
 /* A member that must be there; the error points at the object that lacks it. */
-static json_t *need(const struct where *w, json_t *obj, const char *path, const char *key)
+static json_t *need(const struct json_where *w, json_t *obj, const char *path, const char *key)
 {
 	json_t *v = json_object_get(obj, key);
 
 	if (!v)
-		machine_fail(w, path, "missing required field '%s' in %s", key,
+		jsonpos_fail(w, path, "missing required field '%s' in %s", key,
 			     path[0] ? path : "the machine");
 	return v;
 }
 
 /* Copy a string member into buf; absent leaves buf alone unless it is required. */
-static int get_string(const struct where *w, json_t *obj, const char *path, const char *key,
+static int get_string(const struct json_where *w, json_t *obj, const char *path, const char *key,
 		      bool required, char *buf, size_t cap)
 {
 	json_t *v = required ? need(w, obj, path, key) : json_object_get(obj, key);
@@ -133,19 +133,19 @@ static int get_string(const struct where *w, json_t *obj, const char *path, cons
 		return required ? -1 : 0;
 	subpath(p, sizeof(p), path, key);
 	if (!json_is_string(v))
-		return machine_fail(w, p, "%s must be a string", p);
+		return jsonpos_fail(w, p, "%s must be a string", p);
 	len = json_string_length(v);
 	if (required && !len)
-		return machine_fail(w, p, "%s must not be empty", p);
+		return jsonpos_fail(w, p, "%s must not be empty", p);
 	if (len >= cap)
-		return machine_fail(w, p, "%s is too long: %zu bytes, at most %zu", p, len,
+		return jsonpos_fail(w, p, "%s is too long: %zu bytes, at most %zu", p, len,
 				    cap - 1);
 	memcpy(buf, json_string_value(v), len + 1);
 	return 0;
 }
 
 /* A required integer member in [lo, hi]; `what` says what it must be, for the message. */
-static int get_int(const struct where *w, json_t *obj, const char *path, const char *key,
+static int get_int(const struct json_where *w, json_t *obj, const char *path, const char *key,
 		   const char *what, long long lo, long long hi, long long *out)
 {
 	json_t *v = need(w, obj, path, key);
@@ -156,17 +156,17 @@ static int get_int(const struct where *w, json_t *obj, const char *path, const c
 		return -1;
 	subpath(p, sizeof(p), path, key);
 	if (!json_is_integer(v))
-		return machine_fail(w, p, "%s must be %s", p, what);
+		return jsonpos_fail(w, p, "%s must be %s", p, what);
 	x = json_integer_value(v);
 	if (x < lo || x > hi)
-		return machine_fail(w, p, "%s must be %s in %lld..%lld, not %lld", p, what, lo, hi,
+		return jsonpos_fail(w, p, "%s must be %s in %lld..%lld, not %lld", p, what, lo, hi,
 				    x);
 	*out = x;
 	return 0;
 }
 
 /* An optional number member (power or energy); *present says whether it was there. */
-static int get_power(const struct where *w, json_t *obj, const char *path, const char *key,
+static int get_power(const struct json_where *w, json_t *obj, const char *path, const char *key,
 		     const char *unit, double *out, bool *present)
 {
 	json_t *v = json_object_get(obj, key);
@@ -178,16 +178,16 @@ static int get_power(const struct where *w, json_t *obj, const char *path, const
 		return 0;
 	subpath(p, sizeof(p), path, key);
 	if (!json_is_number(v))
-		return machine_fail(w, p, "%s must be a number (%s)", p, unit);
+		return jsonpos_fail(w, p, "%s must be a number (%s)", p, unit);
 	x = json_number_value(v);
 	max = !strcmp(unit, "J") ? MACHINE_ENERGY_MAX_J : MACHINE_POWER_MAX_W;
 	if (!isfinite(x) || x < 0 || x > max)
-		return machine_fail(w, p, "%s must be in 0..%g (%s), not %.9g", p, max, unit, x);
+		return jsonpos_fail(w, p, "%s must be in 0..%g (%s), not %.9g", p, max, unit, x);
 	*out = x;
 	return 0;
 }
 
-static int get_object(const struct where *w, json_t *obj, const char *key, bool required,
+static int get_object(const struct json_where *w, json_t *obj, const char *key, bool required,
 		      json_t **out)
 {
 	json_t *v = required ? need(w, obj, "", key) : json_object_get(obj, key);
@@ -196,11 +196,11 @@ static int get_object(const struct where *w, json_t *obj, const char *key, bool 
 	if (!v)
 		return required ? -1 : 0;
 	if (!json_is_object(v))
-		return machine_fail(w, key, "%s must be an object", key);
+		return jsonpos_fail(w, key, "%s must be an object", key);
 	return 0;
 }
 
-static int load_topology(const struct where *w, json_t *root, struct machine *m)
+static int load_topology(const struct json_where *w, json_t *root, struct machine *m)
 {
 	const char *what = "a positive integer";
 	long long p, c, t;
@@ -219,7 +219,7 @@ static int load_topology(const struct where *w, json_t *root, struct machine *m)
 	return 0;
 }
 
-static int load_power(const struct where *w, json_t *root, struct machine *m)
+static int load_power(const struct json_where *w, json_t *root, struct machine *m)
 {
 	bool present;
 	json_t *obj;
@@ -238,7 +238,7 @@ static int load_power(const struct where *w, json_t *root, struct machine *m)
 	return 0;
 }
 
-static int unknown_flag(const struct where *w, const char *path, const char *name)
+static int unknown_flag(const struct json_where *w, const char *path, const char *name)
 {
 	char list[240] = "";
 	int bit;
@@ -246,10 +246,10 @@ static int unknown_flag(const struct where *w, const char *path, const char *nam
 	for (bit = 0; bit < FLAG_BITS; bit++)
 		if (machine_flag_names[bit])
 			list_append(list, sizeof(list), machine_flag_names[bit]);
-	return machine_fail(w, path, "%s: unknown flag '%s' (known: %s)", path, name, list);
+	return jsonpos_fail(w, path, "%s: unknown flag '%s' (known: %s)", path, name, list);
 }
 
-static int load_flags(const struct where *w, json_t *st, const char *path, unsigned int *flags)
+static int load_flags(const struct json_where *w, json_t *st, const char *path, unsigned int *flags)
 {
 	json_t *arr = json_object_get(st, "flags");
 	char p[PATH_LEN];
@@ -259,7 +259,7 @@ static int load_flags(const struct where *w, json_t *st, const char *path, unsig
 	if (!arr)
 		return 0;
 	if (!json_is_array(arr))
-		return machine_fail(w, subpath(p, sizeof(p), path, "flags"),
+		return jsonpos_fail(w, subpath(p, sizeof(p), path, "flags"),
 				    "%s.flags must be an array of flag names", path);
 	for (k = 0; k < json_array_size(arr); k++) {
 		json_t *v = json_array_get(arr, k);
@@ -267,7 +267,7 @@ static int load_flags(const struct where *w, json_t *st, const char *path, unsig
 
 		snprintf(p, sizeof(p), "%s.flags[%zu]", path, k);
 		if (!json_is_string(v))
-			return machine_fail(w, p, "%s must be a flag name (a string)", p);
+			return jsonpos_fail(w, p, "%s must be a flag name (a string)", p);
 		if (bit < 0)
 			return unknown_flag(w, p, json_string_value(v));
 		*flags |= 1u << bit;
@@ -276,7 +276,7 @@ static int load_flags(const struct where *w, json_t *st, const char *path, unsig
 }
 
 /* default_status, and CPUIDLE_FLAG_OFF, which the kernel turns into "disabled" at boot. */
-static int load_status(const struct where *w, json_t *st, const char *path, struct machine_state *s)
+static int load_status(const struct json_where *w, json_t *st, const char *path, struct machine_state *s)
 {
 	json_t *v = json_object_get(st, "default_status");
 	const char *status = json_is_string(v) ? json_string_value(v) : "";
@@ -284,9 +284,9 @@ static int load_status(const struct where *w, json_t *st, const char *path, stru
 
 	subpath(p, sizeof(p), path, "default_status");
 	if (v && strcmp(status, "enabled") && strcmp(status, "disabled"))
-		return machine_fail(w, p, "%s must be \"enabled\" or \"disabled\"", p);
+		return jsonpos_fail(w, p, "%s must be \"enabled\" or \"disabled\"", p);
 	if ((s->flags & CPUIDLE_FLAG_OFF) && !strcmp(status, "enabled"))
-		return machine_fail(
+		return jsonpos_fail(
 			w, p,
 			"%s is \"enabled\" but the state has flag OFF, which disables it by "
 			"default",
@@ -296,7 +296,7 @@ static int load_status(const struct where *w, json_t *st, const char *path, stru
 }
 
 /* Read the energy fields that are there; mark them in *given so the rest get defaulted. */
-static int load_state_energy(const struct where *w, json_t *st, const char *path,
+static int load_state_energy(const struct json_where *w, json_t *st, const char *path,
 			     struct machine_state *s, unsigned int *given)
 {
 	bool core, pkg, ee;
@@ -311,7 +311,7 @@ static int load_state_energy(const struct where *w, json_t *st, const char *path
 }
 
 /* One quantile point [p, ns] of states[i].wake_latency.quantiles. */
-static int load_quantile(const struct where *w, json_t *pt, const char *path, int k,
+static int load_quantile(const struct json_where *w, json_t *pt, const char *path, int k,
 			 struct machine_wake *wk)
 {
 	json_t *p = json_array_get(pt, 0), *ns = json_array_get(pt, 1);
@@ -320,7 +320,7 @@ static int load_quantile(const struct where *w, json_t *pt, const char *path, in
 	snprintf(q, sizeof(q), "%s.quantiles[%d]", path, k);
 	if (!json_is_array(pt) || json_array_size(pt) != 2 || !json_is_number(p) ||
 	    !json_is_integer(ns))
-		return machine_fail(w, q, "%s must be [probability, latency in ns], e.g. [0.5, 4000]",
+		return jsonpos_fail(w, q, "%s must be [probability, latency in ns], e.g. [0.5, 4000]",
 				    q);
 	wk->q_p[k] = json_number_value(p);
 	wk->q_ns[k] = json_integer_value(ns);
@@ -332,7 +332,7 @@ static int load_quantile(const struct where *w, json_t *pt, const char *path, in
  * {"typical_ns": N} (a fixed value), or {"quantiles": [[p, ns], ...]} with an optional
  * typical_ns (else the median of the quantiles). Ranges are machine_validate_wake()'s.
  */
-static int load_wake(const struct where *w, json_t *st, const char *path, struct machine_wake *wk)
+static int load_wake(const struct json_where *w, json_t *st, const char *path, struct machine_wake *wk)
 {
 	json_t *v = json_object_get(st, "wake_latency"), *typ, *qs;
 	char p[PATH_LEN];
@@ -345,7 +345,7 @@ static int load_wake(const struct where *w, json_t *st, const char *path, struct
 	if (json_is_string(v) && !strcmp(json_string_value(v), "worst"))
 		return 0;
 	if (!json_is_object(v))
-		return machine_fail(w, p,
+		return jsonpos_fail(w, p,
 				    "%s must be \"worst\" or an object with typical_ns and/or "
 				    "quantiles",
 				    p);
@@ -354,12 +354,12 @@ static int load_wake(const struct where *w, json_t *st, const char *path, struct
 	typ = json_object_get(v, "typical_ns");
 	qs = json_object_get(v, "quantiles");
 	if (!typ && !qs)
-		return machine_fail(w, p, "%s needs typical_ns or quantiles (or both)", p);
+		return jsonpos_fail(w, p, "%s needs typical_ns or quantiles (or both)", p);
 	if (typ && !json_is_integer(typ)) {
 		char t[PATH_LEN + 16];
 
 		snprintf(t, sizeof(t), "%s.typical_ns", p);
-		return machine_fail(w, t, "%s must be an integer (ns)", t);
+		return jsonpos_fail(w, t, "%s must be an integer (ns)", t);
 	}
 	wk->kind = qs ? MACHINE_WAKE_DIST : MACHINE_WAKE_TYPICAL;
 	if (qs) {
@@ -368,7 +368,7 @@ static int load_wake(const struct where *w, json_t *st, const char *path, struct
 			char t[PATH_LEN + 16];
 
 			snprintf(t, sizeof(t), "%s.quantiles", p);
-			return machine_fail(w, t, "%s must be an array of 2..%d [p, ns] points", t,
+			return jsonpos_fail(w, t, "%s must be an array of 2..%d [p, ns] points", t,
 					    MACHINE_WAKE_MAX_QUANTILES);
 		}
 		for (k = 0; k < json_array_size(qs); k++)
@@ -381,7 +381,7 @@ static int load_wake(const struct where *w, json_t *st, const char *path, struct
 	return 0;
 }
 
-static int load_state(const struct where *w, json_t *st, int i, struct machine_state *s,
+static int load_state(const struct json_where *w, json_t *st, int i, struct machine_state *s,
 		      unsigned int *given)
 {
 	const char *ns = "an integer (ns)";
@@ -390,7 +390,7 @@ static int load_state(const struct where *w, json_t *st, int i, struct machine_s
 
 	snprintf(path, sizeof(path), "states[%d]", i);
 	if (!json_is_object(st))
-		return machine_fail(w, path, "%s must be an object", path);
+		return jsonpos_fail(w, path, "%s must be an object", path);
 	if (check_keys(w, st, path, state_keys) ||
 	    get_string(w, st, path, "name", true, s->name, sizeof(s->name)) ||
 	    get_string(w, st, path, "desc", false, s->desc, sizeof(s->desc)) ||
@@ -406,7 +406,7 @@ static int load_state(const struct where *w, json_t *st, int i, struct machine_s
 	return load_state_energy(w, st, path, s, given);
 }
 
-static int load_states(const struct where *w, json_t *root, struct machine *m, unsigned int *given)
+static int load_states(const struct json_where *w, json_t *root, struct machine *m, unsigned int *given)
 {
 	json_t *arr = need(w, root, "", "states");
 	size_t i;
@@ -414,13 +414,13 @@ static int load_states(const struct where *w, json_t *root, struct machine *m, u
 	if (!arr)
 		return -1;
 	if (!json_is_array(arr) || !json_array_size(arr))
-		return machine_fail(w, "states",
+		return jsonpos_fail(w, "states",
 				    "states must be a non-empty array of state objects");
 	if (json_array_size(arr) > CPUIDLE_STATE_MAX) {
 		char p[PATH_LEN];
 
 		snprintf(p, sizeof(p), "states[%d]", CPUIDLE_STATE_MAX);
-		return machine_fail(w, p, "too many states: %zu, at most %d (CPUIDLE_STATE_MAX)",
+		return jsonpos_fail(w, p, "too many states: %zu, at most %d (CPUIDLE_STATE_MAX)",
 				    json_array_size(arr), CPUIDLE_STATE_MAX);
 	}
 	for (i = 0; i < json_array_size(arr); i++)
@@ -435,12 +435,12 @@ static int load_states(const struct where *w, json_t *root, struct machine *m, u
  * Powers come first, so defaulted entry+exit energies follow from the final powers and keep
  * the break-even property against a given neighbour.
  */
-static int load_root(const struct where *w, json_t *root, struct machine *m)
+static int load_root(const struct json_where *w, json_t *root, struct machine *m)
 {
 	unsigned int given[CPUIDLE_STATE_MAX] = {0};
 
 	if (!json_is_object(root))
-		return machine_fail(w, "", "a machine must be a JSON object");
+		return jsonpos_fail(w, "", "a machine must be a JSON object");
 	memset(m, 0, sizeof(*m));
 	snprintf(m->driver, sizeof(m->driver), "%s", JSON_DEFAULT_DRIVER);
 	if (check_keys(w, root, "", machine_keys) ||
@@ -456,7 +456,7 @@ static int load_root(const struct where *w, json_t *root, struct machine *m)
 int machine_load_json_string(const char *text, const char *source, struct machine *m,
 			     struct sim_error *err)
 {
-	const struct where w = {source ? source : "<string>", text, err};
+	const struct json_where w = {source ? source : "<string>", text, err, NULL};
 	struct machine tmp;
 	json_error_t jerr;
 	char msg[4 * JSON_ERROR_TEXT_LENGTH];

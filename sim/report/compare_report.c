@@ -21,7 +21,7 @@
  *
  * CSV: one row per cell and governor, without the samples.
  */
-#include "sim/run/compare.h"
+#include "sim/report/compare_report.h"
 #include "sim/base/alloc.h"
 #include "sim/run/cfgrec.h"
 #include "sim/base/common.h"
@@ -31,10 +31,10 @@
 #include <math.h>
 #include <string.h>
 
-#define OP_LEN (CMP_METRIC_LEN + 24)
+#define OP_LEN (COMPARE_METRIC_LEN + 24)
 
 /* "throughput-4": the metric, and the parameter's value when the cells have one. */
-static void op_name(const struct cmp_result *res, const struct cmp_cell *c, char *buf, size_t n)
+static void op_name(const struct compare_result *res, const struct compare_cell *c, char *buf, size_t n)
 {
 	if (res->vary >= 0)
 		snprintf(buf, n, "%s-%lld", c->name, (long long)res->values[c->value]);
@@ -42,13 +42,13 @@ static void op_name(const struct cmp_result *res, const struct cmp_cell *c, char
 		snprintf(buf, n, "%s", c->name);
 }
 
-static const char *param_name(const struct cmp_result *res)
+static const char *param_name(const struct compare_result *res)
 {
 	return res->vary >= 0 ? res->wl->params[res->vary].name : NULL;
 }
 
 /* "clients=1,2,4 msg-bytes=64": every parameter, the listed one with its values. */
-static void params_desc(const struct cmp_result *res, char *buf, size_t n)
+static void params_desc(const struct compare_result *res, char *buf, size_t n)
 {
 	size_t used = 0;
 	unsigned int i;
@@ -67,7 +67,7 @@ static void params_desc(const struct cmp_result *res, char *buf, size_t n)
 	}
 }
 
-static void title(FILE *f, const struct cmp_result *res, const char *machine)
+static void title(FILE *f, const struct compare_result *res, const char *machine)
 {
 	char params[512];
 
@@ -81,18 +81,18 @@ static void title(FILE *f, const struct cmp_result *res, const char *machine)
 
 /* ---- the configuration record (sim/run/cfgrec.h) ---- */
 
-static const struct cpuidle_governor *res_gov(const struct cmp_result *res, int g)
+static const struct cpuidle_governor *res_gov(const struct compare_result *res, int g)
 {
 	return res->gov[g] ? res->gov[g] : gov_find(res->governors[g]);
 }
 
 /* Governor g's tunables in force; NULL (the defaults) for results built by hand. */
-static const long long *res_params(const struct cmp_result *res, int g)
+static const long long *res_params(const struct compare_result *res, int g)
 {
 	return res->gov[g] ? res->gov_params[g] : NULL;
 }
 
-static void gov_config(const struct cmp_result *res, int g, char *tun, size_t ntun, char *sets,
+static void gov_config(const struct compare_result *res, int g, char *tun, size_t ntun, char *sets,
 		       size_t nsets)
 {
 	const struct cpuidle_governor *gov = res_gov(res, g);
@@ -105,13 +105,13 @@ static void gov_config(const struct cmp_result *res, int g, char *tun, size_t nt
 	cfgrec_sets_text(sets, nsets, applied, n);
 }
 
-static void machine_config(const struct cmp_result *res, int m, char hash[17], const char **dis)
+static void machine_config(const struct compare_result *res, int m, char hash[17], const char **dis)
 {
 	cfgrec_hex(hash, res->mrec ? res->mrec[m].hash : 0);
 	*dis = res->mrec ? res->mrec[m].disabled : "unknown";
 }
 
-void cmp_write_config(FILE *f, const struct cmp_result *res)
+void compare_write_config(FILE *f, const struct compare_result *res)
 {
 	char tun[1024], sets[1024], lim[32], hash[17];
 	const char *dis;
@@ -136,7 +136,7 @@ void cmp_write_config(FILE *f, const struct cmp_result *res)
 	}
 }
 
-json_t *cmp_config_json(const struct cmp_result *res)
+json_t *compare_config_json(const struct compare_result *res)
 {
 	json_t *o = json_object(), *ms = json_array(), *gs = json_array();
 	char hash[17];
@@ -174,7 +174,7 @@ json_t *cmp_config_json(const struct cmp_result *res)
 
 /* ---- MMTests text ---- */
 
-static void header_line(FILE *f, const struct cmp_result *res, int op_width)
+static void header_line(FILE *f, const struct compare_result *res, int op_width)
 {
 	char cell[128];
 	int g;
@@ -187,7 +187,7 @@ static void header_line(FILE *f, const struct cmp_result *res, int op_width)
 	fputc('\n', f);
 }
 
-static void value_row(FILE *f, const struct cmp_result *res, const struct cmp_cell *c,
+static void value_row(FILE *f, const struct compare_result *res, const struct compare_cell *c,
 		      enum mm_row row, int op_width)
 {
 	const struct mm_summary *base = &c->gov[0].sum;
@@ -198,7 +198,7 @@ static void value_row(FILE *f, const struct cmp_result *res, const struct cmp_ce
 	mm_format_label(label, sizeof(label), mm_row_name(row, base->kind), op, op_width);
 	fputs(label, f);
 	for (g = 0; g < res->nr_governors; g++) {
-		const struct cmp_gov *x = &c->gov[g];
+		const struct compare_gov *x = &c->gov[g];
 
 		mm_format_value_cell(cell, sizeof(cell), mm_row_value(&x->sum, row),
 				     mm_row_pct(base, &x->sum, row, c->higher_is_better),
@@ -208,27 +208,27 @@ static void value_row(FILE *f, const struct cmp_result *res, const struct cmp_ce
 	fputc('\n', f);
 }
 
-static void units_line(FILE *f, const struct cmp_result *res, int first, int end)
+static void units_line(FILE *f, const struct compare_result *res, int first, int end)
 {
 	const char *sep = "units:";
 	int i, last = -1;
 
 	for (i = first; i < end; i++) {
-		const struct cmp_cell *c = &res->cells[i];
+		const struct compare_cell *c = &res->cells[i];
 
-		if (c->metric == last || (c->metric >= CMP_M_RESIDENCY && last >= CMP_M_RESIDENCY))
+		if (c->metric == last || (c->metric >= COMPARE_M_RESIDENCY && last >= COMPARE_M_RESIDENCY))
 			continue;
 		last = c->metric;
 		fprintf(f, "%s %s %s", sep,
-			c->metric >= CMP_M_RESIDENCY ? "residency_pct.*" : c->name,
-			cmp_metric_unit(res->wl, c->metric));
+			c->metric >= COMPARE_M_RESIDENCY ? "residency_pct.*" : c->name,
+			compare_metric_unit(res->wl, c->metric));
 		sep = ",";
 	}
 	fputc('\n', f);
 }
 
 /* The cells of one machine are res->cells[first..end); a metric's cells are adjacent. */
-static void text_machine(FILE *f, const struct cmp_result *res, int first, int end)
+static void text_machine(FILE *f, const struct compare_result *res, int first, int end)
 {
 	char op[OP_LEN];
 	int i, k, width = 0, row;
@@ -256,7 +256,7 @@ static void text_machine(FILE *f, const struct cmp_result *res, int first, int e
 	}
 }
 
-static void text_gmean(FILE *f, const struct cmp_result *res)
+static void text_gmean(FILE *f, const struct compare_result *res)
 {
 	char label[64], cell[64];
 	int g;
@@ -275,8 +275,8 @@ static void text_gmean(FILE *f, const struct cmp_result *res)
 }
 
 /* Calls fn for each machine's range of cells. */
-static void for_each_machine(FILE *f, const struct cmp_result *res,
-			     void (*fn)(FILE *, const struct cmp_result *, int, int))
+static void for_each_machine(FILE *f, const struct compare_result *res,
+			     void (*fn)(FILE *, const struct compare_result *, int, int))
 {
 	int i, k;
 
@@ -290,9 +290,9 @@ static void for_each_machine(FILE *f, const struct cmp_result *res,
 	}
 }
 
-static int write_text(FILE *f, const struct cmp_result *res)
+static int write_text(FILE *f, const struct compare_result *res)
 {
-	cmp_write_config(f, res);
+	compare_write_config(f, res);
 	fputc('\n', f);
 	for_each_machine(f, res, text_machine);
 	if (res->nr_governors > 1) {
@@ -314,7 +314,7 @@ static int norm_width(const char *gov)
 	return w > NORM_CELL ? w : NORM_CELL;
 }
 
-static void norm_case(const struct cmp_result *res, const struct cmp_cell *c, char *buf, size_t n)
+static void norm_case(const struct compare_result *res, const struct compare_cell *c, char *buf, size_t n)
 {
 	if (res->vary >= 0)
 		snprintf(buf, n, "%lld-%s", (long long)res->values[c->value], param_name(res));
@@ -322,9 +322,9 @@ static void norm_case(const struct cmp_result *res, const struct cmp_cell *c, ch
 		snprintf(buf, n, "%s", res->wl->name);
 }
 
-static void norm_block(FILE *f, const struct cmp_result *res, int first, int end)
+static void norm_block(FILE *f, const struct compare_result *res, int first, int end)
 {
-	const struct cmp_cell *c0 = &res->cells[first];
+	const struct compare_cell *c0 = &res->cells[first];
 	char cases[OP_LEN], cell[96], head[96];
 	int i, g, width = (int)strlen("Case:");
 
@@ -337,7 +337,7 @@ static void norm_block(FILE *f, const struct cmp_result *res, int first, int end
 	fprintf(f, "Test          : %s on %s, %s\n", res->wl->name, res->machines[c0->machine],
 		c0->name);
 	fprintf(f, "Units         : Normalized %s (%s)\n", c0->name,
-		cmp_metric_unit(res->wl, c0->metric));
+		compare_metric_unit(res->wl, c0->metric));
 	fprintf(f, "Interpretation: %s is better\n", c0->higher_is_better ? "Higher" : "Lower");
 	fprintf(f, "Statistic     : %s\n", c0->gov[0].sum.kind == MM_HMEAN ? "HMean" : "AMean");
 	fprintf(f, "%s\n", NORM_RULE);
@@ -348,13 +348,13 @@ static void norm_block(FILE *f, const struct cmp_result *res, int first, int end
 	}
 	fputc('\n', f);
 	for (i = first; i < end; i++) {
-		const struct cmp_cell *c = &res->cells[i];
+		const struct compare_cell *c = &res->cells[i];
 		double base = c->gov[0].sum.mean;
 
 		norm_case(res, c, cases, sizeof(cases));
 		fprintf(f, "%-*s", width, cases);
 		for (g = 0; g < res->nr_governors; g++) {
-			const struct cmp_gov *x = &c->gov[g];
+			const struct compare_gov *x = &c->gov[g];
 			double norm = base != 0.0 ? x->sum.mean / base : NAN;
 
 			mm_format_norm_cell(cell, sizeof(cell), norm,
@@ -366,7 +366,7 @@ static void norm_block(FILE *f, const struct cmp_result *res, int first, int end
 	}
 }
 
-static void norm_machine(FILE *f, const struct cmp_result *res, int first, int end)
+static void norm_machine(FILE *f, const struct compare_result *res, int first, int end)
 {
 	int i, k;
 
@@ -379,9 +379,9 @@ static void norm_machine(FILE *f, const struct cmp_result *res, int first, int e
 	}
 }
 
-static int write_normalized(FILE *f, const struct cmp_result *res)
+static int write_normalized(FILE *f, const struct compare_result *res)
 {
-	cmp_write_config(f, res);
+	compare_write_config(f, res);
 	fputc('\n', f);
 	for_each_machine(f, res, norm_machine);
 	return 0;
@@ -394,7 +394,7 @@ static json_t *jnum(double x)
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
-static json_t *gov_json(const struct cmp_result *res, const struct cmp_gov *x, bool baseline,
+static json_t *gov_json(const struct compare_result *res, const struct compare_gov *x, bool baseline,
 			const char *name)
 {
 	json_t *o = json_object(), *s = json_array();
@@ -413,7 +413,7 @@ static json_t *gov_json(const struct cmp_result *res, const struct cmp_gov *x, b
 	return o;
 }
 
-static json_t *cell_json(const struct cmp_result *res, const struct cmp_cell *c)
+static json_t *cell_json(const struct compare_result *res, const struct compare_cell *c)
 {
 	json_t *o = json_object(), *g = json_array();
 	int i;
@@ -432,7 +432,7 @@ static json_t *cell_json(const struct cmp_result *res, const struct cmp_cell *c)
 	return o;
 }
 
-static json_t *setup_json(const struct cmp_result *res)
+static json_t *setup_json(const struct compare_result *res)
 {
 	json_t *o = json_object(), *p = json_object();
 	unsigned int i;
@@ -456,11 +456,11 @@ static json_t *setup_json(const struct cmp_result *res)
 	json_object_set_new(o, "seed", json_integer((json_int_t)res->seed));
 	json_object_set_new(o, "duration_s", json_real((double)res->duration_ns / 1e9));
 	json_object_set_new(o, "hz", json_integer(res->hz));
-	json_object_set_new(o, "config", cmp_config_json(res));
+	json_object_set_new(o, "config", compare_config_json(res));
 	return o;
 }
 
-static int write_json(FILE *f, const struct cmp_result *res)
+static int write_json(FILE *f, const struct compare_result *res)
 {
 	json_t *root = json_object(), *cells = json_array(), *gm = json_array();
 	int i, rc;
@@ -476,7 +476,7 @@ static int write_json(FILE *f, const struct cmp_result *res)
 	for (i = 0; i < res->nr_governors; i++)
 		json_array_append_new(gm, json_pack("{s:s, s:o}", "governor", res->governors[i],
 						    "ratio", jnum(res->gmean[i])));
-	json_object_set_new(root, "schema", json_string(CMP_JSON_SCHEMA));
+	json_object_set_new(root, "schema", json_string(COMPARE_JSON_SCHEMA));
 	json_object_set_new(root, "baseline", json_string(res->governors[0]));
 	json_object_set_new(root, "cells", cells);
 	json_object_set_new(root, "gmean", gm);
@@ -500,7 +500,7 @@ static void csv_num(FILE *f, double x)
 }
 
 /* The configuration record closes every CSV row. */
-static void csv_config(FILE *f, const struct cmp_result *res, int m, int g)
+static void csv_config(FILE *f, const struct compare_result *res, int m, int g)
 {
 	char tun[1024], sets[1024], hash[17];
 	const char *dis;
@@ -515,7 +515,7 @@ static void csv_config(FILE *f, const struct cmp_result *res, int m, int g)
 		(unsigned long long)(res->seed + (uint64_t)res->iterations - 1), IDLESIM_VERSION);
 }
 
-static int write_csv(FILE *f, const struct cmp_result *res)
+static int write_csv(FILE *f, const struct compare_result *res)
 {
 	int i, g;
 
@@ -524,10 +524,10 @@ static int write_csv(FILE *f, const struct cmp_result *res)
 	      "disabled,hz,wake_latency_model,machine_hash,seed_first,seed_last,idlesim_version\n",
 	      f);
 	for (i = 0; i < res->nr_cells; i++) {
-		const struct cmp_cell *c = &res->cells[i];
+		const struct compare_cell *c = &res->cells[i];
 
 		for (g = 0; g < res->nr_governors; g++) {
-			const struct cmp_gov *x = &c->gov[g];
+			const struct compare_gov *x = &c->gov[g];
 
 			fprintf(f, "%s,%s,", res->wl->name, res->vary >= 0 ? param_name(res) : "");
 			if (res->vary >= 0)
@@ -549,28 +549,28 @@ static int write_csv(FILE *f, const struct cmp_result *res)
 	return 0;
 }
 
-int cmp_write(FILE *f, const struct cmp_result *res, enum cmp_format format,
-	      enum cmp_style style)
+int compare_write(FILE *f, const struct compare_result *res, enum compare_format format,
+	      enum compare_style style)
 {
 	int rc;
 
-	if (format == CMP_JSON)
+	if (format == COMPARE_JSON)
 		rc = write_json(f, res);
-	else if (format == CMP_CSV)
+	else if (format == COMPARE_CSV)
 		rc = write_csv(f, res);
-	else if (style == CMP_STYLE_NORMALIZED)
+	else if (style == COMPARE_STYLE_NORMALIZED)
 		rc = write_normalized(f, res);
 	else
 		rc = write_text(f, res);
 	return rc || ferror(f) ? -1 : 0;
 }
 
-void cmp_progress_bar(void *ud, long done, long total)
+void compare_progress_bar(void *ud, long done, long total)
 {
-	cmp_progress_bar_named(ud, NULL, done, total);
+	compare_progress_bar_named(ud, NULL, done, total);
 }
 
-void cmp_progress_bar_named(FILE *f, const char *name, long done, long total)
+void compare_progress_bar_named(FILE *f, const char *name, long done, long total)
 {
 	if (done < 0) {
 		fputc('\n', f); /* stopped short: end the line before the error message */

@@ -10,6 +10,7 @@
 #include "sim/run/cfgrec.h"
 #include "sim/base/common.h"
 #include "sim/run/compare.h"
+#include "sim/report/compare_report.h"
 #include "sim/report/report.h"
 
 #include <math.h>
@@ -789,10 +790,10 @@ int html_report(FILE *f, const struct run_results *res, const struct html_opts *
 
 /* One cell: a bar per governor (its mean), the error bar +- its stddev, the percentage
  * against the baseline, and "*" where the text table marks the difference significant. */
-static void cmp_chart(FILE *f, const struct cmp_result *res, const struct cmp_cell *c)
+static void compare_chart(FILE *f, const struct compare_result *res, const struct compare_cell *c)
 {
 	double top = 0, w = 60 + CB_W * res->nr_governors;
-	const char *unit = cmp_metric_unit(res->wl, c->metric);
+	const char *unit = compare_metric_unit(res->wl, c->metric);
 	int g;
 
 	for (g = 0; g < res->nr_governors; g++) {
@@ -815,7 +816,7 @@ static void cmp_chart(FILE *f, const struct cmp_result *res, const struct cmp_ce
 	fprintf(f, "<line class=\"grid\" x1=\"40\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", CB_H + 20,
 		w - 10, CB_H + 20);
 	for (g = 0; g < res->nr_governors; g++) {
-		const struct cmp_gov *x = &c->gov[g];
+		const struct compare_gov *x = &c->gov[g];
 		double mean = isfinite(x->sum.mean) ? x->sum.mean : 0;
 		double h = top > 0 ? CB_H * mean / top : 0, e = top > 0 ? CB_H * x->sum.stddev / top : 0;
 		double x0 = 50 + CB_W * g, y = CB_H + 20 - h;
@@ -845,7 +846,7 @@ static void cmp_chart(FILE *f, const struct cmp_result *res, const struct cmp_ce
 }
 
 /* The comparison's configuration record: compare's text lines, verbatim. */
-static void cmp_config(FILE *f, const struct cmp_result *res)
+static void compare_config(FILE *f, const struct compare_result *res)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -853,7 +854,7 @@ static void cmp_config(FILE *f, const struct cmp_result *res)
 
 	fputs("<h2 id=\"config\">Configuration</h2>\n<pre class=\"cfg\">", f);
 	if (m) {
-		cmp_write_config(m, res);
+		compare_write_config(m, res);
 		fclose(m);
 	}
 	esc(f, text ? text : "");
@@ -861,7 +862,7 @@ static void cmp_config(FILE *f, const struct cmp_result *res)
 	free(text);
 }
 
-int html_compare(FILE *f, const struct cmp_result *res, const char *command, const char *version,
+int html_compare(FILE *f, const struct compare_result *res, const char *command, const char *version,
 		 struct sim_error *err)
 {
 	int i, g;
@@ -892,8 +893,8 @@ int html_compare(FILE *f, const struct cmp_result *res, const char *command, con
 	}
 	fputs(".</p>\n", f);
 	for (i = 0; i < res->nr_cells; i++)
-		cmp_chart(f, res, &res->cells[i]);
-	cmp_config(f, res);
+		compare_chart(f, res, &res->cells[i]);
+	compare_config(f, res);
 	page_foot(f, command, version);
 	return ferror(f) ? -1 : 0;
 }

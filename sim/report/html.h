@@ -49,8 +49,8 @@ int html_report(FILE *f, const struct run_results *res, const struct html_opts *
  * means with error bars (stddev), the percentage against the baseline and the text table's
  * significance mark. 0, or -1 with err set.
  */
-struct cmp_result;
-int html_compare(FILE *f, const struct cmp_result *res, const char *command, const char *version,
+struct compare_result;
+int html_compare(FILE *f, const struct compare_result *res, const char *command, const char *version,
 		 struct sim_error *err);
 
 /* For other pages in the same style (sweep summary): text escaped for HTML, and the page's

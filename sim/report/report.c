@@ -182,8 +182,16 @@ static int text_summary(FILE *f, const struct run_results *res)
 	return 0;
 }
 
-/* One of the three turbostat-style blocks: 0 residency, 1 usage, 2 above/below. */
-static int text_block(FILE *f, const struct run_result *r, int kind, bool per_cpu)
+/* The three turbostat-style blocks of a run's text report, in their order. */
+enum text_block_kind {
+	BLOCK_RESIDENCY,   /* Busy%, each state's residency %, Trunc% */
+	BLOCK_USAGE,	   /* idle entries, each state's usage */
+	BLOCK_ABOVE_BELOW, /* above% and below%, each state's two counts */
+	NR_TEXT_BLOCKS
+};
+
+static int text_block(FILE *f, const struct run_result *r, enum text_block_kind kind,
+		      bool per_cpu)
 {
 	const struct run_stats *rs = &r->stats;
 	struct table t = { .left = 1 };
@@ -193,9 +201,9 @@ static int text_block(FILE *f, const struct run_result *r, int kind, bool per_cp
 		return -1;
 	tbl_set(&t, row, 0, "CPU");
 	c = 1;
-	if (kind == 0)
+	if (kind == BLOCK_RESIDENCY)
 		tbl_set(&t, row, c++, "Busy%%");
-	else if (kind == 1)
+	else if (kind == BLOCK_USAGE)
 		tbl_set(&t, row, c++, "Entries");
 	else {
 		tbl_set(&t, row, c++, "Above%%");
@@ -204,16 +212,16 @@ static int text_block(FILE *f, const struct run_result *r, int kind, bool per_cp
 	for (i = 0; i < rs->state_count; i++) {
 		const char *nm = state_name(r, i);
 
-		if (kind == 0)
+		if (kind == BLOCK_RESIDENCY)
 			tbl_set(&t, row, c++, "%s%%", nm);
-		else if (kind == 1)
+		else if (kind == BLOCK_USAGE)
 			tbl_set(&t, row, c++, "%s", nm);
 		else {
 			tbl_set(&t, row, c++, "%s+", nm);
 			tbl_set(&t, row, c++, "%s-", nm);
 		}
 	}
-	if (kind == 0)
+	if (kind == BLOCK_RESIDENCY)
 		tbl_set(&t, row, c++, "Trunc%%");
 	for (i = -1; i < n; i++) {
 		const struct cpu_stats *cs = i < 0 ? &rs->total : &rs->cpus[i];
@@ -230,9 +238,9 @@ static int text_block(FILE *f, const struct run_result *r, int kind, bool per_cp
 		else
 			tbl_set(&t, row, 0, "%d", i);
 		c = 1;
-		if (kind == 0)
+		if (kind == BLOCK_RESIDENCY)
 			tbl_set(&t, row, c++, "%.2f", s.busy_pct);
-		else if (kind == 1)
+		else if (kind == BLOCK_USAGE)
 			tbl_set(&t, row, c++, "%llu", (unsigned long long)s.idle_entries);
 		else {
 			tbl_set(&t, row, c++, "%.2f", s.above_pct);
@@ -241,9 +249,9 @@ static int text_block(FILE *f, const struct run_result *r, int kind, bool per_cp
 		for (k = 0; k < rs->state_count; k++) {
 			const struct cpuidle_state_usage *su = &cs->states[k];
 
-			if (kind == 0)
+			if (kind == BLOCK_RESIDENCY)
 				tbl_set(&t, row, c++, "%.2f", s.residency_pct[k]);
-			else if (kind == 1)
+			else if (kind == BLOCK_USAGE)
 				tbl_set(&t, row, c++, "%llu", su->usage);
 			else {
 				tbl_set(&t, row, c++, "%llu", su->below);
@@ -251,7 +259,7 @@ static int text_block(FILE *f, const struct run_result *r, int kind, bool per_cp
 			}
 		}
 		/* The entry cut by the end: with it, busy and residencies add up to 100 %. */
-		if (kind == 0)
+		if (kind == BLOCK_RESIDENCY)
 			tbl_set(&t, row, c++, "%.2f", s.truncated_pct);
 	}
 	tbl_print(f, &t);
@@ -519,10 +527,10 @@ static int text_run(FILE *f, const struct run_result *r, bool per_cpu)
 		run_regret_negative(r) ? run_regret_negative(r) : "",
 		run_regret_negative(r) ? ", docs/regret.md)" : "", RUN_LATENCY_REFERENCE,
 		r->regret_lat_mean_ns / 1000.0);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < NR_TEXT_BLOCKS; i++) {
 		if (i)
 			fputc('\n', f);
-		if (text_block(f, r, i, per_cpu))
+		if (text_block(f, r, (enum text_block_kind)i, per_cpu))
 			return -1;
 	}
 	if (r->nr_decisions) {

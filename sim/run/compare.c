@@ -45,69 +45,69 @@ static const struct {
 	const char *name;
 	bool higher_is_better;
 	const char *unit;
-} metric_info[CMP_M_RESIDENCY] = {
-	[CMP_M_THROUGHPUT] = { "throughput", true, NULL },
-	[CMP_M_LATENCY_MEAN] = { "latency_mean", false, "us" },
-	[CMP_M_LATENCY_P99] = { "latency_p99", false, "us" },
-	[CMP_M_ENERGY_J] = { "energy_j", false, "J" },
-	[CMP_M_IDLE_POWER_W] = { "idle_power_w", false, "W" },
-	[CMP_M_ABOVE_PCT] = { "above_pct", false, "%" },
-	[CMP_M_BELOW_PCT] = { "below_pct", false, "%" },
-	[CMP_M_HITS_PCT] = { "hits_pct", true, "%" },
-	[CMP_M_WAKE_P99_NS] = { "wake_latency_p99_ns", false, "ns" },
+} metric_info[COMPARE_M_RESIDENCY] = {
+	[COMPARE_M_THROUGHPUT] = { "throughput", true, NULL },
+	[COMPARE_M_LATENCY_MEAN] = { "latency_mean", false, "us" },
+	[COMPARE_M_LATENCY_P99] = { "latency_p99", false, "us" },
+	[COMPARE_M_ENERGY_J] = { "energy_j", false, "J" },
+	[COMPARE_M_IDLE_POWER_W] = { "idle_power_w", false, "W" },
+	[COMPARE_M_ABOVE_PCT] = { "above_pct", false, "%" },
+	[COMPARE_M_BELOW_PCT] = { "below_pct", false, "%" },
+	[COMPARE_M_HITS_PCT] = { "hits_pct", true, "%" },
+	[COMPARE_M_WAKE_P99_NS] = { "wake_latency_p99_ns", false, "ns" },
 };
 
 #define RESIDENCY_PREFIX "residency_pct."
 
-const char *cmp_metric_name(int metric)
+const char *compare_metric_name(int metric)
 {
-	return metric >= 0 && metric < CMP_M_RESIDENCY ? metric_info[metric].name
+	return metric >= 0 && metric < COMPARE_M_RESIDENCY ? metric_info[metric].name
 						       : RESIDENCY_PREFIX;
 }
 
-bool cmp_metric_higher_is_better(int metric)
+bool compare_metric_higher_is_better(int metric)
 {
-	return metric >= 0 && metric < CMP_M_RESIDENCY && metric_info[metric].higher_is_better;
+	return metric >= 0 && metric < COMPARE_M_RESIDENCY && metric_info[metric].higher_is_better;
 }
 
-const char *cmp_metric_unit(const struct workload *wl, int metric)
+const char *compare_metric_unit(const struct workload *wl, int metric)
 {
-	if (metric == CMP_M_THROUGHPUT)
+	if (metric == COMPARE_M_THROUGHPUT)
 		return wl->throughput_unit ? wl->throughput_unit : "";
-	return metric >= 0 && metric < CMP_M_RESIDENCY ? metric_info[metric].unit : "%";
+	return metric >= 0 && metric < COMPARE_M_RESIDENCY ? metric_info[metric].unit : "%";
 }
 
-bool cmp_metric_applies(const struct workload *wl, int metric)
+bool compare_metric_applies(const struct workload *wl, int metric)
 {
 	/* Request throughput and latency come from workloads that serve requests; latency
 	 * also from those that report it alone (cyclictest). */
-	if (metric == CMP_M_THROUGHPUT)
+	if (metric == COMPARE_M_THROUGHPUT)
 		return wl->throughput_unit != NULL;
-	if (metric == CMP_M_LATENCY_MEAN || metric == CMP_M_LATENCY_P99)
+	if (metric == COMPARE_M_LATENCY_MEAN || metric == COMPARE_M_LATENCY_P99)
 		return wl->throughput_unit != NULL || wl->reports_latency;
 	return true;
 }
 
-void cmp_request_defaults(struct cmp_request *req)
+void compare_request_defaults(struct compare_request *req)
 {
 	memset(req, 0, sizeof(*req));
 	run_request_defaults(&req->knobs);
 	req->vary = -1;
-	req->iterations = CMP_DEFAULT_ITERATIONS;
+	req->iterations = COMPARE_DEFAULT_ITERATIONS;
 	req->seed = 1;
-	req->duration_ns = CMP_DEFAULT_DURATION_NS;
+	req->duration_ns = COMPARE_DEFAULT_DURATION_NS;
 }
 
 /* ---- resolving the request ---- */
 
 struct slot {
-	double v[CMP_M_NR];
+	double v[COMPARE_M_NR];
 	bool failed;
 	struct sim_error err;
 };
 
 struct plan {
-	const struct cmp_request *req;
+	const struct compare_request *req;
 	struct machine *mach;
 	uint32_t *mask;
 	const struct cpuidle_governor *gov[RUN_MAX_ITEMS];
@@ -123,20 +123,20 @@ struct plan {
 	bool stop;
 };
 
-int cmp_metric_lookup(const char *name)
+int compare_metric_lookup(const char *name)
 {
 	int i;
 
-	for (i = 0; i < CMP_M_RESIDENCY; i++)
+	for (i = 0; i < COMPARE_M_RESIDENCY; i++)
 		if (!strcmp(name, metric_info[i].name))
 			return i;
 	if (!strncmp(name, RESIDENCY_PREFIX, strlen(RESIDENCY_PREFIX)) &&
 	    name[strlen(RESIDENCY_PREFIX)])
-		return CMP_M_RESIDENCY;
+		return COMPARE_M_RESIDENCY;
 	return -1;
 }
 
-int cmp_residency_state(const struct machine *m, const char *metric)
+int compare_residency_state(const struct machine *m, const char *metric)
 {
 	const char *s = metric + strlen(RESIDENCY_PREFIX);
 	int i;
@@ -149,13 +149,13 @@ int cmp_residency_state(const struct machine *m, const char *metric)
 
 static int check_metrics(const struct plan *pl, struct sim_error *err)
 {
-	const struct cmp_request *req = pl->req;
+	const struct compare_request *req = pl->req;
 	int i, k, id;
 
 	for (i = 0; i < req->nr_metrics; i++) {
 		const char *name = req->metrics[i];
 
-		id = cmp_metric_lookup(name);
+		id = compare_metric_lookup(name);
 		if (id < 0)
 			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
 					     "--metric '%s': unknown (throughput, latency_mean, "
@@ -163,14 +163,14 @@ static int check_metrics(const struct plan *pl, struct sim_error *err)
 					     "below_pct, hits_pct, wake_latency_p99_ns, "
 					     "residency_pct.STATE)",
 					     name);
-		if (!cmp_metric_applies(req->wl, id))
+		if (!compare_metric_applies(req->wl, id))
 			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
 					     "--metric %s: workload %s serves no requests", name,
 					     req->wl->name);
-		if (id != CMP_M_RESIDENCY)
+		if (id != COMPARE_M_RESIDENCY)
 			continue;
 		for (k = 0; k < req->nr_machines; k++)
-			if (cmp_residency_state(&pl->mach[k], name) >= 0)
+			if (compare_residency_state(&pl->mach[k], name) >= 0)
 				break;
 		if (k == req->nr_machines)
 			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
@@ -180,7 +180,7 @@ static int check_metrics(const struct plan *pl, struct sim_error *err)
 	return 0;
 }
 
-static int check_request(const struct cmp_request *req, struct sim_error *err)
+static int check_request(const struct compare_request *req, struct sim_error *err)
 {
 	if (!req->wl)
 		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0, "compare: no workload");
@@ -198,7 +198,7 @@ static int check_request(const struct cmp_request *req, struct sim_error *err)
 		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
 				     "compare: the duration must be positive");
 	if (req->vary >= (int)req->wl->nr_params ||
-	    (req->vary >= 0 && (req->nr_values < 1 || req->nr_values > CMP_MAX_VALUES)))
+	    (req->vary >= 0 && (req->nr_values < 1 || req->nr_values > COMPARE_MAX_VALUES)))
 		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
 				     "compare: bad list of parameter values");
 	return 0;
@@ -218,7 +218,7 @@ static void plan_release(struct plan *pl)
 
 static int plan_machines(struct plan *pl, struct sim_error *err)
 {
-	const struct cmp_request *req = pl->req;
+	const struct compare_request *req = pl->req;
 	char with[96] = "";
 	int i, v, need;
 
@@ -251,7 +251,7 @@ static int plan_machines(struct plan *pl, struct sim_error *err)
 	return 0;
 }
 
-static int plan_make(struct plan *pl, const struct cmp_request *req, struct sim_error *err)
+static int plan_make(struct plan *pl, const struct compare_request *req, struct sim_error *err)
 {
 	int i;
 
@@ -283,7 +283,7 @@ static int plan_make(struct plan *pl, const struct cmp_request *req, struct sim_
 				 err) ||
 	    plan_machines(pl, err) || check_metrics(pl, err))
 		return -1;
-	pl->hz = req->knobs.hz ? req->knobs.hz : CMP_DEFAULT_HZ;
+	pl->hz = req->knobs.hz ? req->knobs.hz : COMPARE_DEFAULT_HZ;
 	pl->nr_jobs = (long)pl->nr_values * req->nr_machines * req->nr_governors * req->iterations;
 	pl->slots = sim_calloc((size_t)pl->nr_jobs, sizeof(*pl->slots));
 	if (!pl->slots)
@@ -296,7 +296,7 @@ static int plan_make(struct plan *pl, const struct cmp_request *req, struct sim_
 /* Job numbers: ((value * machines + machine) * governors + governor) * iterations + iter. */
 static long job_index(const struct plan *pl, int v, int m, int g, int it)
 {
-	const struct cmp_request *req = pl->req;
+	const struct compare_request *req = pl->req;
 
 	return (((long)v * req->nr_machines + m) * req->nr_governors + g) * req->iterations + it;
 }
@@ -309,22 +309,22 @@ static void metrics_of(const struct workload *wl, const struct loop_result *r, d
 	int i;
 
 	stats_summarize(rs, &rs->total, rs->nr_cpus, &s);
-	v[CMP_M_THROUGHPUT] = workload_throughput(wl, r);
-	v[CMP_M_LATENCY_MEAN] = lat_hist_mean(&r->latency) / 1e3;
-	v[CMP_M_LATENCY_P99] = (double)lat_hist_percentile(&r->latency, 99.0) / 1e3;
-	v[CMP_M_ENERGY_J] = rs->energy_j;
-	v[CMP_M_IDLE_POWER_W] = dur > 0 ? rs->idle_energy_j / dur : 0.0;
-	v[CMP_M_ABOVE_PCT] = s.above_pct;
-	v[CMP_M_BELOW_PCT] = s.below_pct;
-	v[CMP_M_HITS_PCT] = s.hits_pct;
-	v[CMP_M_WAKE_P99_NS] = (double)s.lat_p99_ns;
+	v[COMPARE_M_THROUGHPUT] = workload_throughput(wl, r);
+	v[COMPARE_M_LATENCY_MEAN] = lat_hist_mean(&r->latency) / 1e3;
+	v[COMPARE_M_LATENCY_P99] = (double)lat_hist_percentile(&r->latency, 99.0) / 1e3;
+	v[COMPARE_M_ENERGY_J] = rs->energy_j;
+	v[COMPARE_M_IDLE_POWER_W] = dur > 0 ? rs->idle_energy_j / dur : 0.0;
+	v[COMPARE_M_ABOVE_PCT] = s.above_pct;
+	v[COMPARE_M_BELOW_PCT] = s.below_pct;
+	v[COMPARE_M_HITS_PCT] = s.hits_pct;
+	v[COMPARE_M_WAKE_P99_NS] = (double)s.lat_p99_ns;
 	for (i = 0; i < CPUIDLE_STATE_MAX; i++)
-		v[CMP_M_RESIDENCY + i] = i < rs->state_count ? s.residency_pct[i] : 0.0;
+		v[COMPARE_M_RESIDENCY + i] = i < rs->state_count ? s.residency_pct[i] : 0.0;
 }
 
 static void run_job(struct plan *pl, long j)
 {
-	const struct cmp_request *req = pl->req;
+	const struct compare_request *req = pl->req;
 	struct slot *slot = &pl->slots[j];
 	int it = (int)(j % req->iterations);
 	long rest = j / req->iterations;
@@ -432,13 +432,13 @@ static int deepest_enabled(const struct machine *m, uint32_t mask)
 }
 
 /* Add the cells of one metric on machine m, one per value. */
-static int add_cells(struct plan *pl, struct cmp_result *res, size_t *cap, int m, int id,
+static int add_cells(struct plan *pl, struct compare_result *res, size_t *cap, int m, int id,
 		     int state, struct sim_error *err)
 {
 	int v;
 
 	for (v = 0; v < pl->nr_values; v++) {
-		struct cmp_cell *c;
+		struct compare_cell *c;
 
 		if (sim_grow((void **)&res->cells, cap, (size_t)res->nr_cells + 1,
 			     sizeof(*res->cells)))
@@ -447,8 +447,8 @@ static int add_cells(struct plan *pl, struct cmp_result *res, size_t *cap, int m
 		memset(c, 0, sizeof(*c));
 		c->value = v;
 		c->machine = m;
-		c->metric = id == CMP_M_RESIDENCY ? CMP_M_RESIDENCY + state : id;
-		if (id == CMP_M_RESIDENCY) {
+		c->metric = id == COMPARE_M_RESIDENCY ? COMPARE_M_RESIDENCY + state : id;
+		if (id == COMPARE_M_RESIDENCY) {
 			snprintf(c->name, sizeof(c->name), "%s%s", RESIDENCY_PREFIX,
 				 pl->mach[m].states[state].name);
 			c->higher_is_better = state == deepest_enabled(&pl->mach[m], pl->mask[m]);
@@ -462,27 +462,27 @@ static int add_cells(struct plan *pl, struct cmp_result *res, size_t *cap, int m
 }
 
 /* The cells of machine m: the requested metrics in their order, else all that apply. */
-static int machine_cells(struct plan *pl, struct cmp_result *res, size_t *cap, int m,
+static int machine_cells(struct plan *pl, struct compare_result *res, size_t *cap, int m,
 			 struct sim_error *err)
 {
-	const struct cmp_request *req = pl->req;
-	bool seen[CMP_M_NR] = { false };
+	const struct compare_request *req = pl->req;
+	bool seen[COMPARE_M_NR] = { false };
 	int i, id, st;
 
 	if (!req->nr_metrics) {
-		for (id = 0; id < CMP_M_RESIDENCY; id++)
-			if (cmp_metric_applies(req->wl, id) &&
+		for (id = 0; id < COMPARE_M_RESIDENCY; id++)
+			if (compare_metric_applies(req->wl, id) &&
 			    add_cells(pl, res, cap, m, id, 0, err))
 				return -1;
 		for (st = 0; st < pl->mach[m].state_count; st++)
 			if (!(pl->mask[m] & (1u << st)) &&
-			    add_cells(pl, res, cap, m, CMP_M_RESIDENCY, st, err))
+			    add_cells(pl, res, cap, m, COMPARE_M_RESIDENCY, st, err))
 				return -1;
 		return 0;
 	}
 	for (i = 0; i < req->nr_metrics; i++) {
-		id = cmp_metric_lookup(req->metrics[i]);
-		st = id == CMP_M_RESIDENCY ? cmp_residency_state(&pl->mach[m], req->metrics[i]) : 0;
+		id = compare_metric_lookup(req->metrics[i]);
+		st = id == COMPARE_M_RESIDENCY ? compare_residency_state(&pl->mach[m], req->metrics[i]) : 0;
 		if (st < 0 || seen[id + st])
 			continue; /* a state this machine lacks, or a repeated metric */
 		seen[id + st] = true;
@@ -492,14 +492,14 @@ static int machine_cells(struct plan *pl, struct cmp_result *res, size_t *cap, i
 	return 0;
 }
 
-static void cell_stats(const struct cmp_result *res, struct cmp_cell *c)
+static void cell_stats(const struct compare_result *res, struct compare_cell *c)
 {
-	struct cmp_gov *base = &c->gov[0];
-	bool hmean = c->higher_is_better && c->metric < CMP_M_RESIDENCY;
+	struct compare_gov *base = &c->gov[0];
+	bool hmean = c->higher_is_better && c->metric < COMPARE_M_RESIDENCY;
 	int g;
 
 	for (g = 0; g < res->nr_governors; g++) {
-		struct cmp_gov *x = &c->gov[g];
+		struct compare_gov *x = &c->gov[g];
 
 		mm_summarize(x->samples, res->iterations, hmean, &x->sum);
 		x->pct = g ? mm_pct(&base->sum, &x->sum, c->higher_is_better) : 0.0;
@@ -508,14 +508,14 @@ static void cell_stats(const struct cmp_result *res, struct cmp_cell *c)
 	}
 }
 
-static void gmean_of(struct cmp_result *res, double *ratios)
+static void gmean_of(struct compare_result *res, double *ratios)
 {
 	int g, i, n;
 
 	res->gmean[0] = 1.0;
 	for (g = 1; g < res->nr_governors; g++) {
 		for (i = n = 0; i < res->nr_cells; i++) {
-			const struct cmp_cell *c = &res->cells[i];
+			const struct compare_cell *c = &res->cells[i];
 
 			if (c->in_gmean)
 				ratios[n++] = mm_ratio(c->gov[0].sum.mean, c->gov[g].sum.mean,
@@ -526,9 +526,9 @@ static void gmean_of(struct cmp_result *res, double *ratios)
 	}
 }
 
-static int build_cells(struct plan *pl, struct cmp_result *res, struct sim_error *err)
+static int build_cells(struct plan *pl, struct compare_result *res, struct sim_error *err)
 {
-	const struct cmp_request *req = pl->req;
+	const struct compare_request *req = pl->req;
 	size_t cap = 0, per_cell = (size_t)req->nr_governors * (size_t)req->iterations;
 	double *ratios;
 	int m, i, g, it;
@@ -545,7 +545,7 @@ static int build_cells(struct plan *pl, struct cmp_result *res, struct sim_error
 		return sim_error_nomem(err, "");
 	}
 	for (i = 0; i < res->nr_cells; i++) {
-		struct cmp_cell *c = &res->cells[i];
+		struct compare_cell *c = &res->cells[i];
 
 		c->gov = &res->gov_store[(size_t)i * (size_t)req->nr_governors];
 		for (g = 0; g < req->nr_governors; g++) {
@@ -564,9 +564,9 @@ static int build_cells(struct plan *pl, struct cmp_result *res, struct sim_error
 	return 0;
 }
 
-static int result_init(const struct plan *pl, struct cmp_result *res, struct sim_error *err)
+static int result_init(const struct plan *pl, struct compare_result *res, struct sim_error *err)
 {
-	const struct cmp_request *req = pl->req;
+	const struct compare_request *req = pl->req;
 	int i, k;
 
 	res->wl = req->wl;
@@ -607,9 +607,9 @@ static int result_init(const struct plan *pl, struct cmp_result *res, struct sim
 	return 0;
 }
 
-int cmp_run(const struct cmp_request *req, struct cmp_result *out, struct sim_error *err)
+int compare_run(const struct compare_request *req, struct compare_result *out, struct sim_error *err)
 {
-	struct cmp_request q = *req; /* a governor listed twice compared once, as run does */
+	struct compare_request q = *req; /* a governor listed twice compared once, as run does */
 	struct plan pl;
 	int rc;
 
@@ -624,11 +624,11 @@ int cmp_run(const struct cmp_request *req, struct cmp_result *out, struct sim_er
 		rc = build_cells(&pl, out, err);
 	plan_release(&pl);
 	if (rc)
-		cmp_result_free(out);
+		compare_result_free(out);
 	return rc;
 }
 
-void cmp_result_free(struct cmp_result *res)
+void compare_result_free(struct compare_result *res)
 {
 	sim_free(res->machines);
 	sim_free(res->mrec);
@@ -638,7 +638,7 @@ void cmp_result_free(struct cmp_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-int cmp_governor_index(const struct cmp_result *res, const char *name)
+int compare_governor_index(const struct compare_result *res, const char *name)
 {
 	int g;
 

@@ -34,26 +34,7 @@
 const char *const check_bound_key[B_NR] = { "min", "max", "min_pct", "max_pct",
 					    "no_significant_regression" };
 
-struct where {
-	const char *source, *text;
-	struct sim_error *err;
-};
-
 /* ---- parsing helpers ---- */
-
-static int fail(const struct where *w, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(const struct where *w, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = jsonpos_fail_v(w->err, w->source, w->text, path, fmt, ap);
-	va_end(ap);
-	return rc;
-}
 
 static const char *sub(char *buf, const char *path, const char *key)
 {
@@ -61,7 +42,7 @@ static const char *sub(char *buf, const char *path, const char *key)
 	return buf;
 }
 
-static int check_keys(const struct where *w, json_t *obj, const char *path,
+static int check_keys(const struct json_where *w, json_t *obj, const char *path,
 		      const char *const *known)
 {
 	char p[PATH_LEN], list[400] = "";
@@ -77,13 +58,13 @@ static int check_keys(const struct where *w, json_t *obj, const char *path,
 		for (i = 0; known[i]; i++)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 				 i ? ", " : "", known[i]);
-		return fail(w, sub(p, path, key), "unknown field '%s' in %s (known: %s)", key,
+		return jsonpos_fail(w, sub(p, path, key), "unknown field '%s' in %s (known: %s)", key,
 			    path[0] ? path : "the file", list);
 	}
 	return 0;
 }
 
-static int get_string(const struct where *w, json_t *obj, const char *path, const char *key,
+static int get_string(const struct json_where *w, json_t *obj, const char *path, const char *key,
 		      bool required, const char **out)
 {
 	json_t *v = json_object_get(obj, key);
@@ -91,18 +72,18 @@ static int get_string(const struct where *w, json_t *obj, const char *path, cons
 
 	if (!v) {
 		if (required)
-			return fail(w, path, "missing required field '%s' in %s", key,
+			return jsonpos_fail(w, path, "missing required field '%s' in %s", key,
 				    path[0] ? path : "the file");
 		return 0;
 	}
 	if (!json_is_string(v) || !json_string_length(v))
-		return fail(w, sub(p, path, key), "%s must be a non-empty string", p);
+		return jsonpos_fail(w, sub(p, path, key), "%s must be a non-empty string", p);
 	*out = json_string_value(v);
 	return 0;
 }
 
 /* A string or an array of strings, into list[0..*n). */
-static int get_strings(const struct where *w, json_t *obj, const char *path, const char *key,
+static int get_strings(const struct json_where *w, json_t *obj, const char *path, const char *key,
 		       bool required, const char **list, int *n)
 {
 	json_t *v = json_object_get(obj, key), *x;
@@ -111,34 +92,34 @@ static int get_strings(const struct where *w, json_t *obj, const char *path, con
 
 	*n = 0;
 	if (!v)
-		return required ? fail(w, path, "missing required field '%s' in %s", key, path) : 0;
+		return required ? jsonpos_fail(w, path, "missing required field '%s' in %s", key, path) : 0;
 	sub(p, path, key);
 	if (json_is_string(v))
 		return get_string(w, obj, path, key, true, &list[(*n)++]);
 	if (!json_is_array(v) || (required && !json_array_size(v)))
-		return fail(w, p, "%s must be a string or a non-empty array of strings", p);
+		return jsonpos_fail(w, p, "%s must be a string or a non-empty array of strings", p);
 	if (json_array_size(v) > RUN_MAX_ITEMS)
-		return fail(w, p, "%s: at most %d entries", p, RUN_MAX_ITEMS);
+		return jsonpos_fail(w, p, "%s: at most %d entries", p, RUN_MAX_ITEMS);
 	json_array_foreach(v, i, x) {
 		snprintf(q, sizeof(q), "%s[%zu]", p, i);
 		if (!json_is_string(x) || !json_string_length(x))
-			return fail(w, q, "%s must be a non-empty string", q);
+			return jsonpos_fail(w, q, "%s must be a non-empty string", q);
 		list[(*n)++] = json_string_value(x);
 	}
 	return 0;
 }
 
-static int int_value(const struct where *w, json_t *v, const char *path, int64_t lo, int64_t hi,
+static int int_value(const struct json_where *w, json_t *v, const char *path, int64_t lo, int64_t hi,
 		     int64_t *out)
 {
 	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
-		return fail(w, path, "%s must be an integer in %lld..%lld", path, (long long)lo,
+		return jsonpos_fail(w, path, "%s must be an integer in %lld..%lld", path, (long long)lo,
 			    (long long)hi);
 	*out = json_integer_value(v);
 	return 0;
 }
 
-static int get_int(const struct where *w, json_t *obj, const char *path, const char *key,
+static int get_int(const struct json_where *w, json_t *obj, const char *path, const char *key,
 		   int64_t lo, int64_t hi, int64_t *out)
 {
 	json_t *v = json_object_get(obj, key);
@@ -147,7 +128,7 @@ static int get_int(const struct where *w, json_t *obj, const char *path, const c
 	return v ? int_value(w, v, sub(p, path, key), lo, hi, out) : 0;
 }
 
-static int get_number(const struct where *w, json_t *obj, const char *path, const char *key,
+static int get_number(const struct json_where *w, json_t *obj, const char *path, const char *key,
 		      bool *has, double *out)
 {
 	json_t *v = json_object_get(obj, key);
@@ -156,7 +137,7 @@ static int get_number(const struct where *w, json_t *obj, const char *path, cons
 	if (!v)
 		return 0;
 	if (!json_is_number(v))
-		return fail(w, sub(p, path, key), "%s must be a number", p);
+		return jsonpos_fail(w, sub(p, path, key), "%s must be a number", p);
 	*out = json_number_value(v);
 	*has = true;
 	return 0;
@@ -164,7 +145,7 @@ static int get_number(const struct where *w, json_t *obj, const char *path, cons
 
 /* ---- a comparison ---- */
 
-static int parse_params(const struct where *w, json_t *c, const char *path, struct cmp_request *r)
+static int parse_params(const struct json_where *w, json_t *c, const char *path, struct compare_request *r)
 {
 	json_t *ps = json_object_get(c, "params"), *v, *x;
 	char p[PATH_LEN], q[PATH_LEN + 24];
@@ -176,22 +157,22 @@ static int parse_params(const struct where *w, json_t *c, const char *path, stru
 	if (!ps)
 		return 0;
 	if (!json_is_object(ps))
-		return fail(w, sub(p, path, "params"), "%s must be an object", p);
+		return jsonpos_fail(w, sub(p, path, "params"), "%s must be an object", p);
 	json_object_foreach(ps, key, v) {
 		snprintf(p, sizeof(p), "%s.params.%s", path, key);
 		k = workload_param_index(r->wl, key);
 		if (k < 0)
-			return fail(w, p, "workload %s has no parameter '%s'", r->wl->name, key);
+			return jsonpos_fail(w, p, "workload %s has no parameter '%s'", r->wl->name, key);
 		if (!json_is_array(v)) {
 			if (int_value(w, v, p, INT64_MIN, INT64_MAX, &r->params[k]))
 				return -1;
 			continue;
 		}
 		if (r->vary >= 0)
-			return fail(w, p, "only one parameter may be a list (%s is one already)",
+			return jsonpos_fail(w, p, "only one parameter may be a list (%s is one already)",
 				    r->wl->params[r->vary].name);
-		if (!json_array_size(v) || json_array_size(v) > CMP_MAX_VALUES)
-			return fail(w, p, "%s must have 1 to %d values", p, CMP_MAX_VALUES);
+		if (!json_array_size(v) || json_array_size(v) > COMPARE_MAX_VALUES)
+			return jsonpos_fail(w, p, "%s must have 1 to %d values", p, COMPARE_MAX_VALUES);
 		r->vary = k;
 		json_array_foreach(v, i, x) {
 			snprintf(q, sizeof(q), "%s[%zu]", p, i);
@@ -202,7 +183,7 @@ static int parse_params(const struct where *w, json_t *c, const char *path, stru
 	return 0;
 }
 
-static int parse_sets(const struct where *w, json_t *c, const char *path, struct run_request *k)
+static int parse_sets(const struct json_where *w, json_t *c, const char *path, struct run_request *k)
 {
 	json_t *sets = json_object_get(c, "set"), *v;
 	char p[PATH_LEN];
@@ -212,7 +193,7 @@ static int parse_sets(const struct where *w, json_t *c, const char *path, struct
 	if (!sets)
 		return 0;
 	if (!json_is_object(sets))
-		return fail(w, sub(p, path, "set"), "%s must be an object of FAMILY.NAME: VALUE",
+		return jsonpos_fail(w, sub(p, path, "set"), "%s must be an object of FAMILY.NAME: VALUE",
 			    p);
 	json_object_foreach(sets, key, v) {
 		struct run_set *s = &k->sets[k->nr_sets];
@@ -221,9 +202,9 @@ static int parse_sets(const struct where *w, json_t *c, const char *path, struct
 		dot = strchr(key, '.');
 		if (!dot || dot == key || !dot[1] || (size_t)(dot - key) >= sizeof(s->family) ||
 		    strlen(dot + 1) >= sizeof(s->name))
-			return fail(w, p, "'%s': expected FAMILY.NAME, e.g. menu.decay", key);
+			return jsonpos_fail(w, p, "'%s': expected FAMILY.NAME, e.g. menu.decay", key);
 		if (k->nr_sets >= RUN_MAX_SETS)
-			return fail(w, p, "at most %d tunables", RUN_MAX_SETS);
+			return jsonpos_fail(w, p, "at most %d tunables", RUN_MAX_SETS);
 		if (int_value(w, v, p, -(INT64_MAX / 2), INT64_MAX / 2, &x))
 			return -1;
 		snprintf(s->family, sizeof(s->family), "%.*s", (int)(dot - key), key);
@@ -234,7 +215,7 @@ static int parse_sets(const struct where *w, json_t *c, const char *path, struct
 	return 0;
 }
 
-static int parse_knobs(const struct where *w, json_t *c, const char *path, struct cmp_request *r)
+static int parse_knobs(const struct json_where *w, json_t *c, const char *path, struct compare_request *r)
 {
 	int64_t v = -1, secs_ns;
 	const char *wake;
@@ -256,7 +237,7 @@ static int parse_knobs(const struct where *w, json_t *c, const char *path, struc
 	if (has) {
 		secs_ns = isfinite(d) && d > 0 && d <= 3600 ? (int64_t)llround(d * 1e9) : 0;
 		if (secs_ns < 1)
-			return fail(w, sub(p, path, "duration_s"), "%s must be in (0, 3600]", p);
+			return jsonpos_fail(w, sub(p, path, "duration_s"), "%s must be in (0, 3600]", p);
 		r->duration_ns = secs_ns;
 	}
 	v = 0;
@@ -271,7 +252,7 @@ static int parse_knobs(const struct where *w, json_t *c, const char *path, struc
 	if (get_string(w, c, path, "wake_latency", false, &wake))
 		return -1;
 	if (wake && wake_model_parse(wake, &r->knobs.wake_model))
-		return fail(w, sub(p, path, "wake_latency"),
+		return jsonpos_fail(w, sub(p, path, "wake_latency"),
 			    "%s: '%s' is not worst, typical or measured", p, wake);
 	if (get_strings(w, c, path, "disable", false, r->knobs.disable, &r->knobs.nr_disable) ||
 	    get_strings(w, c, path, "enable", false, r->knobs.enable, &r->knobs.nr_enable))
@@ -284,8 +265,8 @@ static int parse_knobs(const struct where *w, json_t *c, const char *path, struc
  * the field: parameter values out of range, machines that do not load, states to disable
  * or enable that a machine lacks. Other errors (out of memory) pass unchanged.
  */
-static int check_resolvable(const struct where *w, json_t *c, const char *path,
-			    const struct cmp_request *r)
+static int check_resolvable(const struct json_where *w, json_t *c, const char *path,
+			    const struct compare_request *r)
 {
 	int64_t params[WL_MAX_PARAMS];
 	struct sim_error e = { 0 };
@@ -299,7 +280,7 @@ static int check_resolvable(const struct where *w, json_t *c, const char *path,
 		if (r->vary >= 0)
 			params[r->vary] = r->values[i];
 		if (workload_check_params(r->wl, params, &e))
-			return fail(w, sub(p, path, "params"), "%s", e.text);
+			return jsonpos_fail(w, sub(p, path, "params"), "%s", e.text);
 	}
 	for (i = 0; i < r->nr_machines; i++) {
 		if (run_load_machine(&r->knobs, r->machines[i], &m, &e)) {
@@ -308,11 +289,11 @@ static int check_resolvable(const struct where *w, json_t *c, const char *path,
 					*w->err = e;
 				return -1;
 			}
-			return fail(w, sub(p, path, "machines"), "%s%s%s", e.source,
+			return jsonpos_fail(w, sub(p, path, "machines"), "%s%s%s", e.source,
 				    e.source[0] ? ": " : "", e.text);
 		}
 		if (run_disabled_mask(&r->knobs, &m, &mask, &e))
-			return fail(w,
+			return jsonpos_fail(w,
 				    sub(p, path,
 					json_object_get(c, "disable") ? "disable" : "enable"),
 				    "%s", e.text);
@@ -323,12 +304,12 @@ static int check_resolvable(const struct where *w, json_t *c, const char *path,
 		for (i = 0; i < r->nr_governors; i++)
 			g[i] = gov_find(r->governors[i]);
 		if (run_check_sets_apply(r->knobs.sets, r->knobs.nr_sets, g, r->nr_governors, &e))
-			return fail(w, sub(p, path, "set"), "%s", e.text);
+			return jsonpos_fail(w, sub(p, path, "set"), "%s", e.text);
 	}
 	return 0;
 }
 
-static int parse_comparison(const struct where *w, json_t *c, const char *path,
+static int parse_comparison(const struct json_where *w, json_t *c, const char *path,
 			    check_find_fn *find, struct check_comparison *out)
 {
 	static const char *const known[] = {
@@ -336,19 +317,19 @@ static int parse_comparison(const struct where *w, json_t *c, const char *path,
 		"duration_s", "hz", "latency_limit_us", "wake_latency", "disable", "enable", "set",
 		"expect", NULL
 	};
-	struct cmp_request *r = &out->req;
+	struct compare_request *r = &out->req;
 	const char *wl = NULL;
 	char p[PATH_LEN];
 	int i;
 
 	if (!json_is_object(c))
-		return fail(w, path, "%s must be an object", path);
+		return jsonpos_fail(w, path, "%s must be an object", path);
 	if (check_keys(w, c, path, known) || get_string(w, c, path, "name", false, &out->name) ||
 	    get_string(w, c, path, "workload", true, &wl))
 		return -1;
 	r->wl = find(wl);
 	if (!r->wl)
-		return fail(w, sub(p, path, "workload"),
+		return jsonpos_fail(w, sub(p, path, "workload"),
 			    "unknown workload '%s' (see idlesim help gen)", wl);
 	if (parse_params(w, c, path, r) ||
 	    get_strings(w, c, path, "machines", true, r->machines, &r->nr_machines) ||
@@ -363,8 +344,8 @@ static int parse_comparison(const struct where *w, json_t *c, const char *path,
 			if (!json_is_array(json_object_get(c, "governors")))
 				sub(p, path, "governors");
 			if (e.code != SIM_OK)
-				return fail(w, p, "%s: %s", r->governors[i], e.text);
-			return fail(w, p, "unknown governor '%s' (see idlesim governors)",
+				return jsonpos_fail(w, p, "%s: %s", r->governors[i], e.text);
+			return jsonpos_fail(w, p, "unknown governor '%s' (see idlesim governors)",
 				    r->governors[i]);
 		}
 		r->governors[i] = g->name; /* a kernel file: its registered name */
@@ -374,33 +355,33 @@ static int parse_comparison(const struct where *w, json_t *c, const char *path,
 
 /* ---- an expectation ---- */
 
-static int expect_targets(const struct where *w, const struct check_comparison *cmp,
+static int expect_targets(const struct json_where *w, const struct check_comparison *cmp,
 			  const struct check_expect *x)
 {
-	const struct cmp_request *r = &cmp->req;
+	const struct compare_request *r = &cmp->req;
 	const struct cpuidle_governor *g = gov_find(x->governor);
 	char p[PATH_LEN];
-	int i, id = cmp_metric_lookup(x->metric);
+	int i, id = compare_metric_lookup(x->metric);
 
 	if (id < 0)
-		return fail(w, sub(p, x->path, "metric"), "unknown metric '%s'", x->metric);
-	if (!cmp_metric_applies(r->wl, id))
-		return fail(w, sub(p, x->path, "metric"), "workload %s serves no requests: no %s",
+		return jsonpos_fail(w, sub(p, x->path, "metric"), "unknown metric '%s'", x->metric);
+	if (!compare_metric_applies(r->wl, id))
+		return jsonpos_fail(w, sub(p, x->path, "metric"), "workload %s serves no requests: no %s",
 			    r->wl->name, x->metric);
 	for (i = 0; i < r->nr_governors && gov_find(r->governors[i]) != g; i++)
 		;
 	if (i == r->nr_governors)
-		return fail(w, sub(p, x->path, "governor"),
+		return jsonpos_fail(w, sub(p, x->path, "governor"),
 			    "governor '%s' is not one of this comparison's governors", x->governor);
 	if (i == 0 && (x->has[B_MIN_PCT] || x->has[B_MAX_PCT] || x->has[B_NO_REGRESSION]))
-		return fail(w, x->path,
+		return jsonpos_fail(w, x->path,
 			    "%s is the baseline: bounds against the baseline need another governor",
 			    x->governor);
 	if (x->machine) {
 		for (i = 0; i < r->nr_machines && strcmp(r->machines[i], x->machine); i++)
 			;
 		if (i == r->nr_machines)
-			return fail(w, sub(p, x->path, "machine"),
+			return jsonpos_fail(w, sub(p, x->path, "machine"),
 				    "machine '%s' is not one of this comparison's machines",
 				    x->machine);
 	}
@@ -408,20 +389,20 @@ static int expect_targets(const struct where *w, const struct check_comparison *
 		bool found = false;
 
 		if (r->vary < 0)
-			return fail(w, sub(p, x->path, "value"),
+			return jsonpos_fail(w, sub(p, x->path, "value"),
 				    "'value' selects a value of the listed parameter, and no "
 				    "parameter of this comparison is a list");
 		for (i = 0; i < r->nr_values; i++)
 			found |= r->values[i] == x->value;
 		if (!found)
-			return fail(w, sub(p, x->path, "value"),
+			return jsonpos_fail(w, sub(p, x->path, "value"),
 				    "no cell of this comparison has the parameter value %lld",
 				    (long long)x->value);
 	}
 	return 0;
 }
 
-static int parse_expect(const struct where *w, json_t *e, const char *path,
+static int parse_expect(const struct json_where *w, json_t *e, const char *path,
 			const struct check_comparison *cmp, struct check_expect *x)
 {
 	static const char *const known[] = { "metric",	"governor", "machine",
@@ -435,7 +416,7 @@ static int parse_expect(const struct where *w, json_t *e, const char *path,
 	memset(x, 0, sizeof(*x));
 	snprintf(x->path, sizeof(x->path), "%s", path);
 	if (!json_is_object(e))
-		return fail(w, path, "%s must be an object", path);
+		return jsonpos_fail(w, path, "%s must be an object", path);
 	if (check_keys(w, e, path, known) || get_string(w, e, path, "metric", true, &x->metric) ||
 	    get_string(w, e, path, "governor", true, &x->governor) ||
 	    get_string(w, e, path, "machine", false, &x->machine))
@@ -446,7 +427,7 @@ static int parse_expect(const struct where *w, json_t *e, const char *path,
 		const struct cpuidle_governor *g = kgov_find(x->governor, stderr, &ke);
 
 		if (!g)
-			return fail(w, sub(p, path, "governor"), "%s: %s", x->governor, ke.text);
+			return jsonpos_fail(w, sub(p, path, "governor"), "%s: %s", x->governor, ke.text);
 		x->governor = g->name;
 	}
 	v = json_object_get(e, "value");
@@ -460,28 +441,28 @@ static int parse_expect(const struct where *w, json_t *e, const char *path,
 			return -1;
 	v = json_object_get(e, check_bound_key[B_NO_REGRESSION]);
 	if (v && !json_is_boolean(v))
-		return fail(w, sub(p, path, check_bound_key[B_NO_REGRESSION]),
+		return jsonpos_fail(w, sub(p, path, check_bound_key[B_NO_REGRESSION]),
 			    "%s must be true or false", p);
 	x->has[B_NO_REGRESSION] = v && json_is_true(v);
 	v = json_object_get(e, "significant");
 	if (v && !json_is_boolean(v))
-		return fail(w, sub(p, path, "significant"), "%s must be true or false", p);
+		return jsonpos_fail(w, sub(p, path, "significant"), "%s must be true or false", p);
 	x->significant = v && json_is_true(v);
 	if (x->significant && !x->has[B_MIN_PCT] && !x->has[B_MAX_PCT])
-		return fail(w, sub(p, path, "significant"),
+		return jsonpos_fail(w, sub(p, path, "significant"),
 			    "%s qualifies min_pct or max_pct, and %s has neither", p, path);
 	for (b = 0; b < B_NR; b++)
 		nb += x->has[b];
 	if (!nb)
-		return fail(w, path, "%s states no bound (min, max, min_pct, max_pct or "
+		return jsonpos_fail(w, path, "%s states no bound (min, max, min_pct, max_pct or "
 				     "no_significant_regression)", path);
 	if ((x->has[B_MIN] && x->has[B_MAX] && x->bound[B_MIN] > x->bound[B_MAX]) ||
 	    (x->has[B_MIN_PCT] && x->has[B_MAX_PCT] && x->bound[B_MIN_PCT] > x->bound[B_MAX_PCT]))
-		return fail(w, path, "%s: a lower bound is above its upper bound", path);
+		return jsonpos_fail(w, path, "%s: a lower bound is above its upper bound", path);
 	return expect_targets(w, cmp, x);
 }
 
-static int parse_expects(const struct where *w, json_t *c, const char *path,
+static int parse_expects(const struct json_where *w, json_t *c, const char *path,
 			 struct check_comparison *cmp)
 {
 	json_t *a = json_object_get(c, "expect"), *e;
@@ -490,9 +471,9 @@ static int parse_expects(const struct where *w, json_t *c, const char *path,
 
 	sub(p, path, "expect");
 	if (!a)
-		return fail(w, path, "missing required field 'expect' in %s", path);
+		return jsonpos_fail(w, path, "missing required field 'expect' in %s", path);
 	if (!json_is_array(a) || !json_array_size(a))
-		return fail(w, p, "%s must be a non-empty array of expectations", p);
+		return jsonpos_fail(w, p, "%s must be a non-empty array of expectations", p);
 	cmp->ex = sim_calloc(json_array_size(a), sizeof(*cmp->ex));
 	if (!cmp->ex)
 		return sim_error_nomem(w->err, w->source);
@@ -508,10 +489,10 @@ static int parse_expects(const struct where *w, json_t *c, const char *path,
 /* The metrics a comparison must compute: those its expectations name, once each. */
 static void request_metrics(struct check_comparison *cmp)
 {
-	struct cmp_request *r = &cmp->req;
+	struct compare_request *r = &cmp->req;
 	int i, k;
 
-	for (i = 0; i < cmp->nr_ex && r->nr_metrics < CMP_MAX_METRICS; i++) {
+	for (i = 0; i < cmp->nr_ex && r->nr_metrics < COMPARE_MAX_METRICS; i++) {
 		for (k = 0; k < r->nr_metrics && strcasecmp(r->metrics[k], cmp->ex[i].metric); k++)
 			;
 		if (k == r->nr_metrics)
@@ -519,7 +500,7 @@ static void request_metrics(struct check_comparison *cmp)
 	}
 }
 
-static int parse_root(const struct where *w, struct check_file *cf, check_find_fn *find)
+static int parse_root(const struct json_where *w, struct check_file *cf, check_find_fn *find)
 {
 	static const char *const known[] = { "schema", "comparisons", NULL };
 	json_t *root = cf->root, *a, *c;
@@ -528,15 +509,15 @@ static int parse_root(const struct where *w, struct check_file *cf, check_find_f
 	size_t i;
 
 	if (!json_is_object(root))
-		return fail(w, "", "an expectation file is a JSON object");
+		return jsonpos_fail(w, "", "an expectation file is a JSON object");
 	if (check_keys(w, root, "", known) || get_string(w, root, "", "schema", true, &schema))
 		return -1;
 	if (strcmp(schema, CHECK_JSON_SCHEMA))
-		return fail(w, "schema", "schema '%s' is not %s", schema, CHECK_JSON_SCHEMA);
+		return jsonpos_fail(w, "schema", "schema '%s' is not %s", schema, CHECK_JSON_SCHEMA);
 	a = json_object_get(root, "comparisons");
 	if (!a || !json_is_array(a) || !json_array_size(a) ||
 	    json_array_size(a) > CHECK_MAX_COMPARISONS)
-		return fail(w, a ? "comparisons" : "",
+		return jsonpos_fail(w, a ? "comparisons" : "",
 			    "'comparisons' must be an array of 1 to %d comparisons",
 			    CHECK_MAX_COMPARISONS);
 	cf->cmp = sim_calloc(json_array_size(a), sizeof(*cf->cmp));
@@ -546,7 +527,7 @@ static int parse_root(const struct where *w, struct check_file *cf, check_find_f
 		struct check_comparison *cmp = &cf->cmp[cf->nr_cmp++];
 
 		snprintf(p, sizeof(p), "comparisons[%zu]", i);
-		cmp_request_defaults(&cmp->req);
+		compare_request_defaults(&cmp->req);
 		if (parse_comparison(w, c, p, find, cmp) || parse_expects(w, c, p, cmp))
 			return -1;
 		request_metrics(cmp);
@@ -558,7 +539,7 @@ struct check_file *check_parse(const char *text, const char *source, check_find_
 			       struct sim_error *err)
 {
 	struct check_file *cf = sim_calloc(1, sizeof(*cf));
-	struct where w = { source ? source : "<string>", NULL, err };
+	struct json_where w = { source ? source : "<string>", NULL, err, NULL };
 	char msg[4 * JSON_ERROR_TEXT_LENGTH];
 	unsigned long failures;
 	json_error_t je;

@@ -42,7 +42,7 @@ struct check_expect {
 
 struct check_comparison {
 	const char *name; /* NULL if none */
-	struct cmp_request req;
+	struct compare_request req;
 	struct check_expect *ex;
 	int nr_ex;
 };
@@ -63,14 +63,14 @@ struct check_line {
 	const char *workload, *param; /* param: the listed parameter, NULL if none */
 	int64_t param_value;
 	const char *machine, *metric, *governor, *unit;
-	const struct cmp_gov *gov;
+	const struct compare_gov *gov;
 	char where[400]; /* the cell: "pp server-us=10 on skl" */
 	char what[240];	 /* the value against the bound: "mean 38 us > max 37.5" */
 };
 
 /* Does bound b of x hold for governor g of a cell? */
 bool check_bound_holds(const struct check_expect *x, enum check_bound b,
-		       const struct cmp_gov *g);
+		       const struct compare_gov *g);
 
 /*
  * The report of the formats other than text, built while the comparisons run:
@@ -82,7 +82,7 @@ struct check_report;
 struct check_report *check_report_begin(enum check_format format);
 /* name: the comparison's, NULL if it has none */
 int check_report_comparison(struct check_report *r, const char *name,
-			    const struct cmp_result *res);
+			    const struct compare_result *res);
 int check_report_add(struct check_report *r, const struct check_line *l);
 int check_report_write(struct check_report *r, FILE *f);
 void check_report_free(struct check_report *r);

@@ -19,6 +19,7 @@
 #include "sim/study/check.h"
 #include "sim/base/alloc.h"
 #include "sim/study/check_int.h"
+#include "sim/report/compare_report.h"
 #include "sim/report/html.h"
 #include "sim/base/version.h"
 
@@ -80,7 +81,7 @@ struct check_report *check_report_begin(enum check_format format)
 }
 
 int check_report_comparison(struct check_report *r, const char *name,
-			    const struct cmp_result *res)
+			    const struct compare_result *res)
 {
 	json_t *c = json_object();
 	char *text = NULL;
@@ -89,10 +90,10 @@ int check_report_comparison(struct check_report *r, const char *name,
 	int rc = -1;
 
 	if (m) {
-		cmp_write_config(m, res);
+		compare_write_config(m, res);
 		if (!fclose(m) && c && !json_array_append_new(r->cfg_text, json_string(text)) &&
 		    !json_object_set_new(c, "name", name ? json_string(name) : json_null()) &&
-		    !json_object_set_new(c, "config", cmp_config_json(res)) &&
+		    !json_object_set_new(c, "config", compare_config_json(res)) &&
 		    !json_object_set_new(c, "checks", json_array()))
 			rc = json_array_append(r->cmps, c);
 	}

@@ -11,6 +11,7 @@
  */
 #include "sim/study/check.h"
 #include "sim/study/check_int.h"
+#include "sim/report/compare_report.h"
 #include "sim/base/jsonpos.h"
 
 #include <math.h>
@@ -18,8 +19,8 @@
 #include <strings.h>
 
 /* "tbench clients=4 on skl" */
-static void cell_desc(const struct check_comparison *cmp, const struct cmp_result *res,
-		      const struct cmp_cell *c, char *buf, size_t n)
+static void cell_desc(const struct check_comparison *cmp, const struct compare_result *res,
+		      const struct compare_cell *c, char *buf, size_t n)
 {
 	if (res->vary >= 0)
 		snprintf(buf, n, "%s %s=%lld on %s", res->wl->name,
@@ -30,7 +31,7 @@ static void cell_desc(const struct check_comparison *cmp, const struct cmp_resul
 }
 
 bool check_bound_holds(const struct check_expect *x, enum check_bound b,
-		       const struct cmp_gov *g)
+		       const struct compare_gov *g)
 {
 	switch (b) {
 	case B_MIN:
@@ -47,11 +48,11 @@ bool check_bound_holds(const struct check_expect *x, enum check_bound b,
 }
 
 /* Test one bound on one cell into l (ok, and the words of its line). */
-static void test_bound(const struct check_comparison *cmp, const struct cmp_result *res,
-		       const struct cmp_cell *c, int g, const struct check_expect *x,
+static void test_bound(const struct check_comparison *cmp, const struct compare_result *res,
+		       const struct compare_cell *c, int g, const struct check_expect *x,
 		       enum check_bound b, struct check_line *l)
 {
-	const struct cmp_gov *cg = &c->gov[g];
+	const struct compare_gov *cg = &c->gov[g];
 	const char *sig = "";
 	double v = b == B_MIN || b == B_MAX ? cg->sum.mean : cg->pct;
 	bool ok = check_bound_holds(x, b, cg), lower = b == B_MIN || b == B_MIN_PCT;
@@ -68,7 +69,7 @@ static void test_bound(const struct check_comparison *cmp, const struct cmp_resu
 	l->gov = cg;
 	l->governor = res->governors[g];
 	l->machine = cmp->req.machines[c->machine];
-	l->unit = cmp_metric_unit(res->wl, c->metric);
+	l->unit = compare_metric_unit(res->wl, c->metric);
 	if ((b == B_MIN_PCT || b == B_MAX_PCT) && x->significant && !within)
 		sig = cg->significant ? " and significant" : ", not significant";
 	if (b == B_MIN || b == B_MAX)
@@ -95,7 +96,7 @@ struct run_ctx {
 
 /* Test one expectation on every cell it names; returns 0, or -1 with err set. */
 static int test_expect(struct run_ctx *ctx, const struct check_comparison *cmp,
-		       const struct cmp_result *res, const struct check_expect *x,
+		       const struct compare_result *res, const struct check_expect *x,
 		       struct sim_error *err)
 {
 	int line = 0, column = 0;
@@ -105,7 +106,7 @@ static int test_expect(struct run_ctx *ctx, const struct check_comparison *cmp,
 	for (g = 0; g < res->nr_governors && gov_find(res->governors[g]) != want; g++)
 		;
 	for (i = 0; i < res->nr_cells; i++) {
-		const struct cmp_cell *c = &res->cells[i];
+		const struct compare_cell *c = &res->cells[i];
 
 		if (strcasecmp(c->name, x->metric) ||
 		    (x->machine && strcmp(cmp->req.machines[c->machine], x->machine)) ||
@@ -148,7 +149,7 @@ static void named_progress(void *ud, long done, long total)
 {
 	const struct named_bar *nb = ud;
 
-	cmp_progress_bar_named(nb->f, nb->name, done, total);
+	compare_progress_bar_named(nb->f, nb->name, done, total);
 }
 
 /* Run comparison i and test its expectations. Returns 0, or -1 with err set. */
@@ -156,8 +157,8 @@ static int run_comparison(struct run_ctx *ctx, int i, struct sim_error *err)
 {
 	const struct check_comparison *cmp = &ctx->cf->cmp[i];
 	const struct check_opts *o = ctx->o;
-	struct cmp_request req = cmp->req;
-	struct cmp_result res;
+	struct compare_request req = cmp->req;
+	struct compare_result res;
 	char name[48];
 	struct named_bar nb = { o->progress, name };
 	int k, rc = 0;
@@ -171,20 +172,20 @@ static int run_comparison(struct run_ctx *ctx, int i, struct sim_error *err)
 		req.knobs.wake_model = o->wake_model;
 	req.progress = o->progress ? named_progress : NULL;
 	req.progress_ud = &nb;
-	if (cmp_run(&req, &res, err))
+	if (compare_run(&req, &res, err))
 		return -1;
 	if (ctx->rep) {
 		if (check_report_comparison(ctx->rep, cmp->name, &res))
 			rc = sim_error_nomem(err, "check");
-	} else if (o->verbose && (cmp_write(ctx->f, &res, CMP_TEXT, CMP_STYLE_MMTESTS) ||
+	} else if (o->verbose && (compare_write(ctx->f, &res, COMPARE_TEXT, COMPARE_STYLE_MMTESTS) ||
 				  fputc('\n', ctx->f) == EOF)) {
 		rc = sim_error_set(err, SIM_ERR_IO, "<stdout>", 0, 0, "write error");
 	} else if (!o->verbose) { /* the verbose table starts with it */
-		cmp_write_config(ctx->f, &res);
+		compare_write_config(ctx->f, &res);
 	}
 	for (k = 0; k < cmp->nr_ex && !rc; k++)
 		rc = test_expect(ctx, cmp, &res, &cmp->ex[k], err);
-	cmp_result_free(&res);
+	compare_result_free(&res);
 	return rc;
 }
 

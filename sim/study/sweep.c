@@ -80,52 +80,8 @@ struct sweep_spec {
 	long total;
 };
 
-struct where {
-	const char *source, *text;
-	struct sim_error *err;
-	const char *key; /* the tunable being parsed, or NULL */
-};
-
-/*
- * jsonpos paths separate members by '.', which tunable keys contain ("menu.decay"): an
- * error inside a tunable points at its value, found after its quoted key.
- */
-static int fail(const struct where *w, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(const struct where *w, const char *path, const char *fmt, ...)
-{
-	char msg[sizeof(w->err->text)], q[96];
-	const char *at = NULL, *c;
-	int line = 1, col = 1;
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	if (!w->key) {
-		rc = jsonpos_fail_v(w->err, w->source, w->text, path, fmt, ap);
-		va_end(ap);
-		return rc;
-	}
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	snprintf(q, sizeof(q), "\"%s\"", w->key);
-	for (c = strstr(w->text, q); c && !at; c = strstr(c + 1, q)) {
-		const char *v = c + strlen(q) + strspn(c + strlen(q), " \t\r\n");
-
-		if (*v == ':')
-			at = v + 1 + strspn(v + 1, " \t\r\n");
-	}
-	for (c = w->text; at && c < at; c++, col++)
-		if (*c == '\n') {
-			line++;
-			col = 0;
-		}
-	return sim_error_set(w->err, SIM_ERR_INPUT, w->source, at ? line : 0, at ? col : 0, "%s",
-			     msg);
-}
-
 /* A list of non-empty strings (or one string) at key; required unless optional. */
-static int get_names(const struct where *w, json_t *root, const char *key, bool optional,
+static int get_names(const struct json_where *w, json_t *root, const char *key, bool optional,
 		     const char **out, int *n)
 {
 	json_t *v = json_object_get(root, key), *x;
@@ -136,7 +92,7 @@ static int get_names(const struct where *w, json_t *root, const char *key, bool 
 	if (!v && optional)
 		return 0;
 	if (!v)
-		return fail(w, "", "missing required field '%s'", key);
+		return jsonpos_fail(w, "", "missing required field '%s'", key);
 	if (json_is_string(v))
 		v = root; /* handled below as a one-element list */
 	if (v == root) {
@@ -144,20 +100,20 @@ static int get_names(const struct where *w, json_t *root, const char *key, bool 
 		return 0;
 	}
 	if (!json_is_array(v) || !json_array_size(v))
-		return fail(w, key, "%s must be a non-empty list of names", key);
+		return jsonpos_fail(w, key, "%s must be a non-empty list of names", key);
 	json_array_foreach(v, i, x) {
 		snprintf(p, sizeof(p), "%s[%zu]", key, i);
 		if (!json_is_string(x) || !json_string_length(x))
-			return fail(w, p, "%s must be a non-empty string", p);
+			return jsonpos_fail(w, p, "%s must be a non-empty string", p);
 		if (*n == RUN_MAX_ITEMS)
-			return fail(w, p, "%s: at most %d entries", key, RUN_MAX_ITEMS);
+			return jsonpos_fail(w, p, "%s: at most %d entries", key, RUN_MAX_ITEMS);
 		out[(*n)++] = json_string_value(x);
 	}
 	return 0;
 }
 
 /* An optional list of integers in lo..hi (null allowed as `none` when none_ok). */
-static int get_ints(const struct where *w, json_t *root, const char *key, int64_t lo,
+static int get_ints(const struct json_where *w, json_t *root, const char *key, int64_t lo,
 		    int64_t hi, bool none_ok, int64_t *out, int *n)
 {
 	json_t *v = json_object_get(root, key), *x;
@@ -168,24 +124,24 @@ static int get_ints(const struct where *w, json_t *root, const char *key, int64_
 	if (!v)
 		return 0;
 	if (!json_is_array(v) || !json_array_size(v))
-		return fail(w, key, "%s must be a non-empty list", key);
+		return jsonpos_fail(w, key, "%s must be a non-empty list", key);
 	json_array_foreach(v, i, x) {
 		snprintf(p, sizeof(p), "%s[%zu]", key, i);
 		if (*n == SWEEP_MAX_VALUES)
-			return fail(w, p, "%s: at most %d values", key, SWEEP_MAX_VALUES);
+			return jsonpos_fail(w, p, "%s: at most %d values", key, SWEEP_MAX_VALUES);
 		if (none_ok && json_is_null(x)) {
 			out[(*n)++] = -1;
 			continue;
 		}
 		if (!json_is_integer(x) || json_integer_value(x) < lo || json_integer_value(x) > hi)
-			return fail(w, p, "%s must be an integer in %lld..%lld%s", p, (long long)lo,
+			return jsonpos_fail(w, p, "%s must be an integer in %lld..%lld%s", p, (long long)lo,
 				    (long long)hi, none_ok ? " or null" : "");
 		out[(*n)++] = json_integer_value(x);
 	}
 	return 0;
 }
 
-static int range_field(const struct where *w, json_t *r, const char *path, const char *k,
+static int range_field(const struct json_where *w, json_t *r, const char *path, const char *k,
 		       long long *out)
 {
 	json_t *v = json_object_get(r, k);
@@ -193,13 +149,13 @@ static int range_field(const struct where *w, json_t *r, const char *path, const
 
 	snprintf(p, sizeof(p), "%s.%s", path, k);
 	if (!json_is_integer(v))
-		return fail(w, json_is_null(v) || v ? p : path, "%s must be an integer", p);
+		return jsonpos_fail(w, json_is_null(v) || v ? p : path, "%s must be an integer", p);
 	*out = json_integer_value(v);
 	return 0;
 }
 
 /* A tunable's values: a list of integers, or {"from", "to", "step"}. */
-static int tunable_values(const struct where *w, json_t *v, const char *path,
+static int tunable_values(const struct json_where *w, json_t *v, const char *path,
 			  struct sweep_tunable *t, bool force)
 {
 	long long from = 0, to = 0, step = 0, k; /* gcc -O2 cannot see them set */
@@ -210,25 +166,25 @@ static int tunable_values(const struct where *w, json_t *v, const char *path,
 
 	if (json_is_array(v)) {
 		if (!json_array_size(v))
-			return fail(w, path, "%s: an empty list of values", path);
+			return jsonpos_fail(w, path, "%s: an empty list of values", path);
 		t->values = sim_calloc(json_array_size(v), sizeof(*t->values));
 		if (!t->values)
 			return sim_error_nomem(w->err, w->source);
 		json_array_foreach(v, i, x) {
 			snprintf(p, sizeof(p), "%s[%zu]", path, i);
 			if (!json_is_integer(x))
-				return fail(w, p, "%s must be an integer", p);
+				return jsonpos_fail(w, p, "%s must be an integer", p);
 			t->values[t->n++] = json_integer_value(x);
 		}
 		return 0;
 	}
 	if (!json_is_object(v))
-		return fail(w, path, "%s must be a list of values or {\"from\", \"to\", \"step\"}",
+		return jsonpos_fail(w, path, "%s must be a list of values or {\"from\", \"to\", \"step\"}",
 			    path);
 	json_object_foreach(v, key, x)
 		if (strcmp(key, "from") && strcmp(key, "to") && strcmp(key, "step")) {
 			snprintf(p, sizeof(p), "%s.%s", path, key);
-			return fail(w, p, "%s: unknown field '%s' (known: from, to, step)", path,
+			return jsonpos_fail(w, p, "%s: unknown field '%s' (known: from, to, step)", path,
 				    key);
 		}
 	if (range_field(w, v, path, "from", &from) || range_field(w, v, path, "to", &to) ||
@@ -236,12 +192,12 @@ static int tunable_values(const struct where *w, json_t *v, const char *path,
 		return -1;
 	snprintf(p, sizeof(p), "%s.step", path);
 	if (step <= 0)
-		return fail(w, p, "%s must be positive", p);
+		return jsonpos_fail(w, p, "%s must be positive", p);
 	if (to < from)
-		return fail(w, path, "%s: an empty range (to %lld < from %lld)", path, to, from);
+		return jsonpos_fail(w, path, "%s: an empty range (to %lld < from %lld)", path, to, from);
 	k = (to - from) / step + 1;
 	if (k > SWEEP_MAX_POINTS && !force)
-		return fail(w, path, "%s: %lld values (more than %ld need --force)", path, k,
+		return jsonpos_fail(w, path, "%s: %lld values (more than %ld need --force)", path, k,
 			    SWEEP_MAX_POINTS);
 	t->values = sim_calloc((size_t)k, sizeof(*t->values));
 	if (!t->values)
@@ -276,7 +232,7 @@ static bool applies_to_any(const struct sweep_spec *s, const struct run_set *t)
 }
 
 /* Value v of tunable t (KEY), range-checked against every governor it applies to. */
-static int check_value(const struct where *w, const struct sweep_spec *s, const char *path,
+static int check_value(const struct json_where *w, const struct sweep_spec *s, const char *path,
 		       const char *key, const struct run_set *t, long long v)
 {
 	int g, k;
@@ -286,16 +242,16 @@ static int check_value(const struct where *w, const struct sweep_spec *s, const 
 			continue;
 		k = gov_param_index(s->gov[g], t->name);
 		if (v < s->gov[g]->params[k].min || v > s->gov[g]->params[k].max)
-			return fail(w, path, "%s=%lld: out of range for %s (%lld..%lld)", key, v,
+			return jsonpos_fail(w, path, "%s=%lld: out of range for %s (%lld..%lld)", key, v,
 				    s->gov[g]->name, s->gov[g]->params[k].min,
 				    s->gov[g]->params[k].max);
 	}
 	return 0;
 }
 
-static int parse_tunables(const struct where *w0, struct sweep_spec *s, bool force)
+static int parse_tunables(const struct json_where *w0, struct sweep_spec *s, bool force)
 {
-	struct where wk = *w0, *w = &wk;
+	struct json_where wk = *w0, *w = &wk;
 	json_t *obj = json_object_get(s->root, "tunables"), *v;
 	const char *key;
 	char p[160];
@@ -304,19 +260,19 @@ static int parse_tunables(const struct where *w0, struct sweep_spec *s, bool for
 	if (!obj)
 		return 0;
 	if (!json_is_object(obj))
-		return fail(w, "tunables", "tunables must be an object {\"FAMILY.NAME\": values}");
+		return jsonpos_fail(w, "tunables", "tunables must be an object {\"FAMILY.NAME\": values}");
 	json_object_foreach(obj, key, v) {
 		struct sweep_tunable *t = &s->tun[s->nr_tun];
 
 		snprintf(p, sizeof(p), "tunables.%s", key);
 		wk.key = key;
 		if (s->nr_tun == RUN_MAX_SETS)
-			return fail(w, p, "at most %d tunables", RUN_MAX_SETS);
+			return jsonpos_fail(w, p, "at most %d tunables", RUN_MAX_SETS);
 		if (tunable_key(key, &t->set))
-			return fail(w, p, "tunable '%s' must be FAMILY.NAME", key);
+			return jsonpos_fail(w, p, "tunable '%s' must be FAMILY.NAME", key);
 		s->nr_tun++;
 		if (!applies_to_any(s, &t->set))
-			return fail(w, p, "unknown tunable '%s': none of the sweep's governors has it "
+			return jsonpos_fail(w, p, "unknown tunable '%s': none of the sweep's governors has it "
 					  "(see idlesim governors)", key);
 		if (tunable_values(w, v, p, t, force))
 			return -1;
@@ -333,7 +289,7 @@ static int parse_tunables(const struct where *w0, struct sweep_spec *s, bool for
  * that has all of its tunables ({} runs every governor with its defaults); one that fits
  * none of them is an error.
  */
-static int parse_points(const struct where *w, struct sweep_spec *s)
+static int parse_points(const struct json_where *w, struct sweep_spec *s)
 {
 	json_t *arr = json_object_get(s->root, "points"), *o, *v;
 	const char *key;
@@ -344,10 +300,10 @@ static int parse_points(const struct where *w, struct sweep_spec *s)
 	if (!arr)
 		return 0;
 	if (json_object_get(s->root, "tunables"))
-		return fail(w, "points", "give either tunables (a cross product) or points (a list), "
+		return jsonpos_fail(w, "points", "give either tunables (a cross product) or points (a list), "
 					 "not both");
 	if (!json_is_array(arr) || !json_array_size(arr))
-		return fail(w, "points", "points must be a non-empty list of objects "
+		return jsonpos_fail(w, "points", "points must be a non-empty list of objects "
 					 "{\"FAMILY.NAME\": value, ...}");
 	s->listed = sim_calloc(json_array_size(arr), sizeof(*s->listed));
 	for (g = 0; g < s->nr_gov && s->listed; g++)
@@ -361,19 +317,19 @@ static int parse_points(const struct where *w, struct sweep_spec *s)
 
 		snprintf(p, sizeof(p), "points[%zu]", i);
 		if (!json_is_object(o))
-			return fail(w, p, "%s must be an object {\"FAMILY.NAME\": value, ...}", p);
+			return jsonpos_fail(w, p, "%s must be an object {\"FAMILY.NAME\": value, ...}", p);
 		json_object_foreach(o, key, v) {
 			struct run_set *t = &l->sets[l->n];
 
 			if (l->n == RUN_MAX_SETS)
-				return fail(w, p, "%s: at most %d tunables", p, RUN_MAX_SETS);
+				return jsonpos_fail(w, p, "%s: at most %d tunables", p, RUN_MAX_SETS);
 			if (tunable_key(key, t))
-				return fail(w, p, "%s: tunable '%s' must be FAMILY.NAME", p, key);
+				return jsonpos_fail(w, p, "%s: tunable '%s' must be FAMILY.NAME", p, key);
 			if (!applies_to_any(s, t))
-				return fail(w, p, "%s: unknown tunable '%s': none of the sweep's "
+				return jsonpos_fail(w, p, "%s: unknown tunable '%s': none of the sweep's "
 						  "governors has it (see idlesim governors)", p, key);
 			if (!json_is_integer(v))
-				return fail(w, p, "%s: %s must be an integer", p, key);
+				return jsonpos_fail(w, p, "%s: %s must be an integer", p, key);
 			t->value = json_integer_value(v);
 			if (check_value(w, s, p, key, t, t->value))
 				return -1;
@@ -390,7 +346,7 @@ static int parse_points(const struct where *w, struct sweep_spec *s)
 			}
 		}
 		if (!fits)
-			return fail(w, p, "%s fits none of the swept governors (none has all its "
+			return jsonpos_fail(w, p, "%s fits none of the swept governors (none has all its "
 					  "tunables)", p);
 	}
 	s->nr_listed = (long)json_array_size(arr);
@@ -398,7 +354,7 @@ static int parse_points(const struct where *w, struct sweep_spec *s)
 }
 
 /* One workload: "tbench", or {"name": "tbench", "clients": 4, ...} (compare's --NAME). */
-static int parse_workload(const struct where *w, json_t *x, const char *p,
+static int parse_workload(const struct json_where *w, json_t *x, const char *p,
 			  struct sweep_workload *out)
 {
 	json_t *name = json_is_object(x) ? json_object_get(x, "name") : x, *v;
@@ -408,11 +364,11 @@ static int parse_workload(const struct where *w, json_t *x, const char *p,
 	int k;
 
 	if (!json_is_string(name))
-		return fail(w, p, "%s must be a workload name or {\"name\": W, \"PARAM\": value, "
+		return jsonpos_fail(w, p, "%s must be a workload name or {\"name\": W, \"PARAM\": value, "
 				  "...} (idlesim help gen lists them)", p);
 	out->wl = workload_find(json_string_value(name));
 	if (!out->wl)
-		return fail(w, p, "unknown workload '%s' (idlesim help gen lists them)",
+		return jsonpos_fail(w, p, "unknown workload '%s' (idlesim help gen lists them)",
 			    json_string_value(name));
 	workload_defaults(out->wl, out->params);
 	used = (size_t)snprintf(out->label, sizeof(out->label), "%s", out->wl->name);
@@ -423,10 +379,10 @@ static int parse_workload(const struct where *w, json_t *x, const char *p,
 			snprintf(kp, sizeof(kp), "%s.%s", p, key);
 			k = workload_param_index(out->wl, key);
 			if (k < 0)
-				return fail(w, kp, "workload %s has no parameter '%s' (see idlesim "
+				return jsonpos_fail(w, kp, "workload %s has no parameter '%s' (see idlesim "
 						   "help gen)", out->wl->name, key);
 			if (!json_is_integer(v))
-				return fail(w, kp, "%s must be an integer", kp);
+				return jsonpos_fail(w, kp, "%s must be an integer", kp);
 			out->params[k] = json_integer_value(v);
 			if (used < sizeof(out->label))
 				used += (size_t)snprintf(out->label + used, sizeof(out->label) - used,
@@ -436,12 +392,12 @@ static int parse_workload(const struct where *w, json_t *x, const char *p,
 		struct sim_error e = { 0 };
 
 		if (workload_check_params(out->wl, out->params, &e))
-			return fail(w, p, "%s: %s", p, e.text);
+			return jsonpos_fail(w, p, "%s: %s", p, e.text);
 	}
 	return 0;
 }
 
-static int parse_workloads(const struct where *w, struct sweep_spec *s)
+static int parse_workloads(const struct json_where *w, struct sweep_spec *s)
 {
 	json_t *v = json_object_get(s->root, "workloads"), *x, *d;
 	char p[64];
@@ -452,12 +408,12 @@ static int parse_workloads(const struct where *w, struct sweep_spec *s)
 	d = json_object_get(s->root, "duration_s");
 	if (d && (!json_is_number(d) || json_number_value(d) <= 0 ||
 		  json_number_value(d) > 86400))
-		return fail(w, "duration_s", "duration_s must be a number of seconds in (0, 86400]");
+		return jsonpos_fail(w, "duration_s", "duration_s must be a number of seconds in (0, 86400]");
 	if (d)
 		s->duration_ns = (int64_t)(json_number_value(d) * 1e9 + 0.5);
 	d = json_object_get(s->root, "seed");
 	if (d && (!json_is_integer(d) || json_integer_value(d) < 0))
-		return fail(w, "seed", "seed must be a non-negative integer");
+		return jsonpos_fail(w, "seed", "seed must be a non-negative integer");
 	if (d)
 		s->seed = (uint64_t)json_integer_value(d);
 	if (!v)
@@ -465,11 +421,11 @@ static int parse_workloads(const struct where *w, struct sweep_spec *s)
 	if (json_is_string(v) || json_is_object(v))
 		return parse_workload(w, v, "workloads", &s->wl[s->nr_wl++]);
 	if (!json_is_array(v) || !json_array_size(v))
-		return fail(w, "workloads", "workloads must be a non-empty list");
+		return jsonpos_fail(w, "workloads", "workloads must be a non-empty list");
 	json_array_foreach(v, i, x) {
 		snprintf(p, sizeof(p), "workloads[%zu]", i);
 		if (s->nr_wl == RUN_MAX_ITEMS)
-			return fail(w, p, "workloads: at most %d entries", RUN_MAX_ITEMS);
+			return jsonpos_fail(w, p, "workloads: at most %d entries", RUN_MAX_ITEMS);
 		if (parse_workload(w, x, p, &s->wl[s->nr_wl++]))
 			return -1;
 	}
@@ -477,7 +433,7 @@ static int parse_workloads(const struct where *w, struct sweep_spec *s)
 }
 
 /* The number of points, refusing more than SWEEP_MAX_POINTS without force. */
-static int count_points(const struct where *w, struct sweep_spec *s, bool force)
+static int count_points(const struct json_where *w, struct sweep_spec *s, bool force)
 {
 	double total;
 	int g, k;
@@ -494,21 +450,21 @@ static int count_points(const struct where *w, struct sweep_spec *s, bool force)
 			if (cfgrec_set_applies(&s->tun[k].set, s->gov[g]))
 				c *= (double)s->tun[k].n;
 		if (c > 1e12)
-			return fail(w, "tunables", "more than 10^12 points");
+			return jsonpos_fail(w, "tunables", "more than 10^12 points");
 		s->combos[g] = (long)c;
 		s->per_block += s->combos[g];
 	}
 	total = (double)s->per_block * s->nr_inputs * s->nr_machines * s->nr_hz * s->nr_lat;
 	if (total > (double)SWEEP_MAX_POINTS && !force)
-		return fail(w, "", "the sweep has %.0f points (more than %ld need --force)", total,
+		return jsonpos_fail(w, "", "the sweep has %.0f points (more than %ld need --force)", total,
 			    SWEEP_MAX_POINTS);
 	if (total > 1e12)
-		return fail(w, "", "the sweep has %.0f points (at most 10^12)", total);
+		return jsonpos_fail(w, "", "the sweep has %.0f points (at most 10^12)", total);
 	s->total = (long)total;
 	return 0;
 }
 
-static int parse_root(const struct where *w, struct sweep_spec *s, bool force)
+static int parse_root(const struct json_where *w, struct sweep_spec *s, bool force)
 {
 	static const char *const known[] = { "traces",	   "workloads", "machines",
 					     "governors",  "tunables",	"points",
@@ -521,25 +477,25 @@ static int parse_root(const struct where *w, struct sweep_spec *s, bool force)
 	int i, n;
 
 	if (!json_is_object(s->root))
-		return fail(w, "", "a sweep spec must be a JSON object");
+		return jsonpos_fail(w, "", "a sweep spec must be a JSON object");
 	json_object_foreach(s->root, key, x) {
 		for (i = 0; known[i] && strcmp(known[i], key); i++)
 			;
 		if (!known[i])
-			return fail(w, key, "unknown field '%s' (known: traces, workloads, machines, "
+			return jsonpos_fail(w, key, "unknown field '%s' (known: traces, workloads, machines, "
 					    "governors, tunables, points, hz, latency_limits_us, "
 					    "wake_latency, duration_s, seed)", key);
 	}
 	x = json_object_get(s->root, "wake_latency");
 	s->wake = WAKE_MODEL_DEFAULT;
 	if (x && (!json_is_string(x) || wake_model_parse(json_string_value(x), &s->wake)))
-		return fail(w, "wake_latency",
+		return jsonpos_fail(w, "wake_latency",
 			    "wake_latency must be \"worst\", \"typical\" or \"measured\"");
 	if (get_names(w, s->root, "traces", true, s->traces, &s->nr_traces) ||
 	    parse_workloads(w, s))
 		return -1;
 	if (!s->nr_traces && !s->nr_wl)
-		return fail(w, "", "missing required field 'traces' or 'workloads' (at least one)");
+		return jsonpos_fail(w, "", "missing required field 'traces' or 'workloads' (at least one)");
 	s->nr_inputs = s->nr_traces + s->nr_wl;
 	if (get_names(w, s->root, "machines", false, s->machines, &s->nr_machines) ||
 	    get_names(w, s->root, "governors", false, names, &n))
@@ -550,10 +506,10 @@ static int parse_root(const struct where *w, struct sweep_spec *s, bool force)
 		snprintf(p, sizeof(p), "governors[%d]", i);
 		s->gov[i] = kgov_find(names[i], stderr, &e);
 		if (!s->gov[i] && e.code != SIM_OK)
-			return fail(w, json_is_string(json_object_get(s->root, "governors")) ? "governors" : p,
+			return jsonpos_fail(w, json_is_string(json_object_get(s->root, "governors")) ? "governors" : p,
 				    "%s: %s", names[i], e.text);
 		if (!s->gov[i])
-			return fail(w, json_is_string(json_object_get(s->root, "governors")) ? "governors" : p,
+			return jsonpos_fail(w, json_is_string(json_object_get(s->root, "governors")) ? "governors" : p,
 				    "unknown governor '%s' (see idlesim governors)", names[i]);
 	}
 	s->nr_gov = n;
@@ -578,7 +534,7 @@ struct sweep_spec *sweep_parse(const char *text, const char *source, bool force,
 	struct sweep_spec *s = sim_calloc(1, sizeof(*s));
 	json_error_t je;
 	char msg[4 * JSON_ERROR_TEXT_LENGTH];
-	struct where w;
+	struct json_where w;
 
 	if (!s) {
 		sim_error_nomem(err, source);
@@ -588,7 +544,7 @@ struct sweep_spec *sweep_parse(const char *text, const char *source, bool force,
 	if (s->text)
 		memcpy(s->text, text, strlen(text) + 1);
 	snprintf(s->source, sizeof(s->source), "%s", source);
-	w = (struct where){ s->source, s->text, err, NULL };
+	w = (struct json_where){ s->source, s->text, err, NULL };
 	if (!s->text) {
 		sim_error_nomem(err, source);
 		sweep_free(s);
@@ -817,7 +773,7 @@ static int run_workload_point(const struct sweep_spec *s, const struct sweep_wor
 	cfg.machine = &m;
 	cfg.gov = g;
 	cfg.gov_params = params;
-	cfg.hz = q->hz ? q->hz : CMP_DEFAULT_HZ;
+	cfg.hz = q->hz ? q->hz : COMPARE_DEFAULT_HZ;
 	cfg.latency_req_ns = q->latency_req_ns;
 	cfg.disabled = mask;
 	cfg.queue = q->queue;
