@@ -49,6 +49,8 @@ cmake --build "$build" --parallel "$(nproc 2>/dev/null || echo 2)" --target "${h
 	>/dev/null
 
 mkdir -p "$build/crashes"
+# what libtracecmd and libtraceevent leak themselves (fuzz_import_dat, fuzz_import on trace.dat)
+export LSAN_OPTIONS="suppressions=$root/tests/lsan-libtracecmd.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 failed=()
 for h in "${harnesses[@]}"; do
 	dict=()

@@ -10,6 +10,14 @@
  * by name from the event formats stored in the file, so the kernel's field layout of that
  * trace is used, not the print format: the same values the text dialects print. Function
  * addresses (hrtimer callbacks) are resolved with the kallsyms the file carries.
+ *
+ * libtracecmd trusts the file: a truncated or damaged trace.dat crashes it. So the file's
+ * structure is checked first (import_datcheck.c: every size and offset it will act on, every
+ * page of CPU data), and only a sound file is handed to it. What that check cannot vouch for
+ * (what libtraceevent's parsers make of the event formats and other texts, and compressed
+ * content) is tried first in a child process (dry_run), and the file refused if the child
+ * dies. Records are checked here for what libtraceevent reads of them without bounds: the
+ * event type field.
  */
 #include "sim/import/import_int.h"
 #include "sim/base/alloc.h"
@@ -18,12 +26,20 @@
 
 #ifdef IDLESIM_TRACEDAT
 
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <trace-cmd.h>
+#include <unistd.h>
 
 struct datsrc {
 	struct tracecmd_input *h;
 	struct tep_handle *tep;
-	int cpus;
+	int cpus;		 /* reported: the larger of libtraceevent's count and ncpu */
+	int ncpu;		 /* CPUs libtracecmd holds data for (dat_layout.data_cpus) */
+	int type_off, type_size; /* common_type, where libtraceevent reads the event type */
 	struct tep_record **cur; /* each CPU's next record */
 	struct tep_record *last; /* returned last */
 	struct tep_event *last_ev;
@@ -42,7 +58,7 @@ static void drop_records(struct datsrc *d)
 	if (d->last)
 		tracecmd_free_record(d->last);
 	d->last = NULL;
-	for (i = 0; d->cur && i < d->cpus; i++) {
+	for (i = 0; d->cur && i < d->ncpu; i++) {
 		if (d->cur[i])
 			tracecmd_free_record(d->cur[i]);
 		d->cur[i] = NULL;
@@ -55,14 +71,17 @@ int dat_rewind(struct datsrc *d, struct sim_error *err)
 
 	(void)err;
 	drop_records(d);
-	for (i = 0; i < d->cpus; i++)
+	for (i = 0; i < d->ncpu; i++)
 		d->cur[i] = tracecmd_read_cpu_first(d->h, i);
 	return 0;
 }
 
-struct datsrc *dat_open(const char *path, const char *name, struct sim_error *err)
+/* libtracecmd on a file dat_check passed. */
+static struct datsrc *open_checked(const char *path, const char *name,
+				   const struct dat_layout *lay, struct sim_error *err)
 {
 	struct datsrc *d = sim_calloc(1, sizeof(*d));
+	struct tep_format_field *f;
 
 	if (!d) {
 		sim_error_nomem(err, name);
@@ -80,20 +99,267 @@ struct datsrc *dat_open(const char *path, const char *name, struct sim_error *er
 		return NULL;
 	}
 	d->tep = tracecmd_get_tep(d->h);
-	d->cpus = tep_get_cpus(d->tep);
+	/* iterate the CPUs libtracecmd has slots for, whatever CPUCOUNT told libtraceevent */
+	d->ncpu = lay->data_cpus;
+	d->cpus = sim_max64(tep_get_cpus(d->tep), d->ncpu);
+	f = tep_get_events_count(d->tep) > 0
+		    ? tep_find_common_field(tep_get_event(d->tep, 0), "common_type")
+		    : NULL;
+	d->type_off = f ? f->offset : 0;
+	d->type_size = f ? f->size : 0;
 	if (d->cpus < 1 || d->cpus > TRACE_MAX_CPUS) {
 		sim_error_set(err, SIM_ERR_INPUT, name, 0, 0, "trace.dat with %d CPUs (1..%d)",
 			      d->cpus, TRACE_MAX_CPUS);
 		dat_close(d);
 		return NULL;
 	}
-	d->cur = sim_calloc((size_t)d->cpus, sizeof(*d->cur));
+	d->cur = sim_calloc((size_t)(d->ncpu ? d->ncpu : 1), sizeof(*d->cur));
 	if (!d->cur) {
 		sim_error_nomem(err, name);
 		dat_close(d);
 		return NULL;
 	}
 	dat_rewind(d, err);
+	return d;
+}
+
+/*
+ * The second line of defence. dat_check cannot vouch for what libtraceevent's text parsers
+ * (event formats with their print expressions, kallsyms, printk formats, command lines) make
+ * of the texts, nor for compressed content. So libtracecmd first opens the file in a child
+ * process as open_checked does and, if any content was compressed, reads every record twice
+ * as an import does. The parent goes on only if the child ended normally; libtracecmd then
+ * does the same work on the same bytes. If the child did not, a second child parses each
+ * text on its own, telling the parent which one it is at, so the message names its offset.
+ */
+enum { STEP_OPEN = -1, STEP_READ = -2 };
+
+static void tell(int fd, int32_t step)
+{
+	ssize_t k = write(fd, &step, sizeof(step));
+
+	(void)k; /* a parent that went away learns nothing anyway */
+}
+
+static void parse_texts(const char *path, const struct dat_layout *lay, int out)
+{
+	struct tep_handle *tep = tep_alloc();
+	int fd = open(path, O_RDONLY);
+	size_t i;
+
+	if (!tep || fd < 0)
+		return;
+	tep_set_file_bigendian(tep, lay->big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, lay->long_size);
+	for (i = 0; i < lay->ntext; i++) {
+		const struct dat_text *t = &lay->text[i];
+		char *buf = sim_malloc(t->size + 1), sys[256] = "";
+
+		if (!buf || pread(fd, buf, t->size, (off_t)t->at) != (ssize_t)t->size ||
+		    (t->kind == DAT_EVENT_FORMAT &&
+		     pread(fd, sys, sizeof(sys) - 1, (off_t)t->sys_at) <= 0)) {
+			sim_free(buf);
+			break;
+		}
+		buf[t->size] = '\0';
+		tell(out, (int32_t)i);
+		switch (t->kind) {
+		case DAT_HEADER_PAGE:
+			tep_parse_header_page(tep, buf, t->size, lay->long_size);
+			break;
+		case DAT_FTRACE_FORMAT:
+			tep_parse_event(tep, buf, t->size, "ftrace");
+			break;
+		case DAT_EVENT_FORMAT:
+			tep_parse_event(tep, buf, t->size, sys);
+			break;
+		case DAT_KALLSYMS:
+			tep_parse_kallsyms(tep, buf);
+			break;
+		case DAT_PRINTK:
+			tep_parse_printk_formats(tep, buf);
+			break;
+		case DAT_CMDLINES:
+			tep_parse_saved_cmdlines(tep, buf);
+			break;
+		}
+		sim_free(buf);
+	}
+	close(fd);
+	tep_free(tep);
+}
+
+/*
+ * A child: each text alone (locate), or the file through libtracecmd. Its exit status is 0
+ * if all went well, 3 if libtracecmd refused the file.
+ */
+static int dry_read(const char *path, const char *name, const struct dat_layout *lay, int out,
+		    bool locate)
+{
+	rlim_t secs = 60 + lay->inflated / (8 << 20) + lay->ntext / 1000;
+	struct rlimit cpu = { secs, secs }, core = { 0, 0 };
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGXCPU, SIGSYS,
+				     SIGTRAP };
+	struct sim_error err = { 0 };
+	struct dat_event e;
+	struct datsrc *d;
+	int fd = open("/dev/null", O_RDWR), pass, rc = 0;
+	size_t i;
+
+	/* die of a crash here, whatever handler the program (or a test framework) installed */
+	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		signal(fatal[i], SIG_DFL);
+	if (fd >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+	}
+	setrlimit(RLIMIT_CPU, &cpu);
+	setrlimit(RLIMIT_CORE, &core);
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	if (locate) {
+		parse_texts(path, lay, out);
+		return 0;
+	}
+	tell(out, STEP_OPEN);
+	d = open_checked(path, name, lay, &err);
+	if (!d)
+		return 3; /* refused cleanly (and perhaps noisily: not in the parent, then) */
+	if (lay->compressed) {
+		tell(out, STEP_READ);
+		for (pass = 0; pass < 2 && rc >= 0; pass++) {
+			while ((rc = dat_next(d, &e, &err)) > 0)
+				;
+			if (rc == 0)
+				dat_rewind(d, &err);
+		}
+	}
+	dat_close(d);
+	return 0;
+}
+
+static const char *text_name(const struct dat_text *t, int fd, char *buf, size_t n)
+{
+	char sys[64] = "";
+
+	switch (t->kind) {
+	case DAT_HEADER_PAGE:
+		return "the header_page text";
+	case DAT_FTRACE_FORMAT:
+		return "an ftrace event format";
+	case DAT_EVENT_FORMAT:
+		if (fd < 0 || pread(fd, sys, sizeof(sys) - 1, (off_t)t->sys_at) <= 0)
+			return "an event format";
+		snprintf(buf, n, "an event format of system \"%.60s\"", sys);
+		return buf;
+	case DAT_KALLSYMS:
+		return "the kallsyms text";
+	case DAT_PRINTK:
+		return "the printk formats";
+	default:
+		return "the saved command lines";
+	}
+}
+
+/* Run dry_read in a child: its wait status, and in *step the last step it told. */
+static int child(const char *path, const char *name, const struct dat_layout *lay, bool locate,
+		 int32_t *step, struct sim_error *err)
+{
+	int p[2], st;
+	int32_t s;
+	pid_t pid;
+
+	if (pipe(p))
+		return sim_error_set(err, SIM_ERR_IO, name, 0, 0, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return sim_error_set(err, SIM_ERR_IO, name, 0, 0, "fork: %s", strerror(errno));
+	}
+	if (!pid) {
+		close(p[0]);
+		_exit(dry_read(path, name, lay, p[1], locate));
+	}
+	close(p[1]);
+	*step = STEP_OPEN;
+	while (read(p[0], &s, sizeof(s)) == (ssize_t)sizeof(s))
+		*step = s;
+	close(p[0]);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return sim_error_set(err, SIM_ERR_IO, name, 0, 0, "waitpid: %s",
+					     strerror(errno));
+	return st;
+}
+
+static int dry_run(const char *path, const char *name, const struct dat_layout *lay,
+		   struct sim_error *err)
+{
+	char how[96], what[96];
+	int32_t step, where;
+	int st, st2, fd;
+
+	st = child(path, name, lay, false, &step, err);
+	if (st < 0)
+		return -1;
+	if (WIFEXITED(st) && !WEXITSTATUS(st))
+		return 0;
+	/* which text, if one of them is the cause */
+	st2 = child(path, name, lay, true, &where, err);
+	if (st2 < 0)
+		return -1;
+	if (!(WIFEXITED(st2) && !WEXITSTATUS(st2)))
+		st = st2, step = where;
+	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGXCPU)
+		snprintf(how, sizeof(how), "did not end within its CPU time");
+	else if (WIFSIGNALED(st))
+		snprintf(how, sizeof(how), "crashed (signal %d, %s)", WTERMSIG(st),
+			 strsignal(WTERMSIG(st)));
+	else
+		snprintf(how, sizeof(how), "failed (exit status %d)", WEXITSTATUS(st));
+	if (step >= 0 && (size_t)step < lay->ntext) {
+		fd = open(path, O_RDONLY);
+		sim_error_set(err, SIM_ERR_INPUT, name, 0, 0,
+			      "trace.dat damaged: libtraceevent %s parsing %s (offset %llu)", how,
+			      text_name(&lay->text[step], fd, what, sizeof(what)),
+			      (unsigned long long)lay->text[step].at);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 3)
+		return sim_error_set(err, SIM_ERR_INPUT, name, 0, 0,
+				     lay->compressed
+					     ? "trace.dat damaged: libtracecmd cannot read its "
+					       "compressed data (or it is compressed in a way "
+					       "libtracecmd does not know) (offset %llu)"
+					     : "trace.dat damaged, or in a form libtracecmd does not "
+					       "know: libtracecmd refused it although its structure is "
+					       "sound (offset %llu)",
+				     (unsigned long long)lay->compressed_at);
+	if (lay->compressed)
+		return sim_error_set(err, SIM_ERR_INPUT, name, 0, 0,
+				     "trace.dat damaged: libtracecmd %s reading its compressed data, "
+				     "which idlesim cannot check beforehand (offset %llu)",
+				     how, (unsigned long long)lay->compressed_at);
+	return sim_error_set(err, SIM_ERR_INPUT, name, 0, 0,
+			     "trace.dat damaged: libtracecmd %s opening it although its structure "
+			     "is sound (offset 0)",
+			     how);
+}
+
+struct datsrc *dat_open(const char *path, const char *name, struct sim_error *err)
+{
+	struct dat_layout lay;
+	struct datsrc *d = NULL;
+
+	if (dat_check(path, name, &lay, err))
+		return NULL;
+	if (!dry_run(path, name, &lay, err))
+		d = open_checked(path, name, &lay, err);
+	dat_layout_release(&lay);
 	return d;
 }
 
@@ -124,7 +390,7 @@ int dat_next(struct datsrc *d, struct dat_event *e, struct sim_error *err)
 	d->last = NULL;
 	for (;;) {
 		best = -1;
-		for (i = 0; i < d->cpus; i++)
+		for (i = 0; i < d->ncpu; i++)
 			if (d->cur[i] && (best < 0 || d->cur[i]->ts < d->cur[best]->ts))
 				best = i;
 		if (best < 0)
@@ -139,6 +405,15 @@ int dat_next(struct datsrc *d, struct dat_event *e, struct sim_error *err)
 					     "beyond 2^62 ns (4611686018.427387904 s), the latest time "
 					     "a trace may name",
 					     r->offset, best, r->ts);
+		/* libtraceevent reads the event type at common_type without looking at the size */
+		if (d->type_size && (d->type_off < 0 || d->type_size < 0 ||
+				     (long long)d->type_off + d->type_size > r->size))
+			return sim_error_set(err, SIM_ERR_INPUT, d->path, 0, 0,
+					     "trace.dat damaged: record at byte %llu (CPU %d): %d "
+					     "bytes, too short for its event type (%d bytes at %d) "
+					     "(offset %llu)",
+					     r->offset, best, r->size, d->type_size, d->type_off,
+					     r->offset);
 		d->cur[best] = tracecmd_read_data(d->h, best);
 		d->last_ev = tep_find_event(d->tep, tep_data_type(d->tep, r));
 		if (d->last_ev)
@@ -158,7 +433,7 @@ static int num(struct datsrc *d, const char *name, unsigned long long *v)
 {
 	struct tep_format_field *f = tep_find_any_field(d->last_ev, name);
 
-	if (!f || (int)(f->offset + f->size) > d->last->size)
+	if (!f || f->offset < 0 || f->size < 0 || (long long)f->offset + f->size > d->last->size)
 		return -1;
 	return tep_read_number_field(f, d->last->data, v) ? -1 : 0;
 }
@@ -179,7 +454,7 @@ static const unsigned char *raw(struct datsrc *d, const char *name, int *len)
 	struct tep_format_field *f = tep_find_any_field(d->last_ev, name);
 	const unsigned char *p;
 
-	if (!f || (int)(f->offset + f->size) > d->last->size)
+	if (!f || f->offset < 0 || f->size < 0 || (long long)f->offset + f->size > d->last->size)
 		return NULL;
 	p = tep_get_field_raw(NULL, d->last_ev, name, d->last, len, 0);
 	if (!p || *len < 0 || p < (const unsigned char *)d->last->data ||
@@ -329,7 +604,12 @@ bool import_has_tracedat(void)
 
 struct datsrc *dat_open(const char *path, const char *name, struct sim_error *err)
 {
-	(void)path;
+	struct dat_layout lay;
+
+	/* a damaged file is reported as such, whether this build could read it or not */
+	if (dat_check(path, name, &lay, err))
+		return NULL;
+	dat_layout_release(&lay);
 	sim_error_set(err, SIM_ERR_INPUT, name, 0, 0,
 		      "this idlesim was built without trace.dat support: install libtracecmd-dev "
 		      "and rebuild (CMake option IDLESIM_TRACEDAT), or import the output of "

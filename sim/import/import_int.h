@@ -13,6 +13,7 @@
  *                       timers and sleep lengths, the records waiting to be written in order;
  *   sim/import/import_stats.c  what the recording kernel did: usage/time/above/below of its
  *                       choices, the cpu_idle_miss agreement check;
+ *   sim/import/import_datcheck.c  the structure of a trace.dat, checked before libtracecmd;
  *   sim/import/import_dat.c    trace.dat through libtracecmd/libtraceevent;
  *   sim/import/import_report.c the summary, as text or JSON.
  */
@@ -396,7 +397,46 @@ void stats_period(struct recon *R, struct rcpu *c, int cpu, int64_t entry, int64
 void stats_miss_event(struct recon *R, struct rcpu *c, const struct kevent *ev);
 void stats_settle(struct recon *R, struct rcpu *c, int cpu);
 
-/* ---- trace.dat (import_dat.c) ---- */
+/* ---- trace.dat: its structure (import_datcheck.c) and libtracecmd (import_dat.c) ---- */
+
+/* A text of the metadata that libtraceevent parses, where it is in the file. */
+enum dat_text_kind {
+	DAT_HEADER_PAGE,
+	DAT_FTRACE_FORMAT,
+	DAT_EVENT_FORMAT, /* sys_at: its system's name */
+	DAT_KALLSYMS,
+	DAT_PRINTK,
+	DAT_CMDLINES,
+};
+
+struct dat_text {
+	uint64_t at, size, sys_at;
+	enum dat_text_kind kind;
+};
+
+/* What dat_check learned about a sound trace.dat. */
+struct dat_layout {
+	int version;		/* 6 or 7 */
+	bool big;		/* big-endian */
+	int long_size;		/* the header's: 4 or 8 */
+	int data_cpus;		/* CPUs libtracecmd holds data for: the header's count (6), the
+				 * top BUFFER option's highest CPU id + 1 (7) */
+	bool compressed;	/* content left unchecked: compressed sections or CPU data */
+	uint64_t compressed_at; /* the first such section or CPU data, for messages */
+	uint64_t inflated;	/* the CPU data's uncompressed bytes, by its chunk headers */
+	struct dat_text *text;	/* the uncompressed metadata texts, in reading order */
+	size_t ntext, captext;
+};
+
+void dat_layout_release(struct dat_layout *lay);
+
+/*
+ * Check the file at `path` as trace-cmd's trace.dat, version 6 or 7, before libtracecmd
+ * reads it: 0 with *lay, or -1 with "trace.dat damaged: WHAT (offset N)" (or why it cannot
+ * be read) in err. `name` is the file's name in messages.
+ */
+int dat_check(const char *path, const char *name, struct dat_layout *lay, struct sim_error *err);
+
 
 struct datsrc;
 

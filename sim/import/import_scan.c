@@ -156,7 +156,13 @@ enum import_format import_sniff(const char *buf, size_t n, bool *event)
 
 	*event = false;
 
-	if (n >= 10 && !memcmp(buf, "\x17\x08\x44tracing", 10))
+	/*
+	 * trace.dat's magic; or a file cut inside it (3 bytes at least: the binary ones and a
+	 * letter); or half of it right, the other damaged (reported as such by dat_check).
+	 */
+	if (n >= 3 && !memcmp(buf, "\x17\x08\x44tracing", n < 10 ? n : 10))
+		return IMPORT_TRACE_DAT;
+	if (n >= 10 && (!memcmp(buf, "\x17\x08\x44", 3) || !memcmp(buf + 3, "tracing", 7)))
 		return IMPORT_TRACE_DAT;
 	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
 		p++;

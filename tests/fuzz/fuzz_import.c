@@ -9,13 +9,16 @@
  *
  * The first byte picks the way through (one pass or two, --skip-bad-lines, a forced text
  * dialect, a machine for the recorded-governor statistics); the rest is the trace, written
- * to a temporary file because the importer reads files. trace.dat is left out: its parsing
- * is libtracecmd's.
+ * to a temporary file because the importer reads files.
  *
- * Built once as fuzz_import (the first byte also picks the dialect, or detection) and once
- * per text dialect with FUZZ_IMPORT_FORMAT set (fuzz_import_ftrace, _trace_cmd, _perf,
- * _systrace), so each dialect's lexer gets fuzzing time and a seed corpus of its own
- * (tests/fuzz/<harness>/). scripts/fuzz.sh runs them all.
+ * Built once as fuzz_import (the first byte also picks the dialect, or detection, which
+ * finds trace.dat by its magic) and once per dialect with FUZZ_IMPORT_FORMAT set
+ * (fuzz_import_ftrace, _trace_cmd, _perf, _systrace, and _dat for trace.dat: its structure
+ * check, sim/import/import_datcheck.c, then libtracecmd on what passes it, and for
+ * compressed files the child process that reads them first), so each dialect's reader gets
+ * fuzzing time and a seed corpus of its own (tests/fuzz/<harness>/; fuzz_import_dat's are
+ * the small trace.dat files of tests/import/make-tracedat.py behind a mode byte, with
+ * tests/fuzz/fuzz_import_dat.dict). scripts/fuzz.sh runs them all.
  */
 #include "sim/import/import.h"
 #include "tests/fuzz/fuzz_util.h"
