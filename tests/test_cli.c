@@ -1231,6 +1231,50 @@ static void test_output_to_fifo(void **state)
 	assert_no_tmp_files();
 }
 
+/*
+ * -o LINK, where LINK is a symbolic link, writes through it as cp and sort -o do: the file
+ * it names is replaced whole (its temporary in the target's directory, here another one)
+ * and the link stays a link; a link to nothing is refused (exit 2, nothing created).
+ */
+static void test_output_through_symlink(void **state)
+{
+	char dir[256], target[256], link[256], dangling[256], args[768], *got, *direct;
+	struct stat st;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/elsewhere", tmpdir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(target, sizeof(target), "%s/report.txt", dir);
+	snprintf(link, sizeof(link), "%s/link.txt", tmpdir);
+	write_tmp("elsewhere/report.txt", "the user's old text\n");
+	assert_int_equal(symlink("elsewhere/report.txt", link), 0);
+	snprintf(args, sizeof(args), "run --machine skl --governor oracle -o %s", link);
+	assert_int_equal(run_idlesim(args), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	got = slurp(target);
+	assert_non_null(got);
+	assert_int_equal(run_idlesim("run --machine skl --governor oracle"), 0);
+	direct = slurp_tmp("out");
+	assert_string_equal(got, direct);
+	free(got);
+	free(direct);
+	assert_no_tmp_files();
+	snprintf(args, sizeof(args), "test \"$(ls -A %s)\" = report.txt", dir);
+	assert_int_equal(sh(args), 0); /* no temporary left beside the target */
+
+	snprintf(dangling, sizeof(dangling), "%s/dangling.txt", tmpdir);
+	assert_int_equal(symlink("no/such/dir/file.txt", dangling), 0);
+	snprintf(args, sizeof(args), "run --machine skl --governor oracle -o %s", dangling);
+	assert_int_equal(run_idlesim(args), 2);
+	got = slurp_tmp("err");
+	assert_non_null(strstr(got, "dangling.txt: a symbolic link to nothing ("));
+	free(got);
+	assert_int_equal(lstat(dangling, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_no_tmp_files();
+}
+
 /* An output file that cannot be written: exit 2, nothing left behind. */
 static mode_t mode_of(const char *name)
 {
@@ -1615,6 +1659,7 @@ int main(void)
 		cmocka_unit_test(test_bad_input_corpus),
 		cmocka_unit_test(test_unwritable_output),
 		cmocka_unit_test(test_output_mode),
+		cmocka_unit_test(test_output_through_symlink),
 		cmocka_unit_test(test_signal_removes_tmp),
 		cmocka_unit_test(test_gen_size_bound),
 		cmocka_unit_test(test_write_errors),
