@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # completion_test.sh BIN SRC: the bash completion (scripts/completion/idlesim.bash) on
 # partial command lines, as bash would call it; the expected words are the commands and
-# options of sim/cli/cli.c and the names in governors/*.c (.name) and sim/machine/cstates_intel.c. The
-# zsh one is checked where zsh is installed (completion_test.zsh).
+# options of sim/cli/*.c and the names in governors/*.c (.name) and
+# sim/machine/cstates_intel.c. The zsh one is checked where zsh is installed
+# (completion_test.zsh).
 set -u # not -e: compgen fails when nothing matches, as completion functions expect
 bin=$1
 src=$(cd "$2" && pwd)
