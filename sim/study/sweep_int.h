@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * sweep_int.h - what sweep.c and sweep_summary.c share: reading a results file line by line
- * with memory independent of its length, and a bitmap of point indices.
+ * sweep_int.h - what sweep.c, sweep_merge.c and sweep_summary.c share: reading a results
+ * file line by line with memory independent of its length, and a bitmap of point indices.
  */
 #ifndef IDLESIM_SWEEP_INT_H
 #define IDLESIM_SWEEP_INT_H
