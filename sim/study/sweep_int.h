@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sweep_int.h - what the files of the sweep share, not a public interface: the parsed spec
- * and the request of a point (made in sweep.c, run by sweep_run.c), reading a results file
- * line by line with memory independent of its length (sweep_run.c, for resume, merge and
- * summary), and a bitmap of point indices.
+ * and the request of a point (made in sweep_spec.c, run by sweep_run.c), reading a results
+ * file line by line with memory independent of its length (sweep_run.c, for resume, merge
+ * and summary), and a bitmap of point indices.
  */
 #ifndef IDLESIM_SWEEP_INT_H
 #define IDLESIM_SWEEP_INT_H
@@ -18,7 +18,7 @@
 #include "sim/study/sweep.h"
 #include "sim/workload/workloads.h"
 
-/* ---- the spec: parsed by sweep.c, run by sweep_run.c ---- */
+/* ---- the spec: parsed by sweep_spec.c, run by sweep_run.c ---- */
 
 struct sweep_tunable {
 	struct run_set set; /* family, name; value per point */

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sweep_run.c - idlesim sweep (see sweep.h): run the points of a parsed spec (sweep.c) on a
- * pool of threads, write each as one result line, and read result lines back: resume skips
- * the points already in the results file after dropping a partial last line, and a shard
- * runs only its own points.
+ * sweep_run.c - idlesim sweep (see sweep.h): run the points of a parsed spec (sweep_spec.c)
+ * on a pool of threads, write each as one result line, and read result lines back: resume
+ * skips the points already in the results file after dropping a partial last line, and a
+ * shard runs only its own points.
  *
  * Reading result lines (sweep_each_line()) lives here, with the writing, so that the one
- * format has one home; sweep merge and sweep summary call it too. This file asks sweep.c
- * for a point's request and never the other way round.
+ * format has one home; sweep merge and sweep summary call it too. This file asks
+ * sweep_spec.c for a point's request and never the other way round.
  */
 #include "sim/study/sweep.h"
 #include "sim/study/sweep_int.h"

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sweep.c - idlesim sweep (see sweep.h): the spec and its points. A spec is parsed and
+ * sweep_spec.c - idlesim sweep (see sweep.h): the spec and its points. A spec is parsed and
  * checked whole, every error at its file:line:column, before anything runs; then point i of
- * the cross product (or of the listed points) is a run request. sweep_run.c runs them.
+ * the cross product (or of the listed points) is a run request, which sweep_run.c runs.
+ * Apart from the running, so that the spec and the point order have one home that calls
+ * nothing else of the sweep.
  *
  * Point order: input (the traces, then the workloads), machine, HZ, latency limit, governor
  * (slowest first), then the values of the tunables that apply to the governor, the last
