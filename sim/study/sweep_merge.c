@@ -56,7 +56,8 @@ static int merge_check(void *ud, const struct sweep_line *li, const char *line, 
 		return sim_error_set(err, SIM_ERR_INPUT, m->source, (int)lineno, 1,
 				     "a foreign shard: spec %s, idlesim %s, %ld points (the first "
 				     "shard: spec %s, idlesim %s, %ld points)",
-				     li->spec, li->version, li->total, m->spec, m->version, m->total);
+				     li->spec, li->version, li->total, m->spec, m->version,
+				     m->total);
 	if (sweep_bit(m->seen, li->index))
 		return sim_error_set(err, SIM_ERR_INPUT, m->source, (int)lineno, 1,
 				     "point %ld is already in a shard", li->index);
@@ -80,7 +81,8 @@ static int merge_collect(struct merged *m, const char *path, struct sim_error *e
 	int rc = 0;
 
 	if (!f)
-		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot open: %s",
+				     strerror(errno));
 	while (!rc && (n = getline(&line, &cap, f)) > 0 && line[n - 1] == '\n') {
 		at = strstr(line, "\"index\":");
 		k = at ? strtol(at + 8, &end, 10) - m->lo : -1;

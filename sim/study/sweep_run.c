@@ -89,8 +89,9 @@ static json_t *workload_config_json(const struct sweep_spec *s, const struct swe
 	json_object_set_new(o, "idlesim_version", json_string(IDLESIM_VERSION));
 	json_object_set_new(o, "governor", json_string(g->name));
 	json_object_set_new(o, "tunables", cfgrec_tunables_json(g, params));
-	json_object_set_new(o, "set", cfgrec_sets_json(applied, cfgrec_applied_sets(
-								    q->sets, q->nr_sets, g, applied)));
+	json_object_set_new(
+		o, "set",
+		cfgrec_sets_json(applied, cfgrec_applied_sets(q->sets, q->nr_sets, g, applied)));
 	json_object_set_new(o, "latency_limit_ns", q->latency_req_ns < 0
 							   ? json_null()
 							   : json_integer(q->latency_req_ns));
@@ -229,7 +230,8 @@ int sweep_each_line(const char *path, bool missing_ok, long long *complete, size
 	if (!f && missing_ok && errno == ENOENT)
 		return 0;
 	if (!f)
-		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot open: %s",
+				     strerror(errno));
 	while (!rc && (n = getline(&line, &cap, f)) > 0) {
 		if (line[n - 1] != '\n')
 			break; /* a partial last line */
@@ -385,8 +387,8 @@ static int check_inputs(const struct sweep_spec *s, struct sim_error *err)
 		for (k = 0; k < s->nr_wl; k++)
 			if (s->wl[k].wl->nr_cpus(s->wl[k].params) > machine_nr_cpus(&m))
 				return sim_error_set(err, SIM_ERR_INPUT, s->source, 0, 0,
-						     "workload %s needs %d CPUs, but machine %s has "
-						     "%d", s->wl[k].label,
+						     "workload %s needs %d CPUs, but machine %s "
+						     "has %d", s->wl[k].label,
 						     s->wl[k].wl->nr_cpus(s->wl[k].params),
 						     m.name, machine_nr_cpus(&m));
 	}
@@ -431,7 +433,8 @@ long sweep_run(const struct sweep_spec *s, const struct sweep_opts *o, const cha
 	p.f = fopen(out, "a");
 	if (!p.f) {
 		sim_free(r.done);
-		return sim_error_set(err, SIM_ERR_IO, out, 0, 0, "cannot open: %s", strerror(errno));
+		return sim_error_set(err, SIM_ERR_IO, out, 0, 0, "cannot open: %s",
+				     strerror(errno));
 	}
 	p.done = r.done;
 	for (i = 0; i < s->total; i++) /* the points this run will do */

@@ -81,8 +81,9 @@ static int get_ints(const struct json_where *w, json_t *root, const char *key, i
 			continue;
 		}
 		if (!json_is_integer(x) || json_integer_value(x) < lo || json_integer_value(x) > hi)
-			return jsonpos_fail(w, p, "%s must be an integer in %lld..%lld%s", p, (long long)lo,
-				    (long long)hi, none_ok ? " or null" : "");
+			return jsonpos_fail(w, p, "%s must be an integer in %lld..%lld%s", p,
+					    (long long)lo, (long long)hi,
+					    none_ok ? " or null" : "");
 		out[(*n)++] = json_integer_value(x);
 	}
 	return 0;
@@ -126,13 +127,14 @@ static int tunable_values(const struct json_where *w, json_t *v, const char *pat
 		return 0;
 	}
 	if (!json_is_object(v))
-		return jsonpos_fail(w, path, "%s must be a list of values or {\"from\", \"to\", \"step\"}",
-			    path);
+		return jsonpos_fail(w, path,
+				    "%s must be a list of values or {\"from\", \"to\", \"step\"}",
+				    path);
 	json_object_foreach(v, key, x)
 		if (strcmp(key, "from") && strcmp(key, "to") && strcmp(key, "step")) {
 			snprintf(p, sizeof(p), "%s.%s", path, key);
-			return jsonpos_fail(w, p, "%s: unknown field '%s' (known: from, to, step)", path,
-				    key);
+			return jsonpos_fail(w, p, "%s: unknown field '%s' (known: from, to, step)",
+					    path, key);
 		}
 	if (range_field(w, v, path, "from", &from) || range_field(w, v, path, "to", &to) ||
 	    range_field(w, v, path, "step", &step))
@@ -141,11 +143,12 @@ static int tunable_values(const struct json_where *w, json_t *v, const char *pat
 	if (step <= 0)
 		return jsonpos_fail(w, p, "%s must be positive", p);
 	if (to < from)
-		return jsonpos_fail(w, path, "%s: an empty range (to %lld < from %lld)", path, to, from);
+		return jsonpos_fail(w, path, "%s: an empty range (to %lld < from %lld)", path, to,
+				    from);
 	k = (to - from) / step + 1;
 	if (k > SWEEP_MAX_POINTS && !force)
-		return jsonpos_fail(w, path, "%s: %lld values (more than %ld need --force)", path, k,
-			    SWEEP_MAX_POINTS);
+		return jsonpos_fail(w, path, "%s: %lld values (more than %ld need --force)", path,
+				    k, SWEEP_MAX_POINTS);
 	t->values = sim_calloc((size_t)k, sizeof(*t->values));
 	if (!t->values)
 		return sim_error_nomem(w->err, w->source);
@@ -189,9 +192,9 @@ static int check_value(const struct json_where *w, const struct sweep_spec *s, c
 			continue;
 		k = gov_param_index(s->gov[g], t->name);
 		if (v < s->gov[g]->params[k].min || v > s->gov[g]->params[k].max)
-			return jsonpos_fail(w, path, "%s=%lld: out of range for %s (%lld..%lld)", key, v,
-				    s->gov[g]->name, s->gov[g]->params[k].min,
-				    s->gov[g]->params[k].max);
+			return jsonpos_fail(w, path, "%s=%lld: out of range for %s (%lld..%lld)",
+					    key, v, s->gov[g]->name, s->gov[g]->params[k].min,
+					    s->gov[g]->params[k].max);
 	}
 	return 0;
 }
@@ -207,7 +210,8 @@ static int parse_tunables(const struct json_where *w0, struct sweep_spec *s, boo
 	if (!obj)
 		return 0;
 	if (!json_is_object(obj))
-		return jsonpos_fail(w, "tunables", "tunables must be an object {\"FAMILY.NAME\": values}");
+		return jsonpos_fail(w, "tunables",
+				    "tunables must be an object {\"FAMILY.NAME\": values}");
 	json_object_foreach(obj, key, v) {
 		struct sweep_tunable *t = &s->tun[s->nr_tun];
 
@@ -219,8 +223,8 @@ static int parse_tunables(const struct json_where *w0, struct sweep_spec *s, boo
 			return jsonpos_fail(w, p, "tunable '%s' must be FAMILY.NAME", key);
 		s->nr_tun++;
 		if (!applies_to_any(s, &t->set))
-			return jsonpos_fail(w, p, "unknown tunable '%s': none of the sweep's governors has it "
-					  "(see idlesim governors)", key);
+			return jsonpos_fail(w, p, "unknown tunable '%s': none of the sweep's "
+					    "governors has it (see idlesim governors)", key);
 		if (tunable_values(w, v, p, t, force))
 			return -1;
 		for (i = 0; i < t->n; i++)
@@ -247,11 +251,11 @@ static int parse_points(const struct json_where *w, struct sweep_spec *s)
 	if (!arr)
 		return 0;
 	if (json_object_get(s->root, "tunables"))
-		return jsonpos_fail(w, "points", "give either tunables (a cross product) or points (a list), "
-					 "not both");
+		return jsonpos_fail(w, "points", "give either tunables (a cross product) or points "
+				    "(a list), not both");
 	if (!json_is_array(arr) || !json_array_size(arr))
 		return jsonpos_fail(w, "points", "points must be a non-empty list of objects "
-					 "{\"FAMILY.NAME\": value, ...}");
+				    "{\"FAMILY.NAME\": value, ...}");
 	s->listed = sim_calloc(json_array_size(arr), sizeof(*s->listed));
 	for (g = 0; g < s->nr_gov && s->listed; g++)
 		if (!(s->listed_of[g] = sim_calloc(json_array_size(arr), sizeof(long))))
@@ -264,17 +268,21 @@ static int parse_points(const struct json_where *w, struct sweep_spec *s)
 
 		snprintf(p, sizeof(p), "points[%zu]", i);
 		if (!json_is_object(o))
-			return jsonpos_fail(w, p, "%s must be an object {\"FAMILY.NAME\": value, ...}", p);
+			return jsonpos_fail(w, p, "%s must be an object {\"FAMILY.NAME\": value, "
+					    "...}", p);
 		json_object_foreach(o, key, v) {
 			struct run_set *t = &l->sets[l->n];
 
 			if (l->n == RUN_MAX_SETS)
-				return jsonpos_fail(w, p, "%s: at most %d tunables", p, RUN_MAX_SETS);
+				return jsonpos_fail(w, p, "%s: at most %d tunables", p,
+						    RUN_MAX_SETS);
 			if (tunable_key(key, t))
-				return jsonpos_fail(w, p, "%s: tunable '%s' must be FAMILY.NAME", p, key);
+				return jsonpos_fail(w, p, "%s: tunable '%s' must be FAMILY.NAME", p,
+						    key);
 			if (!applies_to_any(s, t))
-				return jsonpos_fail(w, p, "%s: unknown tunable '%s': none of the sweep's "
-						  "governors has it (see idlesim governors)", p, key);
+				return jsonpos_fail(w, p, "%s: unknown tunable '%s': none of the "
+						    "sweep's governors has it (see idlesim "
+						    "governors)", p, key);
 			if (!json_is_integer(v))
 				return jsonpos_fail(w, p, "%s: %s must be an integer", p, key);
 			t->value = json_integer_value(v);
@@ -293,8 +301,8 @@ static int parse_points(const struct json_where *w, struct sweep_spec *s)
 			}
 		}
 		if (!fits)
-			return jsonpos_fail(w, p, "%s fits none of the swept governors (none has all its "
-					  "tunables)", p);
+			return jsonpos_fail(w, p, "%s fits none of the swept governors (none has "
+					    "all its tunables)", p);
 	}
 	s->nr_listed = (long)json_array_size(arr);
 	return 0;
@@ -311,8 +319,8 @@ static int parse_workload(const struct json_where *w, json_t *x, const char *p,
 	int k;
 
 	if (!json_is_string(name))
-		return jsonpos_fail(w, p, "%s must be a workload name or {\"name\": W, \"PARAM\": value, "
-				  "...} (idlesim help gen lists them)", p);
+		return jsonpos_fail(w, p, "%s must be a workload name or {\"name\": W, \"PARAM\": "
+				    "value, ...} (idlesim help gen lists them)", p);
 	out->wl = workload_find(json_string_value(name));
 	if (!out->wl)
 		return jsonpos_fail(w, p, "unknown workload '%s' (idlesim help gen lists them)",
@@ -326,14 +334,15 @@ static int parse_workload(const struct json_where *w, json_t *x, const char *p,
 			snprintf(kp, sizeof(kp), "%s.%s", p, key);
 			k = workload_param_index(out->wl, key);
 			if (k < 0)
-				return jsonpos_fail(w, kp, "workload %s has no parameter '%s' (see idlesim "
-						   "help gen)", out->wl->name, key);
+				return jsonpos_fail(w, kp, "workload %s has no parameter '%s' (see "
+						    "idlesim help gen)", out->wl->name, key);
 			if (!json_is_integer(v))
 				return jsonpos_fail(w, kp, "%s must be an integer", kp);
 			out->params[k] = json_integer_value(v);
 			if (used < sizeof(out->label))
-				used += (size_t)snprintf(out->label + used, sizeof(out->label) - used,
-							 " %s=%lld", key, (long long)out->params[k]);
+				used += (size_t)snprintf(out->label + used,
+							 sizeof(out->label) - used, " %s=%lld", key,
+							 (long long)out->params[k]);
 		}
 	{
 		struct sim_error e = { 0 };
@@ -355,7 +364,8 @@ static int parse_workloads(const struct json_where *w, struct sweep_spec *s)
 	d = json_object_get(s->root, "duration_s");
 	if (d && (!json_is_number(d) || json_number_value(d) <= 0 ||
 		  json_number_value(d) > 86400))
-		return jsonpos_fail(w, "duration_s", "duration_s must be a number of seconds in (0, 86400]");
+		return jsonpos_fail(w, "duration_s",
+				    "duration_s must be a number of seconds in (0, 86400]");
 	if (d)
 		s->duration_ns = (int64_t)(json_number_value(d) * 1e9 + 0.5);
 	d = json_object_get(s->root, "seed");
@@ -403,8 +413,8 @@ static int count_points(const struct json_where *w, struct sweep_spec *s, bool f
 	}
 	total = (double)s->per_block * s->nr_inputs * s->nr_machines * s->nr_hz * s->nr_lat;
 	if (total > (double)SWEEP_MAX_POINTS && !force)
-		return jsonpos_fail(w, "", "the sweep has %.0f points (more than %ld need --force)", total,
-			    SWEEP_MAX_POINTS);
+		return jsonpos_fail(w, "", "the sweep has %.0f points (more than %ld need --force)",
+				    total, SWEEP_MAX_POINTS);
 	if (total > 1e12)
 		return jsonpos_fail(w, "", "the sweep has %.0f points (at most 10^12)", total);
 	s->total = (long)total;
@@ -429,9 +439,10 @@ static int parse_root(const struct json_where *w, struct sweep_spec *s, bool for
 		for (i = 0; known[i] && strcmp(known[i], key); i++)
 			;
 		if (!known[i])
-			return jsonpos_fail(w, key, "unknown field '%s' (known: traces, workloads, machines, "
-					    "governors, tunables, points, hz, latency_limits_us, "
-					    "wake_latency, duration_s, seed)", key);
+			return jsonpos_fail(w, key, "unknown field '%s' (known: traces, workloads, "
+					    "machines, governors, tunables, points, hz, "
+					    "latency_limits_us, wake_latency, duration_s, seed)",
+					    key);
 	}
 	x = json_object_get(s->root, "wake_latency");
 	s->wake = WAKE_MODEL_DEFAULT;
@@ -442,7 +453,8 @@ static int parse_root(const struct json_where *w, struct sweep_spec *s, bool for
 	    parse_workloads(w, s))
 		return -1;
 	if (!s->nr_traces && !s->nr_wl)
-		return jsonpos_fail(w, "", "missing required field 'traces' or 'workloads' (at least one)");
+		return jsonpos_fail(w, "", "missing required field 'traces' or 'workloads' (at "
+				    "least one)");
 	s->nr_inputs = s->nr_traces + s->nr_wl;
 	if (get_names(w, s->root, "machines", false, s->machines, &s->nr_machines) ||
 	    get_names(w, s->root, "governors", false, names, &n))
@@ -450,14 +462,16 @@ static int parse_root(const struct json_where *w, struct sweep_spec *s, bool for
 	for (i = 0; i < n; i++) {
 		struct sim_error e = { 0 };
 
-		snprintf(p, sizeof(p), "governors[%d]", i);
+		if (json_is_string(json_object_get(s->root, "governors")))
+			snprintf(p, sizeof(p), "governors"); /* one name, not a list */
+		else
+			snprintf(p, sizeof(p), "governors[%d]", i);
 		s->gov[i] = kgov_find(names[i], stderr, &e);
 		if (!s->gov[i] && e.code != SIM_OK)
-			return jsonpos_fail(w, json_is_string(json_object_get(s->root, "governors")) ? "governors" : p,
-				    "%s: %s", names[i], e.text);
+			return jsonpos_fail(w, p, "%s: %s", names[i], e.text);
 		if (!s->gov[i])
-			return jsonpos_fail(w, json_is_string(json_object_get(s->root, "governors")) ? "governors" : p,
-				    "unknown governor '%s' (see idlesim governors)", names[i]);
+			return jsonpos_fail(w, p, "unknown governor '%s' (see idlesim governors)",
+					    names[i]);
 	}
 	s->nr_gov = n;
 	if (get_ints(w, s->root, "hz", 1, 10000, false, v, &n))
