@@ -12,6 +12,10 @@
  * all came from the same spec (its FNV-1a 64) and idlesim version. `sweep summary` shows
  * the best points and the Pareto frontier. Memory never grows with the number of points
  * beyond a bit per point: results files are read line by line.
+ *
+ * One job per file: sweep_spec.c the spec and the points, sweep_run.c running them (with
+ * the result lines, resume and shards), sweep_merge.c merge, sweep_summary.c the summary;
+ * sweep_int.h is what they share.
  */
 #ifndef IDLESIM_SWEEP_H
 #define IDLESIM_SWEEP_H
