@@ -224,17 +224,15 @@ int outfile_open(struct outfile *o, const char *path, struct sim_error *err)
 		sim_free(dest);
 		return rc;
 	}
-	path = dest;
-	if (replaces && !S_ISREG(st.st_mode))
-		return open_special(o, path, err);
-	n = strlen(path);
+	/* Files are made at dest; messages name path, as the user gave it. */
+	n = strlen(dest);
 	o->path = dest;
 	o->tmp = sim_malloc(n + sizeof(TMP_SUFFIX));
-	if (!o->path || !o->tmp) {
+	if (!o->tmp) {
 		outfile_abort(o);
 		return sim_error_nomem(err, path);
 	}
-	memcpy(o->tmp, path, n);
+	memcpy(o->tmp, dest, n);
 	memcpy(o->tmp + n, TMP_SUFFIX, sizeof(TMP_SUFFIX));
 	/* A replaced file's mode is set exactly (the umask does not apply to fchmod). */
 	fd = create_tmp(o->tmp, replaces ? 0600 : 0666);
