@@ -1444,6 +1444,13 @@ static void test_unwritable_output(void **state)
 	(void)state;
 	expect_usage_error("run --machine skl --governor oracle -o /nonexistent-dir/out.txt",
 			   "/nonexistent-dir/out.txt");
+	/* An empty name is an option error naming the option as given (it was a failed rename
+	 * of ".tmp.XXXXXX"), and so is any empty value. */
+	expect_usage_error("run --machine skl --governor oracle -o ''", "idlesim: run -o: the value is empty");
+	expect_usage_error("gen --workload periodic --output=", "idlesim: gen --output: the value is empty");
+	expect_usage_error("compare --workload tbench -g menu --hz ''",
+			   "idlesim: compare --hz: the value is empty");
+	assert_no_tmp_files();
 }
 
 /*

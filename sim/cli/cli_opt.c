@@ -49,10 +49,22 @@ bool operand(const struct args *a)
  * -v -o F); a->pos keeps the place in the cluster. (getopt_long itself keeps global
  * state, and tests call idlesim_main() many times in one process.)
  */
+/* An option's value may not be empty: no option takes "" (a file, a number, a name). */
+static bool empty_value(struct args *a, const char *as_given, const char *val)
+{
+	if (*val)
+		return false;
+	sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0, "%s %s: the value is empty", a->cmd,
+		      as_given);
+	a->i = a->argc;
+	return true;
+}
+
 bool opt(struct args *a, const char *name, const char *sname, const char **val)
 {
 	const char *s = a->argv[a->i];
 	size_t n = strlen(name), at = a->pos ? a->pos : 1;
+	bool short_form = false;
 
 	if (a->operands_only)
 		return false;
@@ -69,6 +81,7 @@ bool opt(struct args *a, const char *name, const char *sname, const char **val)
 			return true;
 		}
 		s = name; /* the value is the next argument */
+		short_form = true;
 	} else if (a->pos || strncmp(s, name, n) || (s[n] && s[n] != '=')) {
 		return false; /* in a cluster, only short options match */
 	}
@@ -81,6 +94,7 @@ bool opt(struct args *a, const char *name, const char *sname, const char **val)
 	if (s[n] == '=') {
 		*val = s + n + 1;
 		a->i++;
+		empty_value(a, name, *val);
 		return true;
 	}
 	if (a->i + 1 >= a->argc) {
@@ -91,6 +105,7 @@ bool opt(struct args *a, const char *name, const char *sname, const char **val)
 	}
 	*val = a->argv[a->i + 1];
 	a->i += 2;
+	empty_value(a, short_form ? sname : name, *val);
 	return true;
 }
 
