@@ -1232,6 +1232,38 @@ static void test_output_to_fifo(void **state)
 }
 
 /*
+ * Options are used or refused, never ignored (tests/cli_options.tsv has the whole table,
+ * cli_options_test.sh checks it): --from without --explain or a timeline format; a window
+ * past the end of the trace (irq-fixed.trace spans 0 to 50 ms), for run and report, says
+ * the trace's span; --explain takes its value whatever it looks like.
+ */
+static void test_options_used(void **state)
+{
+	char args[512];
+
+	(void)state;
+	expect_usage_error("run -t traces/scenarios/irq-fixed.trace -m skl -g oracle --from 0.01",
+			   "idlesim: run --from: selects the decisions of --explain or the timeline");
+	expect_usage_error("run -t traces/scenarios/irq-fixed.trace -m skl -g oracle --explain "
+			   "--from 5",
+			   "idlesim: run --from/--to: the window from 5.000000 s to its end holds "
+			   "nothing of the trace, which spans 0.000000 to 0.050000 s");
+	snprintf(args, sizeof(args),
+		 "report -t traces/scenarios/irq-fixed.trace -m skl -g menu --from 5 --to 6 -o %s",
+		 tmp_path("report.html"));
+	expect_usage_error(args, "idlesim: report --from/--to: the window from 5.000000 s to "
+				 "6.000000 s holds nothing of the trace, which spans 0.000000 to "
+				 "0.050000 s");
+	assert_false(exists("report.html"));
+	expect_usage_error("run --explain -3", "idlesim: run --explain '-3': must be an integer");
+	expect_usage_error("run --explain x", "idlesim: run --explain 'x': must be an integer");
+	/* A window inside the trace is used. */
+	assert_int_equal(run_idlesim("run -t traces/scenarios/irq-fixed.trace -m skl -g oracle "
+				     "--explain --from 0.01 --to 0.02"),
+			 0);
+}
+
+/*
  * -o LINK, where LINK is a symbolic link, writes through it as cp and sort -o do: the file
  * it names is replaced whole (its temporary in the target's directory, here another one)
  * and the link stays a link; a link to nothing is refused (exit 2, nothing created).
@@ -1667,6 +1699,7 @@ int main(void)
 		cmocka_unit_test(test_unwritable_output),
 		cmocka_unit_test(test_output_mode),
 		cmocka_unit_test(test_output_through_symlink),
+		cmocka_unit_test(test_options_used),
 		cmocka_unit_test(test_signal_removes_tmp),
 		cmocka_unit_test(test_gen_size_bound),
 		cmocka_unit_test(test_write_errors),

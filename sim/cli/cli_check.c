@@ -43,6 +43,10 @@ int cmd_check(int argc, char **argv)
 		else
 			bad_option(&a);
 	}
+	option_unused(&a, o.verbose && o.format != CHECK_TEXT, "--verbose",
+		      "prints each comparison's table in the text report; --format %s has no "
+		      "place for it",
+		      o.format == CHECK_JSON ? "json" : o.format == CHECK_JUNIT ? "junit" : "tap");
 	if (err.code == SIM_OK && !path)
 		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
 			      "check: which expectation file? (idlesim check EXPECT.json)");

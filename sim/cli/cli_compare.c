@@ -164,6 +164,9 @@ int cmd_compare(int argc, char **argv)
 		else if (!wl_param_opt(&a, &req))
 			bad_model_option(&a, req.wl);
 	}
+	option_unused(&a, style != COMPARE_STYLE_MMTESTS && (html || format != COMPARE_TEXT),
+		      "--style", "a layout of the text tables; --format %s has its own",
+		      html ? "html" : format == COMPARE_JSON ? "json" : "csv");
 	if (err.code != SIM_OK || kgov_resolve(req.governors, req.nr_governors, stderr, &err))
 		return finish(&err);
 	if (!req.nr_machines)

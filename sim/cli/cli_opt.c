@@ -12,6 +12,7 @@
 #include "sim/base/common.h"
 #include "sim/workload/workloads.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -376,4 +377,17 @@ void command_line(char *buf, size_t n, int argc, char **argv)
 			continue;
 		used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? " " : "idlesim ", argv[i]);
 	}
+}
+
+int option_unused(struct args *a, bool given, const char *option, const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+
+	if (!given || a->err->code != SIM_OK)
+		return given ? -1 : 0;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0, "%s %s: %s", a->cmd, option, why);
 }

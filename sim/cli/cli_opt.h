@@ -55,6 +55,14 @@ int parse_wake_model(struct args *a, const char *val, enum wake_model *out);
  */
 bool run_knob_opt(struct args *a, struct run_request *req);
 
+/*
+ * An option given that the chosen format (or the other options) make no use of: an error
+ * naming it and what it needs, never silence ("run --per-cpu: the text format's option,
+ * not json's"). Sets the error (unless one is set) and returns -1; 0 when `given` is false.
+ */
+int option_unused(struct args *a, bool given, const char *option, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* "idlesim CMD ARG..." into buf, without -o/--output and its value (a report's header). */
 void command_line(char *buf, size_t n, int argc, char **argv);
 /* Whether stderr is a terminal: progress bars go there, never into a pipe or a report. */

@@ -55,6 +55,70 @@ static void check_window(struct args *a, const struct run_request *req)
 		sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0, "%s: --to must be after --from", a->cmd);
 }
 
+/* An argument that is an option (-x, --name), not a value such as 12, -3 or x. */
+static bool is_option(const char *s)
+{
+	return s[0] == '-' && (s[1] == '-' ? s[2] != '\0' : (s[1] >= 'a' && s[1] <= 'z') ||
+							(s[1] >= 'A' && s[1] <= 'Z'));
+}
+
+/*
+ * Options that the chosen format makes no use of are errors, never silence: --per-cpu is
+ * the text tables'; --explain's decisions are in text and JSON; --from and --to select the
+ * decisions of --explain or the timeline of ftrace and perfetto. (tests/cli_options.tsv)
+ */
+static void run_options_used(struct args *a, const struct run_request *req,
+			     const struct report_opts *ro)
+{
+	static const char *const names[] = { [REPORT_TEXT] = "text", [REPORT_JSON] = "json",
+					     [REPORT_CSV] = "csv", [REPORT_FTRACE] = "ftrace",
+					     [REPORT_PERFETTO] = "perfetto" };
+	const char *f = names[ro->format];
+	bool text = ro->format == REPORT_TEXT, json = ro->format == REPORT_JSON;
+	bool timeline = ro->format == REPORT_FTRACE || ro->format == REPORT_PERFETTO;
+	bool window = req->window_from_ns || req->window_to_ns >= 0;
+
+	option_unused(a, ro->per_cpu && !text, "--per-cpu",
+		      "one row per CPU in the text tables; --format %s has every CPU already", f);
+	option_unused(a, req->explain_limit && !text && !json, "--explain",
+		      "the decisions go to the text and json formats, not to %s", f);
+	option_unused(a, window && !req->explain_limit && !timeline,
+		      req->window_from_ns ? "--from" : "--to",
+		      "selects the decisions of --explain or the timeline of --format "
+		      "ftrace|perfetto; with neither, nothing uses it");
+}
+
+/*
+ * A window that starts at or after the end of every trace (or ends before its start)
+ * selects nothing: say so, with the traces' span, rather than write an empty report.
+ */
+static int window_past_end(struct sim_error *err, const char *cmd, const struct run_request *req,
+			   const struct run_results *res)
+{
+	int64_t start = INT64_MAX, end = INT64_MIN;
+	char to[32] = "its end";
+	bool several = false;
+	int i;
+
+	if (!req->window_from_ns && req->window_to_ns < 0)
+		return 0;
+	for (i = 0; i < res->n; i++) {
+		start = sim_min64(start, res->r[i].stats.start_ns);
+		end = sim_max64(end, res->r[i].stats.end_ns);
+		several |= strcmp(res->r[i].trace, res->r[0].trace) != 0;
+	}
+	if (!res->n ||
+	    (req->window_from_ns < end && (req->window_to_ns < 0 || req->window_to_ns > start)))
+		return 0;
+	if (req->window_to_ns >= 0)
+		snprintf(to, sizeof(to), "%.6f s", (double)req->window_to_ns / 1e9);
+	return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+			     "%s --from/--to: the window from %.6f s to %s holds nothing of the "
+			     "trace%s, which span%s %.6f to %.6f s",
+			     cmd, (double)req->window_from_ns / 1e9, to, several ? "s" : "",
+			     several ? "" : "s", (double)start / 1e9, (double)end / 1e9);
+}
+
 /*
  * A long --explain to a file: say how big it will be before writing it. About 110 bytes a
  * decision in text (the line is at most 120), 900 in JSON (measured on the demo trace).
@@ -127,8 +191,10 @@ int cmd_run(int argc, char **argv)
 		else if (opt(&a, "--per-cpu", NULL, NULL))
 			ro.per_cpu = true;
 		else if (opt(&a, "--explain", NULL, NULL)) {
+			/* The next argument is its count unless it is another option: so
+			 * --explain -3 or --explain x is a bad count, not an unknown option. */
 			req.explain_limit = -1;
-			if (a.i < argc && argv[a.i][0] >= '0' && argv[a.i][0] <= '9') {
+			if (a.i < argc && !is_option(argv[a.i])) {
 				if (!num_arg(&a, "--explain", argv[a.i], 0, 1, INT64_MAX / 1000, &n))
 					req.explain_limit = (long)n;
 				a.i++;
@@ -152,6 +218,7 @@ int cmd_run(int argc, char **argv)
 			bad_option(&a);
 	}
 	check_window(&a, &req);
+	run_options_used(&a, &req, &ro);
 	if (err.code != SIM_OK || kgov_resolve(req.governors, req.nr_governors, stderr, &err))
 		return finish(&err);
 	/* The exports write every idle entry: keep the timeline. */
@@ -160,6 +227,10 @@ int cmd_run(int argc, char **argv)
 	ro.command = cmdline;
 	if (run_grid(&req, &res, &err))
 		return finish(&err);
+	if (window_past_end(&err, "run", &req, &res)) {
+		run_results_free(&res);
+		return finish(&err);
+	}
 	if (ro.format == REPORT_FTRACE && res.n != 1) {
 		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
 			      "run --format ftrace writes one run, and this one makes %d: give one "
@@ -246,6 +317,10 @@ int cmd_report(int argc, char **argv)
 	req.progress = isatty_stderr() ? stderr : NULL;
 	if (run_grid(&req, &res, &err))
 		return finish(&err);
+	if (window_past_end(&err, "report", &req, &res)) {
+		run_results_free(&res);
+		return finish(&err);
+	}
 	warn_only_poll(&res);
 	if (!outfile_open(&out, output, &err)) {
 		if (html_report(out.f, &res, &ho, &err)) {
