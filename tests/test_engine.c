@@ -100,6 +100,22 @@ static void test_tick_near_time_limit(void **state)
 	release(&rs);
 }
 
+/* A bare simulation of skl under the scripted governor (C1), for the tests that feed it. */
+static void bare_config(struct sim_config *cfg, struct machine *m, int nr_cpus)
+{
+	struct sim_error err = { 0 };
+
+	memset(cfg, 0, sizeof(*cfg));
+	script_set(C1, true);
+	assert_int_equal(machine_load("skl", m, &err), 0);
+	cfg->machine = m;
+	cfg->gov = &gov_scripted;
+	cfg->hz = 250;
+	cfg->latency_req_ns = -1;
+	cfg->nr_cpus = nr_cpus;
+	cfg->queue = EVENTQ_HEAP;
+}
+
 /*
  * Past 2^62 the engine refuses to start, feed or end, rather than let its tick and exit
  * arithmetic overflow near 2^63: the readers reject such times, so a caller that passes
@@ -107,21 +123,14 @@ static void test_tick_near_time_limit(void **state)
  */
 static void test_time_limit_guard(void **state)
 {
-	struct sim_config cfg = { 0 };
+	struct sim_config cfg;
 	struct sim_error err = { 0 };
 	struct run_stats rs;
 	struct machine m;
 	struct sim *S;
 
 	(void)state;
-	script_set(C1, true);
-	assert_int_equal(machine_load("skl", &m, &err), 0);
-	cfg.machine = &m;
-	cfg.gov = &gov_scripted;
-	cfg.hz = 250;
-	cfg.latency_req_ns = -1;
-	cfg.nr_cpus = 1;
-	cfg.queue = EVENTQ_HEAP;
+	bare_config(&cfg, &m, 1);
 	assert_null(sim_create(&cfg, SIM_TIME_MAX_NS + 1, &err));
 	assert_int_equal(err.code, SIM_ERR_INTERNAL);
 	S = sim_create(&cfg, SIM_TIME_MAX_NS - 1000, &err);
@@ -158,21 +167,14 @@ static void test_time_limit_guard(void **state)
  */
 static void test_feed_order_refused(void **state)
 {
-	struct sim_config cfg = { 0 };
+	struct sim_config cfg;
 	struct sim_error err = { 0 };
 	struct run_stats rs;
 	struct machine m;
 	struct sim *S;
 
 	(void)state;
-	script_set(C1, true);
-	assert_int_equal(machine_load("skl", &m, &err), 0);
-	cfg.machine = &m;
-	cfg.gov = &gov_scripted;
-	cfg.hz = 250;
-	cfg.latency_req_ns = -1;
-	cfg.nr_cpus = 2;
-	cfg.queue = EVENTQ_HEAP;
+	bare_config(&cfg, &m, 2);
 	S = sim_create(&cfg, 0, &err);
 	assert_non_null(S);
 #define REFUSED(call, msg)                                         \
