@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /*
  * Merge streams: a first pass over the shards checks them (same spec, version and size;
@@ -71,19 +70,30 @@ static int merge_check(void *ud, const struct sweep_line *li, const char *line, 
  * top-level "index" key of a line as sweep writes it (spec and version come before it and
  * cannot contain it): a merge of many windows reads the shards many times.
  */
-static int merge_collect(struct merged *m, const char *path, struct sim_error *err)
+static int merge_collect(struct merged *m, const char *path, size_t max_line,
+			 struct sim_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	char *line = NULL, *at, *end;
-	size_t cap = 0;
-	ssize_t n;
+	char *line = sim_malloc(max_line + 1), *at, *end;
+	size_t n;
 	long k;
 	int rc = 0;
+	FILE *f;
 
-	if (!f)
-		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot open: %s",
-				     strerror(errno));
-	while (!rc && (n = getline(&line, &cap, f)) > 0 && line[n - 1] == '\n') {
+	if (!line)
+		return sim_error_nomem(err, path);
+	if (sweep_open_results(path, false, &f, err)) {
+		sim_free(line);
+		return -1;
+	}
+	/* every line is at most max_line bytes long (the first pass measured them) */
+	while (!rc && fgets(line, (int)max_line + 1, f)) {
+		n = strlen(line);
+		if (!n || line[n - 1] != '\n') {
+			if (!feof(f))
+				rc = sim_error_set(err, SIM_ERR_INPUT, path, 0, 0,
+						   "changed while merging (a longer line)");
+			break;
+		}
 		at = strstr(line, "\"index\":");
 		k = at ? strtol(at + 8, &end, 10) - m->lo : -1;
 		if (!at || end == at + 8) {
@@ -93,17 +103,17 @@ static int merge_collect(struct merged *m, const char *path, struct sim_error *e
 		}
 		if (k < 0 || k >= m->n || m->line[k])
 			continue;
-		m->line[k] = sim_malloc((size_t)n);
+		m->line[k] = sim_malloc(n);
 		if (!m->line[k]) {
 			rc = sim_error_nomem(err, path);
 			break;
 		}
-		memcpy(m->line[k], line, (size_t)n);
-		m->len[k] = (size_t)n;
+		memcpy(m->line[k], line, n);
+		m->len[k] = n;
 	}
 	if (!rc && ferror(f))
 		rc = sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot read: %s", strerror(errno));
-	free(line);
+	sim_free(line);
 	fclose(f);
 	return rc ? -1 : 0;
 }
@@ -123,23 +133,22 @@ int sweep_merge_budget(const char *const *in, int n, const char *out, size_t bud
 {
 	struct merged m = { 0 };
 	struct outfile of;
-	struct stat st;
-	long long complete;
-	size_t longest, max_line = 1;
+	struct sweep_read rd;
+	size_t max_line = 1;
 	long i;
 	int k, rc = -1;
 
 	for (k = 0; k < n; k++) {
 		m.source = in[k];
-		if (sweep_each_line(in[k], false, &complete, &longest, merge_check, &m, err))
+		if (sweep_each_line(in[k], NULL, false, &rd, merge_check, &m, err))
 			goto out;
-		if (!stat(in[k], &st) && (long long)st.st_size > complete) {
+		if (rd.partial) {
 			sim_error_set(err, SIM_ERR_INPUT, in[k], 0, 0,
 				      "ends in a partial line: rerun its shard to complete it");
 			goto out;
 		}
-		if (longest > max_line)
-			max_line = longest;
+		if (rd.longest > max_line)
+			max_line = rd.longest;
 	}
 	if (!m.seen) {
 		sim_error_set(err, SIM_ERR_INPUT, n ? in[0] : "", 0, 0, "no results to merge");
@@ -165,7 +174,7 @@ int sweep_merge_budget(const char *const *in, int n, const char *out, size_t bud
 	for (m.lo = 0; m.lo < m.total; m.lo += m.n) {
 		for (k = 0; k < n; k++) {
 			m.source = in[k];
-			if (merge_collect(&m, in[k], err)) {
+			if (merge_collect(&m, in[k], max_line, err)) {
 				merge_window_free(&m);
 				outfile_abort(&of);
 				goto out;

@@ -17,6 +17,8 @@
 #include "sim/report/report.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <jansson.h>
 #include <math.h>
 #include <pthread.h>
@@ -169,6 +171,11 @@ static int run_point(const struct sweep_spec *s, long i, char **line, struct sim
 	json_decref(o);
 	if (!text)
 		return sim_error_nomem(err, "");
+	if (strlen(text) > (size_t)SWEEP_MAX_LINE) { /* the reader would refuse it */
+		free(text);
+		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+				     "point %ld: a result line longer than 1 MiB", i);
+	}
 	*line = sim_malloc(strlen(text) + 2);
 	if (!*line) {
 		free(text);
@@ -211,57 +218,202 @@ static int parse_line(const char *text, size_t len, const char *source, long lin
 			     "not a sweep result line (spec, idlesim_version, index, total)");
 }
 
-int sweep_each_line(const char *path, bool missing_ok, long long *complete, size_t *longest,
-		    sweep_line_fn *fn, void *ud, struct sim_error *err)
+static const char *file_kind(mode_t m)
 {
-	FILE *f = fopen(path, "rb");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	long long at = 0;
-	long lineno = 0;
-	struct sweep_line li;
-	int rc = 0;
+	return S_ISDIR(m)    ? "a directory"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+	       : S_ISFIFO(m) ? "a FIFO"
+	       : S_ISSOCK(m) ? "a socket"
+			     : "not a regular file";
+}
 
-	if (complete)
-		*complete = 0;
-	if (longest)
-		*longest = 0;
-	if (!f && missing_ok && errno == ENOENT)
-		return 0;
-	if (!f)
+static int not_regular(const char *path, mode_t m, struct sim_error *err)
+{
+	return sim_error_set(err, SIM_ERR_INPUT, path, 0, 0,
+			     "%s, not a regular file: sweep results are kept in a regular file",
+			     file_kind(m));
+}
+
+int sweep_open_results(const char *path, bool missing_ok, FILE **f, struct sim_error *err)
+{
+	struct stat st;
+	int fd;
+
+	*f = NULL;
+	/* stat first: opening a FIFO would wait for a writer, a device read forever */
+	if (stat(path, &st)) {
+		if (missing_ok && errno == ENOENT)
+			return 0;
 		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot open: %s",
 				     strerror(errno));
-	while (!rc && (n = getline(&line, &cap, f)) > 0) {
-		if (line[n - 1] != '\n')
-			break; /* a partial last line */
+	}
+	if (!S_ISREG(st.st_mode))
+		return not_regular(path, st.st_mode, err);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot open: %s",
+				     strerror(errno));
+	memset(&st, 0, sizeof(st));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) { /* replaced since the stat */
+		close(fd);
+		return not_regular(path, st.st_mode, err);
+	}
+	*f = fdopen(fd, "rb");
+	if (!*f) {
+		close(fd);
+		return sim_error_nomem(err, path);
+	}
+	return 0;
+}
+
+/* Match t against s as far as t goes: 1 all of s matched, 0 t ended first, -1 a mismatch. */
+static int tail_lit(const char **t, const char *end, const char *s)
+{
+	for (; *s; s++, (*t)++) {
+		if (*t == end)
+			return 0;
+		if (**t != *s)
+			return -1;
+	}
+	return 1;
+}
+
+/* 1 to max characters of set, then a character not in it: 1; t ended: 0; else -1. */
+static int tail_span(const char **t, const char *end, const char *set, size_t max)
+{
+	size_t k = 0;
+
+	for (; *t < end && **t && strchr(set, **t); (*t)++)
+		if (++k > max)
+			return -1;
+	if (*t == end)
+		return 0;
+	return k ? 1 : -1;
+}
+
+bool sweep_tail_ok(const char *t, size_t n, const struct sweep_want *want)
+{
+	static const char hex[] = "0123456789abcdef", digits[] = "0123456789",
+			  ver[] = "0123456789abcdefghijklmnopqrstuvwxyz"
+				  "ABCDEFGHIJKLMNOPQRSTUVWXYZ.-+_~";
+	const char *end = t + n;
+	char total[32];
+	int r;
+
+	if (want && want->total >= 0)
+		snprintf(total, sizeof(total), "%ld", want->total);
+	if ((r = tail_lit(&t, end, "{\"spec\":\"")) <= 0 ||
+	    (r = want && want->spec ? tail_lit(&t, end, want->spec) : tail_span(&t, end, hex, 16)) <=
+		    0 ||
+	    (r = tail_lit(&t, end, "\",\"idlesim_version\":\"")) <= 0 ||
+	    (r = want && want->version ? tail_lit(&t, end, want->version)
+				       : tail_span(&t, end, ver, 31)) <= 0 ||
+	    (r = tail_lit(&t, end, "\",\"index\":")) <= 0 ||
+	    (r = tail_span(&t, end, digits, 19)) <= 0 || (r = tail_lit(&t, end, ",\"total\":")) <= 0 ||
+	    (r = want && want->total >= 0 ? tail_lit(&t, end, total)
+					  : tail_span(&t, end, digits, 19)) <= 0)
+		return r == 0;
+	return tail_lit(&t, end, ",\"config\":{") >= 0;
+}
+
+/* Is this complete line one of want's sweep? */
+static int want_line(const struct sweep_want *want, const struct sweep_line *li,
+		     const char *path, long lineno, struct sim_error *err)
+{
+	if (!want || (!strcmp(li->spec, want->spec) && !strcmp(li->version, want->version) &&
+		      li->total == want->total))
+		return 0;
+	return sim_error_set(err, SIM_ERR_INPUT, path, (int)lineno, 1,
+			     "written by another spec or idlesim version (spec %s, idlesim %s, "
+			     "%ld points; this sweep: spec %s, idlesim %s, %ld points)",
+			     li->spec, li->version, li->total, want->spec, want->version,
+			     want->total);
+}
+
+int sweep_each_line(const char *path, const struct sweep_want *want, bool missing_ok,
+		    struct sweep_read *rd, sweep_line_fn *fn, void *ud, struct sim_error *err)
+{
+	struct sweep_read r = { 0 };
+	struct sweep_want seen = { NULL, NULL, -1 }; /* the last line's, for a partial one */
+	struct sweep_line li;
+	char *line = NULL, *grown, spec[17] = "", version[32] = "";
+	size_t len, cap = 0;
+	long lineno = 0;
+	FILE *f;
+	int c = 0, rc = 0;
+
+	if (rd)
+		*rd = r;
+	if (sweep_open_results(path, missing_ok, &f, err))
+		return -1;
+	if (!f)
+		return 0;
+	while (!rc && c != EOF) {
+		for (len = 0; (c = getc_unlocked(f)) != EOF && c != '\n'; len++) {
+			if (!c) {
+				rc = sim_error_set(err, SIM_ERR_INPUT, path, (int)lineno + 1,
+						   len < INT_MAX ? (int)len + 1 : 0,
+						   "a NUL byte: not a sweep result line");
+				break;
+			}
+			if (len == (size_t)SWEEP_MAX_LINE) {
+				rc = sim_error_set(err, SIM_ERR_INPUT, path, (int)lineno + 1, 1,
+						   "a line longer than 1 MiB (%ld bytes): not a "
+						   "sweep result line",
+						   SWEEP_MAX_LINE);
+				break;
+			}
+			if (len + 2 > cap) { /* room for this byte, then a newline */
+				cap = cap ? 2 * cap : 4096;
+				cap = cap > (size_t)SWEEP_MAX_LINE + 1 ? (size_t)SWEEP_MAX_LINE + 1
+								      : cap;
+				grown = sim_realloc(line, cap);
+				if (!grown) {
+					rc = sim_error_nomem(err, path);
+					break;
+				}
+				line = grown;
+			}
+			line[len] = (char)c;
+		}
+		if (rc || (c == EOF && !len))
+			break;
 		lineno++;
-		if (memchr(line, '\0', (size_t)n)) {
-			rc = sim_error_set(err, SIM_ERR_INPUT, path, (int)lineno, 1,
-					   "not a sweep result line (a NUL byte)");
+		if (c == EOF) { /* a partial last line: a kill's, or not a results file */
+			if (!sweep_tail_ok(line, len, want ? want : lineno > 1 ? &seen : NULL))
+				rc = sim_error_set(err, SIM_ERR_INPUT, path, (int)lineno, 1,
+						   "not a sweep result line%s, nor the start of one "
+						   "(the last line, without a newline)",
+						   want ? " of this spec" : "");
+			r.partial = (long long)len;
 			break;
 		}
-		rc = parse_line(line, (size_t)n - 1, path, lineno, &li, err);
-		if (!rc) {
-			rc = fn(ud, &li, line, (size_t)n, lineno, err);
-			json_decref(li.root);
-		}
-		at += n;
-		if (longest && (size_t)n > *longest)
-			*longest = (size_t)n;
+		line[len++] = '\n';
+		rc = parse_line(line, len - 1, path, lineno, &li, err);
+		if (rc)
+			break;
+		rc = want_line(want, &li, path, lineno, err);
+		if (!rc)
+			rc = fn(ud, &li, line, len, lineno, err);
+		snprintf(spec, sizeof(spec), "%s", li.spec);
+		snprintf(version, sizeof(version), "%s", li.version);
+		seen = (struct sweep_want){ spec, version, li.total };
+		json_decref(li.root);
+		r.complete += (long long)len;
+		if (len > r.longest)
+			r.longest = len;
 	}
 	if (!rc && ferror(f))
 		rc = sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot read: %s", strerror(errno));
-	free(line);
+	sim_free(line);
 	fclose(f);
-	if (complete)
-		*complete = at;
+	if (rd)
+		*rd = r;
 	return rc ? -1 : 0;
 }
 
 struct resume {
-	const struct sweep_spec *s;
-	const char *source;
 	unsigned char *done; /* a bit per point */
 };
 
@@ -272,13 +424,23 @@ static int resume_line(void *ud, const struct sweep_line *li, const char *line, 
 
 	(void)line;
 	(void)len;
-	if (strcmp(li->spec, r->s->hash) || strcmp(li->version, IDLESIM_VERSION) ||
-	    li->total != r->s->total)
-		return sim_error_set(err, SIM_ERR_INPUT, r->source, (int)lineno, 1,
-				     "written by another spec or idlesim version (spec %s, "
-				     "idlesim %s; this sweep: spec %s, idlesim %s)",
-				     li->spec, li->version, r->s->hash, IDLESIM_VERSION);
+	(void)lineno;
+	(void)err;
 	sweep_bit_set(r->done, li->index);
+	return 0;
+}
+
+int sweep_resume_scan(const struct sweep_spec *s, const char *out, unsigned char *done,
+		      long long *keep, struct sim_error *err)
+{
+	struct sweep_want want = { s->hash, IDLESIM_VERSION, s->total };
+	struct resume r = { done };
+	struct sweep_read rd;
+
+	*keep = 0;
+	if (sweep_each_line(out, &want, true, &rd, resume_line, &r, err))
+		return -1;
+	*keep = rd.complete;
 	return 0;
 }
 
@@ -402,43 +564,65 @@ static int check_inputs(const struct sweep_spec *s, struct sim_error *err)
 	return 0;
 }
 
+/* Open the results file to append, created if missing, after cutting it to keep bytes (a
+ * partial last line, its point run again). A regular file only; O_NONBLOCK so that a FIFO
+ * put there since the scan is not waited for. */
+static FILE *open_append(const char *out, long long keep, struct sim_error *err)
+{
+	struct stat st;
+	FILE *f;
+	int fd = open(out, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666);
+
+	if (fd < 0) {
+		sim_error_set(err, SIM_ERR_IO, out, 0, 0, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	memset(&st, 0, sizeof(st));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		not_regular(out, st.st_mode, err);
+	} else if (st.st_size > keep && ftruncate(fd, (off_t)keep)) {
+		sim_error_set(err, SIM_ERR_IO, out, 0, 0, "cannot truncate: %s", strerror(errno));
+	} else if (!(f = fdopen(fd, "a"))) {
+		sim_error_nomem(err, out);
+	} else {
+		return f;
+	}
+	close(fd);
+	return NULL;
+}
+
 long sweep_run(const struct sweep_spec *s, const struct sweep_opts *o, const char *out,
 	       struct sim_error *err)
 {
 	struct pool p = { .s = s, .o = o };
-	struct resume r = { s, out, NULL };
+	unsigned char *done;
 	pthread_t th[256];
-	long long len = 0, complete;
-	struct stat st;
+	long long keep;
 	int t, n = o->threads < 1 ? 1 : o->threads > 256 ? 256 : o->threads;
 	long i;
 
+	if (!strcmp(out, "-"))
+		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+				     "sweep: -o must name a results file, not '-' (standard "
+				     "output): a sweep appends to it and resumes from it");
 	if (check_inputs(s, err))
 		return -1;
-	r.done = sweep_bits_new(s->total);
-	if (!r.done)
+	done = sweep_bits_new(s->total);
+	if (!done)
 		return sim_error_nomem(err, out);
-	if (!stat(out, &st))
-		len = (long long)st.st_size;
-	if (sweep_each_line(out, true, &complete, NULL, resume_line, &r, err)) {
-		sim_free(r.done);
+	/* everything in the file is checked before it is touched */
+	if (sweep_resume_scan(s, out, done, &keep, err)) {
+		sim_free(done);
 		return -1;
 	}
-	/* drop a partial last line: its point is run again */
-	if (complete < len && truncate(out, (off_t)complete)) {
-		sim_free(r.done);
-		return sim_error_set(err, SIM_ERR_IO, out, 0, 0, "cannot truncate: %s",
-				     strerror(errno));
-	}
-	p.f = fopen(out, "a");
+	p.f = open_append(out, keep, err);
 	if (!p.f) {
-		sim_free(r.done);
-		return sim_error_set(err, SIM_ERR_IO, out, 0, 0, "cannot open: %s",
-				     strerror(errno));
+		sim_free(done);
+		return -1;
 	}
-	p.done = r.done;
+	p.done = done;
 	for (i = 0; i < s->total; i++) /* the points this run will do */
-		p.todo += !sweep_bit(r.done, i) && i % o->nr_shards == o->shard;
+		p.todo += !sweep_bit(done, i) && i % o->nr_shards == o->shard;
 	p.start_s = now_s();
 	pthread_mutex_init(&p.lock, NULL);
 	for (t = 0; t < n; t++)
@@ -449,7 +633,7 @@ long sweep_run(const struct sweep_spec *s, const struct sweep_opts *o, const cha
 	while (t-- > 0)
 		pthread_join(th[t], NULL);
 	pthread_mutex_destroy(&p.lock);
-	sim_free(r.done);
+	sim_free(done);
 	if (fclose(p.f) && !p.failed) {
 		p.failed = true;
 		sim_error_set(&p.err, SIM_ERR_IO, out, 0, 0, "write error: %s", strerror(errno));
