@@ -35,6 +35,9 @@ the kernel-compatibility layer for \\-\\-governor PATH.c; default: kcompat/ in t
 .TP
 .B IDLESIM_CC
 the compiler for \\-\\-governor PATH.c (default: cc)
+.TP
+.B IDLESIM_GOVERNOR_TIMEOUT
+the limit, in seconds, of one call into a \\-\\-governor PATH.c governor (default: 5; 0: none)
 [FILES]
 .TP
 .I PREFIX/share/idlesim/traces/demo.trace

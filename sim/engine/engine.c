@@ -55,6 +55,7 @@
 #include "sim/engine/engine_int.h"
 #include "sim/base/alloc.h"
 #include "sim/base/common.h"
+#include "sim/engine/govguard.h"
 #include "sim/machine/cpuidle_rules.h"
 #include "sim/machine/energy.h"
 
@@ -195,6 +196,79 @@ static int internal_error(struct sim *S, const char *what, int cpu, int64_t t)
 			     cpu, (long long)t);
 }
 
+/* The decisions (select() calls) CPU c has made and entered. */
+static uint64_t decisions(const struct sim_cpu *c)
+{
+	uint64_t n = 0;
+	int k;
+
+	for (k = 0; k < CPUIDLE_STATE_MAX; k++)
+		n += c->entered[k];
+	return n;
+}
+
+/*
+ * A governor file's call `fn` went wrong (outcome: the signal that ended it, GOVGUARD_TIMEOUT,
+ * or 0 when it returned `bad`, a value out of range): an input error naming the file, the
+ * call, the CPU, the CPU's decision (counted from 1; 0 before the first) and the trace time
+ * the governor's clock read (docs/kernel-governor-files.md).
+ */
+__attribute__((noinline, cold)) int gov_file_error(struct sim *S, struct sim_error *err,
+						    const char *fn, int outcome, int bad, int cpu,
+						    uint64_t decision, int64_t t)
+{
+	char what[96], sig[32], where[96];
+
+	S->gov_failed = true;
+	if (outcome == GOVGUARD_TIMEOUT)
+		snprintf(what, sizeof(what), "did not return within %g s",
+			 (double)govguard_timeout_ns(S->guard) / 1e9);
+	else if (outcome)
+		snprintf(what, sizeof(what), "crashed (%s)",
+			 govguard_signal_name(outcome, sig, sizeof(sig)));
+	else
+		snprintf(what, sizeof(what), "returned %d", bad);
+	snprintf(where, sizeof(where), "at CPU %d, decision %llu, t=%lld.%06lld s", cpu,
+		 (unsigned long long)decision, (long long)(t / SIM_NS_PER_S),
+		 (long long)(t % SIM_NS_PER_S / 1000));
+	if (outcome || strcmp(fn, "select"))
+		return sim_error_set(err, SIM_ERR_INPUT, S->gov->file, 0, 0, "%s() %s %s", fn, what,
+				     where);
+	return sim_error_set(err, SIM_ERR_INPUT, S->gov->file, 0, 0,
+			     "%s() %s %s: the driver has %d states (0..%d)", fn, what, where,
+			     S->drv.state_count, S->drv.state_count - 1);
+}
+
+/*
+ * The calls of a governor file, isolated: out of line, so that the built-ins' path through
+ * do_select() and do_wakeup() keeps its code but for one test of S->guard.
+ */
+
+/* select(): the index in range, or -1 with S->err set. */
+static __attribute__((noinline)) int guarded_select(struct sim *S, struct sim_cpu *c,
+						    bool *stop_tick)
+{
+	struct cpuidle_device *dev = &c->dev;
+	int64_t t = dev->env.now_ns;
+	int idx = -1, outcome = govguard_select(S->guard, S->gov, &S->drv, dev, stop_tick, &idx);
+
+	if (!outcome && idx >= 0 && idx < S->drv.state_count)
+		return idx;
+	return gov_file_error(S, S->err, "select", outcome, idx, c->id, decisions(c) + 1, t);
+}
+
+/* reflect(): 0, or -1 with S->err set. */
+static __attribute__((noinline)) int guarded_reflect(struct sim *S, struct sim_cpu *c, int idx)
+{
+	struct cpuidle_device *dev = &c->dev;
+	int outcome = S->gov->reflect ? govguard_reflect(S->guard, S->gov, dev, idx) : 0;
+
+	return outcome ? gov_file_error(S, S->err, "reflect", outcome, 0, c->id, decisions(c),
+					dev->env.now_ns)
+		       : 0;
+}
+
+
 static int enter_state(struct sim *S, struct sim_cpu *c, int idx, int64_t t)
 {
 	struct cpuidle_device *dev = &c->dev;
@@ -258,9 +332,14 @@ static int do_select(struct sim *S, struct sim_cpu *c, int64_t t)
 	if (dev->explain)
 		explain_begin(S, c, t);
 
-	idx = S->gov->select(&S->drv, dev, &stop_tick);
+	if (__builtin_expect(S->guard != NULL, 0))
+		idx = guarded_select(S, c, &stop_tick); /* checked: -1 with S->err set */
+	else
+		idx = S->gov->select(&S->drv, dev, &stop_tick);
 	if (idx < 0 || idx >= S->drv.state_count)
-		return internal_error(S, "governor returned a state index out of range", cpu_id(S, c), t);
+		return S->guard ? -1
+				: internal_error(S, "governor returned a state index out of range",
+						 cpu_id(S, c), t);
 
 	/* tick_nohz_idle_stop_tick(): the tick keeps running if a timer-wheel timer is due
 	 * within the next tick period (tick_nohz_next_event(); in high-resolution mode
@@ -487,8 +566,12 @@ static int do_wakeup(struct sim *S, struct sim_cpu *c, int64_t t)
 	dev->env.now_ns = t + lat;
 	if (dev->explain)
 		explain_end(S, c, t, cause, diff, verdict);
-	if (S->gov->reflect)
+	if (__builtin_expect(S->guard != NULL, 0)) {
+		if (guarded_reflect(S, c, idx))
+			return -1;
+	} else if (S->gov->reflect) {
 		S->gov->reflect(dev, idx);
+	}
 
 	if (cause <= WAKE_IPI) {
 		bool resched = !o->no_resched;

@@ -91,7 +91,18 @@ struct sim {
 	int64_t lane_min_ns;	   /* lanes: no CPU has an event before this */
 	long explained;
 	struct sim_error *err; /* the error sink of the current call */
+	/* A governor file's calls are made through this (gov->file); NULL for the built-ins. */
+	struct govguard *guard;
+	bool gov_failed; /* one of its calls went wrong: call it no more */
 };
+
+/*
+ * A governor file's call `fn` went wrong (outcome: the signal that ended it,
+ * GOVGUARD_TIMEOUT, or 0 when it returned `bad`, out of range): an input error naming the
+ * file, the call, the CPU, its decision and the trace time. Returns -1.
+ */
+int gov_file_error(struct sim *S, struct sim_error *err, const char *fn, int outcome, int bad,
+		   int cpu, uint64_t decision, int64_t t);
 
 /* The decision log's entry cut by the end of the run (sim_finish()). */
 void explain_truncated(struct sim *S, struct sim_cpu *c, int64_t end_ns);

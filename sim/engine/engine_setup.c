@@ -9,6 +9,7 @@
 #include "sim/engine/engine_int.h"
 #include "sim/base/alloc.h"
 #include "sim/base/common.h"
+#include "sim/engine/govguard.h"
 #include "sim/machine/energy.h"
 
 #include <string.h>
@@ -83,9 +84,16 @@ static int init_cpus(struct sim *S, struct sim_error *err)
 		dev->env.period_energy_j = period_energy_j;
 		dev->env.period_energy_ctx = S;
 		dev->explain = S->cfg.explain && S->cfg.explain_limit != 0 ? &c->xb->ex : NULL;
-		if (S->gov->enable && S->gov->enable(&S->drv, dev))
+		if (S->guard && S->gov->enable) {
+			int ret = 0, outcome = govguard_enable(S->guard, S->gov, &S->drv, dev, &ret);
+
+			if (outcome || ret)
+				return gov_file_error(S, err, "enable", outcome, ret, i, 0,
+						      dev->env.now_ns);
+		} else if (S->gov->enable && S->gov->enable(&S->drv, dev)) {
 			return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
 					     "governor %s failed to enable CPU %d", S->gov->name, i);
+		}
 	}
 	return 0;
 }
@@ -155,6 +163,10 @@ struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct si
 	S->energy = energy_new(m, cfg->nr_cpus, start_ns, S->lanes);
 	if (!S->q || !S->energy)
 		goto nomem;
+	if (S->gov->file && !(S->guard = govguard_create(cfg->gov_timeout_ns, err))) {
+		sim_destroy(S);
+		return NULL;
+	}
 	if (init_cpus(S, err)) {
 		sim_destroy(S);
 		return NULL;
@@ -174,7 +186,12 @@ void sim_destroy(struct sim *S)
 		return;
 	if (S->cpus) {
 		for (i = 0; i < S->cfg.nr_cpus; i++) {
-			if (S->gov->disable)
+			/* A governor file's: isolated, and not after one of its calls went wrong
+			 * (its state is garbage then); a fault here is ignored, the run is over. */
+			if (S->gov->disable && S->guard && !S->gov_failed)
+				S->gov_failed = govguard_disable(S->guard, S->gov, &S->drv,
+								 &S->cpus[i].dev) != 0;
+			else if (S->gov->disable && !S->guard)
 				S->gov->disable(&S->drv, &S->cpus[i].dev);
 			sim_free(S->cpus[i].ring);
 			lat_hist_release(&S->cpus[i].st.wake_latency);
@@ -186,6 +203,7 @@ void sim_destroy(struct sim *S)
 	sim_free(S->params);
 	eventq_free(S->q);
 	energy_free(S->energy);
+	govguard_destroy(S->guard);
 	sim_free(S);
 }
 
