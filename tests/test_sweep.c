@@ -426,6 +426,13 @@ static void test_results_reader(void **state)
 	buf[2 * n1 + 5] = '\0';
 	assert_int_equal(read_results(buf, n, &want, &rd, &lines, msg, sizeof(msg)), -1);
 	assert_string_equal(msg, "3:6: a NUL byte: not a sweep result line");
+	/* an empty line, first or later (found by fuzz_sweep_results: it wrote through a NULL
+	 * buffer) */
+	assert_int_equal(read_results("\n9\",", 4, &want, &rd, &lines, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "1:1: not a sweep result line (spec"));
+	sprintf(buf, "%s\n", one);
+	assert_int_equal(read_results(buf, strlen(buf), NULL, &rd, &lines, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "2:1: not a sweep result line (spec"));
 	/* garbage as the last line; as the last complete line */
 	sprintf(buf, "%s%sgarbage", one, one);
 	assert_int_equal(read_results(buf, strlen(buf), &want, &rd, &lines, msg, sizeof(msg)), -1);

@@ -349,6 +349,10 @@ int sweep_each_line(const char *path, const struct sweep_want *want, bool missin
 		return -1;
 	if (!f)
 		return 0;
+	cap = 4096; /* grown up to SWEEP_MAX_LINE + 1; never NULL, even for an empty line */
+	line = sim_malloc(cap);
+	if (!line)
+		rc = sim_error_nomem(err, path);
 	while (!rc && c != EOF) {
 		for (len = 0; (c = getc_unlocked(f)) != EOF && c != '\n'; len++) {
 			if (!c) {
@@ -365,7 +369,7 @@ int sweep_each_line(const char *path, const struct sweep_want *want, bool missin
 				break;
 			}
 			if (len + 2 > cap) { /* room for this byte, then a newline */
-				cap = cap ? 2 * cap : 4096;
+				cap = 2 * cap;
 				cap = cap > (size_t)SWEEP_MAX_LINE + 1 ? (size_t)SWEEP_MAX_LINE + 1
 								      : cap;
 				grown = sim_realloc(line, cap);
