@@ -377,59 +377,48 @@ static int call_failed(struct govguard *g)
 	return g->outcome;
 }
 
+/*
+ * The body of every guarded call: sigsetjmp() must be in the frame that stays live during
+ * the call, so each function has its own (a macro, not a helper function).
+ */
+#define GUARDED(g, call)                                                                           \
+	do {                                                                                       \
+		if (sigsetjmp((g)->jb, 0))                                                         \
+			return call_failed(g);                                                     \
+		call_begin(g);                                                                     \
+		call;                                                                              \
+		call_end(g);                                                                       \
+		return 0;                                                                          \
+	} while (0)
+
 int govguard_enable(struct govguard *g, const struct cpuidle_governor *gov,
 		    struct cpuidle_driver *drv, struct cpuidle_device *dev, int *ret)
 {
-	if (sigsetjmp(g->jb, 0))
-		return call_failed(g);
-	call_begin(g);
-	*ret = gov->enable(drv, dev);
-	call_end(g);
-	return 0;
+	GUARDED(g, *ret = gov->enable(drv, dev));
 }
 
 int govguard_select(struct govguard *g, const struct cpuidle_governor *gov,
 		    struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick, int *ret)
 {
-	if (sigsetjmp(g->jb, 0))
-		return call_failed(g);
-	call_begin(g);
-	*ret = gov->select(drv, dev, stop_tick);
-	call_end(g);
-	return 0;
+	GUARDED(g, *ret = gov->select(drv, dev, stop_tick));
 }
 
 int govguard_reflect(struct govguard *g, const struct cpuidle_governor *gov,
 		     struct cpuidle_device *dev, int index)
 {
-	if (sigsetjmp(g->jb, 0))
-		return call_failed(g);
-	call_begin(g);
-	gov->reflect(dev, index);
-	call_end(g);
-	return 0;
+	GUARDED(g, gov->reflect(dev, index));
 }
 
 int govguard_initcalls(struct govguard *g, idlesim_kmod_init_fn *init, struct idlesim_kmod *km,
 		       int *ret)
 {
-	if (sigsetjmp(g->jb, 0))
-		return call_failed(g);
-	call_begin(g);
-	*ret = init(km);
-	call_end(g);
-	return 0;
+	GUARDED(g, *ret = init(km));
 }
 
 int govguard_disable(struct govguard *g, const struct cpuidle_governor *gov,
 		     struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
-	if (sigsetjmp(g->jb, 0))
-		return call_failed(g);
-	call_begin(g);
-	gov->disable(drv, dev);
-	call_end(g);
-	return 0;
+	GUARDED(g, gov->disable(drv, dev));
 }
 
 const char *govguard_signal_name(int sig, char *buf, size_t n)
