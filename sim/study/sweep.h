@@ -7,7 +7,8 @@
  * A spec (JSON) names the axes; point i of the product is run with `run`'s machinery and
  * written as one JSON line (its configuration record and metrics), appended and flushed as
  * it finishes. A rerun skips the points already in the file (a partial last line, left by
- * a kill, is dropped and its point rerun). --shard I/N runs the points whose index is I mod
+ * a kill, is dropped and its point rerun); it resumes only a regular file whose every line
+ * is a result of this spec, and refuses anything else untouched (docs/sweep.md). --shard I/N runs the points whose index is I mod
  * N; `sweep merge` joins shards, checking that every point is there exactly once and that
  * all came from the same spec (its FNV-1a 64) and idlesim version. `sweep summary` shows
  * the best points and the Pareto frontier. Memory never grows with the number of points
@@ -50,8 +51,8 @@ struct sweep_opts {
  * rate over elapsed_s; "" for the rate and time until a point is done). */
 void sweep_progress_text(char *buf, size_t n, long done, long total, double elapsed_s);
 
-/* Run the missing points of the spec (and shard), appending to `out` (created if need be).
- * Returns the number of points run, or -1 with err set. */
+/* Run the missing points of the spec (and shard), appending to `out` (created if need be;
+ * a regular file, not "-"). Returns the number of points run, or -1 with err set. */
 long sweep_run(const struct sweep_spec *s, const struct sweep_opts *o, const char *out,
 	       struct sim_error *err);
 
