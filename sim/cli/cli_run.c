@@ -9,6 +9,7 @@
 #include "sim/cli/cli_opt.h"
 #include "sim/base/common.h"
 #include "sim/base/outfile.h"
+#include "sim/base/textwrap.h"
 #include "sim/base/version.h"
 #include "sim/report/html.h"
 #include "sim/report/report.h"
@@ -17,7 +18,10 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 /* ---- run ---- */
 
@@ -56,8 +60,30 @@ static void check_window(struct args *a, const struct run_request *req)
 }
 
 /*
+ * The text report's width without --width: to a terminal, its width (TIOCGWINSZ on
+ * standard output, else $COLUMNS), clamped to TEXTWRAP_MIN..TEXTWRAP_MAX; to a file or a
+ * pipe, TEXTWRAP_DEFAULT (160), so the output does not depend on where it was made.
+ */
+static int default_width(const char *output)
+{
+	struct winsize ws;
+	const char *env;
+	long w = 0;
+
+	if ((output && strcmp(output, "-")) || !isatty(STDOUT_FILENO))
+		return TEXTWRAP_DEFAULT;
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
+		w = ws.ws_col;
+	else if ((env = getenv("COLUMNS")) && *env)
+		w = strtol(env, NULL, 10);
+	if (w <= 0)
+		return TEXTWRAP_DEFAULT;
+	return w < TEXTWRAP_MIN ? TEXTWRAP_MIN : w > TEXTWRAP_MAX ? TEXTWRAP_MAX : (int)w;
+}
+
+/*
  * A long --explain to a file: say how big it will be before writing it. About 110 bytes a
- * decision in text (the line is at most 120), 900 in JSON (measured on the demo trace).
+ * decision in text (the line is at most --width), 900 in JSON (measured on the demo trace).
  */
 static void explain_size_note(const struct run_results *res, enum report_format fmt,
 			      const char *output)
@@ -103,7 +129,7 @@ int cmd_run(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
 	struct args a = { argc, argv, 1, "run", &err, false, 0 };
-	struct report_opts ro = { REPORT_TEXT, false, NULL };
+	struct report_opts ro = { REPORT_TEXT, false, NULL, 0 };
 	struct run_request req;
 	struct run_results res;
 	struct outfile out;
@@ -126,6 +152,10 @@ int cmd_run(int argc, char **argv)
 			output = v;
 		else if (opt(&a, "--per-cpu", NULL, NULL))
 			ro.per_cpu = true;
+		else if (opt(&a, "--width", NULL, &v)) {
+			if (!num_arg(&a, "--width", v, 0, TEXTWRAP_MIN, TEXTWRAP_MAX, &n))
+				ro.width = (int)n;
+		}
 		else if (opt(&a, "--explain", NULL, NULL)) {
 			req.explain_limit = -1;
 			if (a.i < argc && argv[a.i][0] >= '0' && argv[a.i][0] <= '9') {
@@ -170,6 +200,8 @@ int cmd_run(int argc, char **argv)
 	}
 	warn_only_poll(&res);
 	explain_size_note(&res, ro.format, output);
+	if (!ro.width)
+		ro.width = default_width(output);
 	if (!outfile_open(&out, output, &err)) {
 		int rc = report_write(out.f, &res, &ro);
 
