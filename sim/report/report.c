@@ -588,7 +588,7 @@ static int report_text(FILE *f, const struct run_results *res, const struct repo
 {
 	int i, width = o->width > 0 ? o->width : TEXTWRAP_DEFAULT;
 
-	fprintf(f, "idlesim %s run: %d run(s); energy and latency are model estimates "
+	textwrap_printf(f, width, TEXTWRAP_INDENT_KEY, "idlesim %s run: %d run(s); energy and latency are model estimates "
 		   "(docs/machines.md)\n\n",
 		IDLESIM_VERSION, res->n);
 	if (text_summary(f, res, width))
