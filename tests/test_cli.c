@@ -257,7 +257,7 @@ static void test_explain(void **state)
 }
 
 /*
- * The readable --explain: every line of every governor on the demo trace fits 120 columns,
+ * The readable --explain: every line of every governor on the demo trace fits 160 columns,
  * says "none" and never -1; --from/--to keep only decisions selected in the window.
  */
 static void test_explain_readable(void **state)
@@ -273,7 +273,7 @@ static void test_explain_readable(void **state)
 	for (line = strtok(p, "\n"); line; line = strtok(NULL, "\n")) {
 		if (!strncmp(line, "decisions (", 11) || line[0] == '=' || !isdigit((unsigned char)line[0]))
 			continue;
-		if (strlen(line) > 120)
+		if (strlen(line) > 160)
 			fail_msg("%zu columns: %s", strlen(line), line);
 		assert_null(strstr(line, "=-1"));
 		assert_non_null(strstr(line, " -> "));

@@ -9,10 +9,9 @@
  * below fixes every decision's time: CPU 0 decides at 100, 200, 300, 400 us, CPU 1 at 150,
  * 250, 350, 450 us.
  *
- * The limit of a call is set through IDLESIM_GOVERNOR_TIMEOUT for the binary (the
- * --governor-timeout option is wired in the CLI separately; then `--governor-timeout 0.5`
- * replaces the variable in hang_args()), and through run_request.gov_timeout_ns in
- * test_timeout_request.
+ * The limit of a call is set through IDLESIM_GOVERNOR_TIMEOUT for the binary, through
+ * --governor-timeout (which wins over the variable) in test_timeout_option, and through
+ * run_request.gov_timeout_ns in test_timeout_request.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -195,6 +194,43 @@ static void test_compare_check(void **state)
 			      "decision 2, t=");
 }
 
+/*
+ * --governor-timeout: run, compare and check end a call at the option's limit, which wins
+ * over IDLESIM_GOVERNOR_TIMEOUT (set here to a minute: were it used, the test would take
+ * one).
+ */
+static void test_timeout_option(void **state)
+{
+	char args[1024];
+	double t0, took;
+
+	(void)state;
+	snprintf(args, sizeof(args), "%s --governor-timeout 0.4", run_args("hang"));
+	t0 = now_s();
+	expect_failure("IDLESIM_GOVERNOR_TIMEOUT=60", args,
+		       "idlesim: tests/kgov/hang.c: select() did not return within 0.4 s at CPU 0, "
+		       "decision 2, t=0.000200 s");
+	took = now_s() - t0;
+	assert_true(took >= 0.4);
+	assert_true(took < 30);
+	expect_failure_prefix("IDLESIM_GOVERNOR_TIMEOUT=60",
+			      "compare --workload idle --machine skl --governor tests/kgov/hang.c "
+			      "-n 1 --threads 1 --duration-s 0.1 --governor-timeout 0.3",
+			      "out.csv",
+			      "idlesim: tests/kgov/hang.c: select() did not return within 0.3 s at "
+			      "CPU 0, decision 2, t=");
+	write_tmp("expect-hang.json",
+		  "{\"schema\": \"idlesim-expect/1\", \"comparisons\": [{\"name\": \"hang\",\n"
+		  " \"workload\": \"idle\", \"machines\": [\"skl\"], \"iterations\": 1,\n"
+		  " \"duration_s\": 0.1, \"governors\": [\"tests/kgov/hang.c\"],\n"
+		  " \"expect\": [{\"metric\": \"idle_power_w\", \"governor\": \"tests/kgov/hang.c\",\n"
+		  " \"max\": 1000}]}]}\n");
+	snprintf(args, sizeof(args), "check %s --governor-timeout 0.3", tmp_path("expect-hang.json"));
+	expect_failure_prefix("IDLESIM_GOVERNOR_TIMEOUT=60", args, "out.txt",
+			      "idlesim: tests/kgov/hang.c: select() did not return within 0.3 s at "
+			      "CPU 0, decision 2, t=");
+}
+
 /* A bad IDLESIM_GOVERNOR_TIMEOUT: an input error, no output. */
 static void test_bad_timeout_env(void **state)
 {
@@ -336,6 +372,7 @@ int main(void)
 		MISBEHAVING(4), MISBEHAVING(5), MISBEHAVING(6),
 		cmocka_unit_test(test_hang),
 		cmocka_unit_test(test_compare_check),
+		cmocka_unit_test(test_timeout_option),
 		cmocka_unit_test(test_bad_timeout_env),
 		cmocka_unit_test(test_parse_timeout),
 		cmocka_unit_test(test_timeout_request),

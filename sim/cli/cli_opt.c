@@ -10,6 +10,7 @@
  */
 #include "sim/cli/cli_opt.h"
 #include "sim/base/common.h"
+#include "sim/engine/govguard.h"
 #include "sim/workload/workloads.h"
 
 #include <stdarg.h>
@@ -333,6 +334,15 @@ static int parse_topology(struct args *a, struct run_request *req, const char *v
  * The knobs of a run (a struct run_request: run and report fill theirs, compare the one
  * its runs share). Returns whether argv[a->i] was one of them.
  */
+/* --governor-timeout SECONDS: the limit of one call into a governor file (govguard.h). */
+void governor_timeout_arg(struct args *a, const char *v, int64_t *timeout_ns)
+{
+	if (govguard_parse_timeout(v, timeout_ns))
+		sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
+			      "%s --governor-timeout: '%s' is not a number of seconds from 0 to "
+			      "86400 (0: no limit)", a->cmd, v);
+}
+
 bool run_knob_opt(struct args *a, struct run_request *req)
 {
 	const char *v;
@@ -354,6 +364,8 @@ bool run_knob_opt(struct args *a, struct run_request *req)
 		parse_wake_model(a, v, &req->wake_model);
 	} else if (opt(a, "--set", NULL, &v)) {
 		parse_set(a, req, v);
+	} else if (opt(a, "--governor-timeout", NULL, &v)) {
+		governor_timeout_arg(a, v, &req->gov_timeout_ns);
 	} else {
 		return false;
 	}

@@ -49,9 +49,11 @@ int num_arg(struct args *a, const char *name, const char *val, int decimals, int
 int list_add(struct args *a, const char **list, int *n, const char *val, const char *name);
 /* --wake-latency worst|typical|measured */
 int parse_wake_model(struct args *a, const char *val, enum wake_model *out);
+/* --governor-timeout's SECONDS into *timeout_ns (run_request.gov_timeout_ns), else an error. */
+void governor_timeout_arg(struct args *a, const char *v, int64_t *timeout_ns);
 /*
  * The run knobs of `req` (--hz, --latency-limit-us, --disable, --enable, --topology,
- * --wake-latency, --set): returns whether argv[a->i] was one of them.
+ * --wake-latency, --set, --governor-timeout): returns whether argv[a->i] was one of them.
  */
 bool run_knob_opt(struct args *a, struct run_request *req);
 

@@ -9,6 +9,7 @@
 #include "sim/cli/cli_opt.h"
 #include "sim/base/common.h"
 #include "sim/base/outfile.h"
+#include "sim/base/textwrap.h"
 #include "sim/base/version.h"
 #include "sim/report/html.h"
 #include "sim/report/report.h"
@@ -17,7 +18,10 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 /* ---- run ---- */
 
@@ -64,7 +68,7 @@ static bool is_option(const char *s)
 
 /*
  * Options that the chosen format makes no use of are errors, never silence: --per-cpu is
- * the text tables'; --explain's decisions are in text and JSON; --from and --to select the
+ * the text tables', and so is --width; --explain's decisions are in text and JSON; --from and --to select the
  * decisions of --explain or the timeline of ftrace and perfetto. (tests/cli_options.tsv)
  */
 static void run_options_used(struct args *a, const struct run_request *req,
@@ -80,6 +84,8 @@ static void run_options_used(struct args *a, const struct run_request *req,
 
 	option_unused(a, ro->per_cpu && !text, "--per-cpu",
 		      "one row per CPU in the text tables; --format %s has every CPU already", f);
+	option_unused(a, ro->width && !text, "--width",
+		      "the text report's width; --format %s has no columns to fit", f);
 	option_unused(a, req->explain_limit && !text && !json, "--explain",
 		      "the decisions go to the text and json formats, not to %s", f);
 	option_unused(a, window && !req->explain_limit && !timeline,
@@ -120,8 +126,30 @@ static int window_past_end(struct sim_error *err, const char *cmd, const struct 
 }
 
 /*
+ * The text report's width without --width: to a terminal, its width (TIOCGWINSZ on
+ * standard output, else $COLUMNS), clamped to TEXTWRAP_MIN..TEXTWRAP_MAX; to a file or a
+ * pipe, TEXTWRAP_DEFAULT (160), so the output does not depend on where it was made.
+ */
+static int default_width(const char *output)
+{
+	struct winsize ws;
+	const char *env;
+	long w = 0;
+
+	if ((output && strcmp(output, "-")) || !isatty(STDOUT_FILENO))
+		return TEXTWRAP_DEFAULT;
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
+		w = ws.ws_col;
+	else if ((env = getenv("COLUMNS")) && *env)
+		w = strtol(env, NULL, 10);
+	if (w <= 0)
+		return TEXTWRAP_DEFAULT;
+	return w < TEXTWRAP_MIN ? TEXTWRAP_MIN : w > TEXTWRAP_MAX ? TEXTWRAP_MAX : (int)w;
+}
+
+/*
  * A long --explain to a file: say how big it will be before writing it. About 110 bytes a
- * decision in text (the line is at most 120), 900 in JSON (measured on the demo trace).
+ * decision in text (the line is at most --width), 900 in JSON (measured on the demo trace).
  */
 static void explain_size_note(const struct run_results *res, enum report_format fmt,
 			      const char *output)
@@ -167,7 +195,7 @@ int cmd_run(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
 	struct args a = { argc, argv, 1, "run", &err, false, 0 };
-	struct report_opts ro = { REPORT_TEXT, false, NULL };
+	struct report_opts ro = { REPORT_TEXT, false, NULL, 0 };
 	struct run_request req;
 	struct run_results res;
 	struct outfile out;
@@ -190,7 +218,10 @@ int cmd_run(int argc, char **argv)
 			output = v;
 		else if (opt(&a, "--per-cpu", NULL, NULL))
 			ro.per_cpu = true;
-		else if (opt(&a, "--explain", NULL, NULL)) {
+		else if (opt(&a, "--width", NULL, &v)) {
+			if (!num_arg(&a, "--width", v, 0, TEXTWRAP_MIN, TEXTWRAP_MAX, &n))
+				ro.width = (int)n;
+		} else if (opt(&a, "--explain", NULL, NULL)) {
 			/* The next argument is its count unless it is another option: so
 			 * --explain -3 or --explain x is a bad count, not an unknown option. */
 			req.explain_limit = -1;
@@ -241,6 +272,8 @@ int cmd_run(int argc, char **argv)
 	}
 	warn_only_poll(&res);
 	explain_size_note(&res, ro.format, output);
+	if (!ro.width)
+		ro.width = default_width(output);
 	if (!outfile_open(&out, output, &err)) {
 		int rc = report_write(out.f, &res, &ro);
 

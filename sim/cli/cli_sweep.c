@@ -93,7 +93,7 @@ int cmd_sweep(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
 	struct args a = { argc, argv, 1, "sweep", &err, false, 0 };
-	struct sweep_opts o = { 1, 0, 1, NULL };
+	struct sweep_opts o = { .threads = 1, .shard = 0, .nr_shards = 1 };
 	struct sweep_spec *spec;
 	const char *v, *path = NULL, *out = NULL;
 	bool force = false;
@@ -118,6 +118,8 @@ int cmd_sweep(int argc, char **argv)
 					      "sweep: --shard I/N needs 0 <= I < N, e.g. 3/100");
 		} else if (opt(&a, "--output", "-o", &v)) {
 			out = v;
+		} else if (opt(&a, "--governor-timeout", NULL, &v)) {
+			governor_timeout_arg(&a, v, &o.gov_timeout_ns);
 		} else if (opt(&a, "--force", NULL, NULL)) {
 			force = true;
 		} else if (operand(&a) && !path) {

@@ -45,6 +45,7 @@ struct sweep_opts {
 	int threads;	     /* 1 or more */
 	long shard, nr_shards; /* run index % nr_shards == shard; nr_shards 1: all */
 	FILE *progress;	     /* a terminal to draw progress on, or NULL */
+	int64_t gov_timeout_ns; /* --governor-timeout (run_request.gov_timeout_ns) */
 };
 
 /* The progress line: "12/40 points, 2.5/s, 11s left" (done and total of this run; the

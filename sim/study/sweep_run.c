@@ -132,6 +132,7 @@ static int run_workload_point(const struct sweep_spec *s, const struct sweep_wor
 	cfg.disabled = mask;
 	cfg.queue = q->queue;
 	cfg.wake_model = q->wake_model;
+	cfg.gov_timeout_ns = q->gov_timeout_ns;
 	if (workload_run(w->wl, w->params, &cfg, s->duration_ns, s->seed, &r, err)) {
 		sim_free(params);
 		return -1;
@@ -152,7 +153,8 @@ static int run_workload_point(const struct sweep_spec *s, const struct sweep_wor
 }
 
 /* Run point i; *line is its JSON line with the newline (free it). */
-static int run_point(const struct sweep_spec *s, long i, char **line, struct sim_error *err)
+static int run_point(const struct sweep_spec *s, const struct sweep_opts *so, long i, char **line,
+		     struct sim_error *err)
 {
 	const struct sweep_workload *wl;
 	struct run_request q;
@@ -160,6 +162,7 @@ static int run_point(const struct sweep_spec *s, long i, char **line, struct sim
 	char *text;
 
 	sweep_point_request(s, i, &q, &wl);
+	q.gov_timeout_ns = so->gov_timeout_ns;
 	if (wl ? run_workload_point(s, wl, &q, &config, &metrics, err)
 	       : run_trace_point(&q, &config, &metrics, err))
 		return -1;
@@ -513,7 +516,7 @@ static void *worker(void *ud)
 		pthread_mutex_unlock(&p->lock);
 		if (i >= p->s->total)
 			return NULL;
-		if (run_point(p->s, i, &line, &err)) {
+		if (run_point(p->s, p->o, i, &line, &err)) {
 			pthread_mutex_lock(&p->lock);
 			if (!p->failed)
 				p->err = err;
