@@ -4,7 +4,7 @@
  *
  *   bench_engine [--entries N] [--governor G] [--machine M] [--cpus C]
  *                [--source memory|generator|file] [--file PATH] [--runs R]
- *                [--queue lanes|heap]
+ *                [--queue lanes|heap] [--isolation on|off]
  *
  * Replays an irq-poisson workload (mean gap 200 us, a 4 ms background timer, 10 us of
  * work per wakeup) sized to give about N idle entries through one governor. Sources:
@@ -17,6 +17,9 @@
  * Replays R times (default 3) and prints one line for the fastest: entries, seconds,
  * entries/s, peak RSS. --queue heap runs every event through the one global queue, as
  * closed loops and the decision log do, instead of the per-CPU lanes of replays.
+ * G may be a kernel file (PATH.c, built as --governor builds it), whose calls the engine
+ * isolates (sim/engine/govguard.h); --isolation off runs it as a built-in is run, directly,
+ * to measure what the isolation costs.
  *
  * Peak RSS is the process maximum (getrusage), so compare it across separate runs of
  * different lengths (bench/run.sh does): it must not grow with the trace length.
@@ -26,6 +29,7 @@
 #include "sim/machine/machine.h"
 #include "sim/engine/replay.h"
 #include "sim/engine/stats.h"
+#include "sim/run/kgov.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,6 +149,8 @@ int main(int argc, char **argv)
 	double best_s = 0;
 	int rc = 0, run, runs = 3;
 	const char *queue = "lanes";
+	struct cpuidle_governor direct;
+	bool isolate = true;
 
 	for (i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--entries"))
@@ -163,14 +169,17 @@ int main(int argc, char **argv)
 			runs = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "--queue"))
 			queue = argv[i + 1];
+		else if (!strcmp(argv[i], "--isolation") &&
+			 (!strcmp(argv[i + 1], "on") || !strcmp(argv[i + 1], "off")))
+			isolate = !strcmp(argv[i + 1], "on");
 		else
 			break;
 	}
 	if (i < argc || entries <= 0 || cpus <= 0 || runs <= 0 ||
 	    (strcmp(queue, "lanes") && strcmp(queue, "heap"))) {
-		fprintf(stderr, "usage: bench_engine [--entries N] [--governor G] [--machine M] "
+		fprintf(stderr, "usage: bench_engine [--entries N] [--governor G|PATH.c] [--machine M] "
 				"[--cpus C] [--source memory|generator] [--file PATH] [--runs R] "
-				"[--queue lanes|heap]\n");
+				"[--queue lanes|heap] [--isolation on|off]\n");
 		return 2;
 	}
 	if (machine_load(mach_name, &m, &err))
@@ -186,13 +195,20 @@ int main(int argc, char **argv)
 	snprintf(gc.source, sizeof(gc.source), "bench_engine --entries %lld", entries);
 
 	cfg.machine = &m;
-	cfg.gov = gov_find(gov_name);
+	cfg.gov = kgov_find(gov_name, stderr, &err);
 	cfg.hz = 250;
 	cfg.latency_req_ns = -1;
 	cfg.global_order = !strcmp(queue, "heap");
 	if (!cfg.gov) {
+		if (err.code)
+			return die(&err);
 		fprintf(stderr, "bench_engine: unknown governor %s\n", gov_name);
 		return 2;
+	}
+	if (cfg.gov->file && !isolate) {
+		direct = *cfg.gov;
+		direct.file = NULL;
+		cfg.gov = &direct;
 	}
 	for (i = 0; i < m.state_count; i++)
 		if (m.states[i].default_off)
@@ -255,9 +271,11 @@ int main(int argc, char **argv)
 
 		stats_summarize(&rs, &rs.total, rs.nr_cpus, &s);
 		getrusage(RUSAGE_SELF, &ru);
-		printf("governor=%s machine=%s cpus=%d source=%s queue=%s entries=%llu seconds=%.3f "
-		       "entries_per_s=%.0f peak_rss_kb=%ld\n",
-		       cfg.gov->name, m.name, cpus, file ? "file" : source, queue,
+		printf("governor=%s%s machine=%s cpus=%d source=%s queue=%s entries=%llu "
+		       "seconds=%.3f entries_per_s=%.0f peak_rss_kb=%ld\n",
+		       cfg.gov->name,
+		       !kgov_is_path(gov_name) ? "" : isolate ? " isolation=on" : " isolation=off",
+		       m.name, cpus, file ? "file" : source, queue,
 		       (unsigned long long)s.idle_entries, best_s,
 		       (double)s.idle_entries / best_s, ru.ru_maxrss);
 	}

@@ -2,7 +2,7 @@
 /*
  * bench_governor.c - what one decision of a governor costs, without the engine.
  *
- *   bench_governor [--governor G|PATH.c] [--decisions N] [--runs R]
+ *   bench_governor [--governor G|PATH.c] [--decisions N] [--runs R] [--isolation on|off]
  *
  * Calls select() and reflect() of governor G (default: every governor) N times (default
  * 10 M) on one skl CPU, as the engine would, and prints the nanoseconds per decision of the
@@ -18,10 +18,16 @@
  * the caches and the branch predictor), so engine ns + these ns is a lower bound of an
  * entry's time, and the difference between two governors here is what changing the one
  * for the other can save at most.
+ *
+ * A kernel file's governor is called as the engine calls it, isolated (sim/engine/govguard.h,
+ * with the default limit and its watchdog thread); --isolation off calls it directly, so
+ * the difference is what the isolation costs per decision. Built-in governors are always
+ * called directly, as in the engine.
  */
 #include "governors/governor.h"
 #include "sim/base/common.h"
 #include "sim/base/error.h"
+#include "sim/engine/govguard.h"
 #include "sim/run/kgov.h"
 #include "sim/machine/machine.h"
 
@@ -97,8 +103,14 @@ static int bench_init(struct bench *b, const struct cpuidle_governor *g)
 	return 0;
 }
 
-/* n decisions from t = 0; returns a checksum of the chosen states, so nothing is elided */
-static uint64_t bench_run(struct bench *b, const struct cpuidle_governor *g, long n)
+/*
+ * n decisions from t = 0; returns a checksum of the chosen states, so nothing is elided.
+ * With a guard, each call goes through it (a fault or a timeout returns 0 at once);
+ * inlined into bench_run() and bench_run_isolated() with `guard` known, so the direct
+ * loop is what it was.
+ */
+static inline __attribute__((always_inline)) uint64_t
+bench_loop(struct bench *b, const struct cpuidle_governor *g, long n, struct govguard *guard)
 {
 	struct cpuidle_device *dev = &b->dev;
 	int64_t t = 0, wake = 0;
@@ -119,7 +131,10 @@ static uint64_t bench_run(struct bench *b, const struct cpuidle_governor *g, lon
 		dev->env.next_tick_ns = tick;
 		dev->env.oracle_wake_ns = wake < timer ? wake : timer;
 		dev->env.tick_stopped = false;
-		idx = g->select(&b->drv, dev, &stop_tick);
+		if (!guard)
+			idx = g->select(&b->drv, dev, &stop_tick);
+		else if (govguard_select(guard, g, &b->drv, dev, &stop_tick, &idx))
+			return 0;
 		sum += (uint64_t)idx * 2 + stop_tick;
 
 		end = wake < timer ? wake : timer;
@@ -130,21 +145,37 @@ static uint64_t bench_run(struct bench *b, const struct cpuidle_governor *g, lon
 		dev->poll_time_limit = false;
 		dev->env.got_tick = end == tick && end != timer && end != wake;
 		dev->env.now_ns = end;
-		if (g->reflect)
+		if (g->reflect && !guard)
 			g->reflect(dev, idx);
+		else if (g->reflect && govguard_reflect(guard, g, dev, idx))
+			return 0;
 		t = end + 10000; /* 10 us of work before the next idle period */
 	}
 	return sum;
 }
 
-static int bench_one(const struct cpuidle_governor *g, long n, int runs)
+static uint64_t bench_run(struct bench *b, const struct cpuidle_governor *g, long n)
+{
+	return bench_loop(b, g, n, NULL);
+}
+
+static uint64_t bench_run_isolated(struct bench *b, const struct cpuidle_governor *g, long n,
+				   struct govguard *guard)
+{
+	return bench_loop(b, g, n, guard);
+}
+
+static int bench_one(const struct cpuidle_governor *g, long n, int runs, bool isolate)
 {
 	double best = 0;
 	uint64_t check = 0;
 	int r;
 
+	isolate = isolate && g->file;
 	for (r = 0; r < runs; r++) {
 		struct bench *b = malloc(sizeof(*b));
+		struct sim_error err = {0};
+		struct govguard *guard = NULL;
 		double t0, t1;
 		uint64_t sum;
 
@@ -152,9 +183,16 @@ static int bench_one(const struct cpuidle_governor *g, long n, int runs)
 			free(b);
 			return -1;
 		}
+		if (isolate && !(guard = govguard_create(0, &err))) {
+			sim_error_print(stderr, &err);
+			free(b->priv);
+			free(b);
+			return -1;
+		}
 		t0 = now_s();
-		sum = bench_run(b, g, n);
+		sum = guard ? bench_run_isolated(b, g, n, guard) : bench_run(b, g, n);
 		t1 = now_s();
+		govguard_destroy(guard);
 		if (g->disable)
 			g->disable(&b->drv, &b->dev);
 		free(b->priv);
@@ -167,8 +205,9 @@ static int bench_one(const struct cpuidle_governor *g, long n, int runs)
 		if (!r || t1 - t0 < best)
 			best = t1 - t0;
 	}
-	printf("governor=%s decisions=%ld seconds=%.3f ns_per_decision=%.1f checksum=%llu\n",
-	       g->name, n, best, best * 1e9 / (double)n, (unsigned long long)check);
+	printf("governor=%s%s decisions=%ld seconds=%.3f ns_per_decision=%.1f checksum=%llu\n",
+	       g->name, !g->file ? "" : isolate ? " isolation=on" : " isolation=off", n, best,
+	       best * 1e9 / (double)n, (unsigned long long)check);
 	return 0;
 }
 
@@ -177,6 +216,7 @@ int main(int argc, char **argv)
 	const char *gov_name = NULL;
 	long n = 10000000;
 	int runs = 3, i;
+	bool isolate = true;
 
 	for (i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--governor"))
@@ -185,11 +225,15 @@ int main(int argc, char **argv)
 			n = atol(argv[i + 1]);
 		else if (!strcmp(argv[i], "--runs"))
 			runs = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--isolation") &&
+			 (!strcmp(argv[i + 1], "on") || !strcmp(argv[i + 1], "off")))
+			isolate = !strcmp(argv[i + 1], "on");
 		else
 			break;
 	}
 	if (i < argc || n < 1 || runs < 1) {
-		fprintf(stderr, "usage: bench_governor [--governor G] [--decisions N] [--runs R]\n");
+		fprintf(stderr, "usage: bench_governor [--governor G|PATH.c] [--decisions N] "
+				"[--runs R] [--isolation on|off]\n");
 		return 2;
 	}
 	if (gov_name) {
@@ -204,10 +248,10 @@ int main(int argc, char **argv)
 				fprintf(stderr, "bench_governor: unknown governor '%s'\n", gov_name);
 			return 2;
 		}
-		return bench_one(g, n, runs) ? 1 : 0;
+		return bench_one(g, n, runs, isolate) ? 1 : 0;
 	}
 	for (i = 0; i < (int)gov_count(); i++)
-		if (bench_one(gov_get((unsigned int)i), n, runs))
+		if (bench_one(gov_get((unsigned int)i), n, runs, isolate))
 			return 1;
 	return 0;
 }

@@ -73,7 +73,7 @@ struct job {
 static int job_run(const struct job *j)
 {
 	struct sim_error err = { 0 };
-	struct sweep_opts o = { j->threads, 0, 1, NULL };
+	struct sweep_opts o = { .threads = j->threads, .shard = 0, .nr_shards = 1 };
 	struct sweep_spec *s;
 	const char *in[1] = { j->out };
 	long ran;

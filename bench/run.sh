@@ -16,6 +16,14 @@ for gov in $("$IDLESIM_BUILD/idlesim" governors | awk 'NR>1 && $1!="" && $1!~/^-
 done
 # The governors alone, without the engine: ns per select() + reflect() (bench/bench_governor.c).
 taskset -c 0 "$IDLESIM_BUILD/bench_governor" --decisions 10000000
+# What isolating a kernel file's calls costs (docs/speed.md): Debian's teo.c, as the fidelity
+# test extracts it, called directly and through the guard.
+k="$IDLESIM_BUILD/kernel-src/6.12/teo.c"
+if [ -f "$k" ]; then
+	for iso in off on; do
+		taskset -c 0 "$IDLESIM_BUILD/bench_governor" --governor "$k" --isolation "$iso"
+	done
+fi
 # One CPU, the generator as source, and a text file as source.
 taskset -c 0 "$B" --entries 10000000 --governor oracle --cpus 1
 # The one global queue (closed loops and --explain use it) instead of the lanes.

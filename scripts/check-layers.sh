@@ -29,17 +29,22 @@ tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 
 # "inc FILE LINE TARGET" for every quoted include of sim/ and governors/.
-git ls-files -co --exclude-standard -- 'sim/*.[ch]' 'governors/*.[ch]' | sort >"$tmp/files"
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	git ls-files -co --exclude-standard -- 'sim/*.[ch]' 'governors/*.[ch]'
+else # an unpacked release: every file
+	find sim governors -name '*.[ch]'
+fi | sort >"$tmp/files"
+sed 's/^/file /' "$tmp/files" >"$tmp/deps"
 xargs grep -Hn -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' <"$tmp/files" |
-	sed -E 's/^([^:]+):([0-9]+):[^"]*"([^"]+)".*/inc \1 \2 \3/' >"$tmp/deps"
+	sed -E 's/^([^:]+):([0-9]+):[^"]*"([^"]+)".*/inc \1 \2 \3/' >>"$tmp/deps"
 # "call FROM TO SYMBOL" for every symbol one object file of idlesim_core uses from another.
 if [ -n "$objdir" ]; then
 	(cd "$objdir" && find sim governors -name '*.o' | sort | while read -r o; do
-		[ -f "$root/${o%.o}" ] || continue # left by a file that has moved since
-		nm "$o" | awk -v f="${o%.o}" '
-			$1 == "U" { print f, "U", $2; next }
-			NF == 3 && $2 ~ /^[TDBRVWG]$/ { print f, "D", $3 }'
-	done) | awk '
+		[ ! -f "$root/${o%.o}" ] || echo "$o" # not one left by a file that has moved since
+	done | xargs nm -A | awk '{
+		f = $1; sub(/\.o:.*/, "", f)
+		if ($2 == "U") print f, "U", $3
+		else if (NF == 3 && $2 ~ /^[TDBRVWG]$/) print f, "D", $3 }') | awk '
 		$2 == "D" { def[$3] = $1; next }
 		{ n++; uf[n] = $1; us[n] = $3 }
 		END { for (i = 1; i <= n; i++) if ((us[i] in def) && def[us[i]] != uf[i])
@@ -75,11 +80,17 @@ awk -v edges="$tmp/edges" '
 	}
 	function module(p) { sub(/\.[ch]$/, "", p); return p }
 	function fail(msg) { print "check-layers: " msg; bad = 1 }
+	$1 == "file" {
+		if (layer($2) == "" || !(layer($2) in a)) {
+			seen[$2]++
+			fail($2 ": not in a layer folder (sim/LAYER/, docs/layout.md)")
+		}
+		next
+	}
 	$1 == "inc" {
 		f = $2; from = layer(f); to = layer($4)
 		if (from == "" || !(from in a)) {
-			if (!seen[f]++) fail(f ": not in a layer folder (sim/LAYER/, docs/layout.md)")
-			next
+			next # said once, above
 		}
 		if (to == "") {
 			if (from != "gov") fail(f ":" $3 ": #include \"" $4 "\": name the file from the root (sim/LAYER/...)")

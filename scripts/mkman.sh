@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # mkman.sh BIN OUTDIR: write idlesim.1 and idlesim-CMD.1, one for each command that
-# `BIN --help` lists, into OUTDIR, with help2man from the binary's own help texts (sim/cli/cli.c):
-# the help and the man pages have one source, so they cannot drift apart. Run by the build
-# (CMakeLists.txt, "man pages"); tests/man_test.sh checks the result.
+# `BIN --help` lists, into OUTDIR, with help2man from the binary's own help texts
+# (sim/cli/cli_help.c): the help and the man pages have one source, so they cannot drift
+# apart. Run by the build (CMakeLists.txt, "man pages"); tests/man_test.sh checks the result.
 set -eu
 bin=$1
 out=$2
@@ -35,6 +35,9 @@ the kernel-compatibility layer for \\-\\-governor PATH.c; default: kcompat/ in t
 .TP
 .B IDLESIM_CC
 the compiler for \\-\\-governor PATH.c (default: cc)
+.TP
+.B IDLESIM_GOVERNOR_TIMEOUT
+the limit, in seconds, of one call into a \\-\\-governor PATH.c governor (default: 5; 0: none)
 [FILES]
 .TP
 .I PREFIX/share/idlesim/traces/demo.trace

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # completion_test.sh BIN SRC: the bash completion (scripts/completion/idlesim.bash) on
 # partial command lines, as bash would call it; the expected words are the commands and
-# options of sim/cli/cli.c and the names in governors/*.c (.name) and sim/machine/cstates_intel.c. The
-# zsh one is checked where zsh is installed (completion_test.zsh).
+# options of sim/cli/*.c and the names in governors/*.c (.name) and
+# sim/machine/cstates_intel.c. The zsh one is checked where zsh is installed
+# (completion_test.zsh).
 set -u # not -e: compgen fails when nothing matches, as completion functions expect
 bin=$1
 src=$(cd "$2" && pwd)
@@ -36,8 +37,8 @@ cd "$(mktemp -d)" # no file names to complete
 complete_is ru -- run
 complete_is c -- compare check
 complete_is --v -- --version
-complete_is run --gov -- --governor
-complete_is check - -- --format --output --threads --verbose --wake-latency -f -j -o -v
+complete_is run --gov -- --governor --governor-timeout
+complete_is check - -- --format --governor-timeout --output --threads --verbose --wake-latency -f -j -o -v
 complete_is run --governor teo@6 -- teo@6.12 teo@6.19
 complete_is run -g menu,teo@5 -- menu,teo@5.1 menu,teo@5.10 menu,teo@5.14
 complete_is run --governor = lad -- ladder ladder@6.12

@@ -257,7 +257,7 @@ static void test_explain(void **state)
 }
 
 /*
- * The readable --explain: every line of every governor on the demo trace fits 120 columns,
+ * The readable --explain: every line of every governor on the demo trace fits 160 columns,
  * says "none" and never -1; --from/--to keep only decisions selected in the window.
  */
 static void test_explain_readable(void **state)
@@ -273,7 +273,7 @@ static void test_explain_readable(void **state)
 	for (line = strtok(p, "\n"); line; line = strtok(NULL, "\n")) {
 		if (!strncmp(line, "decisions (", 11) || line[0] == '=' || !isdigit((unsigned char)line[0]))
 			continue;
-		if (strlen(line) > 120)
+		if (strlen(line) > 160)
 			fail_msg("%zu columns: %s", strlen(line), line);
 		assert_null(strstr(line, "=-1"));
 		assert_non_null(strstr(line, " -> "));
@@ -643,6 +643,199 @@ static void test_sweep_shards(void **state)
 			       tmpdir, tmpdir, tmpdir, tmpdir),
 			 2);
 	assert_false(exists("x.jsonl"));
+}
+
+/* Run `timeout 10 idlesim ARGS` (an endless read would hang the test otherwise). */
+static int sweep_timed(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sweep_timed(const char *fmt, ...)
+{
+	char args[1024], cmd[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof(cmd), "cd %s && timeout 10 %s %s </dev/null >%s/out 2>%s/err", SRC,
+		 BIN, args, tmpdir, tmpdir);
+	return sh(cmd);
+}
+
+static void expect_err(const char *msg)
+{
+	char *e = slurp_tmp("err");
+
+	if (!strstr(e, msg))
+		fail_msg("expected '%s' in: %s", msg, e);
+	free(e);
+}
+
+/* Write name with n bytes and an mtime of 2001-09-09; then sweep -o it must exit 2 with
+ * msg (after "DIR/name") and leave its bytes and mtime as they were. */
+static void expect_refused(const char *name, const char *bytes, size_t n, const char *msg)
+{
+	struct timespec t[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+	char want[512];
+	struct stat st;
+	char *after;
+	FILE *f = fopen(tmp_path(name), "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(bytes, 1, n, f), n);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(utimensat(AT_FDCWD, tmp_path(name), t, 0), 0);
+	assert_int_equal(sweep_timed("sweep %s/spec.json -o %s/%s", tmpdir, tmpdir, name), 2);
+	snprintf(want, sizeof(want), "%s/%s%s", tmpdir, name, msg);
+	expect_err(want);
+	assert_int_equal(stat(tmp_path(name), &st), 0);
+	assert_int_equal(st.st_mtim.tv_sec, 1000000000);
+	assert_int_equal(st.st_mtim.tv_nsec, 0);
+	assert_int_equal((size_t)st.st_size, n);
+	after = slurp_tmp(name);
+	assert_memory_equal(after, bytes, n);
+	free(after);
+}
+
+/*
+ * Only a regular file of this spec's result lines is resumed (docs/sweep.md): a device,
+ * FIFO or directory is refused before it is read, a file holding anything else is refused
+ * naming the line, and the file is left as it was, bytes and mtime.
+ */
+static void test_sweep_result_files(void **state)
+{
+	char *full, *other, *buf, *p;
+	size_t n3, n;
+	struct stat st;
+
+	(void)state;
+	write_sweep_spec("spec.json", NULL);
+	write_sweep_spec("other.json", " ");
+	assert_int_equal(sweep("sweep %s/other.json -o %s/other.jsonl", tmpdir, tmpdir), 0);
+	assert_int_equal(sweep("sweep %s/spec.json -o %s/full.jsonl", tmpdir, tmpdir), 0);
+	full = slurp_tmp("full.jsonl");
+	other = slurp_tmp("other.jsonl");
+	for (p = full, n3 = 0; n3 < 3; n3++) /* n3: the bytes of the first 3 lines */
+		p = strchr(p, '\n') + 1;
+	n3 = (size_t)(p - full);
+
+	/* endless devices: refused at once, not read */
+	assert_int_equal(sweep_timed("sweep %s/spec.json -o /dev/full", tmpdir), 2);
+	expect_err("/dev/full: a character device, not a regular file");
+	assert_int_equal(sweep_timed("sweep %s/spec.json -o /dev/zero", tmpdir), 2);
+	expect_err("/dev/zero: a character device, not a regular file");
+	/* a FIFO is not opened (that would wait for a writer), a directory not read */
+	unlink(tmp_path("fifo"));
+	assert_int_equal(mkfifo(tmp_path("fifo"), 0600), 0);
+	assert_int_equal(sweep_timed("sweep %s/spec.json -o %s/fifo", tmpdir, tmpdir), 2);
+	expect_err("/fifo: a FIFO, not a regular file");
+	assert_int_equal(stat(tmp_path("fifo"), &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	rmdir(tmp_path("dir"));
+	assert_int_equal(mkdir(tmp_path("dir"), 0700), 0);
+	assert_int_equal(sweep_timed("sweep %s/spec.json -o %s/dir", tmpdir, tmpdir), 2);
+	expect_err("/dir: a directory, not a regular file");
+	/* standard output is no results file: '-' is refused, and creates no file '-' */
+	assert_int_equal(sweep_timed("sweep %s/spec.json -o -", tmpdir), 2);
+	expect_err("sweep: -o must name a results file, not '-'");
+	assert_int_equal(access(SRC "/-", F_OK), -1);
+
+	/* a user's file: one line without a newline; NUL bytes */
+	expect_refused("notes.txt", "my notes, no newline", 20,
+		       ":1:1: not a sweep result line of this spec, nor the start of one");
+	buf = calloc(1, 100);
+	assert_non_null(buf);
+	expect_refused("nul.bin", buf, 100, ":1:1: a NUL byte: not a sweep result line");
+	free(buf);
+	/* a first line that is not a result, then results */
+	buf = malloc(strlen(full) + 16);
+	assert_non_null(buf);
+	n = (size_t)sprintf(buf, "# my notes\n%s", full);
+	expect_refused("first.jsonl", buf, n, ":1:1: not a sweep result line");
+	/* valid lines, then garbage: a complete line, a partial one, a NUL in a partial one */
+	memcpy(buf, full, n3);
+	memcpy(buf + n3, "garbage\n", 8);
+	expect_refused("garbage.jsonl", buf, n3 + 8, ":4:1: not a sweep result line");
+	expect_refused("garbage2.jsonl", buf, n3 + 7,
+		       ":4:1: not a sweep result line of this spec, nor the start of one");
+	memcpy(buf + n3, "{\"spec\":\"0\0", 11);
+	expect_refused("nul2.jsonl", buf, n3 + 11, ":4:11: a NUL byte");
+	free(buf);
+	/* a whole results file of another spec; the start of one of its lines */
+	expect_refused("other.jsonl", other, strlen(other), ":1:1: written by another spec");
+	expect_refused("other2.jsonl", other, 30,
+		       ":1:1: not a sweep result line of this spec, nor the start of one");
+	/* a line longer than 1 MiB, complete or not */
+	n = n3 + (2u << 20);
+	buf = malloc(n + 1);
+	assert_non_null(buf);
+	memcpy(buf, full, n3);
+	memset(buf + n3, 'x', n - n3);
+	buf[n - 1] = '\n';
+	expect_refused("long.jsonl", buf, n, ":4:1: a line longer than 1 MiB");
+	expect_refused("long2.jsonl", buf, n - 1, ":4:1: a line longer than 1 MiB");
+	free(buf);
+
+	/* the start of a line of this spec is what a kill leaves: dropped, its point rerun */
+	for (n = 1; n < 120; n += 37) {
+		{
+			FILE *f = fopen(tmp_path("cut.jsonl"), "wb");
+
+			assert_non_null(f);
+			fwrite(full, 1, n3 + n, f);
+			fclose(f);
+		}
+		assert_int_equal(sweep("sweep %s/spec.json -o %s/cut.jsonl", tmpdir, tmpdir), 0);
+		buf = slurp_tmp("cut.jsonl");
+		assert_string_equal(buf, full);
+		free(buf);
+	}
+	free(full);
+	free(other);
+}
+
+/* merge and summary read their inputs by the same rules. */
+static void test_sweep_merge_summary_inputs(void **state)
+{
+	char *full, *buf;
+	size_t n;
+
+	(void)state;
+	write_sweep_spec("spec.json", NULL);
+	assert_int_equal(sweep("sweep %s/spec.json -o %s/full.jsonl", tmpdir, tmpdir), 0);
+	full = slurp_tmp("full.jsonl");
+	assert_int_equal(sweep_timed("sweep merge %s/full.jsonl /dev/zero -o %s/mz.jsonl", tmpdir,
+				     tmpdir),
+			 2);
+	expect_err("/dev/zero: a character device, not a regular file");
+	assert_false(exists("mz.jsonl"));
+	unlink(tmp_path("fifo"));
+	assert_int_equal(mkfifo(tmp_path("fifo"), 0600), 0);
+	assert_int_equal(sweep_timed("sweep summary %s/fifo", tmpdir), 2);
+	expect_err("/fifo: a FIFO, not a regular file");
+	assert_int_equal(sweep_timed("sweep summary /dev/zero"), 2);
+	expect_err("/dev/zero: a character device");
+	/* a partial last line: summary ignores the start of a result line, not garbage */
+	n = strlen(full);
+	buf = malloc(n + 32);
+	assert_non_null(buf);
+	sprintf(buf, "%s{\"spec\":\"", full);
+	write_tmp("tail.jsonl", buf);
+	assert_int_equal(sweep_timed("sweep summary %s/tail.jsonl -o %s/s.txt", tmpdir, tmpdir), 0);
+	sprintf(buf, "%sgarbage", full);
+	write_tmp("tail.jsonl", buf);
+	assert_int_equal(sweep_timed("sweep summary %s/tail.jsonl -o %s/s.txt", tmpdir, tmpdir), 2);
+	expect_err("tail.jsonl:13:1: not a sweep result line, nor the start of one");
+	assert_int_equal(sweep_timed("sweep merge %s/tail.jsonl -o %s/mz.jsonl", tmpdir, tmpdir), 2);
+	expect_err("tail.jsonl:13:1: not a sweep result line, nor the start of one");
+	sprintf(buf, "%s{\"spec\":\"", full);
+	write_tmp("tail.jsonl", buf);
+	assert_int_equal(sweep_timed("sweep merge %s/tail.jsonl -o %s/mz.jsonl", tmpdir, tmpdir), 2);
+	expect_err("tail.jsonl: ends in a partial line");
+	assert_false(exists("mz.jsonl"));
+	free(buf);
+	/* merge to a full device: a write error, exit 2 */
+	assert_int_equal(sweep_timed("sweep merge %s/full.jsonl -o /dev/full", tmpdir), 2);
+	expect_err("/dev/full: write error");
+	free(full);
 }
 
 /* The progress line: 10 of 40 points in 4 s is 2.5 points/s, 30 left take 12 s. */
@@ -1231,6 +1424,82 @@ static void test_output_to_fifo(void **state)
 	assert_no_tmp_files();
 }
 
+/*
+ * Options are used or refused, never ignored (tests/cli_options.tsv has the whole table,
+ * cli_options_test.sh checks it): --from without --explain or a timeline format; a window
+ * past the end of the trace (irq-fixed.trace spans 0 to 50 ms), for run and report, says
+ * the trace's span; --explain takes its value whatever it looks like.
+ */
+static void test_options_used(void **state)
+{
+	char args[512];
+
+	(void)state;
+	expect_usage_error("run -t traces/scenarios/irq-fixed.trace -m skl -g oracle --from 0.01",
+			   "idlesim: run --from: selects the decisions of --explain or the timeline");
+	expect_usage_error("run -t traces/scenarios/irq-fixed.trace -m skl -g oracle --explain "
+			   "--from 5",
+			   "idlesim: run --from/--to: the window from 5.000000 s to its end holds "
+			   "nothing of the trace, which spans 0.000000 to 0.050000 s");
+	snprintf(args, sizeof(args),
+		 "report -t traces/scenarios/irq-fixed.trace -m skl -g menu --from 5 --to 6 -o %s",
+		 tmp_path("report.html"));
+	expect_usage_error(args, "idlesim: report --from/--to: the window from 5.000000 s to "
+				 "6.000000 s holds nothing of the trace, which spans 0.000000 to "
+				 "0.050000 s");
+	assert_false(exists("report.html"));
+	expect_usage_error("run --explain -3", "idlesim: run --explain '-3': must be an integer");
+	expect_usage_error("run --explain x", "idlesim: run --explain 'x': must be an integer");
+	/* A window inside the trace is used. */
+	assert_int_equal(run_idlesim("run -t traces/scenarios/irq-fixed.trace -m skl -g oracle "
+				     "--explain --from 0.01 --to 0.02"),
+			 0);
+}
+
+/*
+ * -o LINK, where LINK is a symbolic link, writes through it as cp and sort -o do: the file
+ * it names is replaced whole (its temporary in the target's directory, here another one)
+ * and the link stays a link; a link to nothing is refused (exit 2, nothing created).
+ */
+static void test_output_through_symlink(void **state)
+{
+	char dir[256], target[256], link[256], dangling[256], args[768], *got, *direct;
+	struct stat st;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/elsewhere", tmpdir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(target, sizeof(target), "%s/report.txt", dir);
+	snprintf(link, sizeof(link), "%s/link.txt", tmpdir);
+	write_tmp("elsewhere/report.txt", "the user's old text\n");
+	assert_int_equal(symlink("elsewhere/report.txt", link), 0);
+	snprintf(args, sizeof(args), "run --machine skl --governor oracle -o %s", link);
+	assert_int_equal(run_idlesim(args), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	got = slurp(target);
+	assert_non_null(got);
+	assert_int_equal(run_idlesim("run --machine skl --governor oracle"), 0);
+	direct = slurp_tmp("out");
+	assert_string_equal(got, direct);
+	free(got);
+	free(direct);
+	assert_no_tmp_files();
+	snprintf(args, sizeof(args), "test \"$(ls -A %s)\" = report.txt", dir);
+	assert_int_equal(sh(args), 0); /* no temporary left beside the target */
+
+	snprintf(dangling, sizeof(dangling), "%s/dangling.txt", tmpdir);
+	assert_int_equal(symlink("no/such/dir/file.txt", dangling), 0);
+	snprintf(args, sizeof(args), "run --machine skl --governor oracle -o %s", dangling);
+	assert_int_equal(run_idlesim(args), 2);
+	got = slurp_tmp("err");
+	assert_non_null(strstr(got, "dangling.txt: a symbolic link to nothing ("));
+	free(got);
+	assert_int_equal(lstat(dangling, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_no_tmp_files();
+}
+
 /* An output file that cannot be written: exit 2, nothing left behind. */
 static mode_t mode_of(const char *name)
 {
@@ -1400,6 +1669,13 @@ static void test_unwritable_output(void **state)
 	(void)state;
 	expect_usage_error("run --machine skl --governor oracle -o /nonexistent-dir/out.txt",
 			   "/nonexistent-dir/out.txt");
+	/* An empty name is an option error naming the option as given (it was a failed rename
+	 * of ".tmp.XXXXXX"), and so is any empty value. */
+	expect_usage_error("run --machine skl --governor oracle -o ''", "idlesim: run -o: the value is empty");
+	expect_usage_error("gen --workload periodic --output=", "idlesim: gen --output: the value is empty");
+	expect_usage_error("compare --workload tbench -g menu --hz ''",
+			   "idlesim: compare --hz: the value is empty");
+	assert_no_tmp_files();
 }
 
 /*
@@ -1615,6 +1891,8 @@ int main(void)
 		cmocka_unit_test(test_bad_input_corpus),
 		cmocka_unit_test(test_unwritable_output),
 		cmocka_unit_test(test_output_mode),
+		cmocka_unit_test(test_output_through_symlink),
+		cmocka_unit_test(test_options_used),
 		cmocka_unit_test(test_signal_removes_tmp),
 		cmocka_unit_test(test_gen_size_bound),
 		cmocka_unit_test(test_write_errors),
@@ -1625,6 +1903,8 @@ int main(void)
 		cmocka_unit_test(test_sweep_spec_errors),
 		cmocka_unit_test(test_sweep_resume),
 		cmocka_unit_test(test_sweep_shards),
+		cmocka_unit_test(test_sweep_result_files),
+		cmocka_unit_test(test_sweep_merge_summary_inputs),
 		cmocka_unit_test(test_stdin_machine_and_expectation),
 		cmocka_unit_test(test_sweep_progress_text),
 		cmocka_unit_test(test_progress_bar),

@@ -100,6 +100,22 @@ static void test_tick_near_time_limit(void **state)
 	release(&rs);
 }
 
+/* A bare simulation of skl under the scripted governor (C1), for the tests that feed it. */
+static void bare_config(struct sim_config *cfg, struct machine *m, int nr_cpus)
+{
+	struct sim_error err = { 0 };
+
+	memset(cfg, 0, sizeof(*cfg));
+	script_set(C1, true);
+	assert_int_equal(machine_load("skl", m, &err), 0);
+	cfg->machine = m;
+	cfg->gov = &gov_scripted;
+	cfg->hz = 250;
+	cfg->latency_req_ns = -1;
+	cfg->nr_cpus = nr_cpus;
+	cfg->queue = EVENTQ_HEAP;
+}
+
 /*
  * Past 2^62 the engine refuses to start, feed or end, rather than let its tick and exit
  * arithmetic overflow near 2^63: the readers reject such times, so a caller that passes
@@ -107,21 +123,14 @@ static void test_tick_near_time_limit(void **state)
  */
 static void test_time_limit_guard(void **state)
 {
-	struct sim_config cfg = { 0 };
+	struct sim_config cfg;
 	struct sim_error err = { 0 };
 	struct run_stats rs;
 	struct machine m;
 	struct sim *S;
 
 	(void)state;
-	script_set(C1, true);
-	assert_int_equal(machine_load("skl", &m, &err), 0);
-	cfg.machine = &m;
-	cfg.gov = &gov_scripted;
-	cfg.hz = 250;
-	cfg.latency_req_ns = -1;
-	cfg.nr_cpus = 1;
-	cfg.queue = EVENTQ_HEAP;
+	bare_config(&cfg, &m, 1);
 	assert_null(sim_create(&cfg, SIM_TIME_MAX_NS + 1, &err));
 	assert_int_equal(err.code, SIM_ERR_INTERNAL);
 	S = sim_create(&cfg, SIM_TIME_MAX_NS - 1000, &err);
@@ -145,6 +154,78 @@ static void test_time_limit_guard(void **state)
 	memset(&err, 0, sizeof(err));
 	assert_int_equal(sim_finish(S, SIM_TIME_MAX_NS + 1, &rs, &err), -1);
 	assert_int_equal(err.code, SIM_ERR_INTERNAL);
+	sim_destroy(S);
+}
+
+/*
+ * What is fed in the wrong order is the caller's bug (the readers check the trace's order),
+ * refused with an internal error that names what, which CPU and when: a CPU the machine
+ * lacks; a period before the last one or with a timer-wheel timer before the next timer;
+ * a second period while one is open; a wakeup with no open period or before its start; a
+ * rewake that is not earlier than the wakeup it replaces. The state after a refusal is the
+ * state before it: the run still finishes.
+ */
+static void test_feed_order_refused(void **state)
+{
+	struct sim_config cfg;
+	struct sim_error err = { 0 };
+	struct run_stats rs;
+	struct machine m;
+	struct sim *S;
+
+	(void)state;
+	bare_config(&cfg, &m, 2);
+	S = sim_create(&cfg, 0, &err);
+	assert_non_null(S);
+#define REFUSED(call, msg)                                         \
+	do {                                                       \
+		memset(&err, 0, sizeof(err));                      \
+		assert_int_equal((call), -1);                      \
+		assert_int_equal(err.code, SIM_ERR_INTERNAL);      \
+		assert_string_equal(err.text, (msg));               \
+	} while (0)
+	REFUSED(sim_idle(S, 2, 1000, SIM_TIME_NEVER, SIM_TIME_NEVER, 0, 0, &err),
+		"idle period for CPU 2");
+	REFUSED(sim_period(S, -1, 1000, 2000, WAKE_IRQ, false, SIM_TIME_NEVER, SIM_TIME_NEVER, 0,
+			   0, &err),
+		"idle period for CPU -1");
+	REFUSED(sim_wake(S, 2, 1000, WAKE_IRQ, false, &err), "wakeup for CPU 2");
+	REFUSED(sim_rewake(S, 2, 1000, WAKE_IRQ, &err), "rewake of CPU 2");
+	/* the next wheel timer (5,000) before the next timer (6,000) */
+	REFUSED(sim_idle(S, 0, 1000, 6000, 5000, 0, 0, &err),
+		"idle period of CPU 0 at 1000 ns fed out of order");
+	/* woken before it starts */
+	REFUSED(sim_period(S, 0, 3000, 2000, WAKE_IRQ, false, SIM_TIME_NEVER, SIM_TIME_NEVER, 0, 0,
+			   &err),
+		"idle period of CPU 0 at 3000 ns fed out of order");
+	REFUSED(sim_wake(S, 0, 1000, WAKE_IRQ, false, &err),
+		"wakeup of CPU 0 at 1000 ns without an open idle period");
+	REFUSED(sim_rewake(S, 0, 1000, WAKE_IRQ, &err), "rewake of CPU 0 at 1000 ns is not earlier");
+	/* An open period from 10,000 on CPU 0: no second one, no wakeup before it. */
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(sim_idle(S, 0, 10000, SIM_TIME_NEVER, SIM_TIME_NEVER, 0, 0, &err), 0);
+	REFUSED(sim_idle(S, 0, 20000, SIM_TIME_NEVER, SIM_TIME_NEVER, 0, 0, &err),
+		"idle period of CPU 0 at 20000 ns fed out of order");
+	REFUSED(sim_wake(S, 0, 9000, WAKE_IRQ, false, &err),
+		"wakeup of CPU 0 at 9000 ns without an open idle period");
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(sim_wake(S, 0, 50000, WAKE_IRQ, false, &err), 0);
+	/* Rewake: not later than 50,000, not before the start. */
+	REFUSED(sim_rewake(S, 0, 60000, WAKE_IRQ, &err), "rewake of CPU 0 at 60000 ns is not earlier");
+	REFUSED(sim_rewake(S, 0, 5000, WAKE_IRQ, &err), "rewake of CPU 0 at 5000 ns is not earlier");
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(sim_rewake(S, 0, 40000, WAKE_IPI, &err), 0);
+	/* A period that starts before the last one started. */
+	REFUSED(sim_period(S, 0, 5000, 8000, WAKE_IRQ, false, SIM_TIME_NEVER, SIM_TIME_NEVER, 0, 0,
+			   &err),
+		"idle period of CPU 0 at 5000 ns fed out of order");
+#undef REFUSED
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(sim_finish(S, 100000, &rs, &err), 0);
+	/* CPU 0 idle from 10,000 to the rewake at 40,000 (C1, exit 2 us on skl): one entry. */
+	assert_int_equal(rs.cpus[0].states[C1].usage, 1);
+	assert_int_equal(rs.cpus[0].wakeups[WAKE_IPI], 1);
+	release(&rs);
 	sim_destroy(S);
 }
 
@@ -846,6 +927,7 @@ int main(void)
 		cmocka_unit_test(test_tick_retained_splits_period),
 		cmocka_unit_test(test_tick_near_time_limit),
 		cmocka_unit_test(test_time_limit_guard),
+		cmocka_unit_test(test_feed_order_refused),
 		cmocka_unit_test(test_poll_through_resched0),
 		cmocka_unit_test(test_work_conserved_same_choices),
 		cmocka_unit_test(test_end_alike_for_all),

@@ -151,10 +151,11 @@ static void toy_results(struct run_results *res, const char *trace)
 	cpuidle_explain_add(&r->decisions[0].ex, "rule", "x", 0);
 }
 
-/* The report of res in format fmt, as a string (free it). */
-static char *render(const struct run_results *res, enum report_format fmt, bool per_cpu)
+/* The report of res in format fmt at a text width (0: the default), as a string (free it). */
+static char *render_width(const struct run_results *res, enum report_format fmt, bool per_cpu,
+			  int width)
 {
-	struct report_opts o = { .format = fmt, .per_cpu = per_cpu };
+	struct report_opts o = { .format = fmt, .per_cpu = per_cpu, .width = width };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -163,6 +164,11 @@ static char *render(const struct run_results *res, enum report_format fmt, bool 
 	assert_int_equal(report_write(f, res, &o), 0);
 	assert_int_equal(fclose(f), 0);
 	return buf;
+}
+
+static char *render(const struct run_results *res, enum report_format fmt, bool per_cpu)
+{
+	return render_width(res, fmt, per_cpu, 0);
 }
 
 static void assert_contains(const char *text, const char *want)
@@ -185,8 +191,8 @@ static void test_text(void **state)
 	assert_contains(text,
 			"\n== t.trace | toy | menu@6.19 | HZ 250 | latency limit none | disabled: none ==\n"
 			"config: idlesim " IDLESIM_VERSION "; machine toy table 0123456789abcdef; "
-			"trace t.trace bytes fedcba9876543210; seed none; wake latency model worst; "
-			"regret references: energy oracle-energy, latency oracle\n"
+			"trace t.trace bytes fedcba9876543210; seed none; wake latency model worst;\n"
+			"        regret references: energy oracle-energy, latency oracle\n"
 			"tunables: decay=4 resolution=1024 max_interesting_us=50000 variance_max=400 "
 			"ratio_sq=36 residency_threshold_us=15; --set applied: menu.decay=4\n"
 			"replayed 2 of 4 CPUs over 0.001000 s; idle periods 5 (absorbed 1), "
@@ -200,8 +206,8 @@ static void test_text(void **state)
 			"wake latency (irq+ipi, 3 samples): mean 29.667 us, p50 2.000 us, "
 			"p99 85.000 us, max 85.000 us\n"
 			"regret: energy vs oracle-energy +0.000500 J (+14.29%: cores and transitions "
-			"+0.000300 J, of which SMT sharing +0.000200 J; packages +0.000200 J), wake "
-			"latency mean vs oracle +1.500 us\n\n");
+			"+0.000300 J, of which SMT sharing +0.000200 J; packages +0.000200 J),\n"
+			"        wake latency mean vs oracle +1.500 us\n\n");
 	/* Residency: columns right-aligned to their widest cell, two spaces apart. */
 	assert_contains(text, "CPU  Busy%  POLL%    C1%    C6%  Trunc%\n"
 			      "-    15.00   2.50  12.50  65.00    5.00\n"
@@ -218,11 +224,26 @@ static void test_text(void **state)
 			      "1     50.00    0.00      0      0    0    0    0    1\n");
 	/* The readable line: select at 1,000 ns = 0.000001 s; woken 501,000 - 1,000 = 500 us
 	 * later; no iowait, no PM QoS limit, a wheel timer and no delta_tick: not shown. With
-	 * reflect's tick ("tick-seen") it would take 123 columns: that piece, the least
-	 * important and the last of them, is left out, and "..." says so (117 + 4). */
+	 * reflect's tick ("tick-seen") it takes 127 columns: whole at the default width, 160. */
+	assert_contains(text, "\ndecisions (1, in order of completion):\n"
+			      "0.000001s cpu0 sleep 500us tick on got-tick | predicted=400us rule=x "
+			      "-> C6 tick off | timer +500us: res 500us hit tick-seen\n");
+	/* At --width 120 "tick-seen", the least important piece and the last of them, is left
+	 * out, and " ..." says so (117 + 4). */
+	free(text);
+	text = render_width(&res, REPORT_TEXT, true, 120);
 	assert_contains(text, "\ndecisions (1, in order of completion):\n"
 			      "0.000001s cpu0 sleep 500us tick on got-tick | predicted=400us rule=x "
 			      "-> C6 tick off | timer +500us: res 500us hit ...\n");
+	/* At 60 the prediction and got-tick go too, and what is never left out is continued
+	 * on an indented line, between pieces. */
+	free(text);
+	text = render_width(&res, REPORT_TEXT, true, 60);
+	assert_contains(text, "\ndecisions (1, in order of completion):\n"
+			      "0.000001s cpu0 sleep 500us tick on | rule=x -> C6 tick off |\n"
+			      "    timer +500us: res 500us hit ...\n");
+	free(text);
+	text = render(&res, REPORT_TEXT, true);
 	/* The grid summary: one row, the same totals. */
 	assert_contains(text, "t.trace  toy      menu@6.19  250        6   33.33   16.67  50.00");
 	free(text);
@@ -459,7 +480,7 @@ static void test_negative_regret(void **state)
 	assert_string_equal(run_regret_negative(r), "smt");
 	text = render(&res, REPORT_TEXT, false);
 	assert_contains(text, "cores and transitions -0.000300 J, of which SMT sharing -0.000400 J; "
-			      "packages +0.000200 J) NEGATIVE (smt, docs/regret.md), wake latency");
+			      "packages +0.000200 J) NEGATIVE (smt,\n        docs/regret.md), wake latency");
 	free(text);
 	text = render(&res, REPORT_CSV, false);
 	assert_contains(text, ",-0.000100000,1500.000,smt,");

@@ -21,6 +21,7 @@
 
 #include "sim/base/common.h"
 #include "sim/study/sweep.h"
+#include "sim/study/sweep_int.h"
 
 static int setup(void **state)
 {
@@ -337,6 +338,144 @@ static void test_summary_errors(void **state)
 	assert_int_equal(access(tmp_path("x.txt"), F_OK), -1);
 }
 
+/* ---- the results reader ---- */
+
+#define HEAD "{\"spec\":\"0123456789abcdef\",\"idlesim_version\":\"0.1.0\",\"index\":1,\"total\":6,\"config\":{"
+
+/* The start of a result line is every prefix of its head, and anything after "config":{. */
+static void test_tail_ok(void **state)
+{
+	static const struct sweep_want want = { "0123456789abcdef", "0.1.0", 6 },
+					other = { "fedcba9876543210", "0.1.0", 6 },
+					bigger = { "0123456789abcdef", "0.1.0", 60 };
+	const char *head = HEAD "\"governor\":\"menu";
+	size_t n;
+
+	(void)state;
+	for (n = 1; n <= strlen(head); n++) {
+		assert_true(sweep_tail_ok(head, n, &want));
+		assert_true(sweep_tail_ok(head, n, NULL));
+		/* another spec's differs at its hash's first digit, the 10th byte */
+		assert_int_equal(sweep_tail_ok(head, n, &other), n < 10);
+	}
+	/* "total":6 is a prefix of "total":60, but 6 then , is not */
+	assert_false(sweep_tail_ok(head, strlen(HEAD), &bigger));
+	assert_true(sweep_tail_ok(HEAD, strlen("{\"spec\":\"0123456789abcdef\",\"idlesim_version\":"
+					       "\"0.1.0\",\"index\":1,\"total\":6"),
+				  &bigger));
+	assert_false(sweep_tail_ok("my notes", 8, NULL));
+	assert_false(sweep_tail_ok("{\"spec\":\"0123456789abcdef0\"", 27, NULL)); /* 17 digits */
+	assert_false(sweep_tail_ok("{\"spec\":\"ABC", 12, NULL)); /* lower-case hex only */
+	head = "{\"spec\":\"0123456789abcdef\",\"idlesim_version\":\"0.1.0\",\"index\":,";
+	assert_false(sweep_tail_ok(head, strlen(head), NULL)); /* an index without digits */
+	assert_false(sweep_tail_ok(" {", 2, NULL));
+}
+
+static int count_cb(void *ud, const struct sweep_line *li, const char *line, size_t len,
+		    long lineno, struct sim_error *err)
+{
+	(void)li;
+	(void)line;
+	(void)len;
+	(void)lineno;
+	(void)err;
+	++*(int *)ud;
+	return 0;
+}
+
+/* Read the file of n bytes: 0 or -1, with the error text in msg. */
+static int read_results(const char *bytes, size_t n, const struct sweep_want *want,
+			struct sweep_read *rd, int *lines, char *msg, size_t msglen)
+{
+	struct sim_error err = { 0 };
+	FILE *f = fopen(tmp_path("rr.jsonl"), "wb");
+	int rc;
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(bytes, 1, n, f), n);
+	fclose(f);
+	*lines = 0;
+	rc = sweep_each_line(tmp_path("rr.jsonl"), want, false, rd, count_cb, lines, &err);
+	snprintf(msg, msglen, "%d:%d: %s", err.line, err.column, err.text);
+	return rc;
+}
+
+/* Complete lines are passed, a partial one counted apart; NUL, long lines and a partial
+ * line that is no result's start are refused at their line (and column for a NUL). */
+static void test_results_reader(void **state)
+{
+	static const struct sweep_want want = { "0123456789abcdef", "0.1.0", 6 };
+	const char *one = HEAD "}}\n";
+	struct sweep_read rd;
+	struct sim_error err = { 0 };
+	char msg[512], *buf;
+	size_t n1 = strlen(one), n;
+	int lines;
+
+	(void)state;
+	buf = malloc(3 * n1 + (2u << 20));
+	assert_non_null(buf);
+	sprintf(buf, "%s%s" HEAD "\"gov", one, one);
+	n = strlen(buf);
+	assert_int_equal(read_results(buf, n, &want, &rd, &lines, msg, sizeof(msg)), 0);
+	assert_int_equal(lines, 2);
+	assert_int_equal(rd.complete, (long long)(2 * n1));
+	assert_int_equal(rd.partial, (long long)(n - 2 * n1));
+	assert_int_equal(rd.longest, n1);
+	/* a NUL in the partial line: line 3, its column */
+	buf[2 * n1 + 5] = '\0';
+	assert_int_equal(read_results(buf, n, &want, &rd, &lines, msg, sizeof(msg)), -1);
+	assert_string_equal(msg, "3:6: a NUL byte: not a sweep result line");
+	/* an empty line, first or later (found by fuzz_sweep_results: it wrote through a NULL
+	 * buffer) */
+	assert_int_equal(read_results("\n9\",", 4, &want, &rd, &lines, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "1:1: not a sweep result line (spec"));
+	sprintf(buf, "%s\n", one);
+	assert_int_equal(read_results(buf, strlen(buf), NULL, &rd, &lines, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "2:1: not a sweep result line (spec"));
+	/* garbage as the last line; as the last complete line */
+	sprintf(buf, "%s%sgarbage", one, one);
+	assert_int_equal(read_results(buf, strlen(buf), &want, &rd, &lines, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "3:1: not a sweep result line of this spec, nor the start"));
+	assert_int_equal(read_results(buf, strlen(buf), NULL, &rd, &lines, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "3:1: not a sweep result line, nor the start"));
+	/* the generic reader holds a partial line to the previous lines' spec */
+	sprintf(buf, "%s{\"spec\":\"f", one);
+	assert_int_equal(read_results(buf, strlen(buf), NULL, &rd, &lines, msg, sizeof(msg)), -1);
+	sprintf(buf, "{\"spec\":\"f");
+	assert_int_equal(read_results(buf, strlen(buf), NULL, &rd, &lines, msg, sizeof(msg)), 0);
+	assert_int_equal(rd.partial, 10);
+	/* a line of exactly 1 MiB is read (and is no result); one byte more is refused */
+	memcpy(buf, one, n1);
+	memset(buf + n1, ' ', 1u << 20);
+	buf[n1 + (1u << 20)] = '\n';
+	assert_int_equal(read_results(buf, n1 + (1u << 20) + 1, &want, &rd, &lines, msg,
+				      sizeof(msg)),
+			 -1);
+	assert_non_null(strstr(msg, "2:1: not a sweep result line (spec"));
+	buf[n1 + (1u << 20)] = ' ';
+	buf[n1 + (1u << 20) + 1] = '\n';
+	assert_int_equal(read_results(buf, n1 + (1u << 20) + 2, &want, &rd, &lines, msg,
+				      sizeof(msg)),
+			 -1);
+	assert_string_equal(msg, "2:1: a line longer than 1 MiB (1048576 bytes): not a sweep "
+				 "result line");
+	free(buf);
+	/* not regular files: refused before any read */
+	assert_int_equal(sweep_each_line("/dev/zero", NULL, false, NULL, count_cb, &lines, &err),
+			 -1);
+	assert_non_null(strstr(err.text, "a character device, not a regular file"));
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(sweep_each_line(tmpdir, NULL, true, NULL, count_cb, &lines, &err), -1);
+	assert_non_null(strstr(err.text, "a directory, not a regular file"));
+	memset(&err, 0, sizeof(err));
+	/* a missing file is empty when missing_ok */
+	assert_int_equal(sweep_each_line(tmp_path("nosuch"), NULL, true, &rd, count_cb, &lines,
+					 &err),
+			 0);
+	assert_int_equal(rd.complete + rd.partial, 0);
+}
+
 /* ---- spec: listed points, workloads ---- */
 
 static const char one_trace[] = "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n";
@@ -620,6 +759,8 @@ int main(void)
 		cmocka_unit_test(test_summary_text),
 		cmocka_unit_test(test_summary_html),
 		cmocka_unit_test(test_summary_errors),
+		cmocka_unit_test(test_tail_ok),
+		cmocka_unit_test(test_results_reader),
 		cmocka_unit_test(test_listed_points),
 		cmocka_unit_test(test_spec_errors),
 		cmocka_unit_test(test_workload_points),

@@ -341,7 +341,7 @@ int jsonpos_fail_v(struct sim_error *err, const char *source, const char *text, 
 	return sim_error_set(err, SIM_ERR_INPUT, source, line, column, "%s", msg);
 }
 
-/* A member named w->key: its value's position, or NULL (keys with dots, sweep.c's tunables). */
+/* A member named w->key: its value's position, or NULL (keys with dots: a sweep's tunables). */
 static const char *key_value(const char *text, const char *key)
 {
 	char q[96];

@@ -145,10 +145,64 @@ static int open_special(struct outfile *o, const char *path, struct sim_error *e
 	return 0;
 }
 
+/*
+ * A destination that is a symbolic link is written through, as cp and sort -o do: the file
+ * at the end of its chain of links is replaced atomically, with the temporary in that file's
+ * directory, and the link stays a link. A link to nothing is refused, as cp refuses
+ * to write through a dangling one. Returns the path to write (malloc'd), or NULL with err
+ * set.
+ */
+static char *destination(const char *path, struct sim_error *err)
+{
+	char *p = sim_strdup(path), *q, target[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+	int hops;
+
+	if (!p) {
+		sim_error_nomem(err, path);
+		return NULL;
+	}
+	/* Follow the chain of links, as the kernel would, up to its limit of 40. */
+	for (hops = 0; !lstat(p, &st) && S_ISLNK(st.st_mode); hops++) {
+		const char *slash = strrchr(p, '/');
+		size_t dir;
+
+		n = readlink(p, target, sizeof(target) - 1);
+		if (hops == 40 || n < 0) {
+			sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot follow the symbolic link: %s",
+				      hops == 40 ? strerror(ELOOP) : strerror(errno));
+			sim_free(p);
+			return NULL;
+		}
+		target[n] = '\0';
+		dir = slash && target[0] != '/' ? (size_t)(slash - p) + 1 : 0;
+		q = sim_malloc(dir + (size_t)n + 1);
+		if (!q) {
+			sim_free(p);
+			sim_error_nomem(err, path);
+			return NULL;
+		}
+		memcpy(q, p, dir);
+		memcpy(q + dir, target, (size_t)n + 1);
+		sim_free(p);
+		p = q;
+	}
+	if (hops && stat(p, &st)) {
+		sim_error_set(err, SIM_ERR_IO, path, 0, 0,
+			      "a symbolic link to nothing (%s: %s); not written through it", p,
+			      strerror(errno));
+		sim_free(p);
+		return NULL;
+	}
+	return p;
+}
+
 int outfile_open(struct outfile *o, const char *path, struct sim_error *err)
 {
 	struct stat st;
 	bool replaces;
+	char *dest;
 	size_t n;
 	int fd;
 
@@ -157,17 +211,28 @@ int outfile_open(struct outfile *o, const char *path, struct sim_error *err)
 		o->f = stdout;
 		return 0;
 	}
-	replaces = stat(path, &st) == 0;
-	if (replaces && !S_ISREG(st.st_mode))
-		return open_special(o, path, err);
-	n = strlen(path);
-	o->path = sim_strdup(path);
+	if (!*path)
+		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+				     "the output file name is empty (- is standard output)");
+	dest = destination(path, err);
+	if (!dest)
+		return -1;
+	replaces = stat(dest, &st) == 0;
+	if (replaces && !S_ISREG(st.st_mode)) {
+		int rc = open_special(o, dest, err);
+
+		sim_free(dest);
+		return rc;
+	}
+	/* Files are made at dest; messages name path, as the user gave it. */
+	n = strlen(dest);
+	o->path = dest;
 	o->tmp = sim_malloc(n + sizeof(TMP_SUFFIX));
-	if (!o->path || !o->tmp) {
+	if (!o->tmp) {
 		outfile_abort(o);
 		return sim_error_nomem(err, path);
 	}
-	memcpy(o->tmp, path, n);
+	memcpy(o->tmp, dest, n);
 	memcpy(o->tmp + n, TMP_SUFFIX, sizeof(TMP_SUFFIX));
 	/* A replaced file's mode is set exactly (the umask does not apply to fchmod). */
 	fd = create_tmp(o->tmp, replaces ? 0600 : 0666);

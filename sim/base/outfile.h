@@ -7,6 +7,9 @@
  * it. A run that fails half-way therefore never leaves a half-written file behind. The
  * path "-" (or NULL) means standard output, which is used directly; so is an existing
  * destination that is not a regular file (/dev/null, a FIFO), which a rename would replace.
+ * A destination that is a symbolic link is written through: the file at the end of its
+ * chain is replaced (its temporary beside it) and the link stays; a link to nothing is
+ * refused, as cp refuses one. An empty path is refused.
  *
  * SIGINT, SIGTERM and SIGHUP while a temporary exists remove it, then terminate the process
  * by the same signal (its default action), so the exit status is the conventional one.

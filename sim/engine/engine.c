@@ -47,98 +47,19 @@
  * shallowest thread, a package as its shallowest core; time per level in integer ns, in
  * time order or by idle spans); sim_finish() has it priced at the levels' powers, and adds
  * each entry begun at its state's entry+exit energy (sim/machine/machine.h).
+ *
+ * Creating a simulation and finishing a run (the end snapshot, the conservation check) are
+ * sim/engine/engine_setup.c; the state both files share is sim/engine/engine_int.h.
  */
 #include "sim/engine/engine.h"
+#include "sim/engine/engine_int.h"
 #include "sim/base/alloc.h"
 #include "sim/base/common.h"
+#include "sim/engine/govguard.h"
 #include "sim/machine/cpuidle_rules.h"
 #include "sim/machine/energy.h"
 
 #include <string.h>
-
-enum cpu_phase { CPU_BUSY, CPU_IDLE, CPU_EXITING };
-
-/* Event kinds double as priorities at equal times: wakeups first, entries last. */
-enum ev_kind { EV_NONE = -1, EV_WAKEUP = 0, EV_REENTER = 1, EV_READY = 2, EV_ENTER = 3 };
-
-/* Queue items: one per CPU, then the agent's timers, which sort after CPU events. */
-#define PRIO_AGENT 4
-
-/* An idle period of the workload, as fed by sim_idle()/sim_wake(). */
-struct opp {
-	int64_t start_ns;
-	int64_t wake_ns; /* SIM_TIME_NEVER until sim_wake() */
-	int64_t next_timer_ns;
-	int64_t next_wheel_ns; /* earliest timer-wheel timer (>= next_timer_ns) */
-	unsigned long load;
-	unsigned int iowait;
-	enum wake_cause cause;
-	bool no_resched; /* the wakeup wakes no task: the idle loop goes on */
-};
-
-struct sim_cpu {
-	struct cpuidle_device dev; /* the kernel's view, statistics included */
-	int id;
-	enum cpu_phase phase;
-	enum ev_kind ev;
-	bool scheduled;		  /* an event was (re)scheduled while handling one */
-	int state;		  /* entered state while IDLE */
-	int64_t entry_ns;	  /* when `state` was entered */
-	int64_t first_tick_ns;	  /* first tick after entry_ns; NEVER with the tick stopped */
-	int64_t poll_deadline_ns; /* POLL time limit of this entry */
-	int64_t real_wake_ns;	  /* when this entry ends for the period's real wakeup */
-	int64_t ready_ns;	  /* when the CPU runs again after its last real wakeup */
-	int64_t busy_from_ns;	  /* start of the current busy stretch */
-	/* How far the CPU runs behind the trace: the exit latency (and the queueing it causes)
-	 * delays the work, which keeps its length, so the next period starts this much later
-	 * than recorded (replays only; an agent feeds periods in the CPU's own time). */
-	int64_t delay_ns;
-	int64_t trace_pos_ns;	  /* with cut: the trace time the CPU had reached */
-	bool cut;		  /* its exit runs past the end: the entry is truncated */
-	int64_t last_start_ns;	  /* start of the last period fed, for order checks */
-	struct opp *ring;	  /* fed periods, head = current; bounded by the lookahead */
-	uint32_t head, count, cap;
-	struct cpu_stats st;	  /* counters not kept in dev.states_usage */
-	uint64_t exit_lat_count[CPUIDLE_STATE_MAX]; /* irq/ipi wakeups that paid a full exit
-						     * of a state with a fixed actual latency */
-	uint64_t wake_rng;	  /* splitmix64 state: measured wake latencies */
-	uint64_t fed;		  /* periods fed, for the conservation check */
-	uint64_t entered[CPUIDLE_STATE_MAX]; /* entries begun, per state: transition energy */
-	int64_t ev_ns;		  /* lanes: time of `ev` */
-	struct explain_buf *xb;	  /* with the decision log on: its pending decision */
-	struct energy_cpu *energy; /* its way into the energy accounting */
-};
-
-/* Kept out of struct sim_cpu, whose hot fields then share fewer cache lines. */
-struct explain_buf {
-	struct sim_decision dec;
-	struct cpuidle_explain ex;
-};
-
-struct sim {
-	struct sim_config cfg;
-	struct cpuidle_driver drv;
-	const struct cpuidle_governor *gov;
-	long long *params; /* owned copy of the tunables */
-	int64_t tick_nsec;
-	/* Per state, the actual wake latency under the run's model, or -1: sampled per exit. */
-	int64_t wake_fixed_ns[CPUIDLE_STATE_MAX];
-	double wake_mean_ns[CPUIDLE_STATE_MAX]; /* its mean (the energy reference's estimate) */
-	int64_t lookahead_ns;
-	int64_t latency_req_ns;
-	int64_t start_ns;
-	int64_t end_ns; /* SIM_TIME_NEVER until known (sim_set_end, sim_finish) */
-	int64_t now_ns;
-	struct eventq *q;
-	struct sim_cpu *cpus;
-	struct explain_buf *xbufs; /* per CPU, with the decision log on */
-	unsigned char *gov_data;
-	struct energy *energy;	/* time per level of cores and packages (sim/machine/energy.h) */
-	bool lanes;		   /* CPUs run one after the other, not through S->q */
-	int64_t lane_min_ns;	   /* lanes: no CPU has an event before this */
-	long explained;
-	struct sim_error *err; /* the error sink of the current call */
-};
 
 static bool is_polling(const struct sim *S, int idx)
 {
@@ -275,6 +196,79 @@ static int internal_error(struct sim *S, const char *what, int cpu, int64_t t)
 			     cpu, (long long)t);
 }
 
+/* The decisions (select() calls) CPU c has made and entered. */
+static uint64_t decisions(const struct sim_cpu *c)
+{
+	uint64_t n = 0;
+	int k;
+
+	for (k = 0; k < CPUIDLE_STATE_MAX; k++)
+		n += c->entered[k];
+	return n;
+}
+
+/*
+ * A governor file's call `fn` went wrong (outcome: the signal that ended it, GOVGUARD_TIMEOUT,
+ * or 0 when it returned `bad`, a value out of range): an input error naming the file, the
+ * call, the CPU, the CPU's decision (counted from 1; 0 before the first) and the trace time
+ * the governor's clock read (docs/kernel-governor-files.md).
+ */
+__attribute__((noinline, cold)) int gov_file_error(struct sim *S, struct sim_error *err,
+						    const char *fn, int outcome, int bad, int cpu,
+						    uint64_t decision, int64_t t)
+{
+	char what[96], sig[32], where[96];
+
+	S->gov_failed = true;
+	if (outcome == GOVGUARD_TIMEOUT)
+		snprintf(what, sizeof(what), "did not return within %g s",
+			 (double)govguard_timeout_ns(S->guard) / 1e9);
+	else if (outcome)
+		snprintf(what, sizeof(what), "crashed (%s)",
+			 govguard_signal_name(outcome, sig, sizeof(sig)));
+	else
+		snprintf(what, sizeof(what), "returned %d", bad);
+	snprintf(where, sizeof(where), "at CPU %d, decision %llu, t=%lld.%06lld s", cpu,
+		 (unsigned long long)decision, (long long)(t / SIM_NS_PER_S),
+		 (long long)(t % SIM_NS_PER_S / 1000));
+	if (outcome || strcmp(fn, "select"))
+		return sim_error_set(err, SIM_ERR_INPUT, S->gov->file, 0, 0, "%s() %s %s", fn, what,
+				     where);
+	return sim_error_set(err, SIM_ERR_INPUT, S->gov->file, 0, 0,
+			     "%s() %s %s: the driver has %d states (0..%d)", fn, what, where,
+			     S->drv.state_count, S->drv.state_count - 1);
+}
+
+/*
+ * The calls of a governor file, isolated: out of line, so that the built-ins' path through
+ * do_select() and do_wakeup() keeps its code but for one test of S->guard.
+ */
+
+/* select(): the index in range, or -1 with S->err set. */
+static __attribute__((noinline)) int guarded_select(struct sim *S, struct sim_cpu *c,
+						    bool *stop_tick)
+{
+	struct cpuidle_device *dev = &c->dev;
+	int64_t t = dev->env.now_ns;
+	int idx = -1, outcome = govguard_select(S->guard, S->gov, &S->drv, dev, stop_tick, &idx);
+
+	if (!outcome && idx >= 0 && idx < S->drv.state_count)
+		return idx;
+	return gov_file_error(S, S->err, "select", outcome, idx, c->id, decisions(c) + 1, t);
+}
+
+/* reflect(): 0, or -1 with S->err set. */
+static __attribute__((noinline)) int guarded_reflect(struct sim *S, struct sim_cpu *c, int idx)
+{
+	struct cpuidle_device *dev = &c->dev;
+	int outcome = S->gov->reflect ? govguard_reflect(S->guard, S->gov, dev, idx) : 0;
+
+	return outcome ? gov_file_error(S, S->err, "reflect", outcome, 0, c->id, decisions(c),
+					dev->env.now_ns)
+		       : 0;
+}
+
+
 static int enter_state(struct sim *S, struct sim_cpu *c, int idx, int64_t t)
 {
 	struct cpuidle_device *dev = &c->dev;
@@ -338,9 +332,14 @@ static int do_select(struct sim *S, struct sim_cpu *c, int64_t t)
 	if (dev->explain)
 		explain_begin(S, c, t);
 
-	idx = S->gov->select(&S->drv, dev, &stop_tick);
+	if (__builtin_expect(S->guard != NULL, 0))
+		idx = guarded_select(S, c, &stop_tick); /* checked: -1 with S->err set */
+	else
+		idx = S->gov->select(&S->drv, dev, &stop_tick);
 	if (idx < 0 || idx >= S->drv.state_count)
-		return internal_error(S, "governor returned a state index out of range", cpu_id(S, c), t);
+		return S->guard ? -1
+				: internal_error(S, "governor returned a state index out of range",
+						 cpu_id(S, c), t);
 
 	/* tick_nohz_idle_stop_tick(): the tick keeps running if a timer-wheel timer is due
 	 * within the next tick period (tick_nohz_next_event(); in high-resolution mode
@@ -425,7 +424,7 @@ static void explain_end(struct sim *S, struct sim_cpu *c, int64_t t, enum wake_c
 }
 
 /* The entry the end cuts, for timelines: it lasts to the end, its time is truncated. */
-static void explain_truncated(struct sim *S, struct sim_cpu *c, int64_t end_ns)
+void explain_truncated(struct sim *S, struct sim_cpu *c, int64_t end_ns)
 {
 	struct sim_decision *d;
 
@@ -567,8 +566,12 @@ static int do_wakeup(struct sim *S, struct sim_cpu *c, int64_t t)
 	dev->env.now_ns = t + lat;
 	if (dev->explain)
 		explain_end(S, c, t, cause, diff, verdict);
-	if (S->gov->reflect)
+	if (__builtin_expect(S->guard != NULL, 0)) {
+		if (guarded_reflect(S, c, idx))
+			return -1;
+	} else if (S->gov->reflect) {
 		S->gov->reflect(dev, idx);
+	}
 
 	if (cause <= WAKE_IPI) {
 		bool resched = !o->no_resched;
@@ -734,84 +737,96 @@ int sim_run_until(struct sim *S, int64_t until_ns, struct sim_error *err)
 
 /* ---- feeding ---- */
 
-/* An instant past SIM_TIME_MAX_NS: the readers reject those, so it is the caller's bug. */
-static int beyond_limit(struct sim_error *err, const char *what, int cpu, int64_t t)
+/* What a reader or an agent feeds a CPU: an idle period whose wakeup comes later (sim_idle)
+ * or is known (sim_period), the wakeup of the open one, or an earlier wakeup of the last one. */
+enum feed { FEED_IDLE, FEED_PERIOD, FEED_WAKE, FEED_REWAKE };
+
+/*
+ * The checks of everything fed, in one place: the CPU exists, the times are within the
+ * engine's range (2^62 ns; the readers reject later ones, so that is the caller's bug, as
+ * is any other failure here), and the order holds: a period starts after the last one and
+ * not in the past, once the one before it has its wakeup; a wakeup ends the open period; a
+ * rewake moves the last period's wakeup earlier, not into the past. For a period, o is it;
+ * for a wakeup, o->wake_ns and o->cause are the wakeup's. Returns the CPU, or NULL with err
+ * set.
+ */
+static inline struct sim_cpu *feed_check(struct sim *S, enum feed f, int cpu, const struct opp *o,
+					 struct sim_error *err)
 {
-	return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
-			     "%s of CPU %d at %lld ns is beyond the engine's limit, 2^62 ns", what,
-			     cpu, (long long)t);
+	static const char *const what[] = { "idle period", "idle period", "wakeup", "rewake" };
+	struct sim_cpu *c;
+	const struct opp *tail;
+	int64_t t;
+
+	if (cpu < 0 || cpu >= S->cfg.nr_cpus) {
+		sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0, "%s %s CPU %d", what[f],
+			      f == FEED_REWAKE ? "of" : "for", cpu);
+		return NULL;
+	}
+	c = &S->cpus[cpu];
+	tail = c->count ? ring_tail(c) : NULL;
+	t = f == FEED_IDLE ? o->start_ns : o->wake_ns;
+	if (f != FEED_REWAKE && t > SIM_TIME_MAX_NS && (f != FEED_WAKE || t != SIM_TIME_NEVER)) {
+		sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+			      "%s of CPU %d at %lld ns is beyond the engine's limit, 2^62 ns",
+			      what[f], cpu, (long long)t);
+		return NULL;
+	}
+	switch (f) {
+	case FEED_IDLE: /* its wake_ns is SIM_TIME_NEVER and its cause WAKE_TIMER */
+	case FEED_PERIOD:
+		if ((tail && tail->wake_ns == SIM_TIME_NEVER) || o->start_ns < c->last_start_ns ||
+		    o->start_ns < S->now_ns || o->wake_ns < o->start_ns || o->cause > WAKE_IPI ||
+		    o->next_wheel_ns < o->next_timer_ns)
+			break;
+		return c;
+	case FEED_WAKE:
+		if (!tail || tail->wake_ns != SIM_TIME_NEVER || o->wake_ns < tail->start_ns ||
+		    o->wake_ns == SIM_TIME_NEVER || o->cause > WAKE_IPI)
+			break;
+		return c;
+	case FEED_REWAKE:
+		if (!tail || tail->wake_ns <= o->wake_ns || o->wake_ns < S->now_ns ||
+		    o->wake_ns < tail->start_ns || o->cause > WAKE_IPI)
+			break;
+		return c;
+	}
+	sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0, "%s of CPU %d at %lld ns %s", what[f], cpu,
+		      (long long)(f <= FEED_PERIOD ? o->start_ns : o->wake_ns),
+		      f <= FEED_PERIOD ? "fed out of order"
+		      : f == FEED_WAKE ? "without an open idle period"
+				       : "is not earlier");
+	return NULL;
 }
 
-int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, int64_t next_wheel_ns,
-	     unsigned int iowait, unsigned long load, struct sim_error *err)
+/* Queue a checked period on its CPU. */
+static inline int feed_period(struct sim *S, enum feed f, int cpu, const struct opp *o,
+			      struct sim_error *err)
 {
-	struct opp o = { start_ns,  SIM_TIME_NEVER, next_timer_ns, next_wheel_ns,
-			 load,	    iowait,	    WAKE_TIMER,	   false };
-	struct sim_cpu *c;
+	struct sim_cpu *c = feed_check(S, f, cpu, o, err);
 
-	if (cpu < 0 || cpu >= S->cfg.nr_cpus)
-		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0, "idle period for CPU %d", cpu);
-	c = &S->cpus[cpu];
-	if (start_ns > SIM_TIME_MAX_NS)
-		return beyond_limit(err, "idle period", cpu, start_ns);
-	if ((c->count && ring_tail(c)->wake_ns == SIM_TIME_NEVER) || start_ns < c->last_start_ns ||
-	    start_ns < S->now_ns || next_wheel_ns < next_timer_ns)
-		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
-				     "idle period of CPU %d at %lld ns fed out of order", cpu,
-				     (long long)start_ns);
-	if (ring_push(c, &o))
+	if (!c)
+		return -1;
+	if (ring_push(c, o))
 		return sim_error_nomem(err, "");
 	c->fed++;
-	c->last_start_ns = start_ns;
+	c->last_start_ns = o->start_ns;
 	if (c->phase == CPU_BUSY && c->count == 1)
 		plan_enter(S, c);
 	return 0;
 }
 
-int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, enum wake_cause cause,
-	       bool no_resched, int64_t next_timer_ns, int64_t next_wheel_ns, unsigned int iowait,
-	       unsigned long load, struct sim_error *err)
+/* Set the wakeup of the CPU's last period, after the check of f. */
+static inline int feed_wakeup(struct sim *S, enum feed f, int cpu, int64_t wake_ns,
+			      enum wake_cause cause, bool no_resched, struct sim_error *err)
 {
-	struct opp o = { start_ns, wake_ns, next_timer_ns, next_wheel_ns,
-			 load,	   iowait,  cause,	   no_resched };
-	struct sim_cpu *c;
-
-	if (cpu < 0 || cpu >= S->cfg.nr_cpus)
-		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0, "idle period for CPU %d", cpu);
-	c = &S->cpus[cpu];
-	if (wake_ns > SIM_TIME_MAX_NS)
-		return beyond_limit(err, "idle period", cpu, wake_ns);
-	if ((c->count && ring_tail(c)->wake_ns == SIM_TIME_NEVER) || start_ns < c->last_start_ns ||
-	    start_ns < S->now_ns || wake_ns < start_ns || cause > WAKE_IPI ||
-	    next_wheel_ns < next_timer_ns)
-		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
-				     "idle period of CPU %d at %lld ns fed out of order", cpu,
-				     (long long)start_ns);
-	if (ring_push(c, &o))
-		return sim_error_nomem(err, "");
-	c->fed++;
-	c->last_start_ns = start_ns;
-	if (c->phase == CPU_BUSY && c->count == 1)
-		plan_enter(S, c);
-	return 0;
-}
-
-int sim_wake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause, bool no_resched,
-	     struct sim_error *err)
-{
-	struct sim_cpu *c;
+	const struct opp w = { .wake_ns = wake_ns, .cause = cause };
+	struct sim_cpu *c = feed_check(S, f, cpu, &w, err);
 	struct opp *o;
 
-	if (cpu < 0 || cpu >= S->cfg.nr_cpus)
-		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0, "wakeup for CPU %d", cpu);
-	c = &S->cpus[cpu];
-	if (wake_ns > SIM_TIME_MAX_NS && wake_ns != SIM_TIME_NEVER)
-		return beyond_limit(err, "wakeup", cpu, wake_ns);
-	if (!c->count || (o = ring_tail(c))->wake_ns != SIM_TIME_NEVER || wake_ns < o->start_ns ||
-	    wake_ns == SIM_TIME_NEVER || cause > WAKE_IPI)
-		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
-				     "wakeup of CPU %d at %lld ns without an open idle period", cpu,
-				     (long long)wake_ns);
+	if (!c)
+		return -1;
+	o = ring_tail(c);
 	o->wake_ns = wake_ns;
 	o->cause = cause;
 	o->no_resched = no_resched;
@@ -820,26 +835,35 @@ int sim_wake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause, boo
 	return 0;
 }
 
+int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, int64_t next_wheel_ns,
+	     unsigned int iowait, unsigned long load, struct sim_error *err)
+{
+	const struct opp o = { start_ns, SIM_TIME_NEVER, next_timer_ns, next_wheel_ns,
+			       load,	 iowait,	 WAKE_TIMER,	false };
+
+	return feed_period(S, FEED_IDLE, cpu, &o, err);
+}
+
+int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, enum wake_cause cause,
+	       bool no_resched, int64_t next_timer_ns, int64_t next_wheel_ns, unsigned int iowait,
+	       unsigned long load, struct sim_error *err)
+{
+	const struct opp o = { start_ns, wake_ns, next_timer_ns, next_wheel_ns,
+			       load,	 iowait,  cause,	 no_resched };
+
+	return feed_period(S, FEED_PERIOD, cpu, &o, err);
+}
+
+int sim_wake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause, bool no_resched,
+	     struct sim_error *err)
+{
+	return feed_wakeup(S, FEED_WAKE, cpu, wake_ns, cause, no_resched, err);
+}
+
 int sim_rewake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause,
 	       struct sim_error *err)
 {
-	struct sim_cpu *c;
-	struct opp *o;
-
-	if (cpu < 0 || cpu >= S->cfg.nr_cpus)
-		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0, "rewake of CPU %d", cpu);
-	c = &S->cpus[cpu];
-	if (!c->count || (o = ring_tail(c))->wake_ns <= wake_ns || wake_ns < S->now_ns ||
-	    wake_ns < o->start_ns || cause > WAKE_IPI)
-		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
-				     "rewake of CPU %d at %lld ns is not earlier", cpu,
-				     (long long)wake_ns);
-	o->wake_ns = wake_ns;
-	o->cause = cause;
-	o->no_resched = false;
-	if (c->phase == CPU_IDLE && c->count == 1)
-		plan_wakeup(S, c);
-	return 0;
+	return feed_wakeup(S, FEED_REWAKE, cpu, wake_ns, cause, false, err);
 }
 
 void sim_agent_timer(struct sim *S, uint32_t id, int64_t t_ns)
@@ -862,337 +886,4 @@ int sim_cpu_state(const struct sim *S, int cpu)
 	const struct sim_cpu *c = &S->cpus[cpu];
 
 	return c->phase == CPU_IDLE ? c->state : -1;
-}
-
-/* ---- setup and teardown ---- */
-
-/* cpuidle_reference_energy_j(): an idle period priced by the accounting's own rule, with
- * the state's mean actual latency (a sampled exit is not known before it happens). */
-static double period_energy_j(const void *ctx, int idx, double idle_ns)
-{
-	const struct sim *S = ctx;
-
-	return energy_period_j(S->cfg.machine, idx, idle_ns, S->wake_mean_ns[idx]);
-}
-
-/*
- * The energy reference looks as far ahead as the machine's longest break-even time, capped
- * at this (2 s; the built-ins need at most 997 ms, hsw and bdw under `worst`): a longer
- * wait costs memory (the periods in flight), and past the cap it takes the choice that is
- * cheapest for an endless period.
- */
-#define ENERGY_HORIZON_MAX_NS (2000 * SIM_NS_PER_MS)
-
-static int init_cpus(struct sim *S, struct sim_error *err)
-{
-	const struct machine *m = S->cfg.machine;
-	size_t priv = (S->gov->priv_size + 15) & ~(size_t)15;
-	int i, k;
-
-	S->cpus = sim_calloc((size_t)S->cfg.nr_cpus, sizeof(*S->cpus));
-	if (priv)
-		S->gov_data = sim_calloc((size_t)S->cfg.nr_cpus, priv);
-	if (S->cfg.explain)
-		S->xbufs = sim_calloc((size_t)S->cfg.nr_cpus, sizeof(*S->xbufs));
-	if (!S->cpus || (priv && !S->gov_data) || (S->cfg.explain && !S->xbufs))
-		return sim_error_nomem(err, "");
-	for (i = 0; i < S->cfg.nr_cpus; i++) {
-		struct sim_cpu *c = &S->cpus[i];
-		struct cpuidle_device *dev = &c->dev;
-
-		c->id = i;
-		c->energy = energy_cpu(S->energy, i);
-		c->phase = CPU_BUSY;
-		c->ev = EV_NONE;
-		c->ev_ns = SIM_TIME_NEVER;
-		c->ready_ns = c->busy_from_ns = c->last_start_ns = S->start_ns;
-		if (S->xbufs) {
-			c->xb = &S->xbufs[i];
-			c->xb->dec.state = -1;
-		}
-		machine_cpu_topology(m, i, &c->st.package, &c->st.core, &c->st.thread);
-		c->st.cpu = i;
-		lat_hist_init(&c->st.wake_latency);
-		/* The common latencies, counted apart and added by sim_finish(): 0 and each
-		 * state's full exit. */
-		lat_hist_reserve(&c->st.wake_latency, 0);
-		for (k = 0; k < S->drv.state_count; k++)
-			if (S->wake_fixed_ns[k] >= 0)
-				lat_hist_reserve(&c->st.wake_latency, S->wake_fixed_ns[k]);
-		c->wake_rng = S->cfg.wake_seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(i + 1));
-		dev->cpu = (unsigned int)i;
-		dev->last_state_idx = -1;
-		for (k = 0; k < S->drv.state_count; k++)
-			if (S->cfg.disabled & (1u << k))
-				dev->states_usage[k].disable = CPUIDLE_STATE_DISABLED_BY_USER;
-		dev->governor_data = priv ? S->gov_data + (size_t)i * priv : NULL;
-		dev->gov_params = S->params;
-		dev->env.tick_nsec = S->tick_nsec;
-		dev->env.latency_req_ns = S->latency_req_ns;
-		dev->env.next_timer_ns = KTIME_MAX;
-		dev->env.next_wheel_ns = KTIME_MAX;
-		dev->env.oracle_wake_ns = KTIME_MAX;
-		dev->env.now_ns = S->start_ns;
-		dev->env.period_energy_j = period_energy_j;
-		dev->env.period_energy_ctx = S;
-		dev->explain = S->cfg.explain && S->cfg.explain_limit != 0 ? &c->xb->ex : NULL;
-		if (S->gov->enable && S->gov->enable(&S->drv, dev))
-			return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
-					     "governor %s failed to enable CPU %d", S->gov->name, i);
-	}
-	return 0;
-}
-
-struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct sim_error *err)
-{
-	const struct machine *m = cfg->machine;
-	struct sim *S;
-	unsigned int i;
-	int k;
-
-	if (cfg->nr_cpus < 1 || cfg->nr_cpus > machine_nr_cpus(m)) {
-		sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
-			      "the trace has %d CPUs but machine %s has %d; pick a larger machine",
-			      cfg->nr_cpus, m->name, machine_nr_cpus(m));
-		return NULL;
-	}
-	if (start_ns < 0 || start_ns > SIM_TIME_MAX_NS) {
-		sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
-			      "start %lld ns is outside the engine's range, 0 to 2^62 ns",
-			      (long long)start_ns);
-		return NULL;
-	}
-	if (machine_check_wake_model(m, cfg->wake_model, err))
-		return NULL;
-	if (cfg->hz < 1 || cfg->hz > 10000) {
-		sim_error_set(err, SIM_ERR_INPUT, "", 0, 0, "tick rate %d Hz out of range (1..10000)",
-			      cfg->hz);
-		return NULL;
-	}
-	S = sim_calloc(1, sizeof(*S));
-	if (!S) {
-		sim_error_nomem(err, "");
-		return NULL;
-	}
-	S->cfg = *cfg;
-	S->gov = cfg->gov;
-	S->lanes = !cfg->agent && !cfg->explain && !cfg->global_order;
-	S->lane_min_ns = SIM_TIME_NEVER;
-	S->start_ns = S->now_ns = start_ns;
-	S->end_ns = SIM_TIME_NEVER;
-	machine_to_driver(m, &S->drv);
-	S->tick_nsec = (SIM_NS_PER_S + cfg->hz / 2) / cfg->hz;
-	S->latency_req_ns = cfg->latency_req_ns < 0
-				    ? (int64_t)PM_QOS_CPU_LATENCY_DEFAULT_VALUE * NSEC_PER_USEC
-				    : cfg->latency_req_ns;
-	S->lookahead_ns = S->tick_nsec;
-	for (k = 0; k < m->state_count; k++) {
-		S->lookahead_ns = sim_max64(S->lookahead_ns, m->states[k].target_residency_ns);
-		S->lookahead_ns = sim_max64(S->lookahead_ns, machine_wake_max_ns(&m->states[k]));
-		S->wake_fixed_ns[k] = machine_wake_fixed_ns(&m->states[k], cfg->wake_model);
-		S->wake_mean_ns[k] = machine_wake_mean_ns(&m->states[k], cfg->wake_model);
-	}
-	if (S->gov->energy_horizon)
-		S->lookahead_ns = sim_max64(S->lookahead_ns,
-					    energy_period_horizon_ns(m, S->wake_mean_ns,
-								     ENERGY_HORIZON_MAX_NS));
-	S->lookahead_ns += 1;
-	if (S->gov->nr_params) {
-		S->params = sim_calloc(S->gov->nr_params, sizeof(*S->params));
-		if (!S->params)
-			goto nomem;
-		for (i = 0; i < S->gov->nr_params; i++)
-			S->params[i] = cfg->gov_params ? cfg->gov_params[i] : S->gov->params[i].def;
-	}
-	S->q = eventq_new(cfg->queue, (uint32_t)cfg->nr_cpus + (cfg->agent ? cfg->agent_timers : 0));
-	S->energy = energy_new(m, cfg->nr_cpus, start_ns, S->lanes);
-	if (!S->q || !S->energy)
-		goto nomem;
-	if (init_cpus(S, err)) {
-		sim_destroy(S);
-		return NULL;
-	}
-	return S;
-nomem:
-	sim_destroy(S);
-	sim_error_nomem(err, "");
-	return NULL;
-}
-
-void sim_destroy(struct sim *S)
-{
-	int i;
-
-	if (!S)
-		return;
-	if (S->cpus) {
-		for (i = 0; i < S->cfg.nr_cpus; i++) {
-			if (S->gov->disable)
-				S->gov->disable(&S->drv, &S->cpus[i].dev);
-			sim_free(S->cpus[i].ring);
-			lat_hist_release(&S->cpus[i].st.wake_latency);
-		}
-	}
-	sim_free(S->cpus);
-	sim_free(S->xbufs);
-	sim_free(S->gov_data);
-	sim_free(S->params);
-	eventq_free(S->q);
-	energy_free(S->energy);
-	sim_free(S);
-}
-
-int64_t sim_lookahead_ns(const struct sim *S)
-{
-	return S->lookahead_ns;
-}
-
-/*
- * Conservation, per CPU: busy time, the time of its completed entries and the entry cut by
- * the end add up to the run's span exactly; every completed entry has a cause; every period
- * fed was woken out of an idle state, absorbed, polled through, or is still pending. And
- * every core and package accounted the whole span. Checked at the end of every run (its
- * cost is O(CPUs x states)); a violation is an internal error.
- */
-static int check_conservation(struct sim *S, const struct run_stats *rs)
-{
-	int64_t span = rs->end_ns - rs->start_ns;
-	int i, k;
-
-	for (i = 0; i < rs->nr_cpus; i++) {
-		const struct cpu_stats *cs = &rs->cpus[i];
-		int64_t sum = cs->busy_ns + cs->truncated_ns;
-		uint64_t usage = 0, causes = 0, ended;
-
-		for (k = 0; k < rs->state_count; k++) {
-			sum += (int64_t)cs->states[k].time_ns;
-			usage += cs->states[k].usage;
-		}
-		for (k = 0; k < WAKE_NR_CAUSES; k++)
-			causes += cs->wakeups[k];
-		ended = cs->wakeups[WAKE_TIMER] + cs->wakeups[WAKE_IRQ] + cs->wakeups[WAKE_IPI] +
-			cs->absorbed + cs->polled + S->cpus[i].count;
-		if (sum != span || usage != causes || ended != S->cpus[i].fed || cs->spilled_ns < 0)
-			return sim_error_set(S->err, SIM_ERR_INTERNAL, "", 0, 0,
-					     "conservation broken on CPU %d: %lld ns accounted for a "
-					     "%lld ns span, %llu entries for %llu causes, %llu of %llu "
-					     "periods ended, %lld ns spilled",
-					     i, (long long)sum, (long long)span,
-					     (unsigned long long)usage, (unsigned long long)causes,
-					     (unsigned long long)ended,
-					     (unsigned long long)S->cpus[i].fed,
-					     (long long)cs->spilled_ns);
-	}
-	/* Every core and every package spent the whole span at its levels. */
-	return energy_check(S->energy, span, S->err);
-}
-
-/*
- * The work the trace does before the end that this CPU had not done by then: it runs
- * behind the trace (busy, by its delay; or leaving a state past the end, from the trace
- * time it had reached), and what the trace does in between, less its idle time, spills.
- */
-static int64_t spilled_work(const struct sim *S, const struct sim_cpu *c, int64_t end)
-{
-	int64_t pos, idle = 0;
-	uint32_t i, first;
-
-	if (S->cfg.agent)
-		return 0;
-	if (c->phase == CPU_BUSY) {
-		pos = end - c->delay_ns;
-		first = 0;
-	} else if (c->cut) {
-		pos = c->trace_pos_ns;
-		first = 1; /* the period it is leaving */
-	} else {
-		return 0;
-	}
-	for (i = first; i < c->count; i++) {
-		const struct opp *o = &c->ring[(c->head + i) & (c->cap - 1)];
-		int64_t a = sim_max64(o->start_ns, pos), b = sim_min64(o->wake_ns, end);
-
-		if (o->start_ns >= end)
-			break;
-		if (b > a)
-			idle += b - a;
-	}
-	return sim_max64(0, end - pos) - idle;
-}
-
-void sim_set_end(struct sim *S, int64_t end_ns)
-{
-	S->end_ns = sim_max64(end_ns, S->start_ns);
-}
-
-int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_error *err)
-{
-	const struct machine *m = S->cfg.machine;
-	int i, k;
-
-	memset(out, 0, sizeof(*out));
-	/* and the totals over CPUs must fit: (end - start) x CPUs <= 2^62 (FORMAT.md) */
-	if (end_ns > SIM_TIME_MAX_NS || end_ns - S->start_ns > SIM_TIME_MAX_NS / S->cfg.nr_cpus)
-		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
-				     "end %lld ns is beyond the engine's limit, 2^62 ns, or "
-				     "2^62 ns of CPU time from the start",
-				     (long long)end_ns);
-	sim_set_end(S, end_ns);
-	end_ns = S->end_ns;
-	if (sim_run_until(S, end_ns, err))
-		return -1;
-	if (energy_close(S->energy, end_ns))
-		return sim_error_nomem(err, "");
-	/* Wakeups that arrived while the CPU was busy and whose work had not started by the
-	 * end stay pending: their latency is not known yet. The full exits, counted apart,
-	 * join each histogram here, before out owns any of them: a failure leaves everything
-	 * to sim_destroy() and nothing in out. */
-	for (i = 0; i < S->cfg.nr_cpus; i++)
-		for (k = 0; k < S->drv.state_count; k++)
-			if (S->cpus[i].exit_lat_count[k] &&
-			    lat_hist_add(&S->cpus[i].st.wake_latency, S->wake_fixed_ns[k],
-					 S->cpus[i].exit_lat_count[k]))
-				return sim_error_nomem(err, "");
-	out->cpus = sim_calloc((size_t)S->cfg.nr_cpus, sizeof(*out->cpus));
-	if (!out->cpus)
-		return sim_error_nomem(err, "");
-	out->nr_cpus = S->cfg.nr_cpus;
-	out->state_count = S->drv.state_count;
-	out->start_ns = S->start_ns;
-	out->end_ns = end_ns;
-	for (i = 0; i < S->drv.state_count; i++)
-		memcpy(out->state_names[i], S->drv.states[i].name, CPUIDLE_NAME_LEN);
-	for (i = 0; i < S->cfg.nr_cpus; i++) {
-		struct sim_cpu *c = &S->cpus[i];
-
-		if (c->phase == CPU_IDLE) {
-			c->st.truncated_ns += end_ns - c->entry_ns;
-			explain_truncated(S, c, end_ns);
-		}
-		else if (c->phase == CPU_BUSY)
-			c->st.busy_ns += sim_max64(0, end_ns - c->busy_from_ns);
-		c->st.spilled_ns = spilled_work(S, c, end_ns);
-		memcpy(c->st.states, c->dev.states_usage, sizeof(c->st.states));
-		out->cpus[i] = c->st;
-		/* The histogram's buckets now belong to out. */
-		c->st.wake_latency.buckets = NULL;
-	}
-	energy_price(S->energy, &out->energy_j, &out->idle_energy_j, &out->package_energy_j);
-	/* Summed per state, then over CPUs: the same whatever order the CPUs ran in. */
-	for (i = 0; i < S->cfg.nr_cpus; i++)
-		for (k = 0; k < S->drv.state_count; k++)
-			out->transition_energy_j +=
-				(double)S->cpus[i].entered[k] * m->states[k].entry_exit_energy_j;
-	out->cpu_energy_j = energy_price_cpus(S->energy) + out->transition_energy_j;
-	out->energy_j += out->transition_energy_j;
-	out->idle_energy_j += out->transition_energy_j;
-	if (run_stats_sum(out)) {
-		run_stats_release(out);
-		return sim_error_nomem(err, "");
-	}
-	if (check_conservation(S, out)) {
-		run_stats_release(out);
-		return -1;
-	}
-	return 0;
 }

@@ -115,6 +115,10 @@ struct sim_config {
 	 * the trace's span (end_ns < 0: unknown), for a progress bar. NULL = none. */
 	void (*progress)(void *ud, int64_t at_ns, int64_t start_ns, int64_t end_ns);
 	void *progress_ud;
+	/* A governor file's calls (gov->file) are isolated (sim/engine/govguard.h); one that runs
+	 * longer than this, in wall time, ends the run. 0: the default ($IDLESIM_GOVERNOR_TIMEOUT,
+	 * else GOVGUARD_TIMEOUT_DEFAULT_NS, 5 s); < 0: no limit. Unused for built-in governors. */
+	int64_t gov_timeout_ns;
 };
 
 struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct sim_error *err);

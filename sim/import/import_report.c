@@ -18,6 +18,7 @@
  */
 #include "sim/import/import_int.h"
 #include "sim/base/alloc.h"
+#include "sim/base/textwrap.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -454,7 +455,23 @@ int import_write_summary(FILE *f, const struct importer *im, bool json)
 	int rc;
 
 	if (!json) {
-		summary_text(f, im);
+		/* Written whole, then each line wrapped at TEXTWRAP_DEFAULT under its key. */
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+
+		if (!m) {
+			summary_text(f, im);
+			return ferror(f) ? -1 : 0;
+		}
+		summary_text(m, im);
+		rc = ferror(m);
+		if (fclose(m) || rc) {
+			free(text);
+			return -1;
+		}
+		textwrap_puts(f, text, 0, TEXTWRAP_INDENT_KEY);
+		free(text);
 		return ferror(f) ? -1 : 0;
 	}
 	o = summary_json(im);

@@ -26,6 +26,7 @@
 #include "sim/run/cfgrec.h"
 #include "sim/base/common.h"
 #include "sim/base/progress.h"
+#include "sim/base/textwrap.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -72,7 +73,7 @@ static void title(FILE *f, const struct compare_result *res, const char *machine
 	char params[512];
 
 	params_desc(res, params, sizeof(params));
-	fprintf(f, "%s on %s: %s%s%d iteration%s of %g s, seeds %llu..%llu, hz %d\n",
+	textwrap_printf(f, 0, TEXTWRAP_INDENT_KEY, "%s on %s: %s%s%d iteration%s of %g s, seeds %llu..%llu, hz %d\n",
 		res->wl->name, machine, params, params[0] ? "; " : "", res->iterations,
 		res->iterations == 1 ? "" : "s", (double)res->duration_ns / 1e9,
 		(unsigned long long)res->seed,
@@ -211,6 +212,8 @@ static void value_row(FILE *f, const struct compare_result *res, const struct co
 static void units_line(FILE *f, const struct compare_result *res, int first, int end)
 {
 	const char *sep = "units:";
+	char line[2048] = "";
+	size_t n = 0;
 	int i, last = -1;
 
 	for (i = first; i < end; i++) {
@@ -219,12 +222,13 @@ static void units_line(FILE *f, const struct compare_result *res, int first, int
 		if (c->metric == last || (c->metric >= COMPARE_M_RESIDENCY && last >= COMPARE_M_RESIDENCY))
 			continue;
 		last = c->metric;
-		fprintf(f, "%s %s %s", sep,
-			c->metric >= COMPARE_M_RESIDENCY ? "residency_pct.*" : c->name,
-			compare_metric_unit(res->wl, c->metric));
+		if (n < sizeof(line))
+			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s %s %s", sep,
+					      c->metric >= COMPARE_M_RESIDENCY ? "residency_pct.*" : c->name,
+					      compare_metric_unit(res->wl, c->metric));
 		sep = ",";
 	}
-	fputc('\n', f);
+	textwrap_printf(f, 0, TEXTWRAP_INDENT_KEY, "%s\n", line);
 }
 
 /* The cells of one machine are res->cells[first..end); a metric's cells are adjacent. */

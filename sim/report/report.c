@@ -13,6 +13,7 @@
 #include "sim/run/cfgrec.h"
 #include "sim/base/common.h"
 #include "sim/report/export.h"
+#include "sim/base/textwrap.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -87,9 +88,14 @@ static void tbl_set(struct table *t, int row, int col, const char *fmt, ...)
 		t->nr_cols = col + 1;
 }
 
-static void tbl_print(FILE *f, const struct table *t)
+/*
+ * A table wider than width is split into parts, one under the other with a blank line
+ * between them, each with the key columns (the first `left`: the run's trace, machine and
+ * governor, or the CPU) and as many of the next columns as fit: every cell is printed.
+ */
+static void tbl_print(FILE *f, const struct table *t, int width)
 {
-	int w[TBL_MAX_COLS] = { 0 }, r, c;
+	int w[TBL_MAX_COLS] = { 0 }, r, c, keyw = 0, first, end, used;
 
 	for (r = 0; r < t->nr_rows; r++)
 		for (c = 0; c < t->nr_cols; c++) {
@@ -98,18 +104,34 @@ static void tbl_print(FILE *f, const struct table *t)
 			if (n > w[c])
 				w[c] = n;
 		}
-	for (r = 0; r < t->nr_rows; r++) {
-		for (c = 0; c < t->nr_cols; c++) {
-			const char *sep = c ? "  " : "";
-
-			if (c < t->left && c == t->nr_cols - 1)
-				fprintf(f, "%s%s", sep, t->cells[r][c]);
-			else if (c < t->left)
-				fprintf(f, "%s%-*s", sep, w[c], t->cells[r][c]);
-			else
-				fprintf(f, "%s%*s", sep, w[c], t->cells[r][c]);
+	for (c = 0; c < t->left && c < t->nr_cols; c++)
+		keyw += (c ? 2 : 0) + w[c];
+	for (first = t->left < t->nr_cols ? t->left : t->nr_cols;; first = end) {
+		/* the part's columns: first..end, at least one */
+		for (end = first, used = keyw; end < t->nr_cols; end++) {
+			used += (end || t->left ? 2 : 0) + w[end];
+			if (end > first && used > width)
+				break;
 		}
-		fputc('\n', f);
+		if (first > t->left)
+			fputc('\n', f);
+		for (r = 0; r < t->nr_rows; r++) {
+			for (c = 0; c < end; c++) {
+				const char *sep = c ? "  " : "";
+
+				if (c >= t->left && c < first)
+					continue;
+				if (c < t->left && c == end - 1)
+					fprintf(f, "%s%s", sep, t->cells[r][c]);
+				else if (c < t->left)
+					fprintf(f, "%s%-*s", sep, w[c], t->cells[r][c]);
+				else
+					fprintf(f, "%s%*s", sep, w[c], t->cells[r][c]);
+			}
+			fputc('\n', f);
+		}
+		if (end >= t->nr_cols)
+			break;
 	}
 }
 
@@ -129,7 +151,7 @@ static void fmt_limit(char *buf, size_t n, int64_t lat)
 		snprintf(buf, n, "%lld us", (long long)(lat / 1000));
 }
 
-static int text_summary(FILE *f, const struct run_results *res)
+static int text_summary(FILE *f, const struct run_results *res, int width)
 {
 	static const char *const head[] = { "trace",	  "machine",	"governor",    "HZ",
 					    "entries",	  "above%",	"below%",      "hits%",
@@ -173,9 +195,10 @@ static int text_summary(FILE *f, const struct run_results *res)
 		tbl_set(&t, row, 16, "%+.3f", r->regret_lat_mean_ns / 1000.0);
 		tbl_set(&t, row, 17, "%s", run_regret_negative(r) ? run_regret_negative(r) : "-");
 	}
-	tbl_print(f, &t);
+	tbl_print(f, &t, width);
 	tbl_free(&t);
-	fprintf(f, "regret_J, regret_E%%, regret_pkg_J: energy minus the energy reference's (%s); "
+	textwrap_printf(f, width, 4,
+		"regret_J, regret_E%%, regret_pkg_J: energy minus the energy reference's (%s); "
 		   "regret_us: mean wake latency minus the oracle's (%s); negative: why a regret_J "
 		   "is below 0 (package, smt or core; docs/regret.md)\n",
 		RUN_ENERGY_REFERENCE, RUN_LATENCY_REFERENCE);
@@ -191,7 +214,7 @@ enum text_block_kind {
 };
 
 static int text_block(FILE *f, const struct run_result *r, enum text_block_kind kind,
-		      bool per_cpu)
+		      bool per_cpu, int width)
 {
 	const struct run_stats *rs = &r->stats;
 	struct table t = { .left = 1 };
@@ -262,7 +285,7 @@ static int text_block(FILE *f, const struct run_result *r, enum text_block_kind 
 		if (kind == BLOCK_RESIDENCY)
 			tbl_set(&t, row, c++, "%.2f", s.truncated_pct);
 	}
-	tbl_print(f, &t);
+	tbl_print(f, &t, width);
 	tbl_free(&t);
 	return 0;
 }
@@ -295,12 +318,18 @@ void report_fmt_ns(char *buf, size_t n, int64_t ns)
 }
 
 /*
- * The readable --explain line: pieces in order, each with a priority; while the line is
- * wider than EXPLAIN_COLS, the piece of the highest priority (the last of them) is left out
- * and "..." says so. Priority 0 is never left out. JSON keeps the whole record.
+ * The readable --explain line: pieces in order, each with a priority. While the line is
+ * wider than the width (run --width), the piece of the highest priority is left out, the
+ * last of them first, and a trailing " ..." says so: first the governor's other variables
+ * and the kind of the next timer (3), then got-tick, load, tick-seen and the governor's
+ * history (typical interval, duration, pattern average: 2), then iowait, the QoS limit,
+ * poll-limit and the governor's prediction (1). Priority 0 (time, CPU, sleep length, tick,
+ * rule, the state chosen, the wakeup and verdict) is never left out: if those alone are
+ * wider, the line is continued on indented lines between pieces. idlesim help run states
+ * this rule; the JSON report keeps the whole record.
  */
-#define EXPLAIN_COLS 120
 #define EXPLAIN_PIECES (CPUIDLE_EXPLAIN_MAX + 16)
+#define EXPLAIN_INDENT 4
 
 struct xline {
 	char text[EXPLAIN_PIECES][96];
@@ -321,20 +350,17 @@ static void xadd(struct xline *x, int prio, const char *fmt, ...)
 	x->prio[x->n++] = prio;
 }
 
-static void xprint(FILE *f, struct xline *x)
+static void xprint(FILE *f, struct xline *x, int width)
 {
-	char line[EXPLAIN_PIECES * 96 + 8];
 	bool cut = false;
 	size_t len;
-	int i, drop;
+	int i, drop, col, last;
 
 	for (;;) {
-		line[0] = '\0';
-		len = 0;
-		for (i = 0; i < x->n; i++)
+		for (len = 0, i = 0; i < x->n; i++)
 			if (x->prio[i] >= 0)
-				len += (size_t)snprintf(line + len, sizeof(line) - len, "%s", x->text[i]);
-		if (len + (cut ? 4 : 0) <= EXPLAIN_COLS)
+				len += strlen(x->text[i]);
+		if (len + (cut ? 4 : 0) <= (size_t)width)
 			break;
 		for (drop = -1, i = 0; i < x->n; i++)
 			if (x->prio[i] > 0 && (drop < 0 || x->prio[i] >= x->prio[drop]))
@@ -344,9 +370,25 @@ static void xprint(FILE *f, struct xline *x)
 		x->prio[drop] = -1;
 		cut = true;
 	}
-	if (len > EXPLAIN_COLS - (cut ? 4 : 0))
-		line[EXPLAIN_COLS - (cut ? 4 : 0)] = '\0';
-	fprintf(f, "%s%s\n", line, cut ? " ..." : "");
+	/* What is left wider still (a narrow width): continued between pieces. */
+	for (last = x->n - 1; last > 0 && x->prio[last] < 0; last--)
+		;
+	for (col = 0, i = 0; i < x->n; i++) {
+		const char *p = x->text[i];
+		int n = (int)strlen(p);
+
+		if (x->prio[i] < 0)
+			continue;
+		if (col > EXPLAIN_INDENT && col + n + (cut && i == last ? 4 : 0) > width) {
+			fprintf(f, "\n%*s", EXPLAIN_INDENT, "");
+			col = EXPLAIN_INDENT;
+			while (*p == ' ')
+				p++, n--;
+		}
+		fputs(p, f);
+		col += n;
+	}
+	fprintf(f, "%s\n", cut ? " ..." : "");
 }
 
 /* A key the engine's part of the line already shows. */
@@ -393,7 +435,8 @@ static void explain_item(struct xline *x, const struct cpuidle_explain_item *it)
 	}
 }
 
-static void text_decision(FILE *f, const struct run_result *r, const struct run_decision *rd)
+static void text_decision(FILE *f, const struct run_result *r, const struct run_decision *rd,
+			  int width)
 {
 	const struct sim_decision *d = &rd->d;
 	struct xline x = { .n = 0 };
@@ -440,7 +483,7 @@ static void text_decision(FILE *f, const struct run_result *r, const struct run_
 		xadd(&x, 2, " tick-seen");
 	if (d->poll_time_limit)
 		xadd(&x, 1, " poll-limit");
-	xprint(f, &x);
+	xprint(f, &x, width);
 }
 
 /* The governor of a result: the one it ran with, or by name for results built by hand. */
@@ -456,7 +499,7 @@ static const long long *result_params(const struct run_result *r)
 }
 
 /* The configuration record's lines under a run's header (sim/run/cfgrec.h). */
-static void text_config(FILE *f, const struct run_result *r)
+static void text_config(FILE *f, const struct run_result *r, int width)
 {
 	const struct cpuidle_governor *g = result_gov(r);
 	char tun[1024] = "unknown", sets[1024], mh[17], th[17];
@@ -466,58 +509,58 @@ static void text_config(FILE *f, const struct run_result *r)
 	cfgrec_sets_text(sets, sizeof(sets), r->sets, r->nr_sets);
 	cfgrec_hex(mh, r->machine_hash);
 	cfgrec_hex(th, r->trace_hash);
-	fprintf(f, "config: idlesim %s; machine %s table %s; trace %s bytes %s; seed none; "
+	textwrap_printf(f, width, TEXTWRAP_INDENT_KEY, "config: idlesim %s; machine %s table %s; trace %s bytes %s; seed none; "
 		   "wake latency model %s; regret references: energy %s, latency %s\n",
 		IDLESIM_VERSION, r->machine, mh, r->trace, th, wake_model_name(r->wake_model),
 		RUN_ENERGY_REFERENCE, RUN_LATENCY_REFERENCE);
-	fprintf(f, "tunables: %s; --set applied: %s\n", tun, sets);
+	textwrap_printf(f, width, TEXTWRAP_INDENT_KEY, "tunables: %s; --set applied: %s\n", tun, sets);
 }
 
-static int text_run(FILE *f, const struct run_result *r, bool per_cpu)
+static int text_run(FILE *f, const struct run_result *r, bool per_cpu, int width)
 {
 	const struct run_stats *rs = &r->stats;
 	const struct cpu_stats *t = &rs->total;
 	struct stats_summary s;
 	double dur = run_duration_s(rs);
-	char lim[32];
+	char lim[32], dis[CPUIDLE_STATE_MAX * 24];
 	int i, first = 1;
 	size_t k;
 
 	stats_summarize(rs, t, rs->nr_cpus, &s);
 	fmt_limit(lim, sizeof(lim), r->latency_req_ns);
-	fprintf(f, "\n== %s | %s | %s | HZ %d | latency limit %s | disabled:", r->trace, r->machine,
-		r->governor, r->hz, lim);
-	for (i = 0; i < rs->state_count; i++) {
+	for (i = 0, k = 0; i < rs->state_count; i++) {
 		if (r->disabled & (1u << i)) {
-			fprintf(f, "%s%s", first ? " " : ",", state_name(r, i));
+			k += (size_t)snprintf(dis + k, sizeof(dis) - k, "%s%s", first ? " " : ",",
+					      state_name(r, i));
 			first = 0;
 		}
 	}
-	fprintf(f, "%s ==\n", first ? " none" : "");
-	text_config(f, r);
-	fprintf(f, "replayed %d of %d CPUs over %.6f s; idle periods %llu (absorbed %llu), "
+	textwrap_printf(f, width, 3, "\n== %s | %s | %s | HZ %d | latency limit %s | disabled:%s ==\n",
+			r->trace, r->machine, r->governor, r->hz, lim, first ? " none" : dis);
+	text_config(f, r, width);
+	textwrap_printf(f, width, TEXTWRAP_INDENT_KEY, "replayed %d of %d CPUs over %.6f s; idle periods %llu (absorbed %llu), "
 		   "truncated at end %.6f s\n",
 		rs->nr_cpus, r->machine_cpus, dur, (unsigned long long)t->idle_periods,
 		(unsigned long long)t->absorbed, (double)t->truncated_ns / 1e9);
-	fprintf(f, "busy %.6f s, and %.6f s of the trace's work spilled past the end; "
+	textwrap_printf(f, width, TEXTWRAP_INDENT_KEY, "busy %.6f s, and %.6f s of the trace's work spilled past the end; "
 		   "interrupts polled through %llu\n",
 		(double)t->busy_ns / 1e9, (double)t->spilled_ns / 1e9, (unsigned long long)t->polled);
-	fprintf(f, "entries %llu: above %llu (%.2f%%), below %llu (%.2f%%), hits %llu (%.2f%%)\n",
+	textwrap_printf(f, width, TEXTWRAP_INDENT_KEY, "entries %llu: above %llu (%.2f%%), below %llu (%.2f%%), hits %llu (%.2f%%)\n",
 		(unsigned long long)s.idle_entries, (unsigned long long)s.above, s.above_pct,
 		(unsigned long long)s.below, s.below_pct, (unsigned long long)s.hits, s.hits_pct);
-	fprintf(f, "entries ended by: timer %llu, irq %llu, ipi %llu, tick %llu, poll limit %llu\n",
+	textwrap_printf(f, width, TEXTWRAP_INDENT_KEY, "entries ended by: timer %llu, irq %llu, ipi %llu, tick %llu, poll limit %llu\n",
 		(unsigned long long)t->wakeups[WAKE_TIMER], (unsigned long long)t->wakeups[WAKE_IRQ],
 		(unsigned long long)t->wakeups[WAKE_IPI], (unsigned long long)t->wakeups[WAKE_TICK],
 		(unsigned long long)t->wakeups[WAKE_POLL]);
-	fprintf(f, "energy %.6f J (idle %.6f J, transitions %.6f J); avg power %.3f W, "
+	textwrap_printf(f, width, TEXTWRAP_INDENT_KEY, "energy %.6f J (idle %.6f J, transitions %.6f J); avg power %.3f W, "
 		   "idle power %.3f W\n",
 		rs->energy_j, rs->idle_energy_j, rs->transition_energy_j,
 		dur > 0 ? rs->energy_j / dur : 0.0, dur > 0 ? rs->idle_energy_j / dur : 0.0);
-	fprintf(f, "wake latency (irq+ipi, %llu samples): mean %.3f us, p50 %.3f us, p99 %.3f us, "
+	textwrap_printf(f, width, TEXTWRAP_INDENT_KEY, "wake latency (irq+ipi, %llu samples): mean %.3f us, p50 %.3f us, p99 %.3f us, "
 		   "max %.3f us\n",
 		(unsigned long long)s.lat_samples, s.lat_mean_ns / 1000.0, (double)s.lat_p50_ns / 1000.0,
 		(double)s.lat_p99_ns / 1000.0, (double)s.lat_max_ns / 1000.0);
-	fprintf(f, "regret: energy vs %s %+.6f J (%+.2f%%: cores and transitions %+.6f J, of "
+	textwrap_printf(f, width, TEXTWRAP_INDENT_KEY, "regret: energy vs %s %+.6f J (%+.2f%%: cores and transitions %+.6f J, of "
 		   "which SMT sharing %+.6f J; packages %+.6f J)%s%s%s, wake latency mean vs %s "
 		   "%+.3f us\n\n",
 		RUN_ENERGY_REFERENCE, r->regret_energy_j, r->regret_energy_pct,
@@ -530,28 +573,28 @@ static int text_run(FILE *f, const struct run_result *r, bool per_cpu)
 	for (i = 0; i < NR_TEXT_BLOCKS; i++) {
 		if (i)
 			fputc('\n', f);
-		if (text_block(f, r, (enum text_block_kind)i, per_cpu))
+		if (text_block(f, r, (enum text_block_kind)i, per_cpu, width))
 			return -1;
 	}
 	if (r->nr_decisions) {
 		fprintf(f, "\ndecisions (%zu, in order of completion):\n", r->nr_decisions);
 		for (k = 0; k < r->nr_decisions; k++)
-			text_decision(f, r, &r->decisions[k]);
+			text_decision(f, r, &r->decisions[k], width);
 	}
 	return 0;
 }
 
 static int report_text(FILE *f, const struct run_results *res, const struct report_opts *o)
 {
-	int i;
+	int i, width = o->width > 0 ? o->width : TEXTWRAP_DEFAULT;
 
-	fprintf(f, "idlesim %s run: %d run(s); energy and latency are model estimates "
+	textwrap_printf(f, width, TEXTWRAP_INDENT_KEY, "idlesim %s run: %d run(s); energy and latency are model estimates "
 		   "(docs/machines.md)\n\n",
 		IDLESIM_VERSION, res->n);
-	if (text_summary(f, res))
+	if (text_summary(f, res, width))
 		return -1;
 	for (i = 0; i < res->n; i++)
-		if (text_run(f, &res->r[i], o->per_cpu))
+		if (text_run(f, &res->r[i], o->per_cpu, width))
 			return -1;
 	return 0;
 }

@@ -24,6 +24,7 @@ struct report_opts {
 	enum report_format format;
 	bool per_cpu; /* text: per-CPU rows (JSON and CSV always have them) */
 	const char *command; /* the command line, for the exports' headers; may be NULL */
+	int width; /* text: the line width (run --width); 0 for TEXTWRAP_DEFAULT, 160 */
 };
 
 /* A duration with its unit, 3 significant digits: "830ns", "1.25ms", "none" if < 0. */

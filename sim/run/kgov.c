@@ -31,6 +31,7 @@
 #include "sim/base/alloc.h"
 #include "sim/run/cfgrec.h"
 #include "sim/base/datadir.h"
+#include "sim/engine/govguard.h"
 
 extern char **environ;
 
@@ -415,6 +416,34 @@ static char *make_name(const char *family, const char *path, const char *key)
 	return sim_strdup(buf);
 }
 
+/*
+ * The module's idlesim_kmod_init(), which runs the file's initcalls, isolated as its
+ * governor's calls are (sim/engine/govguard.h), with the default limit: a fault or a call
+ * that does not return is an input error naming the file. The module stays loaded (its
+ * state is garbage; nothing calls it again) and registers nothing.
+ */
+static int run_initcalls(const char *path, idlesim_kmod_init_fn *init, struct idlesim_kmod *km,
+			 int *rc, struct sim_error *err)
+{
+	struct govguard *g = govguard_create(0, err);
+	char sig[32];
+	int outcome;
+
+	if (!g)
+		return -1;
+	outcome = govguard_initcalls(g, init, km, rc);
+	if (outcome == GOVGUARD_TIMEOUT)
+		sim_error_set(err, SIM_ERR_INPUT, path, 0, 0,
+			      "its initcalls did not return within %g s while loading",
+			      (double)govguard_timeout_ns(g) / 1e9);
+	else if (outcome)
+		sim_error_set(err, SIM_ERR_INPUT, path, 0, 0,
+			      "its initcalls crashed (%s) while loading",
+			      govguard_signal_name(outcome, sig, sizeof(sig)));
+	govguard_destroy(g);
+	return outcome ? -1 : 0;
+}
+
 /* dlopen the object, run its initcalls, wrap what it registered in a governor of ours. */
 static int load_module(const char *path, const char *so, const char *key,
 		       const struct cpuidle_governor **out, struct sim_error *err)
@@ -423,12 +452,18 @@ static int load_module(const char *path, const char *so, const char *key,
 	struct idlesim_kmod km;
 	idlesim_kmod_init_fn *init;
 	char summary[4400];
+	int rc;
 	void *h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
 
 	if (!h)
 		return sim_error_set(err, SIM_ERR_INPUT, path, 0, 0, "cannot load %s: %s", so, dlerror());
 	*(void **)&init = dlsym(h, IDLESIM_KMOD_ENTRY);
-	if (!init || init(&km) || km.abi != IDLESIM_KMOD_ABI)
+	if (!init)
+		return sim_error_set(err, SIM_ERR_INPUT, path, 0, 0,
+				     "%s is not an idlesim governor module of this version", so);
+	if (run_initcalls(path, init, &km, &rc, err))
+		return -1;
+	if (rc || km.abi != IDLESIM_KMOD_ABI)
 		return sim_error_set(err, SIM_ERR_INPUT, path, 0, 0,
 				     "%s is not an idlesim governor module of this version", so);
 	if (km.init_error)
@@ -447,7 +482,8 @@ static int load_module(const char *path, const char *so, const char *key,
 	snprintf(summary, sizeof(summary), "kernel file %s module %.12s", path, key);
 	g->name = make_name(km.gov->name, path, key);
 	g->summary = sim_strdup(summary);
-	if (!g->name || !g->summary)
+	g->file = sim_strdup(path); /* its calls are isolated, messages name it */
+	if (!g->name || !g->summary || !g->file)
 		goto nomem;
 	g->rating = km.gov->rating;
 	g->priv_size = km.percpu_size;
@@ -466,6 +502,7 @@ nomem:
 fail:
 	sim_free((void *)g->name);
 	sim_free((void *)g->summary);
+	sim_free((void *)g->file);
 	sim_free(g);
 	return -1;
 }

@@ -443,6 +443,7 @@ static int run_cell(const struct run_request *req, const struct run_trace *trace
 	cfg.wake_seed = req->wake_seed;
 	cfg.progress = rp ? replay_progress : NULL;
 	cfg.progress_ud = rp;
+	cfg.gov_timeout_ns = req->gov_timeout_ns;
 
 	/* The oracle's run on the same input, for regret. */
 	memset(&scratch, 0, sizeof(scratch));

@@ -48,6 +48,10 @@ struct run_request {
 	enum wake_model wake_model; /* --wake-latency (default WAKE_MODEL_DEFAULT) */
 	uint64_t wake_seed;	/* the measured model's stream of a replay (compare: its seeds) */
 	FILE *progress;		/* a progress bar here for runs over 2 s (sim/base/progress.h); NULL: none */
+	/* --governor-timeout: the limit of one call into a governor file, in wall time
+	 * (sim/engine/govguard.h); 0: the default ($IDLESIM_GOVERNOR_TIMEOUT, else 5 s),
+	 * < 0: none. govguard_parse_timeout() reads the option's SECONDS into it. */
+	int64_t gov_timeout_ns;
 };
 
 /* One idle entry of a run's timeline (--format ftrace|perfetto, idlesim report). */

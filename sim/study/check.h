@@ -64,6 +64,9 @@ struct check_opts {
 	bool wake_set;	 /* --wake-latency given: every comparison runs with wake_model */
 	enum wake_model wake_model;
 	FILE *progress;	 /* a progress bar naming the comparison on this stream; NULL: none */
+	/* --governor-timeout: every comparison's limit of one call into a governor file
+	 * (run_request.gov_timeout_ns: 0 the default, < 0 none) */
+	int64_t gov_timeout_ns;
 };
 
 /*

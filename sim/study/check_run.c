@@ -170,6 +170,7 @@ static int run_comparison(struct run_ctx *ctx, int i, struct sim_error *err)
 	req.threads = o->threads;
 	if (o->wake_set)
 		req.knobs.wake_model = o->wake_model;
+	req.knobs.gov_timeout_ns = o->gov_timeout_ns;
 	req.progress = o->progress ? named_progress : NULL;
 	req.progress_ud = &nb;
 	if (compare_run(&req, &res, err))

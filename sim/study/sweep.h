@@ -7,11 +7,16 @@
  * A spec (JSON) names the axes; point i of the product is run with `run`'s machinery and
  * written as one JSON line (its configuration record and metrics), appended and flushed as
  * it finishes. A rerun skips the points already in the file (a partial last line, left by
- * a kill, is dropped and its point rerun). --shard I/N runs the points whose index is I mod
+ * a kill, is dropped and its point rerun); it resumes only a regular file whose every line
+ * is a result of this spec, and refuses anything else untouched (docs/sweep.md). --shard I/N runs the points whose index is I mod
  * N; `sweep merge` joins shards, checking that every point is there exactly once and that
  * all came from the same spec (its FNV-1a 64) and idlesim version. `sweep summary` shows
  * the best points and the Pareto frontier. Memory never grows with the number of points
  * beyond a bit per point: results files are read line by line.
+ *
+ * One job per file: sweep_spec.c the spec and the points, sweep_run.c running them (with
+ * the result lines, resume and shards), sweep_merge.c merge, sweep_summary.c the summary;
+ * sweep_int.h is what they share.
  */
 #ifndef IDLESIM_SWEEP_H
 #define IDLESIM_SWEEP_H
@@ -40,14 +45,15 @@ struct sweep_opts {
 	int threads;	     /* 1 or more */
 	long shard, nr_shards; /* run index % nr_shards == shard; nr_shards 1: all */
 	FILE *progress;	     /* a terminal to draw progress on, or NULL */
+	int64_t gov_timeout_ns; /* --governor-timeout (run_request.gov_timeout_ns) */
 };
 
 /* The progress line: "12/40 points, 2.5/s, 11s left" (done and total of this run; the
  * rate over elapsed_s; "" for the rate and time until a point is done). */
 void sweep_progress_text(char *buf, size_t n, long done, long total, double elapsed_s);
 
-/* Run the missing points of the spec (and shard), appending to `out` (created if need be).
- * Returns the number of points run, or -1 with err set. */
+/* Run the missing points of the spec (and shard), appending to `out` (created if need be;
+ * a regular file, not "-"). Returns the number of points run, or -1 with err set. */
 long sweep_run(const struct sweep_spec *s, const struct sweep_opts *o, const char *out,
 	       struct sim_error *err);
 

@@ -734,7 +734,7 @@ static int write_html(FILE *f, struct sum *s, const char *command, struct sim_er
 				PW, PH, PW, PH);
 			axes(f, s, &sc);
 			s->draw = g;
-			if (sweep_each_line(s->source, false, NULL, NULL, draw_line, s, err))
+			if (sweep_each_line(s->source, NULL, false, NULL, draw_line, s, err))
 				return -1;
 			fputs("<polyline class=\"fr\" points=\"", f);
 			for (j = 0; j < g->front.n; j++)
@@ -782,7 +782,7 @@ int sweep_summary(const char *results, const struct sweep_summary_opts *o, const
 	int k, rc;
 
 	if (parse_objectives(&s, o->objectives, err) ||
-	    sweep_each_line(results, false, NULL, NULL, sum_line, &s, err))
+	    sweep_each_line(results, NULL, false, NULL, sum_line, &s, err))
 		goto fail;
 	if (!s.points) {
 		sim_error_set(err, SIM_ERR_INPUT, results, 0, 0, "no results to summarize");

@@ -201,6 +201,13 @@ struct cpuidle_governor {
 	 * (sim/engine/engine.c) and cpuidle_oracle_idle_ns() is exact up to it.
 	 */
 	bool energy_horizon;
+	/*
+	 * A governor built from a kernel file (sim/run/kgov.c): the path it was first loaded
+	 * from, as given. The engine makes its calls isolated (sim/engine/govguard.h): a fault,
+	 * a call that does not return in time or an index out of range ends the run with a
+	 * message naming the file. NULL for the built-ins, whose calls stay direct.
+	 */
+	const char *file;
 
 	int (*enable)(struct cpuidle_driver *drv, struct cpuidle_device *dev);
 	void (*disable)(struct cpuidle_driver *drv, struct cpuidle_device *dev);

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cli_compare.c - idlesim compare: governors against a baseline on a closed-loop workload
+ * (sim/run/compare.h), as MMTests-style tables, JSON, CSV or HTML. The workload decides
+ * which options exist (its parameters, --clients 1,2,4); the run knobs are those of run.
+ */
+#include "sim/cli/cli_int.h"
+#include "sim/cli/cli_opt.h"
+#include "sim/base/common.h"
+#include "sim/base/outfile.h"
+#include "sim/base/version.h"
+#include "sim/report/compare_report.h"
+#include "sim/report/html.h"
+#include "sim/run/compare.h"
+#include "sim/run/kgov.h"
+#include "sim/workload/workloads.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+/* --NAME VALUE for a parameter of the workload; VALUE may be a comma-separated list. */
+static bool wl_param_opt(struct args *a, struct compare_request *req)
+{
+	const char *s = a->argv[a->i], *v;
+	char name[64];
+	int k;
+	size_t n;
+
+	if (strncmp(s, "--", 2))
+		return false;
+	if (opt(a, "--housekeeping", NULL, &v)) {
+		if (v)
+			workload_preset(req->wl, v, req->params, a->err);
+		return true;
+	}
+	n = strcspn(s + 2, "=");
+	if (n >= sizeof(name) - 2)
+		return false;
+	snprintf(name, sizeof(name), "--%.*s", (int)n, s + 2);
+	k = workload_param_index(req->wl, name + 2);
+	if (k < 0 || !opt(a, name, NULL, &v))
+		return false;
+	if (!v)
+		return true;
+	if (!strchr(v, ',')) {
+		num_arg(a, name, v, 0, 0, INT64_MAX / 1000, &req->params[k]);
+		return true;
+	}
+	if (req->vary >= 0 && req->vary != k) {
+		sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
+			      "compare: only one parameter may take a list (--%s has one already)",
+			      req->wl->params[req->vary].name);
+		return true;
+	}
+	req->vary = k;
+	req->nr_values = 0;
+	for (;;) {
+		const char *comma = strchr(v, ',');
+		char item[32];
+
+		if (req->nr_values >= COMPARE_MAX_VALUES) {
+			sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
+				      "compare %s: at most %d values", name, COMPARE_MAX_VALUES);
+			return true;
+		}
+		n = comma ? (size_t)(comma - v) : strlen(v);
+		if (n >= sizeof(item))
+			n = sizeof(item) - 1;
+		snprintf(item, sizeof(item), "%.*s", (int)n, v);
+		if (num_arg(a, name, item, 0, 0, INT64_MAX / 1000, &req->values[req->nr_values++]))
+			return true;
+		if (!comma)
+			return true;
+		v = comma + 1;
+	}
+}
+
+/* The workload sets which options exist, so it is found first. */
+static const char *find_workload_arg(int argc, char **argv)
+{
+	const char *w = NULL;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--workload") && i + 1 < argc)
+			w = argv[++i];
+		else if (!strncmp(argv[i], "--workload=", 11))
+			w = argv[i] + 11;
+	}
+	return w;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct sim_error err = { 0 };
+	struct args a = { argc, argv, 1, "compare", &err, false, 0 };
+	enum compare_format format = COMPARE_TEXT;
+	bool html = false; /* --format html: sim/report/html.h */
+	char cmdline[1024];
+	enum compare_style style = COMPARE_STYLE_MMTESTS;
+	struct compare_request req;
+	struct compare_result res;
+	struct outfile out;
+	const char *v, *output = NULL, *wl = find_workload_arg(argc, argv);
+	int64_t n;
+
+	compare_request_defaults(&req);
+	if (!wl) {
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "compare: --workload is required (see idlesim help compare)");
+		return finish(&err);
+	}
+	req.wl = workload_find(wl);
+	if (!req.wl) {
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "compare: unknown workload '%s' (see idlesim help gen)", wl);
+		return finish(&err);
+	}
+	workload_defaults(req.wl, req.params);
+	/* Before the lists are split in place at their commas. */
+	command_line(cmdline, sizeof(cmdline), argc, argv);
+	while (more(&a)) {
+		if (opt(&a, "--workload", NULL, &v))
+			continue;
+		else if (opt(&a, "--machine", "-m", &v))
+			list_add(&a, req.machines, &req.nr_machines, v, "--machine");
+		else if (opt(&a, "--governor", "-g", &v))
+			list_add(&a, req.governors, &req.nr_governors, v, "--governor");
+		else if (opt(&a, "--metric", NULL, &v))
+			list_add(&a, req.metrics, &req.nr_metrics, v, "--metric");
+		else if (opt(&a, "--iterations", "-n", &v)) {
+			if (!num_arg(&a, "--iterations", v, 0, 1, 100000, &n))
+				req.iterations = (int)n;
+		} else if (opt(&a, "--seed", NULL, &v)) {
+			if (!num_arg(&a, "--seed", v, 0, 0, INT64_MAX / 1000, &n))
+				req.seed = (uint64_t)n;
+		} else if (opt(&a, "--duration-s", NULL, &v))
+			num_arg(&a, "--duration-s", v, 9, 1, 3600 * SIM_NS_PER_S, &req.duration_ns);
+		else if (opt(&a, "--threads", "-j", &v)) {
+			if (!num_arg(&a, "--threads", v, 0, 1, 256, &n))
+				req.threads = (int)n;
+		} else if (run_knob_opt(&a, &req.knobs)) {
+			continue;
+		} else if (opt(&a, "--format", "-f", &v)) {
+			if (v && !strcmp(v, "json"))
+				format = COMPARE_JSON;
+			else if (v && !strcmp(v, "csv"))
+				format = COMPARE_CSV;
+			else if (v && !strcmp(v, "html"))
+				html = true;
+			else if (v && strcmp(v, "text"))
+				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+					      "compare --format: '%s' is not text, json, csv or html", v);
+		} else if (opt(&a, "--style", NULL, &v)) {
+			if (v && !strcmp(v, "normalized"))
+				style = COMPARE_STYLE_NORMALIZED;
+			else if (v && strcmp(v, "mmtests"))
+				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+					      "compare --style: '%s' is not mmtests or normalized",
+					      v);
+		} else if (opt(&a, "--output", "-o", &v))
+			output = v;
+		else if (!wl_param_opt(&a, &req))
+			bad_model_option(&a, req.wl);
+	}
+	option_unused(&a, style != COMPARE_STYLE_MMTESTS && (html || format != COMPARE_TEXT),
+		      "--style", "a layout of the text tables; --format %s has its own",
+		      html ? "html" : format == COMPARE_JSON ? "json" : "csv");
+	if (err.code != SIM_OK || kgov_resolve(req.governors, req.nr_governors, stderr, &err))
+		return finish(&err);
+	if (!req.nr_machines)
+		req.machines[req.nr_machines++] = "skl";
+	if (isatty_stderr()) {
+		req.progress = compare_progress_bar;
+		req.progress_ud = stderr;
+	}
+	if (compare_run(&req, &res, &err))
+		return finish(&err);
+	if (!outfile_open(&out, output, &err)) {
+		if (html ? html_compare(out.f, &res, cmdline, IDLESIM_VERSION, &err)
+			 : compare_write(out.f, &res, format, style)) {
+			outfile_fail(&out, &err);
+		} else {
+			outfile_commit(&out, &err);
+		}
+	}
+	compare_result_free(&res);
+	return finish(&err);
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cli_int.h - private to sim/cli/: the commands that sim/cli/cli.c's table dispatches to.
+ *
+ * One file per command, each parsing its options with sim/cli/cli_opt.h:
+ *   sim/cli/cli_run.c       run, report (replays through run_grid);
+ *   sim/cli/cli_gen.c       gen;
+ *   sim/cli/cli_import.c    import;
+ *   sim/cli/cli_machines.c  machines, machines calibrate;
+ *   sim/cli/cli_governors.c governors;
+ *   sim/cli/cli_compare.c   compare;
+ *   sim/cli/cli_check.c     check;
+ *   sim/cli/cli_sweep.c     sweep, sweep merge, sweep summary.
+ * Each takes the command's arguments (argv[0] is the command's name) and returns the exit
+ * status.
+ */
+#ifndef IDLESIM_CLI_INT_H
+#define IDLESIM_CLI_INT_H
+
+int cmd_run(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_machines(int argc, char **argv);
+int cmd_governors(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+
+#endif

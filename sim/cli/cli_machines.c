@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cli_machines.c - idlesim machines: the built-in machines, one machine's idle states as
+ * text or JSON, and `machines calibrate`, a machine with the wake latencies of a wult run.
+ */
+#include "sim/cli/cli_int.h"
+#include "sim/cli/cli_opt.h"
+#include "sim/base/outfile.h"
+#include "sim/machine/machine.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+static void list_machines(void)
+{
+	unsigned int i;
+	int k;
+
+	printf("%-6s %5s  %-9s  %-40s %s\n", "name", "CPUs", "topology", "idle states", "description");
+	for (i = 0; i < machine_builtin_count(); i++) {
+		struct machine m;
+		struct sim_error err = { 0 };
+		char states[128] = "";
+		char topo[32];
+		size_t used = 0;
+
+		if (machine_load(machine_builtin(i)->name, &m, &err))
+			continue;
+		for (k = 0; k < m.state_count && used < sizeof(states); k++)
+			used += (size_t)snprintf(states + used, sizeof(states) - used, "%s%s%s",
+						 k ? " " : "", m.states[k].name,
+						 m.states[k].default_off ? "(off)" : "");
+		snprintf(topo, sizeof(topo), "%dx%dx%d", m.packages, m.cores, m.threads);
+		printf("%-6s %5d  %-9s  %-40s %s\n", m.name, machine_nr_cpus(&m), topo, states, m.desc);
+	}
+}
+
+/*
+ * idlesim machines calibrate --wult datapoints.csv --machine M -o OUT.json: M with the
+ * measured wake-latency distributions of a wult run (sim/machine/machine_calibrate.c), written
+ * atomically; what matched goes to stderr.
+ */
+static int cmd_machines_calibrate(int argc, char **argv)
+{
+	struct sim_error err = { 0 };
+	struct args a = { argc, argv, 2, "machines calibrate", &err, false, 0 };
+	const char *v, *csv = NULL, *name = NULL, *output = NULL;
+	struct outfile out;
+	struct machine m;
+
+	while (more(&a)) {
+		if (opt(&a, "--wult", NULL, &v))
+			csv = v;
+		else if (opt(&a, "--machine", "-m", &v))
+			name = v;
+		else if (opt(&a, "--output", "-o", &v))
+			output = v;
+		else
+			bad_option(&a);
+	}
+	if (err.code == SIM_OK && (!csv || !name || !output))
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "machines calibrate needs --wult datapoints.csv, --machine M and -o "
+			      "FILE.json");
+	if (err.code != SIM_OK || machine_load(name, &m, &err) ||
+	    machine_calibrate_wult(&m, csv, stderr, &err) || machine_validate(&m, name, &err))
+		return finish(&err);
+	if (!outfile_open(&out, output, &err)) {
+		if (machine_write_json(out.f, &m))
+			outfile_fail(&out, &err);
+		else
+			outfile_commit(&out, &err);
+	}
+	return finish(&err);
+}
+
+int cmd_machines(int argc, char **argv)
+{
+	struct sim_error err = { 0 };
+	struct args a = { argc, argv, 1, "machines", &err, false, 0 };
+	const char *name = NULL;
+	bool json = false;
+	struct machine m;
+
+	if (argc > 1 && !strcmp(argv[1], "calibrate"))
+		return cmd_machines_calibrate(argc, argv);
+	while (more(&a)) {
+		if (opt(&a, "--json", NULL, NULL))
+			json = true;
+		else if (operand(&a) && !name)
+			name = argv[a.i++];
+		else
+			bad_option(&a);
+	}
+	if (err.code != SIM_OK)
+		return finish(&err);
+	if (!name) {
+		if (json) {
+			sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+				      "machines --json needs a machine name, e.g. idlesim machines skl --json");
+			return finish(&err);
+		}
+		list_machines();
+		return 0;
+	}
+	if (machine_load(name, &m, &err))
+		return finish(&err);
+	if (json)
+		machine_write_json(stdout, &m);
+	else
+		machine_print_idle_info(stdout, &m);
+	if (fflush(stdout))
+		sim_error_set(&err, SIM_ERR_IO, "<stdout>", 0, 0, "write error");
+	return finish(&err);
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * engine_int.h - the engine's own state, shared by its two files and nothing else: the idle
+ * loop and what is fed to it (sim/engine/engine.c), and a simulation's setup and finish
+ * (sim/engine/engine_setup.c). Everyone else sees struct sim through sim/engine/engine.h.
+ */
+#ifndef IDLESIM_ENGINE_INT_H
+#define IDLESIM_ENGINE_INT_H
+
+#include "sim/engine/engine.h"
+
+enum cpu_phase { CPU_BUSY, CPU_IDLE, CPU_EXITING };
+
+/* Event kinds double as priorities at equal times: wakeups first, entries last. */
+enum ev_kind { EV_NONE = -1, EV_WAKEUP = 0, EV_REENTER = 1, EV_READY = 2, EV_ENTER = 3 };
+
+/* Queue items: one per CPU, then the agent's timers, which sort after CPU events. */
+#define PRIO_AGENT 4
+
+/* An idle period of the workload, as fed by sim_idle()/sim_wake(). */
+struct opp {
+	int64_t start_ns;
+	int64_t wake_ns; /* SIM_TIME_NEVER until sim_wake() */
+	int64_t next_timer_ns;
+	int64_t next_wheel_ns; /* earliest timer-wheel timer (>= next_timer_ns) */
+	unsigned long load;
+	unsigned int iowait;
+	enum wake_cause cause;
+	bool no_resched; /* the wakeup wakes no task: the idle loop goes on */
+};
+
+struct sim_cpu {
+	struct cpuidle_device dev; /* the kernel's view, statistics included */
+	int id;
+	enum cpu_phase phase;
+	enum ev_kind ev;
+	bool scheduled;		  /* an event was (re)scheduled while handling one */
+	int state;		  /* entered state while IDLE */
+	int64_t entry_ns;	  /* when `state` was entered */
+	int64_t first_tick_ns;	  /* first tick after entry_ns; NEVER with the tick stopped */
+	int64_t poll_deadline_ns; /* POLL time limit of this entry */
+	int64_t real_wake_ns;	  /* when this entry ends for the period's real wakeup */
+	int64_t ready_ns;	  /* when the CPU runs again after its last real wakeup */
+	int64_t busy_from_ns;	  /* start of the current busy stretch */
+	/* How far the CPU runs behind the trace: the exit latency (and the queueing it causes)
+	 * delays the work, which keeps its length, so the next period starts this much later
+	 * than recorded (replays only; an agent feeds periods in the CPU's own time). */
+	int64_t delay_ns;
+	int64_t trace_pos_ns;	  /* with cut: the trace time the CPU had reached */
+	bool cut;		  /* its exit runs past the end: the entry is truncated */
+	int64_t last_start_ns;	  /* start of the last period fed, for order checks */
+	struct opp *ring;	  /* fed periods, head = current; bounded by the lookahead */
+	uint32_t head, count, cap;
+	struct cpu_stats st;	  /* counters not kept in dev.states_usage */
+	uint64_t exit_lat_count[CPUIDLE_STATE_MAX]; /* irq/ipi wakeups that paid a full exit
+						     * of a state with a fixed actual latency */
+	uint64_t wake_rng;	  /* splitmix64 state: measured wake latencies */
+	uint64_t fed;		  /* periods fed, for the conservation check */
+	uint64_t entered[CPUIDLE_STATE_MAX]; /* entries begun, per state: transition energy */
+	int64_t ev_ns;		  /* lanes: time of `ev` */
+	struct explain_buf *xb;	  /* with the decision log on: its pending decision */
+	struct energy_cpu *energy; /* its way into the energy accounting */
+};
+
+/* Kept out of struct sim_cpu, whose hot fields then share fewer cache lines. */
+struct explain_buf {
+	struct sim_decision dec;
+	struct cpuidle_explain ex;
+};
+
+struct sim {
+	struct sim_config cfg;
+	struct cpuidle_driver drv;
+	const struct cpuidle_governor *gov;
+	long long *params; /* owned copy of the tunables */
+	int64_t tick_nsec;
+	/* Per state, the actual wake latency under the run's model, or -1: sampled per exit. */
+	int64_t wake_fixed_ns[CPUIDLE_STATE_MAX];
+	double wake_mean_ns[CPUIDLE_STATE_MAX]; /* its mean (the energy reference's estimate) */
+	int64_t lookahead_ns;
+	int64_t latency_req_ns;
+	int64_t start_ns;
+	int64_t end_ns; /* SIM_TIME_NEVER until known (sim_set_end, sim_finish) */
+	int64_t now_ns;
+	struct eventq *q;
+	struct sim_cpu *cpus;
+	struct explain_buf *xbufs; /* per CPU, with the decision log on */
+	unsigned char *gov_data;
+	struct energy *energy;	/* time per level of cores and packages (sim/machine/energy.h) */
+	bool lanes;		   /* CPUs run one after the other, not through S->q */
+	int64_t lane_min_ns;	   /* lanes: no CPU has an event before this */
+	long explained;
+	struct sim_error *err; /* the error sink of the current call */
+	/* A governor file's calls are made through this (gov->file); NULL for the built-ins. */
+	struct govguard *guard;
+	bool gov_failed; /* one of its calls went wrong: call it no more */
+};
+
+/*
+ * A governor file's call `fn` went wrong (outcome: the signal that ended it,
+ * GOVGUARD_TIMEOUT, or 0 when it returned `bad`, out of range): an input error naming the
+ * file, the call, the CPU, its decision and the trace time. Returns -1.
+ */
+int gov_file_error(struct sim *S, struct sim_error *err, const char *fn, int outcome, int bad,
+		   int cpu, uint64_t decision, int64_t t);
+
+/* The decision log's entry cut by the end of the run (sim_finish()). */
+void explain_truncated(struct sim *S, struct sim_cpu *c, int64_t end_ns);
+
+#endif
