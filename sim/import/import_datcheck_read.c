@@ -168,7 +168,7 @@ int datck_rstr(struct cur *c, const char *what, size_t max, char *out, size_t ou
 	size_t n = 0;
 
 	for (;;) {
-		unsigned char ch;
+		unsigned char ch = 0; /* set by datck_get() when it returns 0 */
 
 		if (c->pos >= c->end)
 			return datck_damaged(c->r, start, "%s: no terminating NUL before %s ends",
