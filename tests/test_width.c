@@ -104,6 +104,55 @@ static void test_every_command_fits_160(void **state)
 	fits(args, 160);
 }
 
+/*
+ * compare with every registered governor (16): wider than 160 columns in one table, so
+ * printed in parts that each repeat the baseline's column. Every governor's mean is there:
+ * the Amean energy_j rows hold 16 cells plus the baseline once more per part after the
+ * first, and the normalized style's rows hold 16 cells plus the same repeats.
+ */
+static void test_compare_many_governors(void **state)
+{
+	static const char govs[] = "oracle,oracle-energy,shallowest,deepest,menu@4.18,menu@5.4,"
+				   "menu@6.1,menu@6.6,menu@6.12,menu@6.19,teo@5.1,teo@5.10,"
+				   "teo@5.14,teo@6.12,teo@6.19,ladder@6.12";
+	char args[1024];
+	char *out, *p, *end;
+	int cells = 0, parts = 0, norm_cells = 0, norm_parts = 0;
+
+	(void)state;
+	snprintf(args, sizeof(args),
+		 "compare --workload idle -m skl -g %s -n 2 -j 1 --duration-s 0.05", govs);
+	fits(args, 160);
+	out = slurp_tmp("out");
+	for (p = out; (p = strstr(p, "\nAmean     energy_j ")); p++) {
+		parts++;
+		/* each cell is "VALUE (PCT%)" or "VALUE *PCT%*": one % a cell */
+		for (const char *q = p + 1; *q && *q != '\n'; q++)
+			cells += *q == '%';
+	}
+	assert_int_equal(cells, 16 + parts - 1);
+	assert_true(parts >= 4);
+	free(out);
+	strncat(args, " --style normalized", sizeof(args) - strlen(args) - 1);
+	fits(args, 160);
+	out = slurp_tmp("out");
+	/* the first block (energy_j), up to the next: its "Case:" lines and the row after each */
+	p = strstr(out, "Test          : idle on skl, energy_j");
+	assert_non_null(p);
+	end = strstr(p + 1, "Test          :");
+	assert_non_null(end);
+	for (; (p = strstr(p, "\nCase:")) && p < end; p++) {
+		const char *row = strchr(p + 1, '\n') + 1;
+
+		norm_parts++;
+		for (; *row && *row != '\n'; row++)
+			norm_cells += *row == '[';
+	}
+	assert_int_equal(norm_cells, 16 + norm_parts - 1);
+	assert_true(norm_parts >= 2);
+	free(out);
+}
+
 /* --width: applied to every line of run's text, and checked. */
 static void test_width_option(void **state)
 {
@@ -368,6 +417,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_command_fits_160),
 		cmocka_unit_test(test_width_option),
+		cmocka_unit_test(test_compare_many_governors),
 		cmocka_unit_test(test_split_tables_keep_every_number),
 		cmocka_unit_test(test_wrapped_lines_keep_every_item),
 	};

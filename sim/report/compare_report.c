@@ -122,18 +122,21 @@ void compare_write_config(FILE *f, const struct compare_result *res)
 		snprintf(lim, sizeof(lim), "%lld ns", (long long)res->latency_req_ns);
 	else
 		snprintf(lim, sizeof(lim), "none");
-	fprintf(f, "config: idlesim %s; seeds %llu..%llu; HZ %d; latency limit %s; "
-		   "wake latency model %s\n",
-		IDLESIM_VERSION, (unsigned long long)res->seed,
-		(unsigned long long)(res->seed + (uint64_t)res->iterations - 1), res->hz, lim,
-		wake_model_name(res->wake_model));
+	textwrap_printf(f, 0, TEXTWRAP_INDENT_KEY,
+			"config: idlesim %s; seeds %llu..%llu; HZ %d; latency limit %s; "
+			"wake latency model %s\n",
+			IDLESIM_VERSION, (unsigned long long)res->seed,
+			(unsigned long long)(res->seed + (uint64_t)res->iterations - 1), res->hz, lim,
+			wake_model_name(res->wake_model));
 	for (i = 0; i < res->nr_machines; i++) {
 		machine_config(res, i, hash, &dis);
-		fprintf(f, "machine %s: table %s; disabled: %s\n", res->machines[i], hash, dis);
+		textwrap_printf(f, 0, TEXTWRAP_INDENT_KEY, "machine %s: table %s; disabled: %s\n",
+				res->machines[i], hash, dis);
 	}
 	for (i = 0; i < res->nr_governors; i++) {
 		gov_config(res, i, tun, sizeof(tun), sets, sizeof(sets));
-		fprintf(f, "governor %s: %s; --set applied: %s\n", res->governors[i], tun, sets);
+		textwrap_printf(f, 0, TEXTWRAP_INDENT_KEY, "governor %s: %s; --set applied: %s\n",
+				res->governors[i], tun, sets);
 	}
 }
 
@@ -175,13 +178,39 @@ json_t *compare_config_json(const struct compare_result *res)
 
 /* ---- MMTests text ---- */
 
-static void header_line(FILE *f, const struct compare_result *res, int op_width)
+/*
+ * More governors than fit TEXTWRAP_DEFAULT columns: the table is printed in parts, each
+ * with the label column and the baseline's column (every percentage is against it), then
+ * as many governors as fit. A part is governors [g0, g1) besides the baseline.
+ */
+struct gov_part {
+	int g0, g1;
+};
+
+/* How many governors besides the baseline one part holds, for a label column this wide. */
+static int govs_per_part(int label_width, int cell_width)
+{
+	int n = (TEXTWRAP_DEFAULT - label_width) / cell_width - 1;
+
+	return n < 1 ? 1 : n;
+}
+
+/* Part p of the governors 1..n-1, k to a part; false past the last. */
+static bool gov_part(int n, int k, int p, struct gov_part *part)
+{
+	part->g0 = 1 + p * k;
+	part->g1 = part->g0 + k < n ? part->g0 + k : n;
+	return p == 0 || part->g0 < n;
+}
+
+static void header_line(FILE *f, const struct compare_result *res, int op_width,
+			const struct gov_part *part)
 {
 	char cell[128];
 	int g;
 
 	fprintf(f, "%*s", MM_STAT_WIDTH + 1 + op_width, "");
-	for (g = 0; g < res->nr_governors; g++) {
+	for (g = 0; g < part->g1; g = g ? g + 1 : part->g0) {
 		mm_format_header_cell(cell, sizeof(cell), res->governors[g]);
 		fputs(cell, f);
 	}
@@ -189,7 +218,7 @@ static void header_line(FILE *f, const struct compare_result *res, int op_width)
 }
 
 static void value_row(FILE *f, const struct compare_result *res, const struct compare_cell *c,
-		      enum mm_row row, int op_width)
+		      enum mm_row row, int op_width, const struct gov_part *part)
 {
 	const struct mm_summary *base = &c->gov[0].sum;
 	char op[OP_LEN], label[OP_LEN + 32], cell[128];
@@ -198,7 +227,7 @@ static void value_row(FILE *f, const struct compare_result *res, const struct co
 	op_name(res, c, op, sizeof(op));
 	mm_format_label(label, sizeof(label), mm_row_name(row, base->kind), op, op_width);
 	fputs(label, f);
-	for (g = 0; g < res->nr_governors; g++) {
+	for (g = 0; g < part->g1; g = g ? g + 1 : part->g0) {
 		const struct compare_gov *x = &c->gov[g];
 
 		mm_format_value_cell(cell, sizeof(cell), mm_row_value(&x->sum, row),
@@ -235,7 +264,8 @@ static void units_line(FILE *f, const struct compare_result *res, int first, int
 static void text_machine(FILE *f, const struct compare_result *res, int first, int end)
 {
 	char op[OP_LEN];
-	int i, k, width = 0, row;
+	int i, k, width = 0, row, p, per;
+	struct gov_part part;
 
 	for (i = first; i < end; i++) {
 		op_name(res, &res->cells[i], op, sizeof(op));
@@ -244,18 +274,25 @@ static void text_machine(FILE *f, const struct compare_result *res, int first, i
 	}
 	title(f, res, res->machines[res->cells[first].machine]);
 	units_line(f, res, first, end);
-	fputc('\n', f);
-	header_line(f, res, width);
-	for (i = first; i < end; i = k) {
-		for (k = i; k < end && !strcmp(res->cells[k].name, res->cells[i].name); k++)
-			;
-		if (i != first)
-			fputc('\n', f);
-		for (row = 0; row < MM_ROW_NR; row++) {
-			int j;
+	per = govs_per_part(MM_STAT_WIDTH + 1 + width, MM_CELL_WIDTH);
+	for (p = 0; gov_part(res->nr_governors, per, p, &part); p++) {
+		fputc('\n', f);
+		if (part.g1 < res->nr_governors || p)
+			fprintf(f, "(governors %d-%d of %d, with the baseline %s)\n", part.g0 + 1,
+				part.g1, res->nr_governors, res->governors[0]);
+		header_line(f, res, width, &part);
+		for (i = first; i < end; i = k) {
+			for (k = i; k < end && !strcmp(res->cells[k].name, res->cells[i].name); k++)
+				;
+			if (i != first)
+				fputc('\n', f);
+			for (row = 0; row < MM_ROW_NR; row++) {
+				int j;
 
-			for (j = i; j < k; j++)
-				value_row(f, res, &res->cells[j], (enum mm_row)row, width);
+				for (j = i; j < k; j++)
+					value_row(f, res, &res->cells[j], (enum mm_row)row, width,
+						  &part);
+			}
 		}
 	}
 }
@@ -263,19 +300,22 @@ static void text_machine(FILE *f, const struct compare_result *res, int first, i
 static void text_gmean(FILE *f, const struct compare_result *res)
 {
 	char label[64], cell[64];
-	int g;
+	int g, p, per = govs_per_part(MM_STAT_WIDTH + 1 + 3, MM_CELL_WIDTH);
+	struct gov_part part;
 
 	fprintf(f, "Gmean of the ratios of means over %d cells (> 1.00: better than %s; "
 		   "residency not counted)\n",
 		res->gmean_cells, res->governors[0]);
-	header_line(f, res, 3);
-	mm_format_label(label, sizeof(label), "Gmean", "all", 3);
-	fputs(label, f);
-	for (g = 0; g < res->nr_governors; g++) {
-		mm_format_number_cell(cell, sizeof(cell), res->gmean[g]);
-		fprintf(f, "%*s%s", MM_CELL_WIDTH - MM_VALUE_WIDTH, "", cell);
+	for (p = 0; gov_part(res->nr_governors, per, p, &part); p++) {
+		header_line(f, res, 3, &part);
+		mm_format_label(label, sizeof(label), "Gmean", "all", 3);
+		fputs(label, f);
+		for (g = 0; g < part.g1; g = g ? g + 1 : part.g0) {
+			mm_format_number_cell(cell, sizeof(cell), res->gmean[g]);
+			fprintf(f, "%*s%s", MM_CELL_WIDTH - MM_VALUE_WIDTH, "", cell);
+		}
+		fputc('\n', f);
 	}
-	fputc('\n', f);
 }
 
 /* Calls fn for each machine's range of cells. */
@@ -326,11 +366,43 @@ static void norm_case(const struct compare_result *res, const struct compare_cel
 		snprintf(buf, n, "%s", res->wl->name);
 }
 
+/* The rows of a normalized block for the baseline and governors [g0, g1). */
+static void norm_rows(FILE *f, const struct compare_result *res, int first, int end, int width,
+		      int g0, int g1)
+{
+	char cases[OP_LEN], cell[96], head[96];
+	int i, g;
+
+	fprintf(f, "%-*s", width, "Case:");
+	for (g = 0; g < g1; g = g ? g + 1 : g0) {
+		snprintf(head, sizeof(head), "%s[pct imp](CV)", res->governors[g]);
+		fprintf(f, "     %*s", norm_width(res->governors[g]), head);
+	}
+	fputc('\n', f);
+	for (i = first; i < end; i++) {
+		const struct compare_cell *c = &res->cells[i];
+		double base = c->gov[0].sum.mean;
+
+		norm_case(res, c, cases, sizeof(cases));
+		fprintf(f, "%-*s", width, cases);
+		for (g = 0; g < g1; g = g ? g + 1 : g0) {
+			const struct compare_gov *x = &c->gov[g];
+			double norm = base != 0.0 ? x->sum.mean / base : NAN;
+
+			mm_format_norm_cell(cell, sizeof(cell), norm,
+					    mm_norm_pct(base, x->sum.mean, c->higher_is_better),
+					    x->sum.coeffvar);
+			fprintf(f, "     %*s", norm_width(res->governors[g]), cell);
+		}
+		fputc('\n', f);
+	}
+}
+
 static void norm_block(FILE *f, const struct compare_result *res, int first, int end)
 {
 	const struct compare_cell *c0 = &res->cells[first];
-	char cases[OP_LEN], cell[96], head[96];
-	int i, g, width = (int)strlen("Case:");
+	char cases[OP_LEN];
+	int i, g0, g1, width = (int)strlen("Case:");
 
 	for (i = first; i < end; i++) {
 		norm_case(res, &res->cells[i], cases, sizeof(cases));
@@ -345,28 +417,21 @@ static void norm_block(FILE *f, const struct compare_result *res, int first, int
 	fprintf(f, "Interpretation: %s is better\n", c0->higher_is_better ? "Higher" : "Lower");
 	fprintf(f, "Statistic     : %s\n", c0->gov[0].sum.kind == MM_HMEAN ? "HMean" : "AMean");
 	fprintf(f, "%s\n", NORM_RULE);
-	fprintf(f, "%-*s", width, "Case:");
-	for (g = 0; g < res->nr_governors; g++) {
-		snprintf(head, sizeof(head), "%s[pct imp](CV)", res->governors[g]);
-		fprintf(f, "     %*s", norm_width(res->governors[g]), head);
-	}
-	fputc('\n', f);
-	for (i = first; i < end; i++) {
-		const struct compare_cell *c = &res->cells[i];
-		double base = c->gov[0].sum.mean;
+	/* parts of as many governors as fit besides "Case:" and the baseline (see gov_part);
+	 * g1 = 0 only before the first, which is printed even for the baseline alone */
+	for (g0 = 1, g1 = 0; g1 == 0 || g0 < res->nr_governors; g0 = g1) {
+		int used = width + 5 + norm_width(res->governors[0]);
 
-		norm_case(res, c, cases, sizeof(cases));
-		fprintf(f, "%-*s", width, cases);
-		for (g = 0; g < res->nr_governors; g++) {
-			const struct compare_gov *x = &c->gov[g];
-			double norm = base != 0.0 ? x->sum.mean / base : NAN;
-
-			mm_format_norm_cell(cell, sizeof(cell), norm,
-					    mm_norm_pct(base, x->sum.mean, c->higher_is_better),
-					    x->sum.coeffvar);
-			fprintf(f, "     %*s", norm_width(res->governors[g]), cell);
+		for (g1 = g0; g1 < res->nr_governors; g1++) {
+			used += 5 + norm_width(res->governors[g1]);
+			if (used > TEXTWRAP_DEFAULT && g1 > g0)
+				break;
 		}
-		fputc('\n', f);
+		if (g0 > 1 || g1 < res->nr_governors)
+			fprintf(f, "%s(governors %d-%d of %d, with the baseline %s)\n",
+				g0 > 1 ? "\n" : "", g0 + 1, g1, res->nr_governors,
+				res->governors[0]);
+		norm_rows(f, res, first, end, width, g0, g1);
 	}
 }
 
