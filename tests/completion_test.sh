@@ -38,7 +38,7 @@ complete_is ru -- run
 complete_is c -- compare check
 complete_is --v -- --version
 complete_is run --gov -- --governor --governor-timeout
-complete_is check - -- --format --governor-timeout --output --threads --verbose --wake-latency -f -j -o -v
+complete_is check - -- --format --governor-timeout --housekeeping --output --threads --verbose --wake-latency -f -j -o -v
 complete_is run --governor teo@6 -- teo@6.12 teo@6.19
 complete_is run -g menu,teo@5 -- menu,teo@5.1 menu,teo@5.10 menu,teo@5.14
 complete_is run --governor = lad -- ladder ladder@6.12

@@ -322,6 +322,109 @@ static const char golden[] =
 	"                          shallowest                deepest\n"
 	"Gmean     all                   1.00                   0.85\n";
 
+/*
+ * The flip flag, on a result built by hand: one machine, two timer worlds, governor 1
+ * against the baseline in three metrics. By the rule (a verdict is +1 significantly
+ * better, -1 significantly worse, 0 not significant; a flip is a verdict not the same in
+ * both worlds):
+ *   A: +5 % significant, then +4 % significant: +1, +1, no flip;
+ *   B: -3 % not significant, then -6 % significant: 0, -1, a flip (significance);
+ *   C: +2 % significant, then -1 % significant: +1, -1, a flip (sign);
+ * so 2 flips, B and C marked in both worlds, A in neither, the baseline never.
+ */
+static void test_flips_by_hand(void **state)
+{
+	static const double pct[2][3] = { { 5, -3, 2 }, { 4, -6, -1 } };
+	static const bool sig[2][3] = { { true, false, true }, { true, true, true } };
+	struct compare_result res;
+	struct compare_cell cells[6];
+	struct compare_gov gov[6][2];
+	int w, k;
+
+	(void)state;
+	memset(&res, 0, sizeof(res));
+	memset(cells, 0, sizeof(cells));
+	memset(gov, 0, sizeof(gov));
+	res.nr_worlds = 2;
+	res.nr_governors = 2;
+	res.nr_machines = 1;
+	res.cells = cells;
+	res.nr_cells = 6;
+	for (w = 0; w < 2; w++)
+		for (k = 0; k < 3; k++) {
+			struct compare_cell *c = &cells[w * 3 + k];
+
+			c->world = w;
+			c->metric = k;
+			c->gov = gov[w * 3 + k];
+			c->gov[1].pct = pct[w][k];
+			c->gov[1].significant = sig[w][k];
+		}
+	compare_mark_flips(&res);
+	assert_int_equal(res.nr_flips, 2);
+	for (w = 0; w < 2; w++) {
+		assert_false(cells[w * 3 + 0].gov[1].flips);
+		assert_true(cells[w * 3 + 1].gov[1].flips);
+		assert_true(cells[w * 3 + 2].gov[1].flips);
+		for (k = 0; k < 3; k++)
+			assert_false(cells[w * 3 + k].gov[0].flips);
+	}
+	/* the cell of world 1 that matches cell 2 of world 0 */
+	assert_ptr_equal(compare_world_cell(&res, 2, 1), &cells[5]);
+}
+
+/*
+ * --housekeeping with a list runs each cell in each timer world: every cell of world W is
+ * the cell of a comparison run with the preset W alone (same seeds, same parameters), so
+ * the list only adds the flip marks. tbench on skl, 2 iterations of 20 ms.
+ */
+static void test_worlds_are_single_runs(void **state)
+{
+	static const char *const worlds[] = { "nohz-idle", "hz-tick-250" };
+	struct compare_request req, one;
+	struct compare_result all, single;
+	struct sim_error err = { 0 };
+	int w, i, g, it;
+
+	(void)state;
+	compare_request_defaults(&req);
+	req.wl = workload_find("tbench");
+	assert_non_null(req.wl);
+	workload_defaults(req.wl, req.params);
+	req.machines[req.nr_machines++] = "skl";
+	req.governors[req.nr_governors++] = "menu@6.12";
+	req.governors[req.nr_governors++] = "teo@6.12";
+	req.metrics[req.nr_metrics++] = "throughput";
+	req.metrics[req.nr_metrics++] = "energy_j";
+	req.iterations = 2;
+	req.duration_ns = 20000000;
+	req.threads = 1;
+	one = req;
+	for (w = 0; w < 2; w++)
+		snprintf(req.worlds[w], sizeof(req.worlds[w]), "%s", worlds[w]);
+	req.nr_worlds = 2;
+	run_ok(&req, &all);
+	assert_int_equal(all.nr_cells, 4);
+	for (w = 0; w < 2; w++) {
+		memcpy(one.params, req.params, sizeof(one.params));
+		assert_int_equal(workload_preset(one.wl, worlds[w], one.params, &err), 0);
+		run_ok(&one, &single);
+		assert_int_equal(single.nr_cells, 2);
+		for (i = 0; i < 2; i++) {
+			const struct compare_cell *a = compare_world_cell(&all, i, w);
+
+			assert_int_equal(a->world, w);
+			assert_string_equal(a->name, single.cells[i].name);
+			for (g = 0; g < 2; g++)
+				for (it = 0; it < 2; it++)
+					assert_true(a->gov[g].samples[it] ==
+						    single.cells[i].gov[g].samples[it]);
+		}
+		compare_result_free(&single);
+	}
+	compare_result_free(&all);
+}
+
 static void test_golden_text(void **state)
 {
 	struct compare_request req;
@@ -1142,6 +1245,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden_text),
+		cmocka_unit_test(test_flips_by_hand),
+		cmocka_unit_test(test_worlds_are_single_runs),
 		cmocka_unit_test(test_golden_normalized),
 		cmocka_unit_test(test_json_layout),
 		cmocka_unit_test(test_default_metrics),

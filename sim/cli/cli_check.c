@@ -31,6 +31,8 @@ int cmd_check(int argc, char **argv)
 			o.verbose = true;
 		else if (opt(&a, "--wake-latency", NULL, &v))
 			o.wake_set = !parse_wake_model(&a, v, &o.wake_model);
+		else if (opt(&a, "--housekeeping", NULL, &v))
+			housekeeping_names(&a, v, o.worlds, &o.nr_worlds);
 		else if (opt(&a, "--governor-timeout", NULL, &v))
 			governor_timeout_arg(&a, v, &o.gov_timeout_ns);
 		else if (opt(&a, "--format", "-f", &v)) {

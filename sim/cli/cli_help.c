@@ -185,7 +185,10 @@ static const char *const help_compare =
 	"  --workload W          a workload model (idlesim help gen lists them)\n"
 	"  --PARAM V             a parameter of the workload, e.g. --clients 4; one parameter may\n"
 	"                        take a comma-separated list: --clients 1,2,4,8\n"
-	"  --housekeeping P      the kernel timers: a preset (idlesim help gen), default nohz-idle\n"
+	"  --housekeeping P,...  the kernel timers: a preset (idlesim help gen), default nohz-idle;\n"
+	"                        a list runs every cell in each (a table per timer world) and\n"
+	"                        names the differences that flip between them (sign or\n"
+	"                        significance)\n"
 	"  -g, --governor G,...  the governors; the first is the baseline (required); one\n"
 	"                        listed twice (menu and menu@6.19) is compared once\n"
 	"  -m, --machine M,...   built-in name or JSON file (default skl)\n"
@@ -225,7 +228,7 @@ static const char *const help_sweep =
 	"with every tunable at its default; html draws each group as a scatter plot.\n";
 
 static const char *const help_check =
-	"usage: idlesim check EXPECT.json [--threads N] [--verbose] [--wake-latency W]\n"
+	"usage: idlesim check EXPECT.json [--threads N] [--verbose] [--wake-latency W] [--housekeeping P,...]\n"
 	"                     [--format text|json|junit|tap] [-o FILE]\n"
 	"\n"
 	"Runs the comparisons an expectation file names and tests each stated bound; prints one\n"
@@ -238,6 +241,9 @@ static const char *const help_check =
 	"                        typical, measured; default: the file's wake_latency, else\n"
 	"                        typical)\n"
 	"  --governor-timeout S  as for run\n"
+	"  --housekeeping P,...  run every comparison in each of these timer worlds (presets,\n"
+	"                        idlesim help gen); a check on a difference that flips\n"
+	"                        between them says so\n"
 	"  -f, --format F        text (default), json (schema idlesim-check/1), junit (XML,\n"
 	"                        one testcase per check) or tap (TAP version 13); the exit\n"
 	"                        status is the same for every format\n"

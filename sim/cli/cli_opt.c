@@ -334,6 +334,22 @@ static int parse_topology(struct args *a, struct run_request *req, const char *v
  * The knobs of a run (a struct run_request: run and report fill theirs, compare the one
  * its runs share). Returns whether argv[a->i] was one of them.
  */
+int housekeeping_names(struct args *a, const char *v, char (*names)[COMPARE_WORLD_LEN], int *nr)
+{
+	size_t n;
+
+	for (*nr = 0;; v += n + 1) {
+		n = strcspn(v, ",");
+		if (*nr == COMPARE_MAX_WORLDS || !n || n >= COMPARE_WORLD_LEN)
+			return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
+					     "%s --housekeeping: a list of 1 to %d preset names (%s)",
+					     a->cmd, COMPARE_MAX_WORLDS, workload_preset_names());
+		snprintf(names[(*nr)++], COMPARE_WORLD_LEN, "%.*s", (int)n, v);
+		if (!v[n])
+			return 0;
+	}
+}
+
 /* --governor-timeout SECONDS: the limit of one call into a governor file (govguard.h). */
 void governor_timeout_arg(struct args *a, const char *v, int64_t *timeout_ns)
 {

@@ -13,6 +13,7 @@
 
 #include "sim/base/error.h"
 #include "sim/machine/machine.h"
+#include "sim/run/compare.h"
 #include "sim/run/run.h"
 
 #include <stdbool.h>
@@ -49,6 +50,11 @@ int num_arg(struct args *a, const char *name, const char *val, int decimals, int
 int list_add(struct args *a, const char **list, int *n, const char *val, const char *name);
 /* --wake-latency worst|typical|measured */
 int parse_wake_model(struct args *a, const char *val, enum wake_model *out);
+/*
+ * --housekeeping's comma-separated preset names into names[0..*nr) (their existence is
+ * checked against the workload where it is known: compare_run()). 0, or -1 with the error.
+ */
+int housekeeping_names(struct args *a, const char *v, char (*names)[COMPARE_WORLD_LEN], int *nr);
 /* --governor-timeout's SECONDS into *timeout_ns (run_request.gov_timeout_ns), else an error. */
 void governor_timeout_arg(struct args *a, const char *v, int64_t *timeout_ns);
 /*

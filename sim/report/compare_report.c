@@ -49,12 +49,18 @@ static const char *param_name(const struct compare_result *res)
 }
 
 /* "clients=1,2,4 msg-bytes=64": every parameter, the listed one with its values. */
-static void params_desc(const struct compare_result *res, char *buf, size_t n)
+static void params_desc(const struct compare_result *res, int world, char *buf, size_t n)
 {
+	int64_t params[WL_MAX_PARAMS];
+	struct sim_error err = { 0 };
 	size_t used = 0;
 	unsigned int i;
 	int v;
 
+	/* in a timer world, its preset's values (checked when the comparison ran) */
+	memcpy(params, res->params, sizeof(params));
+	if (res->nr_worlds > 0)
+		workload_preset(res->wl, res->worlds[world], params, &err);
 	buf[0] = '\0';
 	for (i = 0; i < res->wl->nr_params && used < n; i++) {
 		used += (size_t)snprintf(buf + used, n - used, "%s%s=", used ? " " : "",
@@ -64,18 +70,21 @@ static void params_desc(const struct compare_result *res, char *buf, size_t n)
 						 (long long)res->values[v]);
 		if ((int)i != res->vary && used < n)
 			used += (size_t)snprintf(buf + used, n - used, "%lld",
-						 (long long)res->params[i]);
+						 (long long)params[i]);
 	}
 }
 
-static void title(FILE *f, const struct compare_result *res, const char *machine)
+/* "tbench on skl: ..." heading the tables of a machine (and timer world, with a list). */
+static void title(FILE *f, const struct compare_result *res, const struct compare_cell *c)
 {
-	char params[512];
+	char params[512], world[64] = "";
 
-	params_desc(res, params, sizeof(params));
-	textwrap_printf(f, 0, TEXTWRAP_INDENT_KEY, "%s on %s: %s%s%d iteration%s of %g s, seeds %llu..%llu, hz %d\n",
-		res->wl->name, machine, params, params[0] ? "; " : "", res->iterations,
-		res->iterations == 1 ? "" : "s", (double)res->duration_ns / 1e9,
+	params_desc(res, c->world, params, sizeof(params));
+	if (res->nr_worlds > 0)
+		snprintf(world, sizeof(world), ", timer world %s", res->worlds[c->world]);
+	textwrap_printf(f, 0, TEXTWRAP_INDENT_KEY, "%s on %s%s: %s%s%d iteration%s of %g s, seeds %llu..%llu, hz %d\n",
+		res->wl->name, res->machines[c->machine], world, params, params[0] ? "; " : "",
+		res->iterations, res->iterations == 1 ? "" : "s", (double)res->duration_ns / 1e9,
 		(unsigned long long)res->seed,
 		(unsigned long long)(res->seed + (uint64_t)res->iterations - 1), res->hz);
 }
@@ -272,7 +281,7 @@ static void text_machine(FILE *f, const struct compare_result *res, int first, i
 		if ((int)strlen(op) > width)
 			width = (int)strlen(op);
 	}
-	title(f, res, res->machines[res->cells[first].machine]);
+	title(f, res, &res->cells[first]);
 	units_line(f, res, first, end);
 	per = govs_per_part(MM_STAT_WIDTH + 1 + width, MM_CELL_WIDTH);
 	for (p = 0; gov_part(res->nr_governors, per, p, &part); p++) {
@@ -318,19 +327,62 @@ static void text_gmean(FILE *f, const struct compare_result *res)
 	}
 }
 
-/* Calls fn for each machine's range of cells. */
+/* Calls fn for each machine's range of cells (each machine and timer world's, with a list). */
 static void for_each_machine(FILE *f, const struct compare_result *res,
 			     void (*fn)(FILE *, const struct compare_result *, int, int))
 {
 	int i, k;
 
 	for (i = 0; i < res->nr_cells; i = k) {
-		for (k = i; k < res->nr_cells && res->cells[k].machine == res->cells[i].machine;
+		for (k = i; k < res->nr_cells && res->cells[k].machine == res->cells[i].machine &&
+			    res->cells[k].world == res->cells[i].world;
 		     k++)
 			;
 		if (i)
 			fputc('\n', f);
 		fn(f, res, i, k);
+	}
+}
+
+/*
+ * With a --housekeeping list: each governor difference whose verdict (significantly
+ * better, worse, or not significant) is not the same in every timer world, one line each
+ * with its percentage in each world ("*" where significant).
+ */
+static void text_flips(FILE *f, const struct compare_result *res)
+{
+	char op[OP_LEN], line[1024];
+	int i, g, w;
+	size_t n;
+
+	if (res->nr_worlds < 2)
+		return;
+	fprintf(f, "\nFlips with the timer world: %d (a governor's difference against %s whose sign "
+		   "or significance changes between %s",
+		res->nr_flips, res->governors[0], res->worlds[0]);
+	for (w = 1; w < res->nr_worlds; w++)
+		fprintf(f, "%s%s", w + 1 < res->nr_worlds ? ", " : " and ", res->worlds[w]);
+	fputs(")\n", f);
+	for (i = 0; i < res->nr_cells; i++) {
+		const struct compare_cell *c = &res->cells[i];
+
+		if (c->world != 0)
+			continue;
+		for (g = 1; g < res->nr_governors; g++) {
+			if (!c->gov[g].flips)
+				continue;
+			op_name(res, c, op, sizeof(op));
+			n = (size_t)snprintf(line, sizeof(line), "  %s %s %s:", res->machines[c->machine],
+					     op, res->governors[g]);
+			for (w = 0; w < res->nr_worlds && n < sizeof(line); w++) {
+				const struct compare_cell *cw = compare_world_cell(res, i, w);
+
+				n += (size_t)snprintf(line + n, sizeof(line) - n, "%s %s %+.2f%%%s",
+						      w ? "," : "", res->worlds[w], cw->gov[g].pct,
+						      cw->gov[g].significant ? "*" : "");
+			}
+			textwrap_printf(f, 0, 4, "%s\n", line);
+		}
 	}
 }
 
@@ -343,6 +395,7 @@ static int write_text(FILE *f, const struct compare_result *res)
 		fputc('\n', f);
 		text_gmean(f, res);
 	}
+	text_flips(f, res);
 	return 0;
 }
 
@@ -439,7 +492,7 @@ static void norm_machine(FILE *f, const struct compare_result *res, int first, i
 {
 	int i, k;
 
-	title(f, res, res->machines[res->cells[first].machine]);
+	title(f, res, &res->cells[first]);
 	for (i = first; i < end; i = k) {
 		for (k = i; k < end && !strcmp(res->cells[k].name, res->cells[i].name); k++)
 			;
@@ -453,6 +506,7 @@ static int write_normalized(FILE *f, const struct compare_result *res)
 	compare_write_config(f, res);
 	fputc('\n', f);
 	for_each_machine(f, res, norm_machine);
+	text_flips(f, res);
 	return 0;
 }
 
@@ -479,6 +533,8 @@ static json_t *gov_json(const struct compare_result *res, const struct compare_g
 	json_object_set_new(o, "pct", baseline ? json_integer(0) : jnum(x->pct));
 	json_object_set_new(o, "p_value", baseline ? json_null() : jnum(x->p));
 	json_object_set_new(o, "significant", json_boolean(x->significant));
+	if (res->nr_worlds > 0)
+		json_object_set_new(o, "flips_with_timer_world", json_boolean(x->flips));
 	return o;
 }
 
@@ -493,6 +549,8 @@ static json_t *cell_json(const struct compare_result *res, const struct compare_
 	json_object_set_new(o, "value",
 			    res->vary >= 0 ? json_integer(res->values[c->value]) : json_null());
 	json_object_set_new(o, "machine", json_string(res->machines[c->machine]));
+	if (res->nr_worlds > 0)
+		json_object_set_new(o, "housekeeping", json_string(res->worlds[c->world]));
 	json_object_set_new(o, "metric", json_string(c->name));
 	json_object_set_new(o, "higher_is_better", json_boolean(c->higher_is_better));
 	for (i = 0; i < res->nr_governors; i++)
@@ -550,6 +608,14 @@ static int write_json(FILE *f, const struct compare_result *res)
 	json_object_set_new(root, "cells", cells);
 	json_object_set_new(root, "gmean", gm);
 	json_object_set_new(root, "gmean_cells", json_integer(res->gmean_cells));
+	if (res->nr_worlds > 0) {
+		json_t *w = json_array();
+
+		for (i = 0; i < res->nr_worlds; i++)
+			json_array_append_new(w, json_string(res->worlds[i]));
+		json_object_set_new(root, "timer_worlds", w);
+		json_object_set_new(root, "flips", json_integer(res->nr_flips));
+	}
 	json_object_set_new(root, "setup", setup_json(res));
 	rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 	if (!rc)
@@ -569,8 +635,10 @@ static void csv_num(FILE *f, double x)
 }
 
 /* The configuration record closes every CSV row. */
-static void csv_config(FILE *f, const struct compare_result *res, int m, int g)
+static void csv_config(FILE *f, const struct compare_result *res, const struct compare_cell *c,
+		       int g)
 {
+	int m = c->machine;
 	char tun[1024], sets[1024], hash[17];
 	const char *dis;
 
@@ -579,9 +647,12 @@ static void csv_config(FILE *f, const struct compare_result *res, int m, int g)
 	fprintf(f, ",%s,%s,", tun, sets);
 	if (res->latency_req_ns >= 0)
 		fprintf(f, "%lld", (long long)res->latency_req_ns);
-	fprintf(f, ",\"%s\",%d,%s,%s,%llu,%llu,%s\n", dis, res->hz, wake_model_name(res->wake_model),
+	fprintf(f, ",\"%s\",%d,%s,%s,%llu,%llu,%s", dis, res->hz, wake_model_name(res->wake_model),
 		hash, (unsigned long long)res->seed,
 		(unsigned long long)(res->seed + (uint64_t)res->iterations - 1), IDLESIM_VERSION);
+	if (res->nr_worlds > 0)
+		fprintf(f, ",%s,%d", res->worlds[c->world], c->gov[g].flips);
+	fputc('\n', f);
 }
 
 static int write_csv(FILE *f, const struct compare_result *res)
@@ -590,8 +661,9 @@ static int write_csv(FILE *f, const struct compare_result *res)
 
 	fputs("workload,param,value,machine,metric,higher_is_better,governor,n,mean_kind,mean,"
 	      "stddev,coeffvar,min,max,pct,p_value,significant,tunables,set,latency_limit_ns,"
-	      "disabled,hz,wake_latency_model,machine_hash,seed_first,seed_last,idlesim_version\n",
+	      "disabled,hz,wake_latency_model,machine_hash,seed_first,seed_last,idlesim_version",
 	      f);
+	fputs(res->nr_worlds > 0 ? ",housekeeping,flips_with_timer_world\n" : "\n", f);
 	for (i = 0; i < res->nr_cells; i++) {
 		const struct compare_cell *c = &res->cells[i];
 
@@ -612,7 +684,7 @@ static int write_csv(FILE *f, const struct compare_result *res)
 			csv_num(f, x->pct);
 			csv_num(f, x->p);
 			fprintf(f, ",%d", x->significant);
-			csv_config(f, res, c->machine, g);
+			csv_config(f, res, c, g);
 		}
 	}
 	return 0;

@@ -809,6 +809,10 @@ static void compare_chart(FILE *f, const struct compare_result *res, const struc
 			(long long)res->values[c->value]);
 	fputs(" <small>on ", f);
 	esc(f, res->machines[c->machine]);
+	if (res->nr_worlds > 0) {
+		fputs(", timer world ", f);
+		esc(f, res->worlds[c->world]);
+	}
 	fprintf(f, "; %s%s%s is better</small></h3>\n", unit && *unit ? unit : "",
 		unit && *unit ? ", " : "", c->higher_is_better ? "higher" : "lower");
 	fprintf(f, "<svg class=\"cmp\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n", w,
@@ -838,9 +842,9 @@ static void compare_chart(FILE *f, const struct compare_result *res, const struc
 		fprintf(f, "<text class=\"ax\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", x0, CB_H + 32,
 			res->governors[g]);
 		if (g)
-			fprintf(f, "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\">%+.2f%%%s</text>\n",
+			fprintf(f, "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\">%+.2f%%%s%s</text>\n",
 				x->significant ? "sig" : "ax", x0, CB_H + 44, x->pct,
-				x->significant ? " *" : "");
+				x->significant ? " *" : "", x->flips ? " flips" : "");
 	}
 	fputs("</svg></div>\n", f);
 }
@@ -892,6 +896,13 @@ int html_compare(FILE *f, const struct compare_result *res, const char *command,
 		fprintf(f, " %.4f", res->gmean[g]);
 	}
 	fputs(".</p>\n", f);
+	if (res->nr_worlds > 1) {
+		fprintf(f, "<p>Timer worlds (<code>--housekeeping</code>): each cell ran in each. "
+			   "%d governor difference%s flip%s with the timer world (marked "
+			   "<em>flips</em> under the bars): the sign of a significant difference, "
+			   "or whether there is one, is not the same in every world.</p>\n",
+			res->nr_flips, res->nr_flips == 1 ? "" : "s", res->nr_flips == 1 ? "s" : "");
+	}
 	for (i = 0; i < res->nr_cells; i++)
 		compare_chart(f, res, &res->cells[i]);
 	compare_config(f, res);

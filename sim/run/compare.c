@@ -112,8 +112,10 @@ struct plan {
 	uint32_t *mask;
 	const struct cpuidle_governor *gov[RUN_MAX_ITEMS];
 	long long *gov_params[RUN_MAX_ITEMS];
-	int64_t (*params)[WL_MAX_PARAMS]; /* per value */
+	int64_t (*params)[WL_MAX_PARAMS]; /* per row: world * nr_values + value */
 	int nr_values;
+	int nr_worlds; /* 1 without a --housekeeping list */
+	int nr_rows;
 	int hz;
 	long nr_jobs;
 	struct slot *slots;
@@ -198,7 +200,8 @@ static int check_request(const struct compare_request *req, struct sim_error *er
 		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
 				     "compare: the duration must be positive");
 	if (req->vary >= (int)req->wl->nr_params ||
-	    (req->vary >= 0 && (req->nr_values < 1 || req->nr_values > COMPARE_MAX_VALUES)))
+	    (req->vary >= 0 && (req->nr_values < 1 || req->nr_values > COMPARE_MAX_VALUES)) ||
+	    req->nr_worlds < 0 || req->nr_worlds > COMPARE_MAX_WORLDS)
 		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
 				     "compare: bad list of parameter values");
 	return 0;
@@ -230,7 +233,7 @@ static int plan_machines(struct plan *pl, struct sim_error *err)
 		if (run_load_machine(&req->knobs, req->machines[i], &pl->mach[i], err) ||
 		    run_disabled_mask(&req->knobs, &pl->mach[i], &pl->mask[i], err))
 			return -1;
-		for (v = 0; v < pl->nr_values; v++) {
+		for (v = 0; v < pl->nr_rows; v++) {
 			need = req->wl->nr_cpus(pl->params[v]);
 			if (need <= machine_nr_cpus(&pl->mach[i]))
 				continue;
@@ -260,13 +263,20 @@ static int plan_make(struct plan *pl, const struct compare_request *req, struct 
 	if (check_request(req, err))
 		return -1;
 	pl->nr_values = req->vary >= 0 ? req->nr_values : 1;
-	pl->params = sim_calloc((size_t)pl->nr_values, sizeof(*pl->params));
+	pl->nr_worlds = req->nr_worlds > 0 ? req->nr_worlds : 1;
+	pl->nr_rows = pl->nr_worlds * pl->nr_values;
+	pl->params = sim_calloc((size_t)pl->nr_rows, sizeof(*pl->params));
 	if (!pl->params)
 		return sim_error_nomem(err, "");
-	for (i = 0; i < pl->nr_values; i++) {
+	for (i = 0; i < pl->nr_rows; i++) {
+		int w = i / pl->nr_values, v = i % pl->nr_values;
+
 		memcpy(pl->params[i], req->params, sizeof(req->params));
+		if (req->nr_worlds > 0 &&
+		    workload_preset(req->wl, req->worlds[w], pl->params[i], err))
+			return -1;
 		if (req->vary >= 0)
-			pl->params[i][req->vary] = req->values[i];
+			pl->params[i][req->vary] = req->values[v];
 		if (workload_check_params(req->wl, pl->params[i], err))
 			return -1;
 	}
@@ -284,7 +294,7 @@ static int plan_make(struct plan *pl, const struct compare_request *req, struct 
 	    plan_machines(pl, err) || check_metrics(pl, err))
 		return -1;
 	pl->hz = req->knobs.hz ? req->knobs.hz : COMPARE_DEFAULT_HZ;
-	pl->nr_jobs = (long)pl->nr_values * req->nr_machines * req->nr_governors * req->iterations;
+	pl->nr_jobs = (long)pl->nr_rows * req->nr_machines * req->nr_governors * req->iterations;
 	pl->slots = sim_calloc((size_t)pl->nr_jobs, sizeof(*pl->slots));
 	if (!pl->slots)
 		return sim_error_nomem(err, "");
@@ -293,7 +303,8 @@ static int plan_make(struct plan *pl, const struct compare_request *req, struct 
 
 /* ---- the jobs ---- */
 
-/* Job numbers: ((value * machines + machine) * governors + governor) * iterations + iter. */
+/* Job numbers: ((row * machines + machine) * governors + governor) * iterations + iter,
+ * where row = world * values + value. */
 static long job_index(const struct plan *pl, int v, int m, int g, int it)
 {
 	const struct compare_request *req = pl->req;
@@ -432,9 +443,9 @@ static int deepest_enabled(const struct machine *m, uint32_t mask)
 	return 0;
 }
 
-/* Add the cells of one metric on machine m, one per value. */
-static int add_cells(struct plan *pl, struct compare_result *res, size_t *cap, int m, int id,
-		     int state, struct sim_error *err)
+/* Add the cells of one metric on machine m in world w, one per value. */
+static int add_cells(struct plan *pl, struct compare_result *res, size_t *cap, int m, int w,
+		     int id, int state, struct sim_error *err)
 {
 	int v;
 
@@ -448,6 +459,7 @@ static int add_cells(struct plan *pl, struct compare_result *res, size_t *cap, i
 		memset(c, 0, sizeof(*c));
 		c->value = v;
 		c->machine = m;
+		c->world = w;
 		c->metric = id == COMPARE_M_RESIDENCY ? COMPARE_M_RESIDENCY + state : id;
 		if (id == COMPARE_M_RESIDENCY) {
 			snprintf(c->name, sizeof(c->name), "%s%s", RESIDENCY_PREFIX,
@@ -462,8 +474,9 @@ static int add_cells(struct plan *pl, struct compare_result *res, size_t *cap, i
 	return 0;
 }
 
-/* The cells of machine m: the requested metrics in their order, else all that apply. */
-static int machine_cells(struct plan *pl, struct compare_result *res, size_t *cap, int m,
+/* The cells of machine m in world w: the requested metrics in their order, else all that
+ * apply. */
+static int machine_cells(struct plan *pl, struct compare_result *res, size_t *cap, int m, int w,
 			 struct sim_error *err)
 {
 	const struct compare_request *req = pl->req;
@@ -473,11 +486,11 @@ static int machine_cells(struct plan *pl, struct compare_result *res, size_t *ca
 	if (!req->nr_metrics) {
 		for (id = 0; id < COMPARE_M_RESIDENCY; id++)
 			if (compare_metric_applies(req->wl, id) &&
-			    add_cells(pl, res, cap, m, id, 0, err))
+			    add_cells(pl, res, cap, m, w, id, 0, err))
 				return -1;
 		for (st = 0; st < pl->mach[m].state_count; st++)
 			if (!(pl->mask[m] & (1u << st)) &&
-			    add_cells(pl, res, cap, m, COMPARE_M_RESIDENCY, st, err))
+			    add_cells(pl, res, cap, m, w, COMPARE_M_RESIDENCY, st, err))
 				return -1;
 		return 0;
 	}
@@ -487,7 +500,7 @@ static int machine_cells(struct plan *pl, struct compare_result *res, size_t *ca
 		if (st < 0 || seen[id + st])
 			continue; /* a state this machine lacks, or a repeated metric */
 		seen[id + st] = true;
-		if (add_cells(pl, res, cap, m, id, st, err))
+		if (add_cells(pl, res, cap, m, w, id, st, err))
 			return -1;
 	}
 	return 0;
@@ -527,16 +540,67 @@ static void gmean_of(struct compare_result *res, double *ratios)
 	}
 }
 
+/*
+ * The index of the cell of world w that matches cell i of world 0: a machine's cells are
+ * world by world, each world's in the same order.
+ */
+static int world_cell_index(const struct compare_result *res, int i, int w)
+{
+	int first = i, per_world = 0;
+
+	while (first > 0 && res->cells[first - 1].machine == res->cells[i].machine &&
+	       res->cells[first - 1].world == 0)
+		first--;
+	while (first + per_world < res->nr_cells &&
+	       res->cells[first + per_world].machine == res->cells[i].machine &&
+	       res->cells[first + per_world].world == 0)
+		per_world++;
+	return i + w * per_world;
+}
+
+/* What a governor's difference says in one cell: +1 significantly better than the
+ * baseline, -1 significantly worse, 0 no significant difference. */
+static int verdict(const struct compare_gov *x)
+{
+	return !x->significant ? 0 : x->pct > 0 ? 1 : x->pct < 0 ? -1 : 0;
+}
+
+/* The cells of one machine, metric and value are compared across the worlds, governor by
+ * governor; every cell of a governor that flips is marked. */
+void compare_mark_flips(struct compare_result *res)
+{
+	int i, g, w;
+
+	res->nr_flips = 0;
+	if (res->nr_worlds < 2)
+		return;
+	for (i = 0; i < res->nr_cells; i++) {
+		if (res->cells[i].world != 0)
+			continue;
+		for (g = 1; g < res->nr_governors; g++) {
+			int v0 = verdict(&res->cells[i].gov[g]);
+			bool flips = false;
+
+			for (w = 1; w < res->nr_worlds; w++)
+				flips |= verdict(&res->cells[world_cell_index(res, i, w)].gov[g]) != v0;
+			for (w = 0; w < res->nr_worlds && flips; w++)
+				res->cells[world_cell_index(res, i, w)].gov[g].flips = true;
+			res->nr_flips += flips;
+		}
+	}
+}
+
 static int build_cells(struct plan *pl, struct compare_result *res, struct sim_error *err)
 {
 	const struct compare_request *req = pl->req;
 	size_t cap = 0, per_cell = (size_t)req->nr_governors * (size_t)req->iterations;
 	double *ratios;
-	int m, i, g, it;
+	int m, w, i, g, it;
 
 	for (m = 0; m < req->nr_machines; m++)
-		if (machine_cells(pl, res, &cap, m, err))
-			return -1;
+		for (w = 0; w < pl->nr_worlds; w++)
+			if (machine_cells(pl, res, &cap, m, w, err))
+				return -1;
 	res->gov_store = sim_calloc((size_t)res->nr_cells * (size_t)req->nr_governors + 1,
 				    sizeof(*res->gov_store));
 	res->samples = sim_calloc((size_t)res->nr_cells * per_cell + 1, sizeof(*res->samples));
@@ -554,7 +618,8 @@ static int build_cells(struct plan *pl, struct compare_result *res, struct sim_e
 				&res->samples[(size_t)i * per_cell + (size_t)g * req->iterations];
 
 			for (it = 0; it < req->iterations; it++)
-				x[it] = pl->slots[job_index(pl, c->value, c->machine, g, it)]
+				x[it] = pl->slots[job_index(pl, c->world * pl->nr_values + c->value,
+							    c->machine, g, it)]
 						.v[c->metric];
 			c->gov[g].samples = x;
 		}
@@ -562,6 +627,7 @@ static int build_cells(struct plan *pl, struct compare_result *res, struct sim_e
 	}
 	gmean_of(res, ratios);
 	sim_free(ratios);
+	compare_mark_flips(res);
 	return 0;
 }
 
@@ -574,6 +640,9 @@ static int result_init(const struct plan *pl, struct compare_result *res, struct
 	memcpy(res->params, req->params, sizeof(res->params));
 	res->vary = req->vary;
 	res->nr_values = pl->nr_values;
+	res->nr_worlds = req->nr_worlds;
+	for (i = 0; i < req->nr_worlds; i++)
+		snprintf(res->worlds[i], sizeof(res->worlds[i]), "%s", req->worlds[i]);
 	for (i = 0; i < pl->nr_values; i++)
 		res->values[i] = req->vary >= 0 ? pl->params[i][req->vary] : 0;
 	res->machines = sim_calloc((size_t)req->nr_machines, sizeof(*res->machines));
@@ -627,6 +696,11 @@ int compare_run(const struct compare_request *req, struct compare_result *out, s
 	if (rc)
 		compare_result_free(out);
 	return rc;
+}
+
+const struct compare_cell *compare_world_cell(const struct compare_result *res, int i, int w)
+{
+	return &res->cells[world_cell_index(res, i, w)];
 }
 
 void compare_result_free(struct compare_result *res)

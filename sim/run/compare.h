@@ -31,6 +31,8 @@
 #define COMPARE_JSON_SCHEMA "idlesim-compare/1"
 #define COMPARE_MAX_VALUES 64   /* values of the listed workload parameter */
 #define COMPARE_MAX_METRICS 64  /* --metric options */
+#define COMPARE_MAX_WORLDS 8    /* --housekeeping presets of a list */
+#define COMPARE_WORLD_LEN 32
 #define COMPARE_METRIC_LEN 48   /* "residency_pct." + a state name, with room to spare */
 #define COMPARE_DEFAULT_ITERATIONS 5
 #define COMPARE_DEFAULT_DURATION_NS 1000000000LL
@@ -67,6 +69,10 @@ struct compare_request {
 	int vary;		       /* index of the listed parameter, -1: none */
 	int64_t values[COMPARE_MAX_VALUES];
 	int nr_values;
+	/* --housekeeping LIST: each cell is run in each of these timer worlds (presets of
+	 * workload_preset(), applied before the listed value); 0: params as given */
+	char worlds[COMPARE_MAX_WORLDS][COMPARE_WORLD_LEN];
+	int nr_worlds;
 	const char *machines[RUN_MAX_ITEMS];
 	int nr_machines;
 	const char *governors[RUN_MAX_ITEMS]; /* the first is the baseline */
@@ -91,11 +97,15 @@ struct compare_gov {
 	double pct;	  /* against the baseline, positive = better; 0 for the baseline */
 	double p;	  /* t-test p-value; NaN for the baseline and when not testable */
 	bool significant;
+	/* with several timer worlds: the sign of its significant difference (or that it has
+	 * none) is not the same in every world for this machine, metric and value */
+	bool flips;
 };
 
 struct compare_cell {
 	int value;   /* index into compare_result.values */
 	int machine; /* index into compare_result.machines */
+	int world;   /* index into compare_result.worlds; 0 without a list */
 	int metric;  /* enum compare_metric */
 	char name[COMPARE_METRIC_LEN]; /* "throughput", "residency_pct.C6" */
 	bool higher_is_better;
@@ -132,7 +142,10 @@ struct compare_result {
 	int64_t latency_req_ns; /* < 0: none */
 	enum wake_model wake_model;
 	struct compare_machine_rec *mrec; /* per machine, or NULL */
-	struct compare_cell *cells; /* by machine, then metric, then value */
+	char worlds[COMPARE_MAX_WORLDS][COMPARE_WORLD_LEN]; /* the --housekeeping list */
+	int nr_worlds;		    /* 0: no list (one world, as the params say) */
+	int nr_flips;		    /* (machine, metric, value, governor) that flip */
+	struct compare_cell *cells; /* by machine, then world, then metric, then value */
 	int nr_cells;
 	double gmean[RUN_MAX_ITEMS]; /* per governor; the baseline's is 1 */
 	int gmean_cells;	     /* cells that entered it */
@@ -157,6 +170,15 @@ const char *compare_metric_unit(const struct workload *wl, int metric);
 /* Run the comparison. Returns 0 with *out filled (free with compare_result_free), or -1. */
 int compare_run(const struct compare_request *req, struct compare_result *out, struct sim_error *err);
 void compare_result_free(struct compare_result *res);
+/*
+ * With nr_worlds >= 2: mark each governor whose verdict (+1 significantly better than the
+ * baseline, -1 significantly worse, 0 no significant difference) is not the same in every
+ * timer world for a machine, metric and value (compare_gov.flips), and count them in
+ * nr_flips. compare_run() calls it; exposed for results built by hand.
+ */
+void compare_mark_flips(struct compare_result *res);
+/* The cell of the same machine, metric and value as cell i (of world 0), in world w. */
+const struct compare_cell *compare_world_cell(const struct compare_result *res, int i, int w);
 
 /* Index of a cell's governor by name, or -1. */
 int compare_governor_index(const struct compare_result *res, const char *name);

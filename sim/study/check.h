@@ -67,6 +67,11 @@ struct check_opts {
 	/* --governor-timeout: every comparison's limit of one call into a governor file
 	 * (run_request.gov_timeout_ns: 0 the default, < 0 none) */
 	int64_t gov_timeout_ns;
+	/* --housekeeping LIST: every comparison runs in each of these timer worlds (presets;
+	 * compare_request.worlds), and a check on a difference that flips between them says
+	 * so; 0: as the file says */
+	char worlds[COMPARE_MAX_WORLDS][COMPARE_WORLD_LEN];
+	int nr_worlds;
 };
 
 /*

@@ -18,16 +18,21 @@
 #include <string.h>
 #include <strings.h>
 
-/* "tbench clients=4 on skl" */
+/* "tbench clients=4 on skl", and ", timer world hz-tick-250" with a --housekeeping list */
 static void cell_desc(const struct check_comparison *cmp, const struct compare_result *res,
 		      const struct compare_cell *c, char *buf, size_t n)
 {
+	size_t k;
+
 	if (res->vary >= 0)
-		snprintf(buf, n, "%s %s=%lld on %s", res->wl->name,
-			 res->wl->params[res->vary].name, (long long)res->values[c->value],
-			 cmp->req.machines[c->machine]);
+		k = (size_t)snprintf(buf, n, "%s %s=%lld on %s", res->wl->name,
+				     res->wl->params[res->vary].name,
+				     (long long)res->values[c->value], cmp->req.machines[c->machine]);
 	else
-		snprintf(buf, n, "%s on %s", res->wl->name, cmp->req.machines[c->machine]);
+		k = (size_t)snprintf(buf, n, "%s on %s", res->wl->name,
+				     cmp->req.machines[c->machine]);
+	if (res->nr_worlds > 0 && k < n)
+		snprintf(buf + k, n - k, ", timer world %s", res->worlds[c->world]);
 }
 
 bool check_bound_holds(const struct check_expect *x, enum check_bound b,
@@ -76,13 +81,15 @@ static void test_bound(const struct check_comparison *cmp, const struct compare_
 		snprintf(l->what, sizeof(l->what), "mean %.6g %s %s %s %.6g", v, l->unit, rel,
 			 check_bound_key[b], x->bound[b]);
 	else if (b != B_NO_REGRESSION)
-		snprintf(l->what, sizeof(l->what), "%+.2f%% against %s %s %s %+.2f%%%s", v,
-			 res->governors[0], rel, check_bound_key[b], x->bound[b], sig);
+		snprintf(l->what, sizeof(l->what), "%+.2f%% against %s %s %s %+.2f%%%s%s", v,
+			 res->governors[0], rel, check_bound_key[b], x->bound[b], sig,
+			 cg->flips ? " (flips with the timer world)" : "");
 	else
-		snprintf(l->what, sizeof(l->what), "%+.2f%% against %s, p = %.4g: %s", cg->pct,
+		snprintf(l->what, sizeof(l->what), "%+.2f%% against %s, p = %.4g: %s%s", cg->pct,
 			 res->governors[0], cg->p,
 			 ok ? "no significant regression"
-			    : "significant regression (no_significant_regression)");
+			    : "significant regression (no_significant_regression)",
+			 cg->flips ? " (flips with the timer world)" : "");
 	cell_desc(cmp, res, c, l->where, sizeof(l->where));
 }
 
@@ -171,6 +178,10 @@ static int run_comparison(struct run_ctx *ctx, int i, struct sim_error *err)
 	if (o->wake_set)
 		req.knobs.wake_model = o->wake_model;
 	req.knobs.gov_timeout_ns = o->gov_timeout_ns;
+	if (o->nr_worlds > 0) {
+		memcpy(req.worlds, o->worlds, sizeof(req.worlds));
+		req.nr_worlds = o->nr_worlds;
+	}
 	req.progress = o->progress ? named_progress : NULL;
 	req.progress_ud = &nb;
 	if (compare_run(&req, &res, err))
