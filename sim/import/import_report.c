@@ -274,6 +274,7 @@ static void census_text(FILE *f, const struct census *C)
 {
 	const struct census_row **v;
 	size_t i;
+	int w = 32; /* the callback column: 32, or up to 51 for longer names (160 columns) */
 
 	if (!C->events) {
 		fprintf(f, "\ntimer census: no timer events (timer:hrtimer_*, timer:timer_*) in the "
@@ -292,7 +293,9 @@ static void census_text(FILE *f, const struct census *C)
 	if (C->unremembered)
 		fprintf(f, "callbacks of %llu timers not remembered: their cancels count as "
 			   "(unknown)\n", (unsigned long long)C->unremembered);
-	fprintf(f, "  CPU  %-32s %-7s %-5s %8s %8s %10s %9s %11s %11s %11s %11s\n", "callback",
+	for (i = 0; i < C->nrow; i++)
+		w = (int)sim_max64(w, sim_min64((int64_t)strlen(fn_name(C->fns, C->row[i].fn)), 51));
+	fprintf(f, "  CPU  %-*s %-7s %-5s %8s %8s %10s %9s %11s %11s %11s %11s\n", w, "callback",
 		"kind", "flags", "armed", "expired", "cancelled", "re-armed", "idle ended",
 		"period_ms", "arm_gap_ms", "timeout_ms");
 	for (i = 0; v && i < C->nrow; i++) {
@@ -305,7 +308,7 @@ static void census_text(FILE *f, const struct census *C)
 			snprintf(cpu, sizeof(cpu), "%d", r->cpu);
 		snprintf(flags, sizeof(flags), "%s%s%s", r->deferrable ? "D" : "",
 			 r->pinned ? "P" : "", r->deferrable || r->pinned ? "" : "-");
-		fprintf(f, "  %-4s %-32s %-7s %-5s %8llu %8llu %10llu %9llu %11llu", cpu,
+		fprintf(f, "  %-4s %-*s %-7s %-5s %8llu %8llu %10llu %9llu %11llu", cpu, w,
 			fn_name(C->fns, r->fn), census_kind(r), flags, (unsigned long long)r->armed,
 			(unsigned long long)r->expired, (unsigned long long)r->cancelled,
 			(unsigned long long)r->rearmed, (unsigned long long)r->idle_ended);
