@@ -1059,6 +1059,7 @@ static void real_trace_ok(const char *name, const struct import_options *o)
 /* Real systrace and trace-cmd text: event counts as the files hold them. */
 static void test_real_traces(void **state)
 {
+	char *a;
 	struct import_options o = { 0 };
 	struct machine m;
 	struct sim_error err = { 0 };
@@ -1083,7 +1084,14 @@ static void test_real_traces(void **state)
 	convert_ok(REAL "trappy-trace_idle.report.txt", &o, false, &c);
 	assert_int_equal(ji(c.json, "events.cpu_idle"), 17);
 	assert_int_equal(ji(c.json, "events.sched_switch"), 23);
+	/* the timer census: this trace has no timer events, and says so */
+	assert_int_equal(ji(c.json, "timer_census.timer_events"), 0);
+	assert_int_equal(json_array_size(jget(c.json, "timer_census.functions")), 0);
 	conv_free(&c);
+	assert_int_equal(run_idlesim("import " REAL "trappy-trace_idle.report.txt"), 0);
+	a = slurp(tmp_path("out"));
+	assert_non_null(strstr(a, "\ntimer census: no timer events"));
+	free(a);
 }
 
 /*
@@ -1148,6 +1156,7 @@ static void test_real_tracedat(void **state)
 	assert_int_equal(ji(d.json, "cpus"), 6);
 	assert_int_equal(ji(d.json, "idle_periods"), ji(c.json, "idle_periods"));
 	assert_int_equal(ji(d.json, "recorded.states.2.usage"), ji(c.json, "recorded.states.2.usage"));
+	assert_int_equal(ji(d.json, "timer_census.timer_events"), 0); /* none in this trace */
 	tracedat_stdin(d.records);
 	conv_free(&d);
 	conv_free(&c);
@@ -1237,6 +1246,213 @@ static int run_real(const char *which)
 	}
 	return is_dat ? cmocka_run_group_tests(dat, setup, teardown)
 		      : cmocka_run_group_tests(text, setup, teardown);
+}
+
+/* ---- the timer census ---- */
+
+/*
+ * tests/import/census.ftrace, 48 events on 2 CPUs from 10.000000 s (times below in us after
+ * 10 s; hrtimer now= equals the event time, so hrtimer expiries need no clock offset; HZ 250
+ * given, so a jiffy is 4 ms). Timers: A tick_sched_timer (CPU 0, mode ABS_PINNED_HARD), B
+ * delayed_work_timer_fn (CPU 0, wheel, flags=D|P), C hrtimer_wakeup (CPU 1, mode ABS), D
+ * tcp_delack_timer (CPU 1, wheel), E process_timeout (CPU 1, wheel), F an hrtimer never
+ * armed in the trace. Each expiry is preceded by a cancel of the same timer at the same
+ * instant, as the kernel traces it; those cancels count as nothing.
+ *
+ *  CPU 0: 0 A armed for 4000 (timeout 4.000 ms); 10 B armed, timeout=250 jiffies (1000 ms);
+ *         idle 20-4001, 4010-8001 (merged), 8310-12001, 12002-16001: 4 periods, each ended by
+ *         A's expiry at 4000, 8000, 12000, 16000 -> A: expired 4, idle ended 4, period
+ *         (4000, 4000, 4000) = 4.000 ms. At 8100 B is cancelled and armed again at once: a
+ *         re-arm (rearmed 1, armed 2, cancelled 0), arm gap 8100 - 10 = 8.090 ms, timeout
+ *         1000 ms both times. At 8200 A the same: rearmed 1, armed 2, arm gap 8200 - 0 =
+ *         8.200 ms, timeouts 4.000 and 12000 - 8200 = 3.800 -> lower median 3.800 ms. At
+ *         16100 F is cancelled, nothing follows: cancelled 1 under "(unknown)" (hrtimer).
+ *  CPU 1: 1000 C armed for 6000 (5.000 ms); 1010 D armed, timeout=10 (40 ms); 1020 E armed,
+ *         timeout=1 (4 ms). Idle 1040-5001 ended by E's expiry at 5000; 5002-6001 ended by
+ *         C's at 6000; 6100 D cancelled, and the next timer event of CPU 1 is E's start at
+ *         6200 (timeout=2, 8 ms; arm gap 6200 - 1020 = 5.180 ms): a cancel; idle 6310-14001
+ *         ended by E's expiry at 14000 (period 14000 - 5000 = 9.000 ms). So E: armed 2,
+ *         expired 2, idle ended 2, timeout lower median of (4, 8) = 4.000 ms; C: armed 1,
+ *         expired 1, idle ended 1; D: armed 1, cancelled 1.
+ *  Timer events: CPU 0 2 + 5 + 4 (A) + 3 (B) + 1 (F) = 15, CPU 1 4 (C) + 2 (D) + 5 (E) = 11.
+ *  Machine-wide rows: the same numbers per callback (each on one CPU), sorted by idle
+ *  periods ended: tick_sched_timer 4, process_timeout 2, hrtimer_wakeup 1, then by expiries
+ *  and arms: delayed_work_timer_fn (0, 2), tcp_delack_timer (0, 1), (unknown) (0, 0).
+ */
+static const struct census_want {
+	int cpu; /* -1: machine-wide */
+	const char *fn, *kind, *flags;
+	long armed, expired, cancelled, rearmed, idle;
+	long long period_ns, arm_ns, timeout_ns; /* -1: none */
+} census_want[] = {
+	{ -1, "tick_sched_timer", "hrtimer", "P", 2, 4, 0, 1, 4, 4000000, 8200000, 3800000 },
+	{ -1, "process_timeout", "wheel", "-", 2, 2, 0, 0, 2, 9000000, 5180000, 4000000 },
+	{ -1, "hrtimer_wakeup", "hrtimer", "-", 1, 1, 0, 0, 1, -1, -1, 5000000 },
+	{ -1, "delayed_work_timer_fn", "wheel", "DP", 2, 0, 0, 1, 0, -1, 8090000, 1000000000 },
+	{ -1, "tcp_delack_timer", "wheel", "-", 1, 0, 1, 0, 0, -1, -1, 40000000 },
+	{ -1, "(unknown)", "hrtimer", "-", 0, 0, 1, 0, 0, -1, -1, -1 },
+	{ 0, "tick_sched_timer", "hrtimer", "P", 2, 4, 0, 1, 4, 4000000, 8200000, 3800000 },
+	{ 0, "delayed_work_timer_fn", "wheel", "DP", 2, 0, 0, 1, 0, -1, 8090000, 1000000000 },
+	{ 0, "(unknown)", "hrtimer", "-", 0, 0, 1, 0, 0, -1, -1, -1 },
+	{ 1, "process_timeout", "wheel", "-", 2, 2, 0, 0, 2, 9000000, 5180000, 4000000 },
+	{ 1, "hrtimer_wakeup", "hrtimer", "-", 1, 1, 0, 0, 1, -1, -1, 5000000 },
+	{ 1, "tcp_delack_timer", "wheel", "-", 1, 0, 1, 0, 0, -1, -1, 40000000 },
+};
+
+static void census_median(json_t *e, const char *key, long long want)
+{
+	json_t *v = json_object_get(e, key);
+
+	if (want < 0)
+		assert_true(json_is_null(v));
+	else
+		assert_int_equal(json_integer_value(v), want);
+}
+
+static void test_census_json(void **state)
+{
+	struct import_options o = { 0 };
+	size_t i, nf = 0, nc = 0;
+	int two;
+
+	(void)state;
+	o.hz = 250;
+	for (two = 0; two < 2; two++) {
+		struct conv c;
+
+		convert_ok(FIX "census.ftrace", &o, two, &c);
+		assert_int_equal(ji(c.json, "timer_census.timer_events"), 26);
+		assert_int_equal(ji(c.json, "timer_census.median_of_at_most"), 64);
+		assert_int_equal(ji(c.json, "period_wake_causes.tick"), 4);
+		assert_int_equal(ji(c.json, "period_wake_causes.timer"), 3);
+		nf = nc = 0;
+		for (i = 0; i < sizeof(census_want) / sizeof(census_want[0]); i++) {
+			const struct census_want *w = &census_want[i];
+			json_t *e = jget(c.json, w->cpu < 0 ? "timer_census.functions"
+							    : "timer_census.per_cpu");
+			char flags[4];
+
+			e = json_array_get(e, w->cpu < 0 ? nf++ : nc++);
+			assert_non_null(e);
+			if (w->cpu >= 0)
+				assert_int_equal(ji(e, "cpu"), w->cpu);
+			else
+				assert_null(json_object_get(e, "cpu"));
+			assert_string_equal(js(e, "function"), w->fn);
+			assert_string_equal(js(e, "kind"), w->kind);
+			snprintf(flags, sizeof(flags), "%s%s",
+				 json_is_true(json_object_get(e, "deferrable")) ? "D" : "",
+				 json_is_true(json_object_get(e, "pinned")) ? "P" : "");
+			assert_string_equal(flags[0] ? flags : "-", w->flags);
+			assert_int_equal(ji(e, "armed"), w->armed);
+			assert_int_equal(ji(e, "expired"), w->expired);
+			assert_int_equal(ji(e, "cancelled"), w->cancelled);
+			assert_int_equal(ji(e, "rearmed"), w->rearmed);
+			assert_int_equal(ji(e, "idle_periods_ended"), w->idle);
+			census_median(e, "period_ns", w->period_ns);
+			census_median(e, "arm_interval_ns", w->arm_ns);
+			census_median(e, "timeout_ns", w->timeout_ns);
+		}
+		assert_int_equal(json_array_size(jget(c.json, "timer_census.functions")), nf);
+		assert_int_equal(json_array_size(jget(c.json, "timer_census.per_cpu")), nc);
+		conv_free(&c);
+	}
+}
+
+/* The same numbers as text, each row a line of at most 160 columns. */
+static void test_census_text(void **state)
+{
+	char *out, *p, line[256];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(run_idlesim("import tests/import/census.ftrace --hz 250"), 0);
+	out = slurp(tmp_path("out"));
+	assert_non_null(out);
+	assert_non_null(strstr(out, "timer census: 26 timer events, 6 callbacks, 6 (CPU, "
+				    "callback) pairs; sorted by idle periods ended"));
+	p = strstr(out, "  CPU  callback ");
+	assert_non_null(p);
+	for (i = 0; i < sizeof(census_want) / sizeof(census_want[0]); i++) {
+		const struct census_want *w = &census_want[i];
+		char cpu[8], ms[3][16];
+		long long v[3] = { w->period_ns, w->arm_ns, w->timeout_ns };
+		int k;
+
+		snprintf(cpu, sizeof(cpu), w->cpu < 0 ? "all" : "%d", w->cpu);
+		for (k = 0; k < 3; k++)
+			if (v[k] < 0)
+				snprintf(ms[k], sizeof(ms[k]), "%11s", "-");
+			else
+				snprintf(ms[k], sizeof(ms[k]), "%11.3f", (double)v[k] / 1e6);
+		snprintf(line, sizeof(line),
+			 "\n  %-4s %-32s %-7s %-5s %8ld %8ld %10ld %9ld %11ld %s %s %s\n", cpu, w->fn,
+			 w->kind, w->flags, w->armed, w->expired, w->cancelled, w->rearmed, w->idle,
+			 ms[0], ms[1], ms[2]);
+		p = strstr(p, line);
+		if (!p)
+			fail_msg("row %zu not found, or not in order:%s", i, line);
+		p++;
+	}
+	for (p = out; *p;) {
+		char *nl = strchr(p, '\n');
+
+		assert_true((nl ? nl - p : (long)strlen(p)) <= 160);
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	free(out);
+}
+
+/* A trace without timer events says so; a periodic timer's median stays exact past the 64
+ * values kept (every interval is 1 s), and every interval is counted. */
+static void test_census_bounds(void **state)
+{
+	struct import_options o = { 0 };
+	char *text = malloc(1 << 20), *p = text;
+	struct conv c;
+	int i;
+
+	(void)state;
+	write_tmp("n.ftrace", "# tracer: nop\n#P:1\n" ENTRY(0, 100, 1) EXIT(0, 200));
+	convert_ok(tmp_path("n.ftrace"), &o, false, &c);
+	assert_int_equal(ji(c.json, "timer_census.timer_events"), 0);
+	assert_int_equal(json_array_size(jget(c.json, "timer_census.functions")), 0);
+	assert_int_equal(json_array_size(jget(c.json, "timer_census.per_cpu")), 0);
+	conv_free(&c);
+	snprintf(p, 1 << 20, "import %s", tmp_path("n.ftrace"));
+	assert_int_equal(run_idlesim(p), 0);
+	p = slurp(tmp_path("out"));
+	assert_non_null(strstr(p, "\ntimer census: no timer events (timer:hrtimer_*, "
+				  "timer:timer_*) in the trace\n"));
+	free(p);
+	p = text;
+	p += sprintf(p, "# tracer: nop\n#P:1\n");
+	for (i = 0; i < 1000; i++) {
+		long long t = 1000000LL * (i + 1); /* us after 10 s */
+
+		p += sprintf(p,
+			     "          <idle>-0       [000] d..1.   %lld.%06lld: cpu_idle: state=1 "
+			     "cpu_id=0\n",
+			     10 + (t - 990) / 1000000, (t - 990) % 1000000);
+		p += sprintf(p,
+			     "          <idle>-0       [000] d.h1.   %lld.%06lld: hrtimer_expire_entry: "
+			     "hrtimer=ffff00000000aa00 function=watchdog_timer_fn now=%lld000\n",
+			     10 + t / 1000000, t % 1000000, 10000000 + t);
+		p += sprintf(p,
+			     "          <idle>-0       [000] d..1.   %lld.%06lld: cpu_idle: "
+			     "state=4294967295 cpu_id=0\n",
+			     10 + (t + 1) / 1000000, (t + 1) % 1000000);
+	}
+	convert_ok(write_tmp("w.ftrace", text), &o, false, &c);
+	assert_string_equal(js(c.json, "timer_census.functions.0.function"), "watchdog_timer_fn");
+	assert_int_equal(ji(c.json, "timer_census.functions.0.expired"), 1000);
+	assert_int_equal(ji(c.json, "timer_census.functions.0.idle_periods_ended"), 1000);
+	assert_int_equal(ji(c.json, "timer_census.functions.0.period_intervals"), 999);
+	assert_int_equal(ji(c.json, "timer_census.functions.0.period_ns"), 1000000000);
+	assert_int_equal(ji(c.json, "timer_census.per_cpu.0.period_ns"), 1000000000);
+	assert_true(json_is_null(jget(c.json, "timer_census.functions.0.timeout_ns")));
+	conv_free(&c);
+	free(text);
 }
 
 /* ---- the command line ---- */
@@ -1367,6 +1583,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_out_of_memory),
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_cli),
+		cmocka_unit_test(test_census_json),
+		cmocka_unit_test(test_census_text),
+		cmocka_unit_test(test_census_bounds),
 	};
 
 	if (argc == 2 && (!strcmp(argv[1], "real") || !strcmp(argv[1], "tracedat")))

@@ -592,7 +592,8 @@ static int two_passes(struct importer *im, struct sim_error *err)
 	if (rewind_input(im, err) || (im->sorted && load_sorted(im, err)))
 		return -1;
 	im->pc.cpus = im->cpus;
-	if (recon_init(&im->R, &im->scan, im->cpus, &im->opt, im->scan.has[KEV_SCHED_SWITCH]))
+	if (recon_init(&im->R, &im->scan, im->cpus, &im->opt, im->scan.has[KEV_SCHED_SWITCH],
+		       &im->fns))
 		return sim_error_nomem(err, im->name);
 	im->recon_ready = true;
 	describe(im);
@@ -613,8 +614,9 @@ static struct importer *open_common(const char *path, const struct import_option
 	snprintf(im->name, sizeof(im->name), "%s",
 		 o->name ? o->name : strcmp(path, "-") ? path : "<stdin>");
 	im->fmt = o->format;
+	im->pc.fns = &im->fns;
 	im->fmt_forced = o->format != IMPORT_AUTO;
-	if (names_init(&im->names) || scan_init(&im->scan)) {
+	if (names_init(&im->names) || fn_init(&im->fns) || scan_init(&im->scan)) {
 		sim_error_nomem(err, im->name);
 		goto fail;
 	}
@@ -701,7 +703,7 @@ static int one_pass(struct importer *im, FILE *body, struct sim_error *err)
 		cpus = (int)sim_max64(im->scan.max_cpu, im->pc.max_named) + 1;
 	if (rewind_input(im, err))
 		return -1;
-	if (recon_init(&im->R, NULL, cpus, &im->opt, merge))
+	if (recon_init(&im->R, NULL, cpus, &im->opt, merge, &im->fns))
 		return sim_error_nomem(err, im->name);
 	im->recon_ready = true;
 	do {
@@ -800,6 +802,7 @@ void import_close(struct importer *im)
 		close(im->fd);
 	linesrc_release(&im->ls);
 	names_release(&im->names);
+	fn_release(&im->fns);
 	scan_release(&im->scan);
 	recon_release(&im->R);
 	sim_free(im->evs);

@@ -463,14 +463,17 @@ static const unsigned char *raw(struct datsrc *d, const char *name, int *len)
 	return p;
 }
 
-static void tick_function(struct datsrc *d, struct kevent *ev)
+/* The callback, resolved with the file's kallsyms: the tick's, and its name for the census. */
+static void timer_function(struct datsrc *d, struct payload_ctx *pc, struct kevent *ev)
 {
 	unsigned long long fn;
 	const char *s;
 
-	if (num(d, "function", &fn) == 0 && (s = tep_find_function(d->tep, fn)) &&
-	    timer_function_is_tick(s, strlen(s)))
+	if (num(d, "function", &fn) || !(s = tep_find_function(d->tep, fn)))
+		return;
+	if (timer_function_is_tick(s, strlen(s)))
 		ev->flags |= KF_TICK;
+	ev->fn = fn_intern(pc->fns, s, strlen(s));
 }
 
 static int mask(struct datsrc *d, const char *name, struct payload_ctx *pc)
@@ -528,7 +531,9 @@ int dat_payload(struct datsrc *d, struct payload_ctx *pc, struct kevent *ev)
 		    num(d, ev->type == KEV_HRTIMER_START ? "expires" : "now", &a))
 			return -1;
 		ev->a = (int64_t)(a & INT64_MAX);
-		tick_function(d, ev);
+		timer_function(d, pc, ev);
+		if (ev->type == KEV_HRTIMER_START && num(d, "mode", &b) == 0 && (b & 0x02))
+			ev->flags |= KF_PINNED; /* HRTIMER_MODE_PINNED */
 		return 0;
 	case KEV_HRTIMER_CANCEL:
 		return id(d, "hrtimer", &ev->id);
@@ -547,13 +552,23 @@ int dat_payload(struct datsrc *d, struct payload_ctx *pc, struct kevent *ev)
 			ev->a = delta > 0 ? sim_time_add(ev->time_ns, delta * pc->tick_ns)
 					  : ev->time_ns;
 			ev->v = (int32_t)(c & 0x3ffff); /* TIMER_CPUMASK */
+			ev->flags |= (c & 0x00080000 ? KF_DEFERRABLE : 0u) | /* TIMER_DEFERRABLE */
+				     (c & 0x00100000 ? KF_PINNED : 0u);	     /* TIMER_PINNED */
+			delta = (int64_t)(a - b);			     /* expires - now */
+			ev->timeout_ns = delta >= 0 && delta <= 1000000000LL ? delta * pc->tick_ns
+									      : -1;
+			timer_function(d, pc, ev);
 			if (ev->v >= pc->cpus)
 				ev->v = -1;
 		}
 		return 0;
 	case KEV_TIMER_CANCEL:
-	case KEV_TIMER_EXPIRE:
 		return id(d, "timer", &ev->id);
+	case KEV_TIMER_EXPIRE:
+		if (id(d, "timer", &ev->id))
+			return -1;
+		timer_function(d, pc, ev);
+		return 0;
 	case KEV_TICK_STOP:
 		ev->v = num(d, "success", &a) == 0 && a;
 		return 0;

@@ -262,16 +262,43 @@ static int timer_id(struct lexer *L, const struct lexed *x, const char *key, str
 	return 0;
 }
 
-static int tick_function(const struct lexed *x, struct kevent *ev)
+/* The callback (function=, when printed): the tick's, and its name for the census. */
+static void timer_function(struct payload_ctx *pc, const struct lexed *x, struct kevent *ev)
 {
 	const char *v = kv(x->pay, x->pay + x->pay_len, "function=");
+	size_t n;
 
-	if (v && timer_function_is_tick(v, symbol_len(v, x->pay + x->pay_len)))
+	if (!v)
+		return;
+	n = symbol_len(v, x->pay + x->pay_len);
+	if (timer_function_is_tick(v, n))
 		ev->flags |= KF_TICK;
-	return 0;
+	ev->fn = fn_intern(pc->fns, v, n);
 }
 
-static int hrtimer(struct lexer *L, const struct lexed *x, struct kevent *ev)
+/* timer_start's flags= as decode_timer_flags() prints them ("D|P", letters M D P I joined by
+ * '|'), or a number (trace-cmd without the event's print format). */
+static void timer_flags(const struct lexed *x, struct kevent *ev)
+{
+	const char *e = x->pay + x->pay_len, *v = kv(x->pay, e, "flags="), *ve, *q;
+	uint64_t u;
+
+	if (!v)
+		return;
+	ve = val_end(v, e);
+	if (v < ve && is_digit(*v)) {
+		if ((ve - v > 2 && v[1] == 'x' ? hex(v, e, &u) : dec(v, e, UINT64_MAX, &u)) == 0)
+			ev->flags |= (u & 0x00080000u ? KF_DEFERRABLE : 0u) |
+				     (u & 0x00100000u ? KF_PINNED : 0u);
+		return;
+	}
+	for (q = v; q < ve; q++)
+		if ((q == v || q[-1] == '|') && (q + 1 == ve || q[1] == '|'))
+			ev->flags |= *q == 'D' ? KF_DEFERRABLE : *q == 'P' ? KF_PINNED : 0u;
+}
+
+static int hrtimer(struct lexer *L, struct payload_ctx *pc, const struct lexed *x,
+		   struct kevent *ev)
 {
 	const char *v, *e = x->pay + x->pay_len;
 	uint64_t u;
@@ -280,8 +307,15 @@ static int hrtimer(struct lexer *L, const struct lexed *x, struct kevent *ev)
 		return LEX_BAD;
 	if (ev->type == KEV_HRTIMER_CANCEL)
 		return LEX_EVENT;
-	tick_function(x, ev);
+	timer_function(pc, x, ev);
 	if (ev->type == KEV_HRTIMER_START) {
+		const char *m = kv(x->pay, e, "mode="), *me = m ? val_end(m, e) : NULL;
+
+		for (; m && me - m >= 6; m++) /* ABS_PINNED, REL_PINNED_HARD, ... */
+			if (!memcmp(m, "PINNED", 6)) {
+				ev->flags |= KF_PINNED;
+				break;
+			}
 		if (need(L, x, "expires=", &v))
 			return LEX_BAD;
 	} else if (!(v = kv(x->pay, e, "now="))) {
@@ -310,6 +344,8 @@ static int timer_start(struct lexer *L, const struct lexed *x, struct payload_ct
 
 	if (timer_id(L, x, "timer=", ev))
 		return LEX_BAD;
+	timer_function(pc, x, ev);
+	timer_flags(x, ev);
 	if (need(L, x, "expires=", &v))
 		return LEX_BAD;
 	if (dec(v, e, UINT64_MAX, &expires))
@@ -318,6 +354,7 @@ static int timer_start(struct lexer *L, const struct lexed *x, struct payload_ct
 		return LEX_BAD;
 	if (sdec(v, e, &timeout))
 		return bad_value(L, x, v, "timeout=");
+	ev->timeout_ns = timeout >= 0 && timeout <= 1000000000 ? timeout * pc->tick_ns : -1;
 	bucket = expires;
 	if ((b = kv(x->pay, e, "bucket_expiry=")) && dec(b, e, UINT64_MAX, &bucket))
 		return bad_value(L, x, b, "bucket_expiry=");
@@ -467,12 +504,16 @@ int lex_payload(struct lexer *L, struct payload_ctx *pc, const struct lexed *x, 
 	case KEV_HRTIMER_START:
 	case KEV_HRTIMER_CANCEL:
 	case KEV_HRTIMER_EXPIRE:
-		return hrtimer(L, x, ev);
+		return hrtimer(L, pc, x, ev);
 	case KEV_TIMER_START:
 		return timer_start(L, x, pc, ev);
 	case KEV_TIMER_CANCEL:
 	case KEV_TIMER_EXPIRE:
-		return timer_id(L, x, "timer=", ev) ? LEX_BAD : LEX_EVENT;
+		if (timer_id(L, x, "timer=", ev))
+			return LEX_BAD;
+		if (ev->type == KEV_TIMER_EXPIRE)
+			timer_function(pc, x, ev);
+		return LEX_EVENT;
 	case KEV_TICK_STOP:
 		v = kv(x->pay, e, "success=");
 		ev->v = v &&

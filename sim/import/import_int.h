@@ -11,6 +11,8 @@
  *   sim/import/import_event.c  the payload of each event used, into a struct kevent;
  *   sim/import/import_recon.c  events -> idle periods -> idle opportunities, wake causes, pending
  *                       timers and sleep lengths, the records waiting to be written in order;
+ *   sim/import/import_census.c the timer census: per CPU and callback, arms, expiries, cancels,
+ *                       periods, timeouts, idle periods ended;
  *   sim/import/import_stats.c  what the recording kernel did: usage/time/above/below of its
  *                       choices, the cpu_idle_miss agreement check;
  *   sim/import/import_datcheck.c  the structure of a trace.dat, checked before libtracecmd;
@@ -66,14 +68,18 @@ enum kev_type {
 #define KF_BELOW 2u	/* cpu_idle_miss type=below */
 #define KF_TIMER_IRQ 4u /* the interrupt of the per-CPU timer (arch_timer, ...) */
 #define KF_NEXT_IDLE 8u /* sched_switch to pid 0 */
+#define KF_DEFERRABLE 16u /* timer_start: TIMER_DEFERRABLE in flags */
+#define KF_PINNED 32u	  /* timer_start: TIMER_PINNED in flags; hrtimer_start: a PINNED mode */
 
 struct kevent {
 	int64_t time_ns;
-	int64_t a;   /* see enum kev_type */
-	uint64_t id; /* timer address as printed */
-	long line;   /* where it was read (0 for trace.dat) */
-	int32_t cpu; /* the CPU it happened on (cpu_id for cpu_idle and cpu_idle_miss) */
+	int64_t a;	    /* see enum kev_type */
+	int64_t timeout_ns; /* KEV_TIMER_START: expires - now at arming (jiffies x tick), ns */
+	uint64_t id;	    /* timer address as printed */
+	long line;	    /* where it was read (0 for trace.dat) */
+	int32_t cpu;	    /* the CPU it happened on (cpu_id for cpu_idle and cpu_idle_miss) */
 	int32_t v;
+	int32_t fn; /* timer events: the callback, a struct fn_table index; 0 = not printed */
 	uint8_t type;
 	uint8_t flags;
 };
@@ -171,7 +177,10 @@ int lex_bad(struct lexer *L, const char *line, const char *at, const char *fmt, 
 
 /* ---- payloads (import_event.c) ---- */
 
+struct fn_table;
+
 struct payload_ctx {
+	struct fn_table *fns;		    /* timer callbacks, interned */
 	int64_t tick_ns;		    /* jiffy length, for timer_list expiries */
 	int cpus;			    /* CPUs of the trace, for target CPUs */
 	int max_named;			    /* the highest CPU a payload named */
@@ -232,6 +241,92 @@ void scan_reorder(struct scan *s);
 void scan_note_tick(struct scan *s, int cpu, int64_t expires);
 int scan_hz(const struct scan *s); /* inferred tick rate, 0 = unknown */
 
+/* The kinds of pending timers: hrtimer_* events and timer_* (timer-wheel) events. */
+enum { TM_HRTIMER = 0, TM_WHEEL = 1 };
+
+/* ---- the timer census (import_census.c) ---- */
+
+#define IMP_MAX_FUNCTIONS 4096	  /* distinct timer callbacks named one by one */
+#define CENSUS_SAMPLES 64	  /* values a median is taken over (a uniform sample beyond) */
+#define CENSUS_MAX_TIMERS (1 << 20) /* timers whose callback is remembered, for their cancels */
+
+enum { FN_UNKNOWN = 0, FN_OTHER = 1 }; /* fn_table indices of "(unknown)" and "(other)" */
+
+/* Timer callbacks by name, each with a stable index. */
+struct fn_table {
+	char **name; /* by index */
+	uint32_t n, capn;
+	int32_t *hash; /* open addressing, -1 empty */
+	uint32_t caph;
+};
+
+int fn_init(struct fn_table *t);
+void fn_release(struct fn_table *t);
+/* The index of callback s[0..n): FN_OTHER beyond IMP_MAX_FUNCTIONS or out of memory. */
+int32_t fn_intern(struct fn_table *t, const char *s, size_t n);
+const char *fn_name(const struct fn_table *t, int32_t i);
+
+/* The values a median is taken over: every one up to CENSUS_SAMPLES, then a uniform sample
+ * of that many (reservoir sampling with a generator of its own: the same trace gives the
+ * same sample). */
+struct sample_set {
+	int64_t *v;
+	size_t n, cap;
+	uint64_t seen, rng;
+};
+
+struct census_row {
+	int32_t cpu; /* -1: the machine-wide total of the callback */
+	int32_t fn;
+	uint8_t kind; /* TM_HRTIMER, TM_WHEEL */
+	bool deferrable, pinned;
+	uint64_t armed, expired, cancelled, rearmed, idle_ended;
+	int64_t last_arm_ns, last_expiry_ns; /* -1: none yet */
+	struct sample_set period, arm_gap, timeout;
+};
+
+struct census_timer {
+	uint64_t id;
+	int32_t fn;
+	uint8_t kind, used, flags;
+};
+
+struct census_cpu {
+	bool cancel_pending; /* a cancel waits: the CPU's next timer event may re-arm it */
+	uint8_t kind;
+	uint64_t id;
+	int32_t row;
+};
+
+struct census {
+	struct fn_table *fns;
+	int cpus;
+	uint64_t events;
+	struct census_row *row;
+	size_t nrow, caprow;
+	int32_t *rowhash; /* open addressing, -1 empty */
+	uint32_t caprowhash;
+	struct census_timer *tm; /* open addressing by (kind, id) */
+	uint32_t captm, ntm;
+	uint64_t unremembered; /* timers beyond CENSUS_MAX_TIMERS */
+	struct census_cpu *cpu;
+};
+
+int census_init(struct census *C, struct fn_table *fns, int cpus);
+void census_release(struct census *C);
+/*
+ * A timer event (start, cancel, expiry) of `kind`; `timeout_ns`: for a start, expires - now
+ * (-1 unknown). *fn: the callback it was counted under. Returns -1 when memory is exhausted.
+ */
+int census_event(struct census *C, const struct kevent *ev, unsigned kind, int64_t timeout_ns,
+		 int32_t *fn);
+/* The expiry of callback fn (of kind) ended an idle period of cpu. */
+int census_idle_ended(struct census *C, int cpu, unsigned kind, int32_t fn);
+/* The end of the trace: cancels still waiting count as cancels. */
+int census_finish(struct census *C);
+/* The lower median of the values kept (the (n+1)/2-th smallest), -1 if none. */
+int64_t sample_median(const struct sample_set *s);
+
 /* ---- reconstruction (import_recon.c) ---- */
 
 enum icause { IC_TICK, IC_TIMER, IC_IRQ, IC_IPI, IC_UNKNOWN, IC_NR };
@@ -248,9 +343,6 @@ enum unpaired_reason {
 };
 const char *unpaired_reason_name(enum unpaired_reason r);
 bool unpaired_is_entry(enum unpaired_reason r);
-
-/* The kinds of pending timers: hrtimer_* events and timer_* (timer-wheel) events. */
-enum { TM_HRTIMER = 0, TM_WHEEL = 1 };
 
 /* A pending timer noted at the start of an opportunity. */
 struct snap_timer {
@@ -303,6 +395,8 @@ struct rcpu {
 	/* what ended the current period */
 	bool cause_final, timer_irq, remote;
 	bool cause_hr; /* cause IC_TIMER from an hrtimer (not a timer-wheel timer) */
+	int32_t cause_fn;   /* the callback of the expiry that decided the cause, -1 none */
+	uint8_t cause_kind; /* and its kind */
 	enum icause cause;
 	/* recorded-governor verdict waiting for a cpu_idle_miss */
 	bool verdict_pending;
@@ -369,6 +463,7 @@ struct recon {
 	uint32_t disabled;
 	struct miss_check miss;
 	uint64_t remote_wakes;
+	struct census census;
 };
 
 /*
@@ -379,7 +474,7 @@ struct recon {
  * `merge`: the trace records sched_switch.
  */
 int recon_init(struct recon *R, const struct scan *s, int cpus, const struct import_options *o,
-	       bool merge);
+	       bool merge, struct fn_table *fns);
 void recon_release(struct recon *R);
 void recon_seen(struct recon *R, int cpu, int64_t t);
 int recon_event(struct recon *R, const struct kevent *ev);
@@ -493,6 +588,7 @@ struct importer {
 	struct lexer lx;
 	struct payload_ctx pc;
 	struct name_table names;
+	struct fn_table fns; /* timer callbacks */
 	struct scan scan;
 	struct recon R;
 	bool recon_ready;

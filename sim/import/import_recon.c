@@ -356,13 +356,16 @@ static int close_run(struct recon *R, struct rcpu *c, int cpu)
 }
 
 /* The cause of the period that ended last, if no event has told it yet. */
-static void settle_cause(struct rcpu *c)
+static void settle_cause(struct recon *R, struct rcpu *c)
 {
 	if (!c->cause_final) {
 		c->cause = c->timer_irq ? IC_TIMER : c->remote ? IC_IPI : IC_UNKNOWN;
 		c->cause_final = true;
 	}
 	c->s.period_causes[c->cause]++;
+	/* the expiry's rows exist already (census_event made them): this cannot fail */
+	if ((c->cause == IC_TIMER || c->cause == IC_TICK) && c->cause_fn >= 0)
+		(void)census_idle_ended(&R->census, (int)(c - R->cpu), c->cause_kind, c->cause_fn);
 	c->run_cause = c->cause;
 	c->run_cause_hr = c->cause_hr;
 }
@@ -373,6 +376,7 @@ static void new_window(struct rcpu *c)
 	c->timer_irq = false;
 	c->remote = false;
 	c->cause_hr = false;
+	c->cause_fn = -1;
 	c->cause = IC_UNKNOWN;
 }
 
@@ -423,7 +427,7 @@ static int on_entry(struct recon *R, struct rcpu *c, const struct kevent *ev)
 			return -1;
 		break;
 	case RS_EXITED:
-		settle_cause(c);
+		settle_cause(R, c);
 		stats_settle(R, c, cpu);
 		/* idle since the trace began: that record ends at its first exit, whatever
 		 * follows (its entry, and so its state and timers, are unknown) */
@@ -461,7 +465,7 @@ static int on_exit(struct recon *R, struct rcpu *c, const struct kevent *ev)
 		if (c->st != RS_EXITED)
 			return 0;
 		/* a second exit: the entry between was lost; the opportunity ends at the first */
-		settle_cause(c);
+		settle_cause(R, c);
 		stats_settle(R, c, ev->cpu);
 		c->st = RS_NONE;
 		return close_run(R, c, ev->cpu);
@@ -495,7 +499,7 @@ static int on_switch(struct recon *R, struct rcpu *c, const struct kevent *ev)
 			return -1;
 		break;
 	case RS_EXITED:
-		settle_cause(c);
+		settle_cause(R, c);
 		stats_settle(R, c, cpu);
 		if (close_run(R, c, cpu))
 			return -1;
@@ -532,6 +536,25 @@ static int64_t hr_to_trace(const struct recon *R, int64_t expires)
 	return expires + R->clock_offset < 0 ? 0 : expires + R->clock_offset;
 }
 
+/* A timer event into the census; the expiry's callback, if it decides what woke the CPU. */
+static int census(struct recon *R, struct rcpu *c, const struct kevent *ev, unsigned kind)
+{
+	int64_t timeout = -1;
+	int32_t fn;
+
+	if (ev->type == KEV_HRTIMER_START)
+		timeout = sim_max64(hr_to_trace(R, ev->a) - ev->time_ns, 0);
+	else if (ev->type == KEV_TIMER_START)
+		timeout = ev->timeout_ns;
+	if (census_event(&R->census, ev, kind, timeout, &fn))
+		return -1;
+	if ((ev->type == KEV_HRTIMER_EXPIRE || ev->type == KEV_TIMER_EXPIRE) && may_wake(c)) {
+		c->cause_fn = fn;
+		c->cause_kind = (uint8_t)kind;
+	}
+	return 0;
+}
+
 int recon_event(struct recon *R, const struct kevent *ev)
 {
 	struct rcpu *c;
@@ -550,18 +573,22 @@ int recon_event(struct recon *R, const struct kevent *ev)
 	case KEV_SCHED_SWITCH:
 		return on_switch(R, c, ev);
 	case KEV_HRTIMER_START:
+		if (census(R, c, ev, TM_HRTIMER))
+			return -1;
 		return tm_arm(R, TM_HRTIMER, ev->id, ev->cpu, hr_to_trace(R, ev->a),
 			      ev->flags & KF_TICK);
 	case KEV_TIMER_START:
+		if (census(R, c, ev, TM_WHEEL))
+			return -1;
 		return tm_arm(R, TM_WHEEL, ev->id, ev->v >= 0 && ev->v < R->cpus ? ev->v : ev->cpu,
 			      ev->a, false);
 	case KEV_HRTIMER_CANCEL:
-		tm_cancel(R, TM_HRTIMER, ev->id);
-		return 0;
 	case KEV_TIMER_CANCEL:
-		tm_cancel(R, TM_WHEEL, ev->id);
-		return 0;
+		tm_cancel(R, ev->type == KEV_TIMER_CANCEL ? TM_WHEEL : TM_HRTIMER, ev->id);
+		return census(R, c, ev, ev->type == KEV_TIMER_CANCEL ? TM_WHEEL : TM_HRTIMER);
 	case KEV_HRTIMER_EXPIRE:
+		if (census(R, c, ev, TM_HRTIMER))
+			return -1;
 		/* The tick's hrtimer runs on CLOCK_MONOTONIC: now= ties that clock to trace time.
 		 */
 		if ((ev->flags & KF_TICK) && ev->a >= 0) {
@@ -575,6 +602,8 @@ int recon_event(struct recon *R, const struct kevent *ev)
 			cause_hrtimer(c);
 		return 0;
 	case KEV_TIMER_EXPIRE:
+		if (census(R, c, ev, TM_WHEEL))
+			return -1;
 		tm_cancel(R, TM_WHEEL, ev->id);
 		cause(c, IC_TIMER);
 		return 0;
@@ -638,7 +667,7 @@ int recon_lost(struct recon *R, int cpu, int64_t t)
 		if (close_run(R, c, cpu))
 			return -1;
 	} else if (c->st == RS_EXITED) {
-		settle_cause(c);
+		settle_cause(R, c);
 		stats_settle(R, c, cpu);
 		if (close_run(R, c, cpu))
 			return -1;
@@ -666,14 +695,14 @@ int recon_finish(struct recon *R)
 			if (emit_to_end(R, c, i))
 				return -1;
 		} else if (c->st == RS_EXITED) {
-			settle_cause(c);
+			settle_cause(R, c);
 			stats_settle(R, c, i);
 			if (close_run(R, c, i))
 				return -1;
 		}
 	}
 	R->finished = true;
-	return 0;
+	return census_finish(&R->census);
 }
 
 static void to_record(struct recon *R, const struct out_rec *r, struct trace_record *rec)
@@ -719,7 +748,7 @@ int recon_pop(struct recon *R, struct trace_record *rec)
 /* ---- setup ---- */
 
 int recon_init(struct recon *R, const struct scan *s, int cpus, const struct import_options *o,
-	       bool merge)
+	       bool merge, struct fn_table *fns)
 {
 	int i, k;
 
@@ -734,7 +763,7 @@ int recon_init(struct recon *R, const struct scan *s, int cpus, const struct imp
 		machine_to_driver(o->machine, &R->drv);
 	R->cpu = sim_calloc((size_t)cpus, sizeof(*R->cpu));
 	R->open = eventq_new(EVENTQ_HEAP, (uint32_t)cpus);
-	if (!R->cpu || !R->open)
+	if (!R->cpu || !R->open || census_init(&R->census, fns, cpus))
 		return -1;
 	if (s && s->any) {
 		R->started = true;
@@ -804,6 +833,7 @@ void recon_release(struct recon *R)
 	sim_free(R->heap);
 	sim_free(R->pro);
 	eventq_free(R->open);
+	census_release(&R->census);
 	memset(R, 0, sizeof(*R));
 }
 

@@ -14,7 +14,10 @@
  * failed}, per_cpu [{cpu, idle_periods, opportunities, unpaired_entries, unpaired_exits,
  * wake_causes}], recorded {machine, outside_table, states [{index, name, usage, time_ns, above, below}], cpus [{cpu, states}]}, and
  * miss_check {events, above, below, compared, agree, disagree, unmatched, disagreements [{cpu,
- * time_ns, state, residency_ns, kernel, idlesim}], listed} when the trace has cpu_idle_miss events.
+ * time_ns, state, residency_ns, kernel, idlesim}], listed} when the trace has cpu_idle_miss events,
+ * timer_census {timer_events, median_of_at_most, timers_not_remembered, functions [{function,
+ * kind, deferrable, pinned, armed, rearmed, cancelled, expired, idle_periods_ended, period_ns,
+ * period_intervals, arm_interval_ns, timeout_ns}], per_cpu [the same with cpu first]}.
  */
 #include "sim/import/import_int.h"
 #include "sim/base/alloc.h"
@@ -169,6 +172,154 @@ static json_t *recorded_json(const struct importer *im, const struct rcpu_stats 
 	return o;
 }
 
+/* ---- the timer census ---- */
+
+/* Rows by CPU (the machine's, -1, first), then idle periods ended, expiries, arms, most
+ * first; ties in the order the callbacks first appeared in the trace. */
+static int census_order(const void *a, const void *b)
+{
+	const struct census_row *x = *(const struct census_row *const *)a;
+	const struct census_row *y = *(const struct census_row *const *)b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	if (x->idle_ended != y->idle_ended)
+		return x->idle_ended > y->idle_ended ? -1 : 1;
+	if (x->expired != y->expired)
+		return x->expired > y->expired ? -1 : 1;
+	if (x->armed != y->armed)
+		return x->armed > y->armed ? -1 : 1;
+	if (x->fn != y->fn)
+		return x->fn < y->fn ? -1 : 1;
+	return (int)x->kind - (int)y->kind;
+}
+
+static const struct census_row **census_rows(const struct census *C)
+{
+	const struct census_row **v = sim_calloc(C->nrow + 1, sizeof(*v));
+	size_t i;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < C->nrow; i++)
+		v[i] = &C->row[i];
+	qsort(v, C->nrow, sizeof(*v), census_order);
+	return v;
+}
+
+static size_t census_functions(const struct census *C)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < C->nrow; i++)
+		n += C->row[i].cpu < 0;
+	return n;
+}
+
+static const char *census_kind(const struct census_row *r)
+{
+	return r->kind == TM_WHEEL ? "wheel" : "hrtimer";
+}
+
+static json_t *median_json(const struct sample_set *s)
+{
+	return s->n ? json_integer(sample_median(s)) : json_null();
+}
+
+static json_t *census_json(const struct census *C)
+{
+	const struct census_row **v = census_rows(C);
+	json_t *o = json_object(), *fns = json_array(), *cpus = json_array();
+	size_t i;
+
+	json_object_set_new(o, "timer_events", json_integer((json_int_t)C->events));
+	json_object_set_new(o, "median_of_at_most", json_integer(CENSUS_SAMPLES));
+	json_object_set_new(o, "timers_not_remembered", json_integer((json_int_t)C->unremembered));
+	for (i = 0; v && i < C->nrow; i++) {
+		const struct census_row *r = v[i];
+		json_t *e = json_object();
+
+		if (r->cpu >= 0)
+			json_object_set_new(e, "cpu", json_integer(r->cpu));
+		json_object_set_new(e, "function", json_string(fn_name(C->fns, r->fn)));
+		json_object_set_new(e, "kind", json_string(census_kind(r)));
+		json_object_set_new(e, "deferrable", json_boolean(r->deferrable));
+		json_object_set_new(e, "pinned", json_boolean(r->pinned));
+		json_object_set_new(e, "armed", json_integer((json_int_t)r->armed));
+		json_object_set_new(e, "rearmed", json_integer((json_int_t)r->rearmed));
+		json_object_set_new(e, "cancelled", json_integer((json_int_t)r->cancelled));
+		json_object_set_new(e, "expired", json_integer((json_int_t)r->expired));
+		json_object_set_new(e, "idle_periods_ended", json_integer((json_int_t)r->idle_ended));
+		json_object_set_new(e, "period_ns", median_json(&r->period));
+		json_object_set_new(e, "period_intervals", json_integer((json_int_t)r->period.seen));
+		json_object_set_new(e, "arm_interval_ns", median_json(&r->arm_gap));
+		json_object_set_new(e, "timeout_ns", median_json(&r->timeout));
+		json_array_append_new(r->cpu < 0 ? fns : cpus, e);
+	}
+	sim_free(v);
+	json_object_set_new(o, "functions", fns);
+	json_object_set_new(o, "per_cpu", cpus);
+	return o;
+}
+
+static void median_text(FILE *f, const struct sample_set *s)
+{
+	if (s->n)
+		fprintf(f, " %11.3f", (double)sample_median(s) / 1e6);
+	else
+		fprintf(f, " %11s", "-");
+}
+
+static void census_text(FILE *f, const struct census *C)
+{
+	const struct census_row **v;
+	size_t i;
+	int w = 32; /* the callback column: 32, or up to 51 for longer names (160 columns) */
+
+	if (!C->events) {
+		fprintf(f, "\ntimer census: no timer events (timer:hrtimer_*, timer:timer_*) in the "
+			   "trace\n");
+		return;
+	}
+	v = census_rows(C);
+	fprintf(f,
+		"\ntimer census: %llu timer events, %zu callbacks, %zu (CPU, callback) pairs; "
+		"sorted by idle periods ended (by its expiry); period: median interval between "
+		"consecutive expiries of the callback on one CPU; arm gap: median interval "
+		"between its arms; timeout: median expires - now at arming; medians of at most "
+		"%d values; flags: D deferrable, P pinned\n",
+		(unsigned long long)C->events, census_functions(C),
+		C->nrow - census_functions(C), CENSUS_SAMPLES);
+	if (C->unremembered)
+		fprintf(f, "callbacks of %llu timers not remembered: their cancels count as "
+			   "(unknown)\n", (unsigned long long)C->unremembered);
+	for (i = 0; i < C->nrow; i++)
+		w = (int)sim_max64(w, sim_min64((int64_t)strlen(fn_name(C->fns, C->row[i].fn)), 51));
+	fprintf(f, "  CPU  %-*s %-7s %-5s %8s %8s %10s %9s %11s %11s %11s %11s\n", w, "callback",
+		"kind", "flags", "armed", "expired", "cancelled", "re-armed", "idle ended",
+		"period_ms", "arm_gap_ms", "timeout_ms");
+	for (i = 0; v && i < C->nrow; i++) {
+		const struct census_row *r = v[i];
+		char cpu[16], flags[4];
+
+		if (r->cpu < 0)
+			snprintf(cpu, sizeof(cpu), "all");
+		else
+			snprintf(cpu, sizeof(cpu), "%d", r->cpu);
+		snprintf(flags, sizeof(flags), "%s%s%s", r->deferrable ? "D" : "",
+			 r->pinned ? "P" : "", r->deferrable || r->pinned ? "" : "-");
+		fprintf(f, "  %-4s %-*s %-7s %-5s %8llu %8llu %10llu %9llu %11llu", cpu, w,
+			fn_name(C->fns, r->fn), census_kind(r), flags, (unsigned long long)r->armed,
+			(unsigned long long)r->expired, (unsigned long long)r->cancelled,
+			(unsigned long long)r->rearmed, (unsigned long long)r->idle_ended);
+		median_text(f, &r->period);
+		median_text(f, &r->arm_gap);
+		median_text(f, &r->timeout);
+		fputc('\n', f);
+	}
+	sim_free(v);
+}
+
 static json_t *summary_json(const struct importer *im)
 {
 	const struct recon *R = &im->R;
@@ -270,6 +421,7 @@ static json_t *summary_json(const struct importer *im)
 	json_object_set_new(o, "recorded", recorded_json(im, &sum, ns));
 	if (im->has[KEV_CPU_IDLE_MISS])
 		json_object_set_new(o, "miss_check", miss_json(im));
+	json_object_set_new(o, "timer_census", census_json(&R->census));
 	return o;
 }
 
@@ -409,6 +561,7 @@ static void summary_text(FILE *f, const struct importer *im)
 			(unsigned long long)unpaired_sum(s, false));
 		causes_text(f, s->causes);
 	}
+	census_text(f, &R->census);
 	if (im->opt.machine)
 		fprintf(f, "\nrecorded governor's choices, scored on %s:\n", im->opt.machine->name);
 	else
