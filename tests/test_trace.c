@@ -1237,7 +1237,7 @@ static void test_json_errors(void **state)
 		"{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 1, \"bogus\": true}", 1,
 		63,
 		"unknown field 'bogus' (expected format, version, cpus, hz, machine, start, "
-		"end, source or records)");
+		"end, source, tick_phase or records)");
 	expect_error("{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 1, \"hz\": 0}", 1,
 		     60, "hz 0 is out of range (1 to 10000)");
 	expect_error("{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 1, \"start\": -5}",
