@@ -7,6 +7,7 @@
  */
 #include "tests/testutil.h"
 #include "sim/workload/gen.h"
+#include "sim/engine/wheel.h"
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -1023,6 +1024,117 @@ static void test_gen_timer_kind_tick(void **state)
 	free(l);
 }
 
+/*
+ * The wheel's arithmetic (kernel/time/timer.c v6.12 calc_wheel_index, calc_index), by hand.
+ * LVL_START(n) = 63 * 8^(n-1): level 0 holds delta 0..62, level 1 63..503, level 2 504..4031.
+ *  - clk 0, expires 5: level 0, (5 + 1) = 6; expires 62: 63.
+ *  - expires 63: level 1, (63 / 8 + 1) * 8 = 8 * 8 = 64; expires 100: (12 + 1) * 8 = 104.
+ *  - expires 504: level 2, (504 / 64 + 1) * 64 = 8 * 64 = 512.
+ *  - expires 5 with clk 10 (already due): clk's bucket, 10.
+ *  - HZ 250, depth 9: cutoff LVL_START(9) = 63 << 24 = 1,056,964,608; a delta that large is
+ *    capped at clk + cutoff - 8^8 = 1,040,187,392, level 8: (62 + 1) * 16,777,216 =
+ *    1,056,964,608. HZ 100, depth 8: cutoff 63 << 21 = 132,120,576, capped at 130,023,424,
+ *    level 7: (62 + 1) * 2,097,152 = 132,120,576.
+ * The grid: phase 9 ms reduced modulo 4 ms is 1 ms; 0 is in jiffy -1, 1 ms starts jiffy 0;
+ * the edge at or after 1 ms is 1 ms, after 1 ms + 1 ns it is 5 ms; the tick after 1 ms, 5 ms.
+ */
+static void test_wheel_arithmetic(void **state)
+{
+	struct jiffy_grid g;
+
+	(void)state;
+	assert_int_equal(wheel_bucket_expiry(250, 5, 0), 6);
+	assert_int_equal(wheel_bucket_expiry(250, 62, 0), 63);
+	assert_int_equal(wheel_bucket_expiry(250, 63, 0), 64);
+	assert_int_equal(wheel_bucket_expiry(250, 100, 0), 104);
+	assert_int_equal(wheel_bucket_expiry(250, 504, 0), 512);
+	assert_int_equal(wheel_bucket_expiry(250, 5, 10), 10);
+	assert_int_equal(wheel_bucket_expiry(250, INT64_C(1) << 40, 0), 1056964608);
+	assert_int_equal(wheel_bucket_expiry(100, 132120576, 0), 132120576);
+	jiffy_grid_init(&g, 250, 4000000, 9000000);
+	assert_int_equal(g.phase_ns, 1000000);
+	assert_int_equal(jiffy_of(&g, 0), -1);
+	assert_int_equal(jiffy_of(&g, 1000000), 0);
+	assert_int_equal(jiffy_edge_at_or_after(&g, 1000000), 1000000);
+	assert_int_equal(jiffy_edge_at_or_after(&g, 1000001), 5000000);
+	assert_int_equal(jiffy_edge_after(&g, 1000000), 5000000);
+	assert_int_equal(jiffy_edge_at_or_after(&g, INT64_MAX), INT64_MAX);
+}
+
+/*
+ * Wheel timers of event records on a grid with tick_phase 1 ms (edges at 1 + 4k ms), HZ 250;
+ * the scripted governor picks C1 (exit 2 us) and asks to stop the tick. Work until 2.5 ms.
+ *  - Timer p armed at 2 ms (jiffy 0, clk 0) for 3 ms: expires = 0 + ceil(1 ms / 4 ms) = 1,
+ *    level 0, bucket 2: fires at 1 + 2 x 4 = 9 ms. Select 1 at 2.5 ms: sleep length 6.5 ms;
+ *    the tick runs at select, so delta_tick is the next tick, at 5 ms: 2.5 ms (not the
+ *    wheel timer); the wheel timer is beyond that tick: stopped.
+ *  - p has period=1 ms: its callback at jiffy 2 (clk 3) re-arms it for expires 1 + 1 = 2:
+ *    already due, clk's bucket 3, 13 ms; then expires 3, clk 4: 17 ms. Select 2 at 9.002 ms
+ *    (the tick restarted with the work): sleep 3,998,000 to 13 ms, the next tick is at 13 ms
+ *    too, delta_tick 3,998,000; the wheel timer is due at that tick: kept.
+ *  - A one-shot timer armed at 2 ms for 402 ms: expires 0 + 100 = 100, level 1 (63 <= 100 <
+ *    504): bucket (12 + 1) x 8 = 104: 1 + 416 = 417 ms.
+ */
+static void test_wheel_timers_on_grid(void **state)
+{
+	static const char text[] = "idlesim-trace v1\ncpus 1\nstart 0\nend 20000000\ntick_phase 1000000\n"
+				       "busy 0 0 2500000\n"
+				       "timer 0 2000000 p 3000000 period=1000000\n";
+	static const char text2[] = "idlesim-trace v1\ncpus 1\nstart 0\nend 500000000\ntick_phase 1000000\n"
+					"busy 0 0 2500000\n"
+					"timer 0 2000000 l 402000000\n";
+	struct log *l = calloc(1, sizeof(*l));
+	struct sim_decision d;
+
+	(void)state;
+	assert_non_null(l);
+	d = first_decision(text, l);
+	assert_int_equal(d.time_ns, 2500000);
+	assert_int_equal(d.sleep_length_ns, 6500000);
+	assert_int_equal(d.delta_tick_ns, 2500000);
+	assert_true(d.tick_stopped_after);
+	assert_int_equal(d.wake_ns, 9000000);
+	assert_true(l->n >= 3);
+	assert_int_equal(l->d[1].time_ns, 9002000);
+	assert_int_equal(l->d[1].sleep_length_ns, 3998000);
+	assert_int_equal(l->d[1].delta_tick_ns, 3998000);
+	assert_false(l->d[1].tick_stopped_after);
+	assert_int_equal(l->d[1].wake_ns, 13000000);
+	assert_int_equal(l->d[2].wake_ns, 17000000);
+	d = first_decision(text2, l);
+	assert_int_equal(d.sleep_length_ns, 417000000 - 2500000);
+	assert_int_equal(d.wake_ns, 417000000);
+	free(l);
+}
+
+/*
+ * Idle records on the default grid (the trace's start, 1 ms: edges at 1 + 4k ms): a wheel
+ * wakeup at 3 ms moves up to 5 ms. The sleep length is 4 ms, the same as delta_tick (the
+ * next tick, 5 ms, and the wheel timer at it keeps the tick). With timer=hrtimer the timer
+ * stays at 3 ms, programs the device: delta_tick 2 ms too.
+ */
+static void test_idle_record_wheel_on_grid(void **state)
+{
+	struct log *l = calloc(1, sizeof(*l));
+	struct sim_decision d;
+
+	(void)state;
+	assert_non_null(l);
+	d = first_decision("idlesim-trace v1\ncpus 1\nend 10000000\nidle 0 1000000 2000000 timer\n",
+			   l);
+	assert_int_equal(d.sleep_length_ns, 4000000);
+	assert_int_equal(d.delta_tick_ns, 4000000);
+	assert_false(d.tick_stopped_after);
+	assert_int_equal(d.wake_ns, 5000000);
+	d = first_decision("idlesim-trace v1\ncpus 1\nend 10000000\n"
+			   "idle 0 1000000 2000000 timer timer=hrtimer\n",
+			   l);
+	assert_int_equal(d.sleep_length_ns, 2000000);
+	assert_int_equal(d.delta_tick_ns, 2000000);
+	assert_int_equal(d.wake_ns, 3000000);
+	free(l);
+}
+
 static void test_deterministic(void **state)
 {
 	struct gen_config gc;
@@ -1064,6 +1176,9 @@ int main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_timer_kind_tick_rule),
 		cmocka_unit_test(test_gen_timer_kind_tick),
+		cmocka_unit_test(test_wheel_arithmetic),
+		cmocka_unit_test(test_wheel_timers_on_grid),
+		cmocka_unit_test(test_idle_record_wheel_on_grid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
