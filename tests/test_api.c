@@ -45,7 +45,7 @@ static const char tiny_trace[] = "idlesim-trace v1\n"
 				 "end 1000000\n"
 				 "idle 0 0 300000 irq\n"
 				 "idle 0 400000 50000 irq\n"
-				 "idle 0 600000 200000 timer\n";
+				 "idle 0 600000 200000 timer timer=hrtimer\n";
 
 struct fixture {
 	idlesim_machine *m;

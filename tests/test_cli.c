@@ -81,7 +81,7 @@ static void test_json_report_by_hand(void **state)
 	char *text;
 
 	(void)state;
-	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n");
+	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer timer=hrtimer\n");
 	snprintf(args, sizeof(args),
 		 "run --trace %s/one.trace --machine skl --governor oracle --format json -o %s/r.json",
 		 tmpdir, tmpdir);
@@ -122,7 +122,7 @@ static void test_text_and_csv(void **state)
 	char *text;
 
 	(void)state;
-	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n");
+	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer timer=hrtimer\n");
 	snprintf(args, sizeof(args), "run --trace %s/one.trace --machine skl --governor oracle",
 		 tmpdir);
 	assert_int_equal(run_idlesim(args), 0);
@@ -212,7 +212,7 @@ static void test_explain(void **state)
 	json_decref(root);
 	free(text);
 
-	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n");
+	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer timer=hrtimer\n");
 	snprintf(args, sizeof(args),
 		 "run --trace %s/one.trace --machine skl --governor oracle --format json --explain 5 "
 		 "--wake-latency worst",
@@ -239,8 +239,10 @@ static void test_explain(void **state)
 	assert_int_equal(json_integer_value(json_object_get(d, "reflect_ns")), 585000);
 	assert_true(json_is_false(json_object_get(d, "reflect_got_tick")));
 	assert_true(json_is_false(json_object_get(d, "poll_time_limit")));
-	assert_string_equal(json_string_value(json_object_get(d, "timer_kind")), "wheel");
-	assert_int_equal(json_integer_value(json_object_get(d, "wheel_length_ns")), 500000);
+	/* An hrtimer (a timer-wheel timer would fire on the jiffy edge at 4 ms): it programs
+	 * the clock-event device, so delta_tick is its 500 us too; no wheel timer pending. */
+	assert_string_equal(json_string_value(json_object_get(d, "timer_kind")), "hrtimer");
+	assert_true(json_is_null(json_object_get(d, "wheel_length_ns")));
 	assert_true(json_is_null(json_object_get(d, "load")));
 	g = json_object_get(d, "governor");
 	assert_int_equal(json_integer_value(json_object_get(g, "idle_ns")), 500000);
@@ -309,7 +311,7 @@ static void test_knobs(void **state)
 	char *text;
 
 	(void)state;
-	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n");
+	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer timer=hrtimer\n");
 	/* C6 disabled by name: the oracle falls back to C3 (100 us): measured residency
 	 * 500,000 + its exit, 70,000 (worst). */
 	snprintf(args, sizeof(args),
@@ -366,7 +368,7 @@ static const char *jstr(json_t *o, const char *path)
  */
 static void test_config_record(void **state)
 {
-	static const char trace[] = "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n";
+	static const char trace[] = "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer timer=hrtimer\n";
 	struct sim_error err = { 0 };
 	struct machine skl;
 	char args[512], want[17];
@@ -430,7 +432,7 @@ static void write_sweep_spec(const char *name, const char *extra)
 	snprintf(text, sizeof(text), sweep_spec, tmpdir);
 	if (extra) /* another spec: a different text, so a different hash */
 		snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s", extra);
-	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n");
+	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer timer=hrtimer\n");
 	write_tmp(name, text);
 }
 
@@ -463,7 +465,7 @@ static void test_sweep_wake_latency(void **state)
 	char *res;
 
 	(void)state;
-	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n");
+	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer timer=hrtimer\n");
 	snprintf(text, sizeof(text),
 		 "{\"traces\": [\"%s/one.trace\"], \"machines\": [\"skl\"], "
 		 "\"governors\": [\"oracle\"], \"wake_latency\": \"worst\"}\n",
@@ -1103,7 +1105,7 @@ static void test_bom_every_input(void **state)
 	static const struct {
 		const char *file, *body, *cmd, *tail;
 	} cases[] = {
-		{ "t.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n",
+		{ "t.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer timer=hrtimer\n",
 		  "run --trace", "" },
 		{ "j.trace", "{\"format\": \"idlesim-trace\"}\n", "run --trace", "" },
 		{ "m.json", "{\"name\": \"x\"}\n", "run --machine", "" },
@@ -1800,7 +1802,7 @@ static void test_stdin_machine_and_expectation(void **state)
 	char args[1024], *a, *b, *e;
 
 	(void)state;
-	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer\n");
+	write_tmp("one.trace", "idlesim-trace v1\ncpus 1\nend 600000\nidle 0 0 500000 timer timer=hrtimer\n");
 	write_tmp("two.trace", "idlesim-trace v1\ncpus 1\nend 900000\nidle 0 0 700000 irq\n");
 	snprintf(args, sizeof(args), "%s machines skl --json >%s/skl.json", BIN, tmpdir);
 	assert_int_equal(sh(args), 0);

@@ -12,7 +12,9 @@
 
 #include <stdlib.h>
 
-#define HDR "idlesim-trace v1\ncpus 1\n"
+/* The jiffy grid at multiples of TICK_NSEC from 0, as these tests were written: without
+ * tick_phase it would be at the trace's start, the first record's time. */
+#define HDR "idlesim-trace v1\ncpus 1\ntick_phase 0\n"
 
 static void release(struct run_stats *rs)
 {
@@ -36,7 +38,7 @@ static void test_tick_retained_splits_period(void **state)
 
 	(void)state;
 	script_set(C1E, false);
-	replay_ok(HDR "end 12000000\nidle 0 1000000 10000000 timer\n", NULL, &rs);
+	replay_ok(HDR "end 12000000\nidle 0 1000000 10000000 timer timer=hrtimer\n", NULL, &rs);
 	assert_int_equal(rs.total.states[C1E].usage, 3);
 	assert_int_equal(rs.total.states[C1E].time_ns, 10010000);
 	assert_int_equal(rs.total.states[C1E].below, 3);
@@ -84,7 +86,7 @@ static void test_tick_near_time_limit(void **state)
 
 	(void)state;
 	script_set(C1E, false);
-	replay_ok(HDR "end 4611686018424000000\nidle 0 4611686018413000000 10000000 timer\n",
+	replay_ok(HDR "end 4611686018424000000\nidle 0 4611686018413000000 10000000 timer timer=hrtimer\n",
 		  NULL, &rs);
 	assert_int_equal(rs.total.states[C1E].usage, 3);
 	assert_int_equal(rs.total.states[C1E].time_ns, 10010000);
@@ -136,7 +138,7 @@ static void test_time_limit_guard(void **state)
 	S = sim_create(&cfg, SIM_TIME_MAX_NS - 1000, &err);
 	assert_non_null(S);
 	memset(&err, 0, sizeof(err));
-	assert_int_equal(sim_period(S, 0, SIM_TIME_MAX_NS - 100, SIM_TIME_MAX_NS + 1, WAKE_IRQ,
+	assert_int_equal(sim_period(S, 0, SIM_TIME_MAX_NS - 100, SIM_TIME_MAX_NS + 1, 0, WAKE_IRQ,
 				    false, SIM_TIME_NEVER, SIM_TIME_NEVER, 0, 0, &err),
 			 -1);
 	assert_int_equal(err.code, SIM_ERR_INTERNAL);
@@ -186,7 +188,7 @@ static void test_feed_order_refused(void **state)
 	} while (0)
 	REFUSED(sim_idle(S, 2, 1000, SIM_TIME_NEVER, SIM_TIME_NEVER, 0, 0, &err),
 		"idle period for CPU 2");
-	REFUSED(sim_period(S, -1, 1000, 2000, WAKE_IRQ, false, SIM_TIME_NEVER, SIM_TIME_NEVER, 0,
+	REFUSED(sim_period(S, -1, 1000, 2000, 0, WAKE_IRQ, false, SIM_TIME_NEVER, SIM_TIME_NEVER, 0,
 			   0, &err),
 		"idle period for CPU -1");
 	REFUSED(sim_wake(S, 2, 1000, WAKE_IRQ, false, &err), "wakeup for CPU 2");
@@ -195,7 +197,7 @@ static void test_feed_order_refused(void **state)
 	REFUSED(sim_idle(S, 0, 1000, 6000, 5000, 0, 0, &err),
 		"idle period of CPU 0 at 1000 ns fed out of order");
 	/* woken before it starts */
-	REFUSED(sim_period(S, 0, 3000, 2000, WAKE_IRQ, false, SIM_TIME_NEVER, SIM_TIME_NEVER, 0, 0,
+	REFUSED(sim_period(S, 0, 3000, 2000, 0, WAKE_IRQ, false, SIM_TIME_NEVER, SIM_TIME_NEVER, 0, 0,
 			   &err),
 		"idle period of CPU 0 at 3000 ns fed out of order");
 	REFUSED(sim_wake(S, 0, 1000, WAKE_IRQ, false, &err),
@@ -216,7 +218,7 @@ static void test_feed_order_refused(void **state)
 	memset(&err, 0, sizeof(err));
 	assert_int_equal(sim_rewake(S, 0, 40000, WAKE_IPI, &err), 0);
 	/* A period that starts before the last one started. */
-	REFUSED(sim_period(S, 0, 5000, 8000, WAKE_IRQ, false, SIM_TIME_NEVER, SIM_TIME_NEVER, 0, 0,
+	REFUSED(sim_period(S, 0, 5000, 8000, 0, WAKE_IRQ, false, SIM_TIME_NEVER, SIM_TIME_NEVER, 0, 0,
 			   &err),
 		"idle period of CPU 0 at 5000 ns fed out of order");
 #undef REFUSED
@@ -308,7 +310,7 @@ static void test_tick_stopped_one_entry(void **state)
 
 	(void)state;
 	script_set(C1E, true);
-	replay_ok(HDR "end 12000000\nidle 0 1000000 10000000 timer\n", NULL, &rs);
+	replay_ok(HDR "end 12000000\nidle 0 1000000 10000000 timer timer=hrtimer\n", NULL, &rs);
 	assert_int_equal(rs.total.states[C1E].usage, 1);
 	assert_int_equal(rs.total.states[C1E].time_ns, 10010000);
 	assert_int_equal(rs.total.wakeups[WAKE_TICK], 0);
@@ -498,7 +500,7 @@ static void test_latency_limit(void **state)
 	(void)state;
 	o.gov = gov_find("oracle");
 	o.latency_req_ns = 50000;
-	replay_ok(HDR "end 12000000\nidle 0 1000000 10000000 timer\n", &o, &rs);
+	replay_ok(HDR "end 12000000\nidle 0 1000000 10000000 timer timer=hrtimer\n", &o, &rs);
 	assert_int_equal(rs.total.states[C1E].usage, 1);
 	assert_int_equal(rs.total.states[C1E].below, 1);
 	assert_int_equal(rs.total.wakeups[WAKE_TICK], 0);
@@ -605,7 +607,8 @@ static void test_event_records_periodic(void **state)
 
 	(void)state;
 	o.gov = gov_find("oracle");
-	replay_ok(HDR "end 5000000\ntimer 0 0 t 1000000 period=1000000\nbusy 0 0 20000\n", &o, &rs);
+	replay_ok(HDR "end 5000000\ntimer 0 0 t 1000000 period=1000000 kind=hrtimer\n"
+		      "busy 0 0 20000\n", &o, &rs);
 	assert_int_equal(rs.total.states[C8].usage, 4);
 	assert_int_equal(rs.total.states[C8].time_ns, 4180000);
 	assert_int_equal(rs.total.states[C8].above, 0);
@@ -637,7 +640,7 @@ static void test_resched0_keeps_idle_loop(void **state)
 	(void)state;
 	script_set(C6, true);
 	replay_ok(HDR "end 3000000\nidle 0 1000000 500000 irq resched=0\n"
-		      "idle 0 1500000 500000 timer\n",
+		      "idle 0 1500000 500000 timer timer=hrtimer\n",
 		  NULL, &rs);
 	assert_int_equal(s->calls, 2);
 	assert_false(s->seen[0].tick_stopped);
@@ -678,7 +681,7 @@ static void test_resched0_events(void **state)
 
 	(void)state;
 	script_set(C1, true);
-	replay_ok(HDR "end 30000000\ntimer 0 0 t 10000000 period=10000000 resched=0\n"
+	replay_ok(HDR "end 30000000\ntimer 0 0 t 10000000 period=10000000 resched=0 kind=hrtimer\n"
 		      "wake 0 25000000 irq\n",
 		  NULL, &rs);
 	assert_int_equal(s->seen[1].now_ns, 10002000);

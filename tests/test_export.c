@@ -44,7 +44,7 @@ static int teardown(void **state)
 
 static const char hand_trace[] = "idlesim-trace v1\ncpus 1\nstart 0\nend 10000000\n"
 				 "idle 0 1000000 500000 irq\n"
-				 "idle 0 3000000 2000000 timer\n"
+				 "idle 0 3000000 2000000 timer timer=hrtimer\n"
 				 "idle 0 8000000 4000000 irq\n";
 
 /* worst: the hand-computed times use the table's exit latencies (C1E: 10 us) */

@@ -28,7 +28,9 @@ enum { V4_18, V6_6, V6_19, NR_VERSIONS };
 
 /* The run ends well after the last record: its last exit completes, so every entry counts
  * (traces/FORMAT.md, "End of the trace"). */
-#define HDR "idlesim-trace v1\ncpus 1\nend 100000000000\n"
+/* The jiffy grid at multiples of TICK_NSEC from 0, as these tests were written: without
+ * tick_phase it would be at the trace's start, the first record's time. */
+#define HDR "idlesim-trace v1\ncpus 1\nend 100000000000\ntick_phase 0\n"
 #define MS 1000000LL
 #define US 1000LL
 
@@ -253,7 +255,7 @@ static void test_correction_factor_convergence(void **state)
 	(void)state;
 	tb_init(t);
 	for (k = 0; k < 100; k++)
-		tb_idle(t, k * 4 * MS + 1 * MS, 1 * MS, "irq next_timer=2000000");
+		tb_idle(t, k * 4 * MS + 1 * MS, 1 * MS, "irq next_timer=2000000 timer=hrtimer");
 	for (v = 0; v < NR_VERSIONS; v++) {
 		run_trace(t->s, gov_find(versions[v]), NULL, log, &rs);
 		assert_int_equal(log->n, 100);
@@ -304,7 +306,7 @@ static void test_first_select(void **state)
 
 	(void)state;
 	for (v = 0; v < NR_VERSIONS; v++) {
-		run_trace(HDR "idle 0 1000000 1000000 irq next_timer=2000000\n",
+		run_trace(HDR "idle 0 1000000 1000000 irq next_timer=2000000 timer=hrtimer\n",
 			  gov_find(versions[v]), NULL, log, &rs);
 		assert_int_equal(log->n, 1);
 		assert_int_equal(log->r[0].state, want_state[v]);
@@ -340,7 +342,7 @@ static void test_first_select_5_4(void **state)
 	struct run_stats rs;
 
 	(void)state;
-	run_trace(HDR "idle 0 1000000 1000000 irq next_timer=2000000\n", gov_find("menu@5.4"), NULL,
+	run_trace(HDR "idle 0 1000000 1000000 irq next_timer=2000000 timer=hrtimer\n", gov_find("menu@5.4"), NULL,
 		  log, &rs);
 	/* POLL ends at its time limit, so more selects follow within the period: not checked */
 	assert_true(log->n > 1);
@@ -884,7 +886,7 @@ static void test_polling_override(void **state)
 	o.disabled = 1u << C1;
 	tb_init(t);
 	for (k = 0; k < 8; k++)
-		tb_idle(t, k * MS + 500 * US, 12 * US, "timer");
+		tb_idle(t, k * MS + 500 * US, 12 * US, "timer timer=hrtimer");
 	tb_idle(t, 8 * MS + 500 * US, 12 * US, "irq");
 	for (v = 0; v < NR_VERSIONS; v++) {
 		run_trace(t->s, gov_find(versions[v]), &o, log, &rs);
@@ -989,7 +991,7 @@ static void test_all_states_disabled(void **state)
 	(void)state;
 	o.disabled = 0x1ff;
 	for (v = 0; v < NR_VERSIONS; v++) {
-		run_trace(HDR "idle 0 500000 1000000 timer\n", gov_find(versions[v]), &o, log, &rs);
+		run_trace(HDR "idle 0 500000 1000000 timer timer=hrtimer\n", gov_find(versions[v]), &o, log, &rs);
 		assert_true(log->n >= 1);
 		assert_int_equal(log->r[0].state, POLL);
 		assert_false(log->r[0].stop_tick);
@@ -1105,7 +1107,7 @@ static void test_tunables_change_results(void **state)
 	(void)state;
 	tb_init(t);
 	for (k = 0; k < 4; k++)
-		tb_idle(t, k * 4 * MS + 1 * MS, 1 * MS, "irq next_timer=2000000");
+		tb_idle(t, k * 4 * MS + 1 * MS, 1 * MS, "irq next_timer=2000000 timer=hrtimer");
 	o.params = params;
 	for (v = 0; v < NR_VERSIONS; v++) {
 		for (i = 0; i < gov_find(versions[v])->nr_params; i++)
@@ -1200,6 +1202,9 @@ static int modal_state(const struct run_stats *rs)
 static void periodic_workload(struct gen_config *gc, int64_t period_ns)
 {
 	gen_config_defaults(gc, GEN_PERIODIC);
+	/* A timer every 1 ms (or 1.2 ms) at HZ 250 can only be an hrtimer: a timer-wheel
+	 * timer fires on jiffy edges, 4 ms apart. */
+	gc->timer_kind = GEN_TIMER_HRTIMER;
 	gc->duration_ns = 2000 * MS;
 	gc->period_ns = period_ns;
 	gc->hz = 250;

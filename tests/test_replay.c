@@ -7,6 +7,7 @@
  */
 #include "tests/testutil.h"
 #include "sim/workload/gen.h"
+#include "sim/engine/wheel.h"
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -14,7 +15,9 @@
 
 #include <stdlib.h>
 
-#define HDR "idlesim-trace v1\ncpus 1\n"
+/* The jiffy grid at multiples of TICK_NSEC from 0, as these tests were written: without
+ * tick_phase it would be at the trace's start, the first record's time. */
+#define HDR "idlesim-trace v1\ncpus 1\ntick_phase 0\n"
 
 /*
  * Events on one CPU (skl, HZ 250; the scripted governor picks C1 with the tick stopped,
@@ -34,12 +37,12 @@ static void test_event_derivation(void **state)
 	(void)state;
 	script_set(C1, true);
 	replay_ok(HDR "end 1000000\n"
-		      "timer 0 0 a 300000\n"
-		      "timer 0 0 c 400000\n"
+		      "timer 0 0 a 300000 kind=hrtimer\n"
+		      "timer 0 0 c 400000 kind=hrtimer\n"
 		      "cancel 0 100 c\n"
 		      "wake 0 500000 irq iowait=3\n"
 		      "busy 0 500000 100000\n"
-		      "timer 0 550000 b 900000\n",
+		      "timer 0 550000 b 900000 kind=hrtimer\n",
 		  NULL, &rs);
 	/* The fourth select (at 902 us) starts the period the end cuts. */
 	assert_int_equal(s->calls, 4);
@@ -96,7 +99,8 @@ static void test_event_edge_rules(void **state)
 
 	(void)state;
 	script_set(C1, true);
-	replay_ok(HDR "end 1000000\ntimer 0 0 t 500000\nbusy 0 0 100000\nwake 0 100000 ipi\n", NULL,
+	replay_ok(HDR "end 1000000\ntimer 0 0 t 500000 kind=hrtimer\nbusy 0 0 100000\n"
+		      "wake 0 100000 ipi\n", NULL,
 		  &rs);
 	assert_int_equal(rs.total.wakeups[WAKE_IPI], 0);
 	assert_int_equal(rs.total.wakeups[WAKE_TIMER], 1);
@@ -104,7 +108,7 @@ static void test_event_edge_rules(void **state)
 
 	assert_int_equal(replay_string(HDR "busy 0 0 1000\nbusy 0 5000 1000\n", NULL, &rs, &err), -1);
 	assert_int_equal(err.code, SIM_ERR_INPUT);
-	assert_int_equal(err.line, 4);
+	assert_int_equal(err.line, 5); /* HDR is 3 lines */
 	assert_non_null(strstr(err.text, "busy period starts while the CPU is idle"));
 }
 
@@ -407,6 +411,9 @@ static void test_oracle_invariants(void **state)
 			struct stats_summary sum;
 
 			mixed(&gc, 4, 200000000, 100 + k * 4 + (unsigned)i);
+			/* hrtimers: a timer-wheel wakeup moved up to the jiffy grid delays
+			 * its work by more than an exit, which this bound is not about */
+			gc.timer_kind = GEN_TIMER_HRTIMER;
 			replay_gen(&gc, machines[k], "oracle", EVENTQ_HEAP, mask, NULL, &rs);
 			stats_summarize(&rs, &rs.total, rs.nr_cpus, &sum);
 			assert_true(sum.idle_entries > 1000);
@@ -642,7 +649,7 @@ static void test_energy_reference_by_hand(void **state)
 {
 	static const char text[] = HDR "end 2000000\n"
 				       "idle 0 0 300000 irq\n"
-				       "idle 0 310000 1600000 timer\n";
+				       "idle 0 310000 1600000 timer timer=hrtimer\n";
 	struct replay_opts o = { 0 };
 	struct run_stats ro, re;
 	struct machine m;
@@ -912,33 +919,44 @@ static struct sim_decision first_decision(const char *text, struct log *l)
 }
 
 /*
- * The tick-stop rule reads only timer-wheel timers (FORMAT.md, "Tick"). At HZ 250 the first
- * select, at 0, has its next tick at TICK_NSEC = (10^9 + 125) / 250 = 4,000,000 ns; the
- * governor asks to stop the tick. A wheel timer due at 3 ms (<= 4 ms) keeps it; an hrtimer
- * at 3 ms does not (sleep length 3 ms all the same); nor does one with a wheel timer behind
- * it beyond the tick (4,000,001 ns), while a wheel timer at 3.5 ms or exactly at the tick
- * (4 ms: "no later than") keeps it. Event records say the same with kind=.
+ * The tick-stop rule reads only timer-wheel timers (FORMAT.md, "Tick"), and those fire on the
+ * jiffy grid. At HZ 250 the first select, at 0, has its next tick at TICK_NSEC = (10^9 + 125)
+ * / 250 = 4,000,000 ns; the governor asks to stop the tick.
+ *  - Idle records: a wheel timer at 3 ms moves up to the edge at 4 ms (sleep length 4 ms),
+ *    which is the next tick: kept. An hrtimer at 3 ms stays (sleep 3 ms) and does not keep
+ *    it. next_wheel 3.5 ms -> 4 ms and 4 ms (on the grid) keep it; 4,000,001 -> 8 ms does not.
+ *  - Event records, armed at 0 (jiffy 0, clk 0): a wheel timer for 6 ms has expires =
+ *    0 + ceil(6/4) = 2, level 0 (delta 2 < 63), bucket 2 + 1 = 3: fires at 12 ms; one for
+ *    3 ms or 3.9 ms has expires 1, bucket 2: 8 ms. So h (hrtimer, 3 ms) + w (wheel, 6 ms):
+ *    sleep 3 ms, wheel 12 ms, stopped; h wheel 3 ms + w wheel 6 ms: sleep = wheel = 8 ms,
+ *    beyond the tick at 4 ms: stopped (it was kept when h fired at exactly 3 ms); h hrtimer
+ *    + w wheel 3.9 ms: sleep 3 ms, wheel 8 ms, stopped.
  */
 static void test_timer_kind_tick_rule(void **state)
 {
 	static const struct {
 		const char *text;
 		bool stopped;
+		int64_t sleep_ns; /* sleep_length_ns of the decision */
 		int64_t wheel_ns; /* wheel_length_ns of the decision */
 	} cases[] = {
-		{ HDR "end 10000000\nidle 0 0 3000000 timer\n", false, 3000000 },
-		{ HDR "end 10000000\nidle 0 0 3000000 timer timer=wheel\n", false, 3000000 },
-		{ HDR "end 10000000\nidle 0 0 3000000 timer timer=hrtimer\n", true, KTIME_MAX },
-		{ HDR "end 10000000\nidle 0 0 3000000 timer timer=hrtimer next_wheel=3500000\n", false, 3500000 },
-		{ HDR "end 10000000\nidle 0 0 3000000 timer timer=hrtimer next_wheel=4000000\n", false, 4000000 },
-		{ HDR "end 10000000\nidle 0 0 3000000 timer timer=hrtimer next_wheel=4000001\n", true, 4000001 },
-		{ HDR "end 10000000\nidle 0 0 1000000 irq next_timer=3000000 timer=hrtimer\n", true, KTIME_MAX },
-		{ HDR "end 10000000\ntimer 0 0 h 3000000 kind=hrtimer\ntimer 0 0 w 6000000\n", true,
-		  6000000 },
-		{ HDR "end 10000000\ntimer 0 0 h 3000000\ntimer 0 0 w 6000000 kind=wheel\n", false,
-		  3000000 },
-		{ HDR "end 10000000\ntimer 0 0 h 3000000 kind=hrtimer\ntimer 0 0 w 3900000\n", false,
-		  3900000 },
+		{ HDR "end 10000000\nidle 0 0 3000000 timer\n", false, 4000000, 4000000 },
+		{ HDR "end 10000000\nidle 0 0 3000000 timer timer=wheel\n", false, 4000000, 4000000 },
+		{ HDR "end 10000000\nidle 0 0 3000000 timer timer=hrtimer\n", true, 3000000, KTIME_MAX },
+		{ HDR "end 10000000\nidle 0 0 3000000 timer timer=hrtimer next_wheel=3500000\n", false,
+		  3000000, 4000000 },
+		{ HDR "end 10000000\nidle 0 0 3000000 timer timer=hrtimer next_wheel=4000000\n", false,
+		  3000000, 4000000 },
+		{ HDR "end 10000000\nidle 0 0 3000000 timer timer=hrtimer next_wheel=4000001\n", true,
+		  3000000, 8000000 },
+		{ HDR "end 10000000\nidle 0 0 1000000 irq next_timer=3000000 timer=hrtimer\n", true,
+		  3000000, KTIME_MAX },
+		{ HDR "end 20000000\ntimer 0 0 h 3000000 kind=hrtimer\ntimer 0 0 w 6000000\n", true,
+		  3000000, 12000000 },
+		{ HDR "end 20000000\ntimer 0 0 h 3000000\ntimer 0 0 w 6000000 kind=wheel\n", true,
+		  8000000, 8000000 },
+		{ HDR "end 20000000\ntimer 0 0 h 3000000 kind=hrtimer\ntimer 0 0 w 3900000\n", true,
+		  3000000, 8000000 },
 	};
 	struct log *l = calloc(1, sizeof(*l));
 	struct sim_decision d;
@@ -949,8 +967,9 @@ static void test_timer_kind_tick_rule(void **state)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		d = first_decision(cases[i].text, l);
 		assert_int_equal(d.time_ns, 0);
-		assert_int_equal(d.sleep_length_ns, 3000000);
-		assert_int_equal(d.wheel_length_ns, cases[i].wheel_ns);
+		if (d.sleep_length_ns != cases[i].sleep_ns || d.wheel_length_ns != cases[i].wheel_ns)
+			fail_msg("case %zu: sleep %lld wheel %lld", i, (long long)d.sleep_length_ns,
+				 (long long)d.wheel_length_ns);
 		assert_true(d.stop_tick);
 		if (d.tick_stopped_after != cases[i].stopped)
 			fail_msg("case %zu: tick %s", i, d.tick_stopped_after ? "stopped" : "kept");
@@ -962,9 +981,11 @@ static void test_timer_kind_tick_rule(void **state)
  * gen --timer-kind through a replay: periodic, a timer every 1 ms, no work; the scripted
  * governor (C1) asks to stop the tick at every select, at HZ 250 (TICK_NSEC 4 ms). With
  * wheel timers, the rule of FORMAT.md step 3 keeps the tick exactly when the timer is due no
- * later than the next tick boundary after the select: at every select but those in the last
- * 1 ms before a boundary, about three in four. With hrtimers nothing keeps it: every select
- * stops it.
+ * later than the next tick boundary after the select; and a wheel timer fires on the jiffy
+ * grid, so the 1 ms timers (recorded at k ms) wake the CPU at the edges 4 ms apart, and
+ * each select, just after an edge, sees its wheel timer at the next edge: every select
+ * keeps the tick, and there is about one select per edge (100 in 400 ms) rather than one
+ * per millisecond. With hrtimers nothing keeps it: every select stops it.
  */
 static void test_gen_timer_kind_tick(void **state)
 {
@@ -980,7 +1001,7 @@ static void test_gen_timer_kind_tick(void **state)
 	script_set(C1, true);
 	replay_gen(&gc, "skl", NULL, EVENTQ_HEAP, 0, l, &rs);
 	run_stats_release(&rs);
-	assert_true(l->n > 390);
+	assert_true(l->n > 90 && l->n < 110);
 	for (i = 0; i < l->n; i++) {
 		const struct sim_decision *d = &l->d[i];
 		int64_t next_tick = (d->time_ns / 4000000 + 1) * 4000000;
@@ -989,7 +1010,7 @@ static void test_gen_timer_kind_tick(void **state)
 		assert_int_equal(d->tick_stopped_after, d->time_ns + d->wheel_length_ns > next_tick);
 		kept += !d->tick_stopped_after;
 	}
-	assert_true(kept > l->n / 2);
+	assert_int_equal(kept, l->n);
 
 	gc.timer_kind = GEN_TIMER_HRTIMER;
 	script_set(C1, true);
@@ -1000,6 +1021,117 @@ static void test_gen_timer_kind_tick(void **state)
 		assert_int_equal(l->d[i].wheel_length_ns, KTIME_MAX);
 		assert_true(l->d[i].tick_stopped_after);
 	}
+	free(l);
+}
+
+/*
+ * The wheel's arithmetic (kernel/time/timer.c v6.12 calc_wheel_index, calc_index), by hand.
+ * LVL_START(n) = 63 * 8^(n-1): level 0 holds delta 0..62, level 1 63..503, level 2 504..4031.
+ *  - clk 0, expires 5: level 0, (5 + 1) = 6; expires 62: 63.
+ *  - expires 63: level 1, (63 / 8 + 1) * 8 = 8 * 8 = 64; expires 100: (12 + 1) * 8 = 104.
+ *  - expires 504: level 2, (504 / 64 + 1) * 64 = 8 * 64 = 512.
+ *  - expires 5 with clk 10 (already due): clk's bucket, 10.
+ *  - HZ 250, depth 9: cutoff LVL_START(9) = 63 << 24 = 1,056,964,608; a delta that large is
+ *    capped at clk + cutoff - 8^8 = 1,040,187,392, level 8: (62 + 1) * 16,777,216 =
+ *    1,056,964,608. HZ 100, depth 8: cutoff 63 << 21 = 132,120,576, capped at 130,023,424,
+ *    level 7: (62 + 1) * 2,097,152 = 132,120,576.
+ * The grid: phase 9 ms reduced modulo 4 ms is 1 ms; 0 is in jiffy -1, 1 ms starts jiffy 0;
+ * the edge at or after 1 ms is 1 ms, after 1 ms + 1 ns it is 5 ms; the tick after 1 ms, 5 ms.
+ */
+static void test_wheel_arithmetic(void **state)
+{
+	struct jiffy_grid g;
+
+	(void)state;
+	assert_int_equal(wheel_bucket_expiry(250, 5, 0), 6);
+	assert_int_equal(wheel_bucket_expiry(250, 62, 0), 63);
+	assert_int_equal(wheel_bucket_expiry(250, 63, 0), 64);
+	assert_int_equal(wheel_bucket_expiry(250, 100, 0), 104);
+	assert_int_equal(wheel_bucket_expiry(250, 504, 0), 512);
+	assert_int_equal(wheel_bucket_expiry(250, 5, 10), 10);
+	assert_int_equal(wheel_bucket_expiry(250, INT64_C(1) << 40, 0), 1056964608);
+	assert_int_equal(wheel_bucket_expiry(100, 132120576, 0), 132120576);
+	jiffy_grid_init(&g, 250, 4000000, 9000000);
+	assert_int_equal(g.phase_ns, 1000000);
+	assert_int_equal(jiffy_of(&g, 0), -1);
+	assert_int_equal(jiffy_of(&g, 1000000), 0);
+	assert_int_equal(jiffy_edge_at_or_after(&g, 1000000), 1000000);
+	assert_int_equal(jiffy_edge_at_or_after(&g, 1000001), 5000000);
+	assert_int_equal(jiffy_edge_after(&g, 1000000), 5000000);
+	assert_int_equal(jiffy_edge_at_or_after(&g, INT64_MAX), INT64_MAX);
+}
+
+/*
+ * Wheel timers of event records on a grid with tick_phase 1 ms (edges at 1 + 4k ms), HZ 250;
+ * the scripted governor picks C1 (exit 2 us) and asks to stop the tick. Work until 2.5 ms.
+ *  - Timer p armed at 2 ms (jiffy 0, clk 0) for 3 ms: expires = 0 + ceil(1 ms / 4 ms) = 1,
+ *    level 0, bucket 2: fires at 1 + 2 x 4 = 9 ms. Select 1 at 2.5 ms: sleep length 6.5 ms;
+ *    the tick runs at select, so delta_tick is the next tick, at 5 ms: 2.5 ms (not the
+ *    wheel timer); the wheel timer is beyond that tick: stopped.
+ *  - p has period=1 ms: its callback at jiffy 2 (clk 3) re-arms it for expires 1 + 1 = 2:
+ *    already due, clk's bucket 3, 13 ms; then expires 3, clk 4: 17 ms. Select 2 at 9.002 ms
+ *    (the tick restarted with the work): sleep 3,998,000 to 13 ms, the next tick is at 13 ms
+ *    too, delta_tick 3,998,000; the wheel timer is due at that tick: kept.
+ *  - A one-shot timer armed at 2 ms for 402 ms: expires 0 + 100 = 100, level 1 (63 <= 100 <
+ *    504): bucket (12 + 1) x 8 = 104: 1 + 416 = 417 ms.
+ */
+static void test_wheel_timers_on_grid(void **state)
+{
+	static const char text[] = "idlesim-trace v1\ncpus 1\nstart 0\nend 20000000\ntick_phase 1000000\n"
+				       "busy 0 0 2500000\n"
+				       "timer 0 2000000 p 3000000 period=1000000\n";
+	static const char text2[] = "idlesim-trace v1\ncpus 1\nstart 0\nend 500000000\ntick_phase 1000000\n"
+					"busy 0 0 2500000\n"
+					"timer 0 2000000 l 402000000\n";
+	struct log *l = calloc(1, sizeof(*l));
+	struct sim_decision d;
+
+	(void)state;
+	assert_non_null(l);
+	d = first_decision(text, l);
+	assert_int_equal(d.time_ns, 2500000);
+	assert_int_equal(d.sleep_length_ns, 6500000);
+	assert_int_equal(d.delta_tick_ns, 2500000);
+	assert_true(d.tick_stopped_after);
+	assert_int_equal(d.wake_ns, 9000000);
+	assert_true(l->n >= 3);
+	assert_int_equal(l->d[1].time_ns, 9002000);
+	assert_int_equal(l->d[1].sleep_length_ns, 3998000);
+	assert_int_equal(l->d[1].delta_tick_ns, 3998000);
+	assert_false(l->d[1].tick_stopped_after);
+	assert_int_equal(l->d[1].wake_ns, 13000000);
+	assert_int_equal(l->d[2].wake_ns, 17000000);
+	d = first_decision(text2, l);
+	assert_int_equal(d.sleep_length_ns, 417000000 - 2500000);
+	assert_int_equal(d.wake_ns, 417000000);
+	free(l);
+}
+
+/*
+ * Idle records on the default grid (the trace's start, 1 ms: edges at 1 + 4k ms): a wheel
+ * wakeup at 3 ms moves up to 5 ms. The sleep length is 4 ms, the same as delta_tick (the
+ * next tick, 5 ms, and the wheel timer at it keeps the tick). With timer=hrtimer the timer
+ * stays at 3 ms, programs the device: delta_tick 2 ms too.
+ */
+static void test_idle_record_wheel_on_grid(void **state)
+{
+	struct log *l = calloc(1, sizeof(*l));
+	struct sim_decision d;
+
+	(void)state;
+	assert_non_null(l);
+	d = first_decision("idlesim-trace v1\ncpus 1\nend 10000000\nidle 0 1000000 2000000 timer\n",
+			   l);
+	assert_int_equal(d.sleep_length_ns, 4000000);
+	assert_int_equal(d.delta_tick_ns, 4000000);
+	assert_false(d.tick_stopped_after);
+	assert_int_equal(d.wake_ns, 5000000);
+	d = first_decision("idlesim-trace v1\ncpus 1\nend 10000000\n"
+			   "idle 0 1000000 2000000 timer timer=hrtimer\n",
+			   l);
+	assert_int_equal(d.sleep_length_ns, 2000000);
+	assert_int_equal(d.delta_tick_ns, 2000000);
+	assert_int_equal(d.wake_ns, 3000000);
 	free(l);
 }
 
@@ -1044,6 +1176,9 @@ int main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_timer_kind_tick_rule),
 		cmocka_unit_test(test_gen_timer_kind_tick),
+		cmocka_unit_test(test_wheel_arithmetic),
+		cmocka_unit_test(test_wheel_timers_on_grid),
+		cmocka_unit_test(test_idle_record_wheel_on_grid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

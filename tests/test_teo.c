@@ -28,7 +28,9 @@
 
 /* The run ends well after the last record: its last exit completes, so every entry counts
  * (traces/FORMAT.md, "End of the trace"). */
-#define HDR "idlesim-trace v1\ncpus 1\nend 100000000000\n"
+/* The jiffy grid at multiples of TICK_NSEC from 0, as these tests were written: without
+ * tick_phase it would be at the trace's start, the first record's time. */
+#define HDR "idlesim-trace v1\ncpus 1\nend 100000000000\ntick_phase 0\n"
 #define MS 1000000LL
 #define US 1000LL
 
@@ -254,7 +256,7 @@ static void h_reflect(struct harness *h, int64_t now, int idx, int64_t residency
 static void test_first_decision_after_enable(void **state)
 {
 	static const char *trace =
-		HDR "idle 0 1000000 10000000 timer\nidle 0 12000000 891000 timer\n";
+		HDR "idle 0 1000000 10000000 timer timer=hrtimer\nidle 0 12000000 891000 timer timer=hrtimer\n";
 	struct topts o = {0};
 
 	(void)state;
@@ -307,7 +309,7 @@ static void test_first_decision_after_enable(void **state)
  */
 static void test_first_decision_6_19_skips_sleep_length(void **state)
 {
-	static const char *trace = HDR "idle 0 1000000 2000000 timer\n";
+	static const char *trace = HDR "idle 0 1000000 2000000 timer timer=hrtimer\n";
 	struct topts o = {0};
 
 	(void)state;
@@ -351,9 +353,9 @@ static void test_first_decision_6_19_skips_sleep_length(void **state)
  */
 static void test_hit(void **state)
 {
-	static const char *trace = HDR "idle 0 500000 1000000 timer\n"
-				       "idle 0 4500000 1000000 timer\n"
-				       "idle 0 8500000 10000000 timer\n";
+	static const char *trace = HDR "idle 0 500000 1000000 timer timer=hrtimer\n"
+				       "idle 0 4500000 1000000 timer timer=hrtimer\n"
+				       "idle 0 8500000 10000000 timer timer=hrtimer\n";
 	struct run_stats rs;
 	struct topts o = {0};
 
@@ -438,11 +440,11 @@ static void test_hit(void **state)
  *       3390/8 = 1695 + 423 = 2118? no; duration 9.11 ms >= TICK -> the tick may be
  *       stopped.
  */
-static const char *intercept_trace = HDR "idle 0 1000000 10000000 timer\n"
-					 "idle 0 12000000 10000000 timer\n"
-					 "idle 0 23000000 1190000 irq next_timer=10000000\n"
-					 "idle 0 34000000 1190000 irq next_timer=10000000\n"
-					 "idle 0 45000000 10000000 timer\n";
+static const char *intercept_trace = HDR "idle 0 1000000 10000000 timer timer=hrtimer\n"
+					 "idle 0 12000000 10000000 timer timer=hrtimer\n"
+					 "idle 0 23000000 1190000 irq next_timer=10000000 timer=hrtimer\n"
+					 "idle 0 34000000 1190000 irq next_timer=10000000 timer=hrtimer\n"
+					 "idle 0 45000000 10000000 timer timer=hrtimer\n";
 
 static void test_intercepts_move_shallower(void **state)
 {
@@ -543,10 +545,10 @@ static char *decay_trace(void)
 
 		if (k == 4)
 			len += (size_t)snprintf(t + len, cap - len,
-						"idle 0 %lld 1190000 irq next_timer=10000000\n",
+						"idle 0 %lld 1190000 irq next_timer=10000000 timer=hrtimer\n",
 						start);
 		else
-			len += (size_t)snprintf(t + len, cap - len, "idle 0 %lld 10000000 timer\n",
+			len += (size_t)snprintf(t + len, cap - len, "idle 0 %lld 10000000 timer timer=hrtimer\n",
 						start);
 		assert_true(len < cap);
 	}
@@ -597,9 +599,9 @@ static void test_decay_truncation(void **state)
  * + 512 = 896. */
 static void test_tunables(void **state)
 {
-	static const char *trace = HDR "idle 0 500000 1000000 timer\n"
-				       "idle 0 4500000 1000000 timer\n"
-				       "idle 0 8500000 10000000 timer\n";
+	static const char *trace = HDR "idle 0 500000 1000000 timer timer=hrtimer\n"
+				       "idle 0 4500000 1000000 timer timer=hrtimer\n"
+				       "idle 0 8500000 10000000 timer timer=hrtimer\n";
 	struct topts o = {0};
 
 	(void)state;
@@ -662,8 +664,8 @@ static void test_5_14_alt_recent(void **state)
 		bool irq = k > 20 && k < 30 && (k - 21) % 2 == 0;
 
 		len += (size_t)snprintf(t + len, cap - len,
-					irq ? "idle 0 %lld 1190000 irq next_timer=10000000\n"
-					    : "idle 0 %lld 10000000 timer\n",
+					irq ? "idle 0 %lld 1190000 irq next_timer=10000000 timer=hrtimer\n"
+					    : "idle 0 %lld 10000000 timer timer=hrtimer\n",
 					start);
 		assert_true(len < cap);
 	}
@@ -820,7 +822,7 @@ static void test_6_19_sleep_length_skip_and_tick_wakeups(void **state)
  */
 static void test_latency_constraint(void **state)
 {
-	static const char *trace = HDR "idle 0 1000000 10000000 timer\n";
+	static const char *trace = HDR "idle 0 1000000 10000000 timer timer=hrtimer\n";
 	struct topts o = {0};
 
 	(void)state;
@@ -870,7 +872,7 @@ static void test_latency_constraint(void **state)
  */
 static void test_latency_constraint_below_every_state(void **state)
 {
-	static const char *trace = HDR "idle 0 1000000 200000 timer\n";
+	static const char *trace = HDR "idle 0 1000000 200000 timer timer=hrtimer\n";
 	struct topts o = {0};
 
 	(void)state;
@@ -908,7 +910,7 @@ static void test_latency_constraint_below_every_state(void **state)
  */
 static void test_tick_kept_capped_by_delta_tick(void **state)
 {
-	static const char *trace = HDR "idle 0 3500000 1000000 timer\n";
+	static const char *trace = HDR "idle 0 3500000 1000000 timer timer=hrtimer\n";
 	const struct cpuidle_governor *g[] = {gov_find("teo@5.1"), gov_find("teo@5.14"), gov_find("teo@6.19")};
 	struct topts o = {0};
 	int i;
@@ -1084,7 +1086,7 @@ static void test_poll_time_limit_harness(void **state)
  */
 static void test_poll_time_limit_trace(void **state)
 {
-	static const char *trace = HDR "idle 0 1000000 50000 irq next_timer=3000000\n";
+	static const char *trace = HDR "idle 0 1000000 50000 irq next_timer=3000000 timer=hrtimer\n";
 	const struct cpuidle_governor *g[] = {gov_find("teo@5.1"), gov_find("teo@5.14"), gov_find("teo@6.19")};
 	struct run_stats rs;
 	struct topts o = {0};
@@ -1144,12 +1146,12 @@ static void test_disabled_states(void **state)
 	for (i = 0; i < 3; i++) {
 		o.gov = g[i];
 		o.disabled = 1u << C8;
-		run_release(HDR "idle 0 500000 1000000 timer\n", &o);
+		run_release(HDR "idle 0 500000 1000000 timer timer=hrtimer\n", &o);
 		assert_int_equal(D(1)->state, C7S);
 		assert_false(D(1)->stop_tick);
 
 		o.disabled = (1u << POLL) | (1u << C1);
-		run_release(HDR "idle 0 500000 10000 timer\n", &o);
+		run_release(HDR "idle 0 500000 10000 timer timer=hrtimer\n", &o);
 		assert_int_equal(D(1)->state, C1E);
 		assert_false(D(1)->stop_tick);
 	}
@@ -1274,6 +1276,9 @@ static void test_behaviour_periodic_1ms(void **state)
 
 	(void)state;
 	gen_config_defaults(&gc, GEN_PERIODIC); /* 1 ms period, 1 s, seed 1, no busy time */
+	/* A timer every 1 ms at HZ 250 can only be an hrtimer: a timer-wheel timer fires on
+	 * jiffy edges, 4 ms apart. */
+	gc.timer_kind = GEN_TIMER_HRTIMER;
 	run_gen(&gc, gov_find("oracle"), &b);
 	assert_int_equal(b.top, C8);
 	for (i = 0; i < 3; i++) {

@@ -989,6 +989,47 @@ static char *written(const struct trace_header *h, struct trace_record *recs, si
 	return buf;
 }
 
+/* tick_phase: read from the text and JSON headers, written back by the writer; a second one
+ * is an error at its line. */
+static void test_tick_phase(void **state)
+{
+	struct sim_error err = { 0 };
+	struct trace_reader *r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	r = trace_open_string("t", "idlesim-trace v1\ncpus 1\ntick_phase 1500000\n", &err);
+	assert_non_null(r);
+	assert_true(trace_header(r)->has_tick_phase);
+	assert_int_equal(trace_header(r)->tick_phase_ns, 1500000);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(trace_write_header(f, trace_header(r)), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\ntick_phase 1500000\n"));
+	free(buf);
+	trace_close(r);
+
+	r = trace_open_string("j", "{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 1, "
+				   "\"tick_phase\": 7}",
+			      &err);
+	assert_non_null(r);
+	assert_true(trace_header(r)->has_tick_phase);
+	assert_int_equal(trace_header(r)->tick_phase_ns, 7);
+	trace_close(r);
+
+	r = trace_open_string("t", "idlesim-trace v1\ncpus 1\n", &err);
+	assert_non_null(r);
+	assert_false(trace_header(r)->has_tick_phase);
+	trace_close(r);
+
+	assert_null(trace_open_string("t", "idlesim-trace v1\ncpus 1\ntick_phase 1\ntick_phase 2\n",
+				      &err));
+	assert_int_equal(err.line, 4);
+}
+
 static void test_writer_resched(void **state)
 {
 	struct trace_header h = {.cpus = 2};
@@ -1237,7 +1278,7 @@ static void test_json_errors(void **state)
 		"{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 1, \"bogus\": true}", 1,
 		63,
 		"unknown field 'bogus' (expected format, version, cpus, hz, machine, start, "
-		"end, source or records)");
+		"end, source, tick_phase or records)");
 	expect_error("{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 1, \"hz\": 0}", 1,
 		     60, "hz 0 is out of range (1 to 10000)");
 	expect_error("{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 1, \"start\": -5}",
@@ -1711,6 +1752,7 @@ int main(void)
 		cmocka_unit_test(test_alloc_failures),	 cmocka_unit_test(test_resched_parse),
 		cmocka_unit_test(test_resched_errors),	 cmocka_unit_test(test_resched_json),
 		cmocka_unit_test(test_writer_resched),
+		cmocka_unit_test(test_tick_phase),
 		cmocka_unit_test(test_timer_kinds),
 	};
 

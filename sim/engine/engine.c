@@ -29,7 +29,7 @@
  * simplifications, all documented in traces/FORMAT.md: no driver
  * rejections (rejected stays 0), no TIMER_STOP broadcast fallback, no entry overhead, the
  * POLL limit is checked exactly rather than every 200 cpu_relax() iterations, ticks of all
- * CPUs are aligned (skew_tick=0).
+ * CPUs are aligned (skew_tick=0) on one jiffy grid (sim/engine/wheel.h).
  *
  * Two ways to run the events (sim_config.global_order chooses, tests compare them):
  *
@@ -66,10 +66,10 @@ static bool is_polling(const struct sim *S, int idx)
 	return S->drv.states[idx].flags & CPUIDLE_FLAG_POLLING;
 }
 
-/* The first tick boundary strictly after t: ticks fire at multiples of TICK_NSEC. */
+/* The first tick boundary strictly after t: ticks fire on the run's jiffy grid. */
 static int64_t next_tick_after(const struct sim *S, int64_t t)
 {
-	return (t / S->tick_nsec + 1) * S->tick_nsec;
+	return jiffy_edge_after(&S->grid, t);
 }
 
 /* cpuidle_poll_time(): governors/kcompat/include/idlesim/cpuidle_abi.h, shared with the
@@ -178,7 +178,8 @@ static inline void plan_enter(struct sim *S, struct sim_cpu *c)
 /* An IDLE CPU leaves its state at the earliest of: real wakeup, tick, POLL limit. */
 static void plan_wakeup(struct sim *S, struct sim_cpu *c)
 {
-	int64_t w = c->count ? ring_head(c)->wake_ns : SIM_TIME_NEVER;
+	int64_t w = c->count ? sim_time_add(ring_head(c)->wake_ns, ring_head(c)->late_ns)
+			     : SIM_TIME_NEVER;
 
 	c->real_wake_ns = w;
 	if (is_polling(S, c->state))
@@ -326,7 +327,7 @@ static int do_select(struct sim *S, struct sim_cpu *c, int64_t t)
 	env->next_wheel_ns = o->next_wheel_ns;
 	env->load_read = false;
 	env->next_tick_ns = next_tick_after(S, t);
-	env->oracle_wake_ns = o->wake_ns;
+	env->oracle_wake_ns = sim_time_add(o->wake_ns, o->late_ns);
 	env->nr_iowait = o->iowait;
 	env->load = o->load;
 	if (dev->explain)
@@ -508,7 +509,8 @@ static int poll_through(struct sim *S, struct sim_cpu *c)
 static int cut_at_end(struct sim *S, struct sim_cpu *c, int64_t t)
 {
 	c->cut = true;
-	c->trace_pos_ns = t == c->real_wake_ns ? t : sim_min64(ring_head(c)->wake_ns, S->end_ns);
+	c->trace_pos_ns = t == c->real_wake_ns ? ring_head(c)->wake_ns /* t, less any lateness */
+						: sim_min64(ring_head(c)->wake_ns, S->end_ns);
 	schedule(S, c, EV_NONE, SIM_TIME_NEVER);
 	return cpu_level(S, c, 0, t);
 }
@@ -839,17 +841,17 @@ int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, in
 	     unsigned int iowait, unsigned long load, struct sim_error *err)
 {
 	const struct opp o = { start_ns, SIM_TIME_NEVER, next_timer_ns, next_wheel_ns,
-			       load,	 iowait,	 WAKE_TIMER,	false };
+			       load,	 iowait,	 WAKE_TIMER,	false,	0 };
 
 	return feed_period(S, FEED_IDLE, cpu, &o, err);
 }
 
-int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, enum wake_cause cause,
-	       bool no_resched, int64_t next_timer_ns, int64_t next_wheel_ns, unsigned int iowait,
-	       unsigned long load, struct sim_error *err)
+int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, int64_t late_ns,
+	       enum wake_cause cause, bool no_resched, int64_t next_timer_ns, int64_t next_wheel_ns,
+	       unsigned int iowait, unsigned long load, struct sim_error *err)
 {
-	const struct opp o = { start_ns, wake_ns, next_timer_ns, next_wheel_ns,
-			       load,	 iowait,  cause,	 no_resched };
+	const struct opp o = { start_ns, wake_ns, next_timer_ns, next_wheel_ns, load,
+			       iowait,	 cause,	  no_resched,	 late_ns };
 
 	return feed_period(S, FEED_PERIOD, cpu, &o, err);
 }

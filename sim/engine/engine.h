@@ -36,6 +36,7 @@
 #include "sim/machine/machine.h"
 #include "sim/engine/stats.h"
 #include "sim/trace/trace.h"
+#include "sim/engine/wheel.h"
 
 /* One completed decision, for --explain: what the governor saw, chose, and what happened. */
 struct sim_decision {
@@ -127,6 +128,14 @@ void sim_destroy(struct sim *S);
 int64_t sim_lookahead_ns(const struct sim *S);
 
 /*
+ * The run's jiffy grid (sim/engine/wheel.h): the tick fires on its edges, timer-wheel timers
+ * expire on them. sim_create() puts an edge at start_ns; a trace's tick_phase moves it there
+ * (before anything is fed).
+ */
+const struct jiffy_grid *sim_grid(const struct sim *S);
+void sim_set_tick_phase(struct sim *S, int64_t phase_ns);
+
+/*
  * Feed the idle period of `cpu` starting at start_ns (the CPU's periods must not overlap and
  * come in order). next_timer_ns is the absolute expiry of the earliest pending timer of any
  * kind, SIM_TIME_NEVER if none (the governor's sleep length); next_wheel_ns that of the
@@ -139,10 +148,14 @@ int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, in
 int sim_wake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause, bool no_resched,
 	     struct sim_error *err);
 
-/* Both at once, for a period whose wakeup is already known (idle-interval records). */
-int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, enum wake_cause cause,
-	       bool no_resched, int64_t next_timer_ns, int64_t next_wheel_ns, unsigned int iowait,
-	       unsigned long load, struct sim_error *err);
+/*
+ * Both at once, for a period whose wakeup is already known (idle-interval records). The
+ * wakeup comes late_ns after the recorded wake_ns (a timer-wheel timer moved up to the jiffy
+ * grid); the work it brings then runs that much behind the trace, as after an exit latency.
+ */
+int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, int64_t late_ns,
+	       enum wake_cause cause, bool no_resched, int64_t next_timer_ns, int64_t next_wheel_ns,
+	       unsigned int iowait, unsigned long load, struct sim_error *err);
 
 /*
  * Move the wakeup of the CPU's last fed period to an earlier time (not before now): an

@@ -27,6 +27,9 @@ struct opp {
 	unsigned int iowait;
 	enum wake_cause cause;
 	bool no_resched; /* the wakeup wakes no task: the idle loop goes on */
+	/* The wakeup comes this long after wake_ns, the trace's time (a timer-wheel wakeup of
+	 * an idle record, moved up to the jiffy grid): the work it brings runs behind. */
+	int64_t late_ns;
 };
 
 struct sim_cpu {
@@ -74,6 +77,7 @@ struct sim {
 	const struct cpuidle_governor *gov;
 	long long *params; /* owned copy of the tunables */
 	int64_t tick_nsec;
+	struct jiffy_grid grid; /* where the tick and timer-wheel timers fire */
 	/* Per state, the actual wake latency under the run's model, or -1: sampled per exit. */
 	int64_t wake_fixed_ns[CPUIDLE_STATE_MAX];
 	double wake_mean_ns[CPUIDLE_STATE_MAX]; /* its mean (the energy reference's estimate) */

@@ -137,6 +137,7 @@ struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct si
 	S->end_ns = SIM_TIME_NEVER;
 	machine_to_driver(m, &S->drv);
 	S->tick_nsec = (SIM_NS_PER_S + cfg->hz / 2) / cfg->hz;
+	jiffy_grid_init(&S->grid, cfg->hz, S->tick_nsec, start_ns);
 	S->latency_req_ns = cfg->latency_req_ns < 0
 				    ? (int64_t)PM_QOS_CPU_LATENCY_DEFAULT_VALUE * NSEC_PER_USEC
 				    : cfg->latency_req_ns;
@@ -207,6 +208,16 @@ void sim_destroy(struct sim *S)
 	sim_free(S);
 }
 
+const struct jiffy_grid *sim_grid(const struct sim *S)
+{
+	return &S->grid;
+}
+
+void sim_set_tick_phase(struct sim *S, int64_t phase_ns)
+{
+	jiffy_grid_init(&S->grid, S->cfg.hz, S->tick_nsec, phase_ns);
+}
+
 int64_t sim_lookahead_ns(const struct sim *S)
 {
 	return S->lookahead_ns;
@@ -270,6 +281,11 @@ static int64_t spilled_work(const struct sim *S, const struct sim_cpu *c, int64_
 	} else if (c->cut) {
 		pos = c->trace_pos_ns;
 		first = 1; /* the period it is leaving */
+	} else if (c->count && c->ring[c->head].wake_ns < end) {
+		/* still idle, its wakeup late (moved up to the jiffy grid) past the end: the
+		 * trace's work from the recorded wakeup on spills */
+		pos = c->ring[c->head].wake_ns;
+		first = 1;
 	} else {
 		return 0;
 	}

@@ -19,6 +19,15 @@
  * reading all records before time R the engine may run up to R - H - 1. Primitives derived
  * from a record are never earlier than the record itself.
  *
+ * Timer-wheel timers fire as the kernel (v6.12) fires them, on the run's jiffy grid
+ * (sim/engine/wheel.h): armed at TIME for EXPIRY, a timer's expires is the arming jiffy plus
+ * ceil((EXPIRY - TIME) / TICK_NSEC) jiffies (msecs_to_jiffies() rounds up), queued with the
+ * base clock at the arming jiffy (__forward_timer_base()), and fires at its bucket's edge
+ * (calc_wheel_index()). A periodic one is re-armed by its callback, which runs at that edge
+ * with the clock one ahead of jiffies (__run_timers() increments clk before the callbacks),
+ * for its previous expires plus the period rounded up to jiffies: mod_timer(t, t->expires +
+ * period), the drift-free form. hrtimers fire at their exact expiry.
+ *
  * Timer bookkeeping is a linear array per CPU: O(n) per arm or cancel, fine for the few
  * dozen timers a CPU has pending in practice.
  */
@@ -31,8 +40,10 @@
 
 struct dtimer {
 	char id[TRACE_ID_LEN];
-	int64_t expiry_ns;
+	int64_t expiry_ns; /* when it fires: a wheel timer's bucket edge */
 	int64_t period_ns;
+	int64_t expires_j; /* wheel: timer->expires, in jiffies */
+	int64_t bucket_j;  /* wheel: the jiffy of its bucket, whose edge is expiry_ns */
 	bool no_resched; /* its expiries wake no task */
 	bool hrtimer;	 /* kind=hrtimer: not seen by the tick-stop rule */
 };
@@ -52,6 +63,7 @@ enum { IEV_EXPIRY = 0, IEV_IDLE = 1 }; /* priorities at equal times */
 
 struct derive {
 	struct sim *S;
+	const struct jiffy_grid *grid;
 	struct record_source *src;
 	int nr_cpus;
 	struct dcpu *cpus;
@@ -70,15 +82,33 @@ static int64_t rec_abs(const struct trace_record *rec, int64_t rel_ns)
 	return rel_ns < 0 ? SIM_TIME_NEVER : sim_time_add(rec->time_ns, rel_ns);
 }
 
+/*
+ * A timer-wheel timer only fires on a jiffy edge. An idle record does not say when its
+ * timers were armed, so a wheel time off the grid (the wakeup of a wheel timer, next_timer
+ * of a wheel timer, next_wheel) moves up to the next edge at or after it: the sleep length
+ * the governor sees is the grid time, as get_next_timer_interrupt() reports it, and the
+ * wakeup comes that much later, its work behind the trace (sim_period()). A resched=0
+ * wakeup keeps its time: the next period starts at it.
+ */
 static int feed_interval(struct sim *S, const struct trace_record *rec, struct sim_error *err)
 {
+	const struct jiffy_grid *g = sim_grid(S);
+	int64_t wake = rec->time_ns + rec->length_ns, late = 0;
 	int64_t next_timer = rec_abs(rec, rec->next_timer_ns);
-	/* the earliest timer-wheel timer: the next timer itself unless it is an hrtimer */
-	int64_t next_wheel = rec->timer_kind == TIMER_HRTIMER ? rec_abs(rec, rec->next_wheel_ns)
-							      : next_timer;
+	int64_t next_wheel;
 
-	return sim_period(S, rec->cpu, rec->time_ns, rec->time_ns + rec->length_ns, rec->cause,
-			  rec->no_resched, next_timer, next_wheel, rec->iowait, rec->load, err);
+	if (rec->timer_kind == TIMER_HRTIMER) {
+		next_wheel = jiffy_edge_at_or_after(g, rec_abs(rec, rec->next_wheel_ns));
+	} else if (rec->cause == WAKE_TIMER && rec->no_resched) {
+		next_wheel = next_timer;
+	} else {
+		/* the earliest timer-wheel timer is the next timer itself */
+		next_timer = next_wheel = jiffy_edge_at_or_after(g, next_timer);
+		if (rec->cause == WAKE_TIMER)
+			late = next_timer - wake;
+	}
+	return sim_period(S, rec->cpu, rec->time_ns, wake, late, rec->cause, rec->no_resched,
+			  next_timer, next_wheel, rec->iowait, rec->load, err);
 }
 
 /* ---- event records ---- */
@@ -115,6 +145,44 @@ static void replan(struct derive *d, int cpu)
 		eventq_remove(d->q, (uint32_t)cpu);
 	else
 		eventq_set(d->q, (uint32_t)cpu, t, prio);
+}
+
+/*
+ * A wheel timer queued with the base clock at clk for tm->expires_j: it fires at its bucket's
+ * edge (never, past 2^63 - 1 ns).
+ */
+static void wheel_queue(const struct derive *d, struct dtimer *tm, int64_t clk)
+{
+	tm->bucket_j = wheel_bucket_expiry(d->grid->hz, tm->expires_j, clk);
+	tm->expiry_ns = jiffy_edge_ns(d->grid, tm->bucket_j);
+}
+
+/* `timer` record: arm tm at time t for the absolute expiry_ns. */
+static void arm(const struct derive *d, struct dtimer *tm, int64_t t, int64_t expiry_ns)
+{
+	int64_t jiffies = jiffy_of(d->grid, t);
+
+	if (tm->hrtimer) {
+		tm->expiry_ns = expiry_ns;
+		return;
+	}
+	tm->expires_j = jiffies + jiffies_round_up(d->grid, expiry_ns - t);
+	wheel_queue(d, tm, jiffies);
+}
+
+/*
+ * A periodic timer has expired: an hrtimer is forwarded by its period; a wheel timer's
+ * callback, run at its bucket's jiffy with the base clock one ahead, re-arms it for its
+ * expires plus the period in jiffies (rounded up).
+ */
+static void rearm(const struct derive *d, struct dtimer *tm)
+{
+	if (tm->hrtimer) {
+		tm->expiry_ns = sim_time_add(tm->expiry_ns, tm->period_ns);
+		return;
+	}
+	tm->expires_j += jiffies_round_up(d->grid, tm->period_ns);
+	wheel_queue(d, tm, tm->bucket_j + 1);
 }
 
 static struct dtimer *find_timer(struct dcpu *c, const char *id)
@@ -171,7 +239,7 @@ static int internal_event(struct derive *d, int cpu, int64_t t, struct sim_error
 		if (wake_cpu(d, cpu, t, WAKE_TIMER, tm->no_resched, err))
 			return -1;
 		if (tm->period_ns) {
-			tm->expiry_ns = sim_time_add(tm->expiry_ns, tm->period_ns);
+			rearm(d, tm);
 		} else {
 			*tm = c->timers[--c->nr_timers];
 			i--;
@@ -226,10 +294,10 @@ static int feed_event(struct derive *d, const struct trace_record *rec, struct s
 			tm = &c->timers[c->nr_timers++];
 			memcpy(tm->id, rec->id, sizeof(tm->id));
 		}
-		tm->expiry_ns = rec->expiry_ns;
 		tm->period_ns = rec->period_ns;
 		tm->no_resched = rec->no_resched;
 		tm->hrtimer = rec->timer_kind == TIMER_HRTIMER;
+		arm(d, tm, rec->time_ns, rec->expiry_ns);
 		break;
 	case TRACE_CANCEL:
 		tm = find_timer(c, rec->id);
@@ -267,6 +335,7 @@ static int derive_init(struct derive *d, struct sim *S, struct record_source *sr
 
 	memset(d, 0, sizeof(*d));
 	d->S = S;
+	d->grid = sim_grid(S);
 	d->src = src;
 	d->nr_cpus = src->hdr->cpus;
 	d->cpus = sim_calloc((size_t)d->nr_cpus, sizeof(*d->cpus));
@@ -327,6 +396,8 @@ int replay_run(struct record_source *src, const struct sim_config *cfg, struct r
 	S = sim_create(&c, start, err);
 	if (!S)
 		return -1;
+	if (hdr->has_tick_phase)
+		sim_set_tick_phase(S, hdr->tick_phase_ns);
 	lookahead = sim_lookahead_ns(S);
 	if (have && rec.kind != TRACE_IDLE) {
 		events = true;

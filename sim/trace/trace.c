@@ -40,7 +40,8 @@
 #define FRAC_ONE 1000000000000ULL	/* 10^FRAC_DIGITS */
 
 static const char *const directive_names[NR_DIRECTIVES] = {"cpus",  "hz",  "machine",
-							   "start", "end", "source"};
+							   "start", "end", "source",
+							   "tick_phase"};
 
 /* A line being parsed: [line, end), p is the next byte to look at. */
 struct cursor {
@@ -579,7 +580,7 @@ static int unknown_word(struct trace_reader *r, const struct cursor *c, const ch
 	if (in_header)
 		return fail_at(r, c, s,
 			       "unknown directive or record '%s' (directives: cpus, hz, machine, "
-			       "start, end, source; records: idle, timer, cancel, wake, busy)",
+			       "start, end, source, tick_phase; records: idle, timer, cancel, wake, busy)",
 			       q);
 	return fail_at(r, c, s, "unknown record '%s' (expected idle, timer, cancel, wake or busy)",
 		       q);
@@ -736,6 +737,10 @@ static int text_directive(struct trace_reader *r, struct cursor *c, enum word w,
 	case W_START:
 		rc = dir_num(r, c, name, "a time (ns)", 0, SIM_TIME_MAX_NS, &h->start_ns);
 		h->has_start = true;
+		break;
+	case W_TICK_PHASE:
+		rc = dir_num(r, c, name, "a time (ns)", 0, SIM_TIME_MAX_NS, &h->tick_phase_ns);
+		h->has_tick_phase = true;
 		break;
 	case W_END:
 		skip_ws(c);

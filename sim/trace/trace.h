@@ -79,8 +79,11 @@ struct trace_header {
 	int cpus;
 	int hz;		/* 0 if not given */
 	char machine[64];
-	bool has_start, has_end;
+	bool has_start, has_end, has_tick_phase;
 	int64_t start_ns, end_ns;
+	/* tick_phase: the jiffy grid's edges are at tick_phase_ns + k * TICK_NSEC (FORMAT.md);
+	 * without it, at start + k * TICK_NSEC */
+	int64_t tick_phase_ns;
 	char source[512];
 };
 

@@ -329,7 +329,7 @@ enum word trace_classify(const char *s, size_t n)
 	case 'i':
 		return IS("idle") ? W_IDLE : W_NONE;
 	case 't':
-		return IS("timer") ? W_TIMER : W_NONE;
+		return IS("timer") ? W_TIMER : IS("tick_phase") ? W_TICK_PHASE : W_NONE;
 	case 'c':
 		return IS("cancel") ? W_CANCEL : IS("cpus") ? W_CPUS : W_NONE;
 	case 'w':

@@ -65,6 +65,7 @@ enum word {
 	W_START,
 	W_END,
 	W_SOURCE,
+	W_TICK_PHASE,
 	W_NONE
 };
 

@@ -306,7 +306,8 @@ static int json_hdr_str(struct trace_reader *r, const char *name, bool word, cha
 static int json_hdr_keys(struct trace_reader *r)
 {
 	static const char *const keys[] = {"format", "version", "cpus",	  "hz",	    "machine",
-					   "start",  "end",	"source", "records"};
+					   "start",  "end",	"source", "records",
+					   "tick_phase"};
 	const char *key;
 	json_t *v;
 	size_t i;
@@ -321,7 +322,7 @@ static int json_hdr_keys(struct trace_reader *r)
 			return trace_fail_json(
 				r, key,
 				"unknown field '%s' (expected format, version, cpus, hz, "
-				"machine, start, end, source or records)",
+				"machine, start, end, source, tick_phase or records)",
 				trace_quote(q, sizeof(q), key, strlen(key)));
 	}
 	return 0;
@@ -378,6 +379,8 @@ int trace_json_header(struct trace_reader *r)
 	h->hz = present ? (int)v : 0;
 	if (json_hdr_int(r, "start", 0, SIM_TIME_MAX_NS, &h->start_ns, &h->has_start) ||
 	    json_hdr_int(r, "end", 0, SIM_TIME_MAX_NS, &h->end_ns, &h->has_end) ||
+	    json_hdr_int(r, "tick_phase", 0, SIM_TIME_MAX_NS, &h->tick_phase_ns,
+			 &h->has_tick_phase) ||
 	    json_hdr_str(r, "machine", true, h->machine, sizeof(h->machine)) ||
 	    json_hdr_str(r, "source", false, h->source, sizeof(h->source)))
 		return -1;

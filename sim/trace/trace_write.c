@@ -109,6 +109,8 @@ int trace_write_header(FILE *f, const struct trace_header *h)
 		return -1;
 	if (h->has_end && fprintf(f, "end %" PRId64 "\n", h->end_ns) < 0)
 		return -1;
+	if (h->has_tick_phase && fprintf(f, "tick_phase %" PRId64 "\n", h->tick_phase_ns) < 0)
+		return -1;
 	if (h->source[0]) {
 		/* one line: a control character would end the directive or break the reader */
 		for (i = 0; i < sizeof(src) - 1 && h->source[i]; i++)

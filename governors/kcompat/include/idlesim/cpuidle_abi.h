@@ -217,14 +217,24 @@ struct cpuidle_governor {
 
 /* ---- the services, on the engine-filled env (see the front ends for their contracts) ---- */
 
+/*
+ * tick_nohz_get_sleep_length() (v6.12). *delta_next is the time to the clock-event device's
+ * next event: timer-wheel timers do not program it, so while the tick runs that is the
+ * earlier of the next tick and the earliest hrtimer; once the tick is stopped, its timer is
+ * programmed for the next wheel event, so it is the earliest timer of either kind. The
+ * earliest hrtimer is known when it comes before every wheel timer (next_timer < next_wheel);
+ * a later one cannot matter, as wheel timers fire on the jiffy grid, never before the next
+ * tick. The return value is the time to the earliest timer (with a wheel timer at the next
+ * tick, which keeps the tick, that is also *delta_next).
+ */
 static inline ktime_t cpuidle_env_sleep_length(const struct cpuidle_device *dev, ktime_t *delta_next)
 {
 	const struct cpuidle_env *e = &dev->env;
-	s64 next = e->next_timer_ns;
+	s64 hrtimer = e->next_timer_ns < e->next_wheel_ns ? e->next_timer_ns : KTIME_MAX;
+	s64 event = e->tick_stopped ? e->next_timer_ns
+		  : e->next_tick_ns < hrtimer ? e->next_tick_ns : hrtimer;
 
-	if (!e->tick_stopped && e->next_tick_ns < next)
-		next = e->next_tick_ns;
-	*delta_next = next == KTIME_MAX ? KTIME_MAX : next - e->now_ns;
+	*delta_next = event == KTIME_MAX ? KTIME_MAX : event - e->now_ns;
 	return e->next_timer_ns == KTIME_MAX ? KTIME_MAX : e->next_timer_ns - e->now_ns;
 }
 
