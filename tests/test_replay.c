@@ -997,6 +997,9 @@ static void test_gen_timer_kind_tick(void **state)
 	(void)state;
 	assert_non_null(l);
 	gen_config_defaults(&gc, GEN_PERIODIC);
+	/* by default a program's timer is an hrtimer, the background timer a wheel one */
+	assert_int_equal(gc.timer_kind, GEN_TIMER_MIX);
+	gc.timer_kind = GEN_TIMER_WHEEL;
 	gc.duration_ns = 400000000; /* 400 selects, within the log's 4096 */
 	script_set(C1, true);
 	replay_gen(&gc, "skl", NULL, EVENTQ_HEAP, 0, l, &rs);

@@ -105,6 +105,9 @@ void gen_config_defaults(struct gen_config *c, enum gen_workload w)
 	c->period_ns = (w == GEN_MIXED ? 10000 : 1000) * SIM_NS_PER_US;
 	c->interval_ns = 300 * SIM_NS_PER_US;
 	c->mean_ns = (w == GEN_MIXED ? 2000 : 500) * SIM_NS_PER_US;
+	/* a program's periodic sleep is an hrtimer (nanosleep, poll/epoll timeouts), the
+	 * kernel's own periodic work a timer-wheel timer: traces/FORMAT.md, docs/workloads.md */
+	c->timer_kind = GEN_TIMER_MIX;
 }
 
 int gen_validate(const struct gen_config *c, struct sim_error *err)

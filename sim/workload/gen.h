@@ -10,8 +10,9 @@
  *                gaps of mean --mean-us (default 2000) and IPIs with gaps of mean
  *                3 x --mean-us
  * and for all: --timer-period-us adds a background periodic timer on every CPU,
- * --timer-kind says which kind the timers are (wheel, hrtimer, or mix: the workload's own
- * timer an hrtimer and the background timer a timer-wheel timer),
+ * --timer-kind says which kind the timers are (mix, the default: the workload's own timer an
+ * hrtimer, as a program's periodic sleep is, and the background timer a timer-wheel timer,
+ * as the kernel's periodic work is; or wheel, or hrtimer),
  * --busy-us is the work each wakeup brings (work queues up when wakeups arrive while the
  * CPU is busy), --iowait marks every idle period with that many iowait tasks.
  *
@@ -40,9 +41,10 @@ enum gen_workload {
 
 /* The kind of the generated timers (--timer-kind). */
 enum gen_timer_kind {
-	GEN_TIMER_WHEEL,   /* every timer a timer-wheel timer (the default) */
+	GEN_TIMER_WHEEL,   /* every timer a timer-wheel timer */
 	GEN_TIMER_HRTIMER, /* every timer an hrtimer */
-	GEN_TIMER_MIX,	   /* the workload's timer an hrtimer, the background timer wheel */
+	GEN_TIMER_MIX,	   /* the workload's timer an hrtimer, the background timer wheel
+			    * (the default) */
 	GEN_NR_TIMER_KINDS
 };
 
