@@ -820,7 +820,8 @@ static int v7_fields(const unsigned char *d, size_t len, bool z)
 		done += 6 + le(d + done + 2, 4);
 	sec0 = sec(&L, 16, 0);
 
-	bad += !edited("v7zname.dat", d, len, TEXT(L.zname + 3, z ? "x" : "f"),
+	bad += !edited("v7zname.dat", d, len, /* one byte: TEXT() takes sizeof of a literal, not of a pointer */
+		       ((struct edit[]){ { L.zname + 3, 0, 0, z ? "x" : "f", 1 } }), 1,
 		       W("trace.dat damaged: compression \"%s\" (none, zstd or zlib) (offset %llu)",
 			 z ? "zstx" : "nonf", (unsigned long long)L.zname), true);
 	bad += !edited("v7first.dat", d, len, ONE(L.first_field, sec0 + 1, 8),

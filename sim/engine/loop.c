@@ -463,6 +463,7 @@ static void period_source(struct loop *L, struct period_src *ps, struct record_s
 	ps->hdr.has_start = ps->hdr.has_end = true;
 	ps->hdr.start_ns = 0;
 	ps->hdr.end_ns = L->end_ns;
+	ps->hdr.as_recorded = true; /* the closed loop fired its timers where it did */
 	ps->p = L->periods;
 	ps->n = L->nr_periods;
 	src->hdr = &ps->hdr;

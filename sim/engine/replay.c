@@ -88,24 +88,29 @@ static int64_t rec_abs(const struct trace_record *rec, int64_t rel_ns)
  * of a wheel timer, next_wheel) moves up to the next edge at or after it: the sleep length
  * the governor sees is the grid time, as get_next_timer_interrupt() reports it, and the
  * wakeup comes that much later, its work behind the trace (sim_period()). A resched=0
- * wakeup keeps its time: the next period starts at it.
+ * wakeup keeps its time: the next period starts at it. The periods of a closed loop
+ * (as_recorded) already hold the times its timers fired at: none moves.
  */
-static int feed_interval(struct sim *S, const struct trace_record *rec, struct sim_error *err)
+static int feed_interval(struct sim *S, const struct trace_record *rec, bool as_recorded,
+			 struct sim_error *err)
 {
 	const struct jiffy_grid *g = sim_grid(S);
 	int64_t wake = rec->time_ns + rec->length_ns, late = 0;
 	int64_t next_timer = rec_abs(rec, rec->next_timer_ns);
 	int64_t next_wheel;
 
-	if (rec->timer_kind == TIMER_HRTIMER) {
+	if (as_recorded) {
+		next_wheel = rec->timer_kind == TIMER_HRTIMER ? rec_abs(rec, rec->next_wheel_ns)
+							      : next_timer;
+	} else if (rec->timer_kind == TIMER_HRTIMER) {
 		next_wheel = jiffy_edge_at_or_after(g, rec_abs(rec, rec->next_wheel_ns));
 	} else if (rec->cause == WAKE_TIMER && rec->no_resched) {
 		next_wheel = next_timer;
 	} else {
 		/* the earliest timer-wheel timer is the next timer itself */
 		next_timer = next_wheel = jiffy_edge_at_or_after(g, next_timer);
-		if (rec->cause == WAKE_TIMER)
-			late = next_timer - wake;
+		if (rec->cause == WAKE_TIMER) /* the wheel timer that woke it, on the grid */
+			late = jiffy_edge_at_or_after(g, wake) - wake;
 	}
 	return sim_period(S, rec->cpu, rec->time_ns, wake, late, rec->cause, rec->no_resched,
 			  next_timer, next_wheel, rec->iowait, rec->load, err);
@@ -429,7 +434,7 @@ int replay_run(struct record_source *src, const struct sim_config *cfg, struct r
 			if (sim_run_until(S, rec.time_ns - lookahead - 1, err))
 				goto out;
 		}
-		if (events ? feed_event(&d, &rec, err) : feed_interval(S, &rec, err))
+		if (events ? feed_event(&d, &rec, err) : feed_interval(S, &rec, hdr->as_recorded, err))
 			goto out;
 		last = sim_max64(last, record_end(&rec));
 		have = src->next(src->ctx, &rec, err);

@@ -84,6 +84,9 @@ struct trace_header {
 	/* tick_phase: the jiffy grid's edges are at tick_phase_ns + k * TICK_NSEC (FORMAT.md);
 	 * without it, at start + k * TICK_NSEC */
 	int64_t tick_phase_ns;
+	/* Not in a file: the idle periods of a run whose timers already fired (a closed
+	 * loop's, replayed for its oracle): replay moves none of their times to the grid. */
+	bool as_recorded;
 	char source[512];
 };
 
