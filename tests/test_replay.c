@@ -1116,6 +1116,90 @@ static void test_wheel_timers_on_grid(void **state)
  * next tick, 5 ms, and the wheel timer at it keeps the tick). With timer=hrtimer the timer
  * stays at 3 ms, programs the device: delta_tick 2 ms too.
  */
+/* Records from memory, as loop.c's period source hands a closed loop's periods over. */
+struct mem_recs {
+	struct trace_header hdr;
+	const struct trace_record *r;
+	int n, i;
+};
+
+static int mem_recs_next(void *ctx, struct trace_record *rec, struct sim_error *err)
+{
+	struct mem_recs *m = ctx;
+
+	(void)err;
+	if (m->i == m->n)
+		return 0;
+	*rec = m->r[m->i++];
+	return 1;
+}
+
+static int mem_recs_error(void *ctx, const struct trace_record *rec, struct sim_error *err,
+			  const char *msg)
+{
+	(void)ctx;
+	(void)rec;
+	return sim_error_set(err, SIM_ERR_INPUT, "mem", 0, 0, "%s", msg);
+}
+
+/*
+ * A closed loop's periods (trace_header.as_recorded) are replayed where the loop's timers
+ * fired: nothing moves to the grid. At HZ 250 (edges every 4 ms from 0), CPU 0:
+ *  - idle at 0, woken by a wheel timer at 3 ms (next_timer 3 ms): sleep length 3 ms, the
+ *    wakeup at 3 ms (a trace's record would see 4 ms and wake at 4 ms);
+ *  - idle at 5 ms (5.002: the work from 3 ms runs 2 us behind, C1's exit latency), next
+ *    timer at 6 ms (later cancelled), woken by another timer at 7 ms: sleep length
+ *    998 us, the wakeup at 7 ms. Before the fix, 6 ms moved to 8 ms and the wakeup came 1 ms late
+ *    (8 ms); had the next timer been earlier than the wakeup by more than an edge, it came
+ *    early (late < 0), as in a tbench oracle: 1.13 s early.
+ */
+static void test_closed_loop_periods_as_recorded(void **state)
+{
+	static const struct trace_record recs[] = {
+		{ .kind = TRACE_IDLE, .cpu = 0, .time_ns = 0, .length_ns = 3000000,
+		  .cause = WAKE_TIMER, .next_timer_ns = 3000000 },
+		{ .kind = TRACE_IDLE, .cpu = 0, .time_ns = 5000000, .length_ns = 2000000,
+		  .cause = WAKE_TIMER, .next_timer_ns = 1000000 },
+	};
+	struct mem_recs m = { .r = recs, .n = 2 };
+	struct record_source src = { &m.hdr, mem_recs_next, mem_recs_error, &m };
+	struct sim_config cfg = { 0 };
+	struct sim_error err = { 0 };
+	struct log *l = calloc(1, sizeof(*l));
+	struct run_stats rs;
+	struct machine mach;
+
+	(void)state;
+	assert_non_null(l);
+	m.hdr.version = TRACE_VERSION;
+	m.hdr.cpus = 1;
+	m.hdr.has_start = m.hdr.has_end = true;
+	m.hdr.end_ns = 10000000;
+	m.hdr.as_recorded = true;
+	assert_int_equal(machine_load("skl", &mach, &err), 0);
+	cfg.machine = &mach;
+	cfg.gov = &gov_scripted;
+	cfg.hz = 250;
+	cfg.latency_req_ns = -1;
+	cfg.explain = log_decision;
+	cfg.explain_ud = l;
+	cfg.explain_limit = -1;
+	script_set(C1, true);
+	if (replay_run(&src, &cfg, &rs, &err)) {
+		sim_error_print(stderr, &err);
+		fail();
+	}
+	run_stats_release(&rs);
+	assert_int_equal(l->n, 2);
+	assert_int_equal(l->d[0].sleep_length_ns, 3000000);
+	assert_int_equal(l->d[0].wake_ns, 3000000);
+	/* C1's 2 us exit latency: the 2 ms of work from 3 ms end at 5.002 ms */
+	assert_int_equal(l->d[1].time_ns, 5002000);
+	assert_int_equal(l->d[1].sleep_length_ns, 998000);
+	assert_int_equal(l->d[1].wake_ns, 7000000);
+	free(l);
+}
+
 static void test_idle_record_wheel_on_grid(void **state)
 {
 	struct log *l = calloc(1, sizeof(*l));
@@ -1182,6 +1266,7 @@ int main(void)
 		cmocka_unit_test(test_wheel_arithmetic),
 		cmocka_unit_test(test_wheel_timers_on_grid),
 		cmocka_unit_test(test_idle_record_wheel_on_grid),
+		cmocka_unit_test(test_closed_loop_periods_as_recorded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
