@@ -13,29 +13,37 @@
 #include <string.h>
 #include <unistd.h>
 
-int datck_damaged(struct rd *r, uint64_t off, const char *fmt, ...)
+/* "FILE: trace.dat<what>: MESSAGE (offset N)" as the run's input error. */
+static int report(struct rd *r, uint64_t off, const char *what, const char *fmt, va_list ap)
 {
 	char msg[256];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	return sim_error_set(r->err, SIM_ERR_INPUT, r->name, 0, 0, "trace.dat%s: %s (offset %llu)",
+			     what, msg, (unsigned long long)off);
+}
+
+int datck_damaged(struct rd *r, uint64_t off, const char *fmt, ...)
+{
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = report(r, off, " damaged", fmt, ap);
 	va_end(ap);
-	return sim_error_set(r->err, SIM_ERR_INPUT, r->name, 0, 0,
-			     "trace.dat damaged: %s (offset %llu)", msg, (unsigned long long)off);
+	return rc;
 }
 
 /* Not damage, but a trace.dat idlesim cannot read: the same form without "damaged". */
 int datck_refused(struct rd *r, uint64_t off, const char *fmt, ...)
 {
-	char msg[256];
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = report(r, off, "", fmt, ap);
 	va_end(ap);
-	return sim_error_set(r->err, SIM_ERR_INPUT, r->name, 0, 0, "trace.dat: %s (offset %llu)",
-			     msg, (unsigned long long)off);
+	return rc;
 }
 
 /* A string for a message: printable ASCII kept, other bytes as \xNN. */
