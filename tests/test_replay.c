@@ -113,24 +113,8 @@ static void test_event_edge_rules(void **state)
 }
 
 /* The same run through the heap and through the naive queue, decision by decision. */
-struct log {
-	struct sim_decision d[4096];
-	int n;
-};
-
-static void log_decision(void *ud, const struct sim_decision *d)
-{
-	struct log *l = ud;
-
-	if (l->n < 4096) {
-		l->d[l->n] = *d;
-		l->d[l->n].gov = NULL;
-		l->n++;
-	}
-}
-
 static void replay_gen_order(const struct gen_config *gc, const char *machine, const char *gov,
-			     enum eventq_impl q, uint32_t disabled, struct log *log, bool global,
+			     enum eventq_impl q, uint32_t disabled, struct decision_log *log, bool global,
 			     struct run_stats *rs)
 {
 	struct sim_error err = { 0 };
@@ -150,7 +134,7 @@ static void replay_gen_order(const struct gen_config *gc, const char *machine, c
 	cfg.disabled = disabled;
 	if (log) {
 		log->n = 0;
-		cfg.explain = log_decision;
+		cfg.explain = decision_log_add;
 		cfg.explain_ud = log;
 		cfg.explain_limit = -1;
 	}
@@ -163,7 +147,7 @@ static void replay_gen_order(const struct gen_config *gc, const char *machine, c
 }
 
 static void replay_gen(const struct gen_config *gc, const char *machine, const char *gov,
-		       enum eventq_impl q, uint32_t disabled, struct log *log, struct run_stats *rs)
+		       enum eventq_impl q, uint32_t disabled, struct decision_log *log, struct run_stats *rs)
 {
 	replay_gen_order(gc, machine, gov, q, disabled, log, false, rs);
 }
@@ -182,7 +166,7 @@ static void mixed(struct gen_config *gc, int cpus, int64_t dur_ns, uint64_t seed
 /* 8 CPUs exercise the heap's small-queue scan, 48 CPUs its tournament tree. */
 static void heap_and_naive_identical(const char *machine, int cpus)
 {
-	struct log *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	struct decision_log *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
 	struct run_stats ra, rb;
 	struct gen_config gc;
 	int c;
@@ -860,7 +844,7 @@ static void test_gen_no_wake(void **state)
 	struct trace_record rec;
 	int64_t resume[2] = { -1, -1 };
 	int nowake = 0, total = 0, i, stopped = 0;
-	struct log *l = calloc(1, sizeof(*l));
+	struct decision_log *l = calloc(1, sizeof(*l));
 	struct run_stats rs;
 
 	(void)state;
@@ -901,82 +885,6 @@ static void test_gen_no_wake(void **state)
 	free(l);
 }
 
-/* The first decision of a replay of text with the scripted governor (C1, stop the tick). */
-static struct sim_decision first_decision(const char *text, struct log *l)
-{
-	struct replay_opts o = { 0 };
-	struct run_stats rs;
-
-	memset(l, 0, sizeof(*l));
-	script_set(C1, true);
-	o.explain = log_decision;
-	o.explain_ud = l;
-	o.explain_limit = -1;
-	replay_ok(text, &o, &rs);
-	run_stats_release(&rs);
-	assert_true(l->n >= 1);
-	return l->d[0];
-}
-
-/*
- * The tick-stop rule reads only timer-wheel timers (FORMAT.md, "Tick"), and those fire on the
- * jiffy grid. At HZ 250 the first select, at 0, has its next tick at TICK_NSEC = (10^9 + 125)
- * / 250 = 4,000,000 ns; the governor asks to stop the tick.
- *  - Idle records: a wheel timer at 3 ms moves up to the edge at 4 ms (sleep length 4 ms),
- *    which is the next tick: kept. An hrtimer at 3 ms stays (sleep 3 ms) and does not keep
- *    it. next_wheel 3.5 ms -> 4 ms and 4 ms (on the grid) keep it; 4,000,001 -> 8 ms does not.
- *  - Event records, armed at 0 (jiffy 0, clk 0): a wheel timer for 6 ms has expires =
- *    0 + ceil(6/4) = 2, level 0 (delta 2 < 63), bucket 2 + 1 = 3: fires at 12 ms; one for
- *    3 ms or 3.9 ms has expires 1, bucket 2: 8 ms. So h (hrtimer, 3 ms) + w (wheel, 6 ms):
- *    sleep 3 ms, wheel 12 ms, stopped; h wheel 3 ms + w wheel 6 ms: sleep = wheel = 8 ms,
- *    beyond the tick at 4 ms: stopped (it was kept when h fired at exactly 3 ms); h hrtimer
- *    + w wheel 3.9 ms: sleep 3 ms, wheel 8 ms, stopped.
- */
-static void test_timer_kind_tick_rule(void **state)
-{
-	static const struct {
-		const char *text;
-		bool stopped;
-		int64_t sleep_ns; /* sleep_length_ns of the decision */
-		int64_t wheel_ns; /* wheel_length_ns of the decision */
-	} cases[] = {
-		{ HDR "end 10000000\nidle 0 0 3000000 timer\n", false, 4000000, 4000000 },
-		{ HDR "end 10000000\nidle 0 0 3000000 timer timer=wheel\n", false, 4000000, 4000000 },
-		{ HDR "end 10000000\nidle 0 0 3000000 timer timer=hrtimer\n", true, 3000000, KTIME_MAX },
-		{ HDR "end 10000000\nidle 0 0 3000000 timer timer=hrtimer next_wheel=3500000\n", false,
-		  3000000, 4000000 },
-		{ HDR "end 10000000\nidle 0 0 3000000 timer timer=hrtimer next_wheel=4000000\n", false,
-		  3000000, 4000000 },
-		{ HDR "end 10000000\nidle 0 0 3000000 timer timer=hrtimer next_wheel=4000001\n", true,
-		  3000000, 8000000 },
-		{ HDR "end 10000000\nidle 0 0 1000000 irq next_timer=3000000 timer=hrtimer\n", true,
-		  3000000, KTIME_MAX },
-		{ HDR "end 20000000\ntimer 0 0 h 3000000 kind=hrtimer\ntimer 0 0 w 6000000\n", true,
-		  3000000, 12000000 },
-		{ HDR "end 20000000\ntimer 0 0 h 3000000\ntimer 0 0 w 6000000 kind=wheel\n", true,
-		  8000000, 8000000 },
-		{ HDR "end 20000000\ntimer 0 0 h 3000000 kind=hrtimer\ntimer 0 0 w 3900000\n", true,
-		  3000000, 8000000 },
-	};
-	struct log *l = calloc(1, sizeof(*l));
-	struct sim_decision d;
-	size_t i;
-
-	(void)state;
-	assert_non_null(l);
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		d = first_decision(cases[i].text, l);
-		assert_int_equal(d.time_ns, 0);
-		if (d.sleep_length_ns != cases[i].sleep_ns || d.wheel_length_ns != cases[i].wheel_ns)
-			fail_msg("case %zu: sleep %lld wheel %lld", i, (long long)d.sleep_length_ns,
-				 (long long)d.wheel_length_ns);
-		assert_true(d.stop_tick);
-		if (d.tick_stopped_after != cases[i].stopped)
-			fail_msg("case %zu: tick %s", i, d.tick_stopped_after ? "stopped" : "kept");
-	}
-	free(l);
-}
-
 /*
  * gen --timer-kind through a replay: periodic, a timer every 1 ms, no work; the scripted
  * governor (C1) asks to stop the tick at every select, at HZ 250 (TICK_NSEC 4 ms). With
@@ -989,7 +897,7 @@ static void test_timer_kind_tick_rule(void **state)
  */
 static void test_gen_timer_kind_tick(void **state)
 {
-	struct log *l = calloc(1, sizeof(*l));
+	struct decision_log *l = calloc(1, sizeof(*l));
 	struct gen_config gc;
 	struct run_stats rs;
 	int i, kept = 0;
@@ -1024,201 +932,6 @@ static void test_gen_timer_kind_tick(void **state)
 		assert_int_equal(l->d[i].wheel_length_ns, KTIME_MAX);
 		assert_true(l->d[i].tick_stopped_after);
 	}
-	free(l);
-}
-
-/*
- * The wheel's arithmetic (kernel/time/timer.c v6.12 calc_wheel_index, calc_index), by hand.
- * LVL_START(n) = 63 * 8^(n-1): level 0 holds delta 0..62, level 1 63..503, level 2 504..4031.
- *  - clk 0, expires 5: level 0, (5 + 1) = 6; expires 62: 63.
- *  - expires 63: level 1, (63 / 8 + 1) * 8 = 8 * 8 = 64; expires 100: (12 + 1) * 8 = 104.
- *  - expires 504: level 2, (504 / 64 + 1) * 64 = 8 * 64 = 512.
- *  - expires 5 with clk 10 (already due): clk's bucket, 10.
- *  - HZ 250, depth 9: cutoff LVL_START(9) = 63 << 24 = 1,056,964,608; a delta that large is
- *    capped at clk + cutoff - 8^8 = 1,040,187,392, level 8: (62 + 1) * 16,777,216 =
- *    1,056,964,608. HZ 100, depth 8: cutoff 63 << 21 = 132,120,576, capped at 130,023,424,
- *    level 7: (62 + 1) * 2,097,152 = 132,120,576.
- * The grid: phase 9 ms reduced modulo 4 ms is 1 ms; 0 is in jiffy -1, 1 ms starts jiffy 0;
- * the edge at or after 1 ms is 1 ms, after 1 ms + 1 ns it is 5 ms; the tick after 1 ms, 5 ms.
- */
-static void test_wheel_arithmetic(void **state)
-{
-	struct jiffy_grid g;
-
-	(void)state;
-	assert_int_equal(wheel_bucket_expiry(250, 5, 0), 6);
-	assert_int_equal(wheel_bucket_expiry(250, 62, 0), 63);
-	assert_int_equal(wheel_bucket_expiry(250, 63, 0), 64);
-	assert_int_equal(wheel_bucket_expiry(250, 100, 0), 104);
-	assert_int_equal(wheel_bucket_expiry(250, 504, 0), 512);
-	assert_int_equal(wheel_bucket_expiry(250, 5, 10), 10);
-	assert_int_equal(wheel_bucket_expiry(250, INT64_C(1) << 40, 0), 1056964608);
-	assert_int_equal(wheel_bucket_expiry(100, 132120576, 0), 132120576);
-	jiffy_grid_init(&g, 250, 4000000, 9000000);
-	assert_int_equal(g.phase_ns, 1000000);
-	assert_int_equal(jiffy_of(&g, 0), -1);
-	assert_int_equal(jiffy_of(&g, 1000000), 0);
-	assert_int_equal(jiffy_edge_at_or_after(&g, 1000000), 1000000);
-	assert_int_equal(jiffy_edge_at_or_after(&g, 1000001), 5000000);
-	assert_int_equal(jiffy_edge_after(&g, 1000000), 5000000);
-	assert_int_equal(jiffy_edge_at_or_after(&g, INT64_MAX), INT64_MAX);
-}
-
-/*
- * Wheel timers of event records on a grid with tick_phase 1 ms (edges at 1 + 4k ms), HZ 250;
- * the scripted governor picks C1 (exit 2 us) and asks to stop the tick. Work until 2.5 ms.
- *  - Timer p armed at 2 ms (jiffy 0, clk 0) for 3 ms: expires = 0 + ceil(1 ms / 4 ms) = 1,
- *    level 0, bucket 2: fires at 1 + 2 x 4 = 9 ms. Select 1 at 2.5 ms: sleep length 6.5 ms;
- *    the tick runs at select, so delta_tick is the next tick, at 5 ms: 2.5 ms (not the
- *    wheel timer); the wheel timer is beyond that tick: stopped.
- *  - p has period=1 ms: its callback at jiffy 2 (clk 3) re-arms it for expires 1 + 1 = 2:
- *    already due, clk's bucket 3, 13 ms; then expires 3, clk 4: 17 ms. Select 2 at 9.002 ms
- *    (the tick restarted with the work): sleep 3,998,000 to 13 ms, the next tick is at 13 ms
- *    too, delta_tick 3,998,000; the wheel timer is due at that tick: kept.
- *  - A one-shot timer armed at 2 ms for 402 ms: expires 0 + 100 = 100, level 1 (63 <= 100 <
- *    504): bucket (12 + 1) x 8 = 104: 1 + 416 = 417 ms.
- */
-static void test_wheel_timers_on_grid(void **state)
-{
-	static const char text[] = "idlesim-trace v1\ncpus 1\nstart 0\nend 20000000\ntick_phase 1000000\n"
-				       "busy 0 0 2500000\n"
-				       "timer 0 2000000 p 3000000 period=1000000\n";
-	static const char text2[] = "idlesim-trace v1\ncpus 1\nstart 0\nend 500000000\ntick_phase 1000000\n"
-					"busy 0 0 2500000\n"
-					"timer 0 2000000 l 402000000\n";
-	struct log *l = calloc(1, sizeof(*l));
-	struct sim_decision d;
-
-	(void)state;
-	assert_non_null(l);
-	d = first_decision(text, l);
-	assert_int_equal(d.time_ns, 2500000);
-	assert_int_equal(d.sleep_length_ns, 6500000);
-	assert_int_equal(d.delta_tick_ns, 2500000);
-	assert_true(d.tick_stopped_after);
-	assert_int_equal(d.wake_ns, 9000000);
-	assert_true(l->n >= 3);
-	assert_int_equal(l->d[1].time_ns, 9002000);
-	assert_int_equal(l->d[1].sleep_length_ns, 3998000);
-	assert_int_equal(l->d[1].delta_tick_ns, 3998000);
-	assert_false(l->d[1].tick_stopped_after);
-	assert_int_equal(l->d[1].wake_ns, 13000000);
-	assert_int_equal(l->d[2].wake_ns, 17000000);
-	d = first_decision(text2, l);
-	assert_int_equal(d.sleep_length_ns, 417000000 - 2500000);
-	assert_int_equal(d.wake_ns, 417000000);
-	free(l);
-}
-
-/*
- * Idle records on the default grid (the trace's start, 1 ms: edges at 1 + 4k ms): a wheel
- * wakeup at 3 ms moves up to 5 ms. The sleep length is 4 ms, the same as delta_tick (the
- * next tick, 5 ms, and the wheel timer at it keeps the tick). With timer=hrtimer the timer
- * stays at 3 ms, programs the device: delta_tick 2 ms too.
- */
-/* Records from memory, as loop.c's period source hands a closed loop's periods over. */
-struct mem_recs {
-	struct trace_header hdr;
-	const struct trace_record *r;
-	int n, i;
-};
-
-static int mem_recs_next(void *ctx, struct trace_record *rec, struct sim_error *err)
-{
-	struct mem_recs *m = ctx;
-
-	(void)err;
-	if (m->i == m->n)
-		return 0;
-	*rec = m->r[m->i++];
-	return 1;
-}
-
-static int mem_recs_error(void *ctx, const struct trace_record *rec, struct sim_error *err,
-			  const char *msg)
-{
-	(void)ctx;
-	(void)rec;
-	return sim_error_set(err, SIM_ERR_INPUT, "mem", 0, 0, "%s", msg);
-}
-
-/*
- * A closed loop's periods (trace_header.as_recorded) are replayed where the loop's timers
- * fired: nothing moves to the grid. At HZ 250 (edges every 4 ms from 0), CPU 0:
- *  - idle at 0, woken by a wheel timer at 3 ms (next_timer 3 ms): sleep length 3 ms, the
- *    wakeup at 3 ms (a trace's record would see 4 ms and wake at 4 ms);
- *  - idle at 5 ms (5.002: the work from 3 ms runs 2 us behind, C1's exit latency), next
- *    timer at 6 ms (later cancelled), woken by another timer at 7 ms: sleep length
- *    998 us, the wakeup at 7 ms. Before the fix, 6 ms moved to 8 ms and the wakeup came 1 ms late
- *    (8 ms); had the next timer been earlier than the wakeup by more than an edge, it came
- *    early (late < 0), as in a tbench oracle: 1.13 s early.
- */
-static void test_closed_loop_periods_as_recorded(void **state)
-{
-	static const struct trace_record recs[] = {
-		{ .kind = TRACE_IDLE, .cpu = 0, .time_ns = 0, .length_ns = 3000000,
-		  .cause = WAKE_TIMER, .next_timer_ns = 3000000 },
-		{ .kind = TRACE_IDLE, .cpu = 0, .time_ns = 5000000, .length_ns = 2000000,
-		  .cause = WAKE_TIMER, .next_timer_ns = 1000000 },
-	};
-	struct mem_recs m = { .r = recs, .n = 2 };
-	struct record_source src = { &m.hdr, mem_recs_next, mem_recs_error, &m };
-	struct sim_config cfg = { 0 };
-	struct sim_error err = { 0 };
-	struct log *l = calloc(1, sizeof(*l));
-	struct run_stats rs;
-	struct machine mach;
-
-	(void)state;
-	assert_non_null(l);
-	m.hdr.version = TRACE_VERSION;
-	m.hdr.cpus = 1;
-	m.hdr.has_start = m.hdr.has_end = true;
-	m.hdr.end_ns = 10000000;
-	m.hdr.as_recorded = true;
-	assert_int_equal(machine_load("skl", &mach, &err), 0);
-	cfg.machine = &mach;
-	cfg.gov = &gov_scripted;
-	cfg.hz = 250;
-	cfg.latency_req_ns = -1;
-	cfg.explain = log_decision;
-	cfg.explain_ud = l;
-	cfg.explain_limit = -1;
-	script_set(C1, true);
-	if (replay_run(&src, &cfg, &rs, &err)) {
-		sim_error_print(stderr, &err);
-		fail();
-	}
-	run_stats_release(&rs);
-	assert_int_equal(l->n, 2);
-	assert_int_equal(l->d[0].sleep_length_ns, 3000000);
-	assert_int_equal(l->d[0].wake_ns, 3000000);
-	/* C1's 2 us exit latency: the 2 ms of work from 3 ms end at 5.002 ms */
-	assert_int_equal(l->d[1].time_ns, 5002000);
-	assert_int_equal(l->d[1].sleep_length_ns, 998000);
-	assert_int_equal(l->d[1].wake_ns, 7000000);
-	free(l);
-}
-
-static void test_idle_record_wheel_on_grid(void **state)
-{
-	struct log *l = calloc(1, sizeof(*l));
-	struct sim_decision d;
-
-	(void)state;
-	assert_non_null(l);
-	d = first_decision("idlesim-trace v1\ncpus 1\nend 10000000\nidle 0 1000000 2000000 timer\n",
-			   l);
-	assert_int_equal(d.sleep_length_ns, 4000000);
-	assert_int_equal(d.delta_tick_ns, 4000000);
-	assert_false(d.tick_stopped_after);
-	assert_int_equal(d.wake_ns, 5000000);
-	d = first_decision("idlesim-trace v1\ncpus 1\nend 10000000\n"
-			   "idle 0 1000000 2000000 timer timer=hrtimer\n",
-			   l);
-	assert_int_equal(d.sleep_length_ns, 2000000);
-	assert_int_equal(d.delta_tick_ns, 2000000);
-	assert_int_equal(d.wake_ns, 3000000);
 	free(l);
 }
 
@@ -1261,12 +974,7 @@ int main(void)
 		cmocka_unit_test(test_tick_stopped_branches),
 		cmocka_unit_test(test_gen_no_wake),
 		cmocka_unit_test(test_deterministic),
-		cmocka_unit_test(test_timer_kind_tick_rule),
 		cmocka_unit_test(test_gen_timer_kind_tick),
-		cmocka_unit_test(test_wheel_arithmetic),
-		cmocka_unit_test(test_wheel_timers_on_grid),
-		cmocka_unit_test(test_idle_record_wheel_on_grid),
-		cmocka_unit_test(test_closed_loop_periods_as_recorded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1224,7 +1224,7 @@ static void test_json_errors(void **state)
 			  "\"cause\": \"timer\", \"foo\": 1}"),
 		     4, 83,
 		     "unknown field 'foo' for idle records (expected type, cpu, start, length, "
-		     "cause, next_timer, timer, next_wheel, iowait, load or resched)");
+		     "cause, next_timer, timer, next_wheel, iowait, load, resched or keep_tick)");
 	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 5, \"start\": 200, \"length\": 50, "
 			  "\"cause\": \"timer\"}"),
 		     4, 27, "CPU 5 is out of range: the header says cpus 2");

@@ -129,6 +129,23 @@ struct replay_opts {
 	uint64_t wake_seed;
 };
 
+/* The decision log of a run (sim_config.explain = decision_log_add, explain_ud = the log). */
+struct decision_log {
+	struct sim_decision d[4096];
+	int n;
+};
+
+static inline void decision_log_add(void *ud, const struct sim_decision *d)
+{
+	struct decision_log *l = ud;
+
+	if (l->n < 4096) {
+		l->d[l->n] = *d;
+		l->d[l->n].gov = NULL;
+		l->n++;
+	}
+}
+
 static inline int replay_string(const char *text, const struct replay_opts *o, struct run_stats *rs,
 				struct sim_error *err)
 {

@@ -327,6 +327,13 @@ static int do_select(struct sim *S, struct sim_cpu *c, int64_t t)
 	env->next_wheel_ns = o->next_wheel_ns;
 	env->load_read = false;
 	env->next_tick_ns = next_tick_after(S, t);
+	/* tick_nohz_next_event(): with RCU callbacks, irq work or a timer softirq pending, the
+	 * next event is basemono + TICK_NSEC, the next tick boundary, as if a wheel timer were due
+	 * there: the tick is kept and the sleep length is at most delta_next. */
+	if (t < o->keep_tick_until_ns && env->next_tick_ns < env->next_wheel_ns) {
+		env->next_wheel_ns = env->next_tick_ns;
+		env->next_timer_ns = sim_min64(env->next_timer_ns, env->next_tick_ns);
+	}
 	env->oracle_wake_ns = sim_time_add(o->wake_ns, o->late_ns);
 	env->nr_iowait = o->iowait;
 	env->load = o->load;
@@ -345,7 +352,7 @@ static int do_select(struct sim *S, struct sim_cpu *c, int64_t t)
 	/* tick_nohz_idle_stop_tick(): the tick keeps running if a timer-wheel timer is due
 	 * within the next tick period (tick_nohz_next_event(); in high-resolution mode
 	 * get_next_timer_interrupt() ignores hrtimers); once stopped it stays stopped. */
-	if (stop_tick && !env->tick_stopped && o->next_wheel_ns > env->next_tick_ns)
+	if (stop_tick && !env->tick_stopped && env->next_wheel_ns > env->next_tick_ns)
 		env->tick_stopped = true;
 
 	if (dev->explain) {
@@ -841,7 +848,7 @@ int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, in
 	     unsigned int iowait, unsigned long load, struct sim_error *err)
 {
 	const struct opp o = { start_ns, SIM_TIME_NEVER, next_timer_ns, next_wheel_ns,
-			       load,	 iowait,	 WAKE_TIMER,	false,	0 };
+			       load,	 iowait,	 WAKE_TIMER,	false,	0, 0 };
 
 	return feed_period(S, FEED_IDLE, cpu, &o, err);
 }
@@ -851,9 +858,28 @@ int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, int64_
 	       unsigned int iowait, unsigned long load, struct sim_error *err)
 {
 	const struct opp o = { start_ns, wake_ns, next_timer_ns, next_wheel_ns, load,
-			       iowait,	 cause,	  no_resched,	 late_ns };
+			       iowait,	 cause,	  no_resched,	 late_ns, 0 };
 
 	return feed_period(S, FEED_PERIOD, cpu, &o, err);
+}
+
+int sim_keep_tick(struct sim *S, int cpu, int64_t until_ns, struct sim_error *err)
+{
+	struct sim_cpu *c;
+
+	if (cpu < 0 || cpu >= S->cfg.nr_cpus || !S->cpus[cpu].count)
+		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+				     "keep-tick of CPU %d without a fed idle period", cpu);
+	c = &S->cpus[cpu];
+	ring_tail(c)->keep_tick_until_ns = until_ns;
+	return 0;
+}
+
+bool sim_tick_stopped(const struct sim *S, int cpu)
+{
+	const struct sim_cpu *c = &S->cpus[cpu];
+
+	return c->phase != CPU_BUSY && c->dev.env.tick_stopped;
 }
 
 int sim_wake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause, bool no_resched,

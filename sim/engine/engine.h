@@ -158,6 +158,17 @@ int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, int64_
 	       unsigned int iowait, unsigned long load, struct sim_error *err);
 
 /*
+ * The CPU's last fed period: at every selection before until_ns, tick_nohz_next_event()
+ * keeps the next tick (v6.12 tick-sched.c: rcu_needs_cpu(), irq_work_needs_cpu(), a pending
+ * TIMER_SOFTIRQ), so the tick is not stopped and the sleep length ends at the next tick
+ * boundary at the latest. Call it after sim_idle()/sim_period(), before the period starts.
+ */
+int sim_keep_tick(struct sim *S, int cpu, int64_t until_ns, struct sim_error *err);
+
+/* The CPU is idle (or exiting) with its tick stopped: inactive for timer migration. */
+bool sim_tick_stopped(const struct sim *S, int cpu);
+
+/*
  * Move the wakeup of the CPU's last fed period to an earlier time (not before now): an
  * agent learns of an earlier wakeup (a message sent after a timer wakeup was set).
  */

@@ -30,6 +30,10 @@ struct opp {
 	/* The wakeup comes this long after wake_ns, the trace's time (a timer-wheel wakeup of
 	 * an idle record, moved up to the jiffy grid): the work it brings runs behind. */
 	int64_t late_ns;
+	/* Before this time tick_nohz_next_event() keeps the next tick whatever the timers
+	 * (rcu_needs_cpu(), irq work, a pending timer softirq): at a selection before it, a
+	 * wheel event is due at the next tick boundary (sim_keep_tick()). 0: never. */
+	int64_t keep_tick_until_ns;
 };
 
 struct sim_cpu {

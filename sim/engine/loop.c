@@ -14,7 +14,18 @@
  *
  * Items sent to a CPU that runs, or whose wakeup is already set earlier, simply wait. The
  * sleep length the governor sees is the earliest pending item that arrives by a timer; the
- * tick-stop rule sees the earliest such item that is not an hrtimer.
+ * tick-stop rule sees the earliest such item that is not an hrtimer. A deferrable timer
+ * item neither wakes an idle CPU nor counts; it runs when the CPU runs again.
+ *
+ * Timer migration (loop_world.tmigr, v6.12 kernel/time/timer.c __get_next_timer_interrupt()
+ * and timer_migration.c tmigr_quick_check()): global timer items wait in one pool, not on
+ * their CPU. A CPU going idle counts its own global timers only when the first of its wheel
+ * timers is due by the next jiffy edge; otherwise only if every other CPU is inactive (idle
+ * with its tick stopped: it is the last active CPU, "lonely" up to the top of the
+ * hierarchy), and then the earliest global timer of all. A pool item runs when due (agent
+ * timer nr_cpus) on its own CPU if that is active, else on the lowest-numbered active CPU
+ * (the migrator, simplified: the kernel's is an active CPU of the nearest group that has
+ * one), else on the CPU that went idle last, which armed its hardware for it.
  *
  * For the oracle, loop_run() runs the loop twice, as sim/engine/loop.h explains.
  */
@@ -23,6 +34,7 @@
 #include "sim/base/common.h"
 #include "sim/base/progress.h"
 #include "sim/engine/replay.h"
+#include "sim/engine/wheel.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -44,11 +56,12 @@ struct lcpu {
 	enum wake_cause wake_cause;
 	int64_t next_timer_ns, next_wheel_ns;
 	int idle_iowait;
+	int64_t rcu_until_ns; /* RCU callbacks pending until this tick (0: none) */
 };
 
 /* A period of pass 1, kept for pass 2. */
 struct lperiod {
-	int64_t start_ns, wake_ns, next_timer_ns, next_wheel_ns;
+	int64_t start_ns, wake_ns, next_timer_ns, next_wheel_ns, keep_tick_until_ns;
 	int cpu;
 	enum wake_cause cause;
 	int iowait;
@@ -68,6 +81,9 @@ struct loop {
 	bool record;
 	struct lperiod *periods;
 	size_t nr_periods, cap_periods;
+	struct loop_world world;
+	struct lcpu pool;  /* global timer items with world.tmigr (their .cpu: the owner) */
+	int last_idle_cpu; /* the CPU that went idle last (-1: none yet) */
 };
 
 /* ---- randomness: one splitmix64 stream per use, so models stay reproducible ---- */
@@ -137,23 +153,121 @@ static void pop_item(struct lcpu *c, struct loop_item *out)
 		c->pending[i] = last;
 }
 
-/* The earliest pending timer item or armed timer, and the earliest timer-wheel one. */
+/* ---- timer migration ---- */
+
+/* Active for timer migration: running, or idle with its tick still running. */
+static bool cpu_active(const struct loop *L, int cpu)
+{
+	return L->cpus[cpu].state == L_RUNNING || !sim_tick_stopped(L->S, cpu);
+}
+
+static bool lonely(const struct loop *L, int cpu)
+{
+	int j;
+
+	for (j = 0; j < L->nr_cpus; j++)
+		if (j != cpu && cpu_active(L, j))
+			return false;
+	return true;
+}
+
+static int64_t armed_of(const struct loop *L, int cpu, int64_t t)
+{
+	return L->ops->armed_timer ? L->ops->armed_timer(L->model, cpu, t) : SIM_TIME_NEVER;
+}
+
+/* The earliest global timer of `cpu` (cpu < 0: of every CPU), pooled or armed by the model. */
+static int64_t global_of(const struct loop *L, int cpu, int64_t t)
+{
+	int64_t g = SIM_TIME_NEVER;
+	size_t i;
+	int j;
+
+	for (i = 0; i < L->pool.nr_pending; i++)
+		if (cpu < 0 || L->pool.pending[i].cpu == cpu)
+			g = sim_min64(g, L->pool.pending[i].arrival_ns);
+	for (j = 0; j < L->nr_cpus; j++)
+		if (cpu < 0 || j == cpu)
+			g = sim_min64(g, armed_of(L, j, t));
+	return g;
+}
+
+/*
+ * The earliest pending timer item or armed timer, and the earliest timer-wheel one, as
+ * tick_nohz_next_event() sees them (the header comment: deferrable ones never, global ones
+ * by the timer migration rule of the world).
+ */
 static void next_timers_of(const struct loop *L, int cpu, int64_t t)
 {
 	struct lcpu *c = &L->cpus[cpu];
+	int64_t wheel = SIM_TIME_NEVER, hr = SIM_TIME_NEVER, own;
 	size_t i;
 
-	c->next_timer_ns = c->next_wheel_ns =
-		L->ops->armed_timer ? L->ops->armed_timer(L->model, cpu, t) : SIM_TIME_NEVER;
 	for (i = 0; i < c->nr_pending; i++) {
 		const struct loop_item *it = &c->pending[i];
 
-		if (it->cause != WAKE_TIMER)
+		if (it->cause != WAKE_TIMER || it->deferrable)
 			continue;
-		c->next_timer_ns = sim_min64(c->next_timer_ns, it->arrival_ns);
-		if (!it->hrtimer)
-			c->next_wheel_ns = sim_min64(c->next_wheel_ns, it->arrival_ns);
+		if (it->hrtimer)
+			hr = sim_min64(hr, it->arrival_ns);
+		else
+			wheel = sim_min64(wheel, it->arrival_ns);
 	}
+	if (!L->world.tmigr) {
+		wheel = sim_min64(wheel, armed_of(L, cpu, t));
+	} else {
+		own = global_of(L, cpu, t);
+		if (sim_min64(wheel, own) <= jiffy_edge_after(sim_grid(L->S), t))
+			wheel = sim_min64(wheel, own);
+		else if (lonely(L, cpu))
+			wheel = sim_min64(wheel, global_of(L, -1, t));
+	}
+	c->next_wheel_ns = wheel;
+	c->next_timer_ns = sim_min64(wheel, hr);
+}
+
+/* Run the pool's due items where the header comment says; re-arm its timer. */
+static int pool_fire(struct loop *L, int64_t t, struct sim_error *err)
+{
+	struct loop_item it;
+	int j, to;
+
+	while (L->pool.nr_pending && L->pool.pending[0].arrival_ns <= t) {
+		pop_item(&L->pool, &it);
+		to = cpu_active(L, it.cpu) ? it.cpu : -1;
+		for (j = 0; j < L->nr_cpus && to < 0; j++)
+			if (cpu_active(L, j))
+				to = j;
+		if (to < 0)
+			to = L->last_idle_cpu >= 0 ? L->last_idle_cpu : it.cpu;
+		it.cpu = to;
+		it.global = false;
+		it.arrival_ns = t;
+		if (loop_send(L, &it, err))
+			return -1;
+	}
+	sim_agent_timer(L->S, (uint32_t)L->nr_cpus,
+			L->pool.nr_pending ? L->pool.pending[0].arrival_ns : SIM_TIME_NEVER);
+	return 0;
+}
+
+int64_t loop_wheel_expiry(const struct loop *L, int64_t timeout_ns)
+{
+	const struct jiffy_grid *g = sim_grid(L->S);
+	int64_t clk = jiffy_of(g, sim_now(L->S));
+
+	return jiffy_edge_ns(g, wheel_bucket_expiry(g->hz, clk + jiffies_round_up(g, timeout_ns),
+						    clk));
+}
+
+int64_t loop_jiffy_edge(const struct loop *L, int64_t t_ns)
+{
+	return jiffy_edge_at_or_after(sim_grid(L->S), t_ns);
+}
+
+void loop_set_world(struct loop *L, const struct loop_world *w)
+{
+	L->world = *w;
 }
 
 /* ---- the CPU's life ---- */
@@ -174,13 +288,29 @@ static int record_period(struct loop *L, int cpu, int64_t wake_ns)
 	p->cause = c->wake_cause;
 	p->next_timer_ns = c->next_timer_ns;
 	p->next_wheel_ns = c->next_wheel_ns;
+	p->keep_tick_until_ns = c->rcu_until_ns > c->idle_start_ns ? c->rcu_until_ns : 0;
 	p->iowait = c->idle_iowait;
 	return 0;
+}
+
+/* The earliest pending item that wakes an idle CPU (not a deferrable timer), or NULL. */
+static const struct loop_item *first_waking(const struct lcpu *c)
+{
+	const struct loop_item *w = NULL;
+	size_t i;
+
+	if (c->nr_pending && !c->pending[0].deferrable)
+		return &c->pending[0];
+	for (i = 0; i < c->nr_pending; i++)
+		if (!c->pending[i].deferrable && (!w || item_before(&c->pending[i], w)))
+			w = &c->pending[i];
+	return w;
 }
 
 static int go_idle(struct loop *L, int cpu, int64_t t, struct sim_error *err)
 {
 	struct lcpu *c = &L->cpus[cpu];
+	const struct loop_item *w;
 
 	c->state = L_IDLE;
 	c->has_cur = false;
@@ -188,13 +318,17 @@ static int go_idle(struct loop *L, int cpu, int64_t t, struct sim_error *err)
 	next_timers_of(L, cpu, t);
 	c->idle_iowait = c->iowait;
 	c->wake_ns = SIM_TIME_NEVER;
+	L->last_idle_cpu = cpu;
 	if (sim_idle(L->S, cpu, t, c->next_timer_ns, c->next_wheel_ns, (unsigned int)c->iowait, 0,
 		     err))
 		return -1;
-	if (!c->nr_pending)
+	if (c->rcu_until_ns > t && sim_keep_tick(L->S, cpu, c->rcu_until_ns, err))
+		return -1;
+	w = first_waking(c);
+	if (!w)
 		return 0;
-	c->wake_ns = c->pending[0].arrival_ns;
-	c->wake_cause = c->pending[0].cause;
+	c->wake_ns = w->arrival_ns;
+	c->wake_cause = w->cause;
 	return sim_wake(L->S, cpu, c->wake_ns, c->wake_cause, false, err);
 }
 
@@ -226,11 +360,20 @@ static int agent_ready(void *ctx, struct sim *S, int cpu, int64_t t, struct sim_
 static int agent_timer(void *ctx, struct sim *S, uint32_t cpu, int64_t t, struct sim_error *err)
 {
 	struct loop *L = ctx;
-	struct lcpu *c = &L->cpus[cpu];
-	struct loop_item done = c->cur;
+	struct lcpu *c;
+	struct loop_item done;
 
 	(void)S;
+	if (cpu == (uint32_t)L->nr_cpus)
+		return pool_fire(L, t, err);
+	c = &L->cpus[cpu];
+	done = c->cur;
 	c->has_cur = false;
+	if (done.rcu && L->world.rcu_jiffies > 0) /* invoked at the tick rcu_jiffies edges on */
+		c->rcu_until_ns = sim_max64(
+			c->rcu_until_ns,
+			jiffy_edge_ns(sim_grid(L->S),
+				      jiffy_of(sim_grid(L->S), t) + L->world.rcu_jiffies));
 	if (L->ops->done(L->model, L, &done, t, err))
 		return -1;
 	return run_next(L, (int)cpu, t, err);
@@ -252,11 +395,19 @@ int loop_send(struct loop *L, const struct loop_item *it, struct sim_error *err)
 		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
 				     "workload sent an item to CPU %d at %lld ns that cannot run",
 				     x.cpu, (long long)x.arrival_ns);
-	c = &L->cpus[x.cpu];
 	x.seq = L->seq++;
+	if (x.global && L->world.tmigr && x.cause == WAKE_TIMER && !x.hrtimer && !x.deferrable) {
+		if (push_item(&L->pool, &x))
+			return sim_error_nomem(err, "");
+		if (L->pool.pending[0].seq == x.seq)
+			sim_agent_timer(L->S, (uint32_t)L->nr_cpus, x.arrival_ns);
+		return 0;
+	}
+	c = &L->cpus[x.cpu];
 	if (push_item(c, &x))
 		return sim_error_nomem(err, "");
-	if (c->state != L_IDLE || (c->wake_ns != SIM_TIME_NEVER && c->wake_ns <= x.arrival_ns))
+	if (c->state != L_IDLE || x.deferrable ||
+	    (c->wake_ns != SIM_TIME_NEVER && c->wake_ns <= x.arrival_ns))
 		return 0;
 	/* The idle CPU will be woken by this item first. */
 	c->wake_ns = x.arrival_ns;
@@ -293,6 +444,7 @@ static void loop_free(struct loop *L)
 		for (i = 0; i < L->nr_cpus; i++)
 			sim_free(L->cpus[i].pending);
 	sim_free(L->cpus);
+	sim_free(L->pool.pending);
 	sim_free(L->periods);
 	lat_hist_release(&L->latency);
 }
@@ -307,6 +459,7 @@ static int loop_init(struct loop *L, const struct loop_model_ops *ops, void *mod
 	L->model = model;
 	L->nr_cpus = nr_cpus;
 	L->end_ns = duration_ns;
+	L->last_idle_cpu = -1;
 	lat_hist_init(&L->latency);
 	for (i = 0; i < LOOP_STREAMS; i++) {
 		L->rng[i] = seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(i + 1));
@@ -325,7 +478,7 @@ static int run_closed(struct loop *L, const struct sim_config *cfg, struct run_s
 
 	c.agent = &loop_agent;
 	c.agent_ctx = L;
-	c.agent_timers = (uint32_t)cfg->nr_cpus;
+	c.agent_timers = (uint32_t)cfg->nr_cpus + 1; /* + the timer-migration pool's */
 	L->S = sim_create(&c, 0, err);
 	if (!L->S)
 		return -1;
@@ -390,6 +543,7 @@ static int period_next(void *ctx, struct trace_record *rec, struct sim_error *er
 					     ? -1
 					     : p->next_wheel_ns - p->start_ns;
 	}
+	rec->keep_tick_ns = p->keep_tick_until_ns ? p->keep_tick_until_ns - p->start_ns : 0;
 	rec->iowait = (unsigned int)p->iowait;
 	rec->has_iowait = p->iowait != 0;
 	rec->index = (long)ps->i++;

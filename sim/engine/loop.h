@@ -43,6 +43,14 @@ struct loop_item {
 	enum wake_cause cause; /* how its arrival wakes an idle CPU: ipi, irq or timer */
 	bool hrtimer;	       /* a timer item that is an hrtimer: the governor's sleep length
 				* sees it, the tick-stop rule (timer-wheel timers only) does not */
+	/* Timer-wheel flags (include/linux/timer.h). deferrable: TIMER_DEFERRABLE, it never
+	 * wakes an idle CPU nor counts in its sleep length, and runs when the CPU next runs.
+	 * global: not TIMER_PINNED; with loop_world.tmigr (v6.9+ timer migration) an idle
+	 * CPU hands it to the hierarchy (sim/engine/loop.c says where it then runs). */
+	bool deferrable, global;
+	/* Its work queues RCU callbacks: the CPU keeps its tick until they are invoked
+	 * (loop_world.rcu_jiffies after the work ends). */
+	bool rcu;
 	/* the model's own: */
 	int kind;
 	int task;
@@ -59,13 +67,39 @@ struct loop_model_ops {
 	int (*done)(void *model, struct loop *L, const struct loop_item *it, int64_t t,
 		    struct sim_error *err);
 	/*
-	 * Optional: the expiry of a timer-wheel timer the model keeps armed on `cpu` as it
-	 * goes idle at t, which is always re-armed or cancelled before it expires (TCP's
-	 * retransmission timer, pushed forward by every ACK), so it never fires; the
-	 * governor's sleep length sees it. SIM_TIME_NEVER if none.
+	 * Optional: the expiry (a jiffy edge, loop_wheel_expiry()) of the earliest global
+	 * timer-wheel timer the model keeps armed on `cpu` at t, which is always re-armed
+	 * before it expires (TCP's delayed-ACK and retransmission timers, pushed forward by
+	 * every segment), so it never fires; the governor's sleep length sees it as the timer
+	 * world says (loop_world.tmigr). SIM_TIME_NEVER if none.
 	 */
 	int64_t (*armed_timer)(void *model, int cpu, int64_t t);
 };
+
+/*
+ * The kernel's timer world around a model (docs/workloads.md "Timers"), set by the model's
+ * start(); the zero value is the v6.8 push model with no RCU keep-tick.
+ *  tmigr        v6.9+ timer migration (kernel/time/timer_migration.c): an idle CPU's
+ *               global timer-wheel timers (item .global, the model's armed_timer) are
+ *               not in its sleep length, unless due by the next jiffy or the CPU is the
+ *               last active one; they run on an active CPU, else on the last to go idle;
+ *  rcu_jiffies  an item with .rcu keeps its CPU's tick (rcu_needs_cpu()) until the tick
+ *               this many jiffy edges after its work ends (0: never).
+ */
+struct loop_world {
+	bool tmigr;
+	int rcu_jiffies;
+};
+void loop_set_world(struct loop *L, const struct loop_world *w);
+
+/*
+ * The time a timer-wheel timer armed now with `timeout_ns` fires: expires = jiffies +
+ * ceil(timeout / TICK_NSEC) (msecs_to_jiffies()), rounded up to its wheel level's bucket
+ * (calc_wheel_index()), at that jiffy's edge on the run's grid.
+ */
+int64_t loop_wheel_expiry(const struct loop *L, int64_t timeout_ns);
+/* The first jiffy edge at or after t (the periodic tick's own times). */
+int64_t loop_jiffy_edge(const struct loop *L, int64_t t_ns);
 
 /* Queue an item (arrival_ns >= now). Returns 0 or -1 with err set (out of memory). */
 int loop_send(struct loop *L, const struct loop_item *it, struct sim_error *err);

@@ -112,8 +112,11 @@ static int feed_interval(struct sim *S, const struct trace_record *rec, bool as_
 		if (rec->cause == WAKE_TIMER) /* the wheel timer that woke it, on the grid */
 			late = jiffy_edge_at_or_after(g, wake) - wake;
 	}
-	return sim_period(S, rec->cpu, rec->time_ns, wake, late, rec->cause, rec->no_resched,
-			  next_timer, next_wheel, rec->iowait, rec->load, err);
+	if (sim_period(S, rec->cpu, rec->time_ns, wake, late, rec->cause, rec->no_resched,
+		       next_timer, next_wheel, rec->iowait, rec->load, err))
+		return -1;
+	return rec->keep_tick_ns > 0 ? sim_keep_tick(S, rec->cpu, rec_abs(rec, rec->keep_tick_ns), err)
+				     : 0;
 }
 
 /* ---- event records ---- */

@@ -466,6 +466,8 @@ static int text_value(struct trace_reader *r, struct cursor *c, struct trace_rec
 		return parse_u63(r, c, trace_field_what(rec->kind, f), &rec->next_timer_ns);
 	case F_NEXT_WHEEL:
 		return parse_u63(r, c, trace_field_what(rec->kind, f), &rec->next_wheel_ns);
+	case F_KEEP_TICK:
+		return parse_u63(r, c, trace_field_what(rec->kind, f), &rec->keep_tick_ns);
 	case F_IOWAIT:
 		return parse_u63(r, c, trace_field_what(rec->kind, f), &v) ||
 				       trace_check_iowait(r, rec, v)

@@ -61,6 +61,8 @@ struct trace_record {
 	enum timer_kind timer_kind; /* idle: kind of that next timer (timer=); timer: kind= */
 	int64_t next_wheel_ns; /* idle with TIMER_HRTIMER only: time from START to the earliest
 				* timer-wheel timer (next_wheel=), >= next_timer_ns; -1 = none */
+	int64_t keep_tick_ns; /* idle: keep_tick=, time from START during which
+			       * tick_nohz_next_event() keeps the next tick; 0 = none */
 	int64_t expiry_ns;   /* timer: absolute expiry */
 	int64_t period_ns;   /* timer: 0 = one-shot */
 	enum wake_cause cause; /* idle, wake */

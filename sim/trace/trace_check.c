@@ -59,10 +59,10 @@ const char *timer_kind_name(enum timer_kind k)
 const struct kind_info trace_kinds[] = {
 	[TRACE_IDLE] = {"idle", FB(F_CPU) | FB(F_TIME) | FB(F_LENGTH) | FB(F_CAUSE),
 			FB(F_NEXT_TIMER) | FB(F_TKIND) | FB(F_NEXT_WHEEL) | FB(F_IOWAIT) |
-				FB(F_LOAD) | FB(F_RESCHED),
-			"next_timer, timer, next_wheel, iowait, load or resched",
+				FB(F_LOAD) | FB(F_RESCHED) | FB(F_KEEP_TICK),
+			"next_timer, timer, next_wheel, iowait, load, resched or keep_tick",
 			"type, cpu, start, length, cause, next_timer, timer, next_wheel, iowait, "
-			"load or resched"},
+			"load, resched or keep_tick"},
 	[TRACE_TIMER] = {"timer", FB(F_CPU) | FB(F_TIME) | FB(F_ID) | FB(F_EXPIRY),
 			 FB(F_PERIOD) | FB(F_RESCHED) | FB(F_TKIND), "period, resched or kind",
 			 "type, cpu, time, id, expiry, period, resched or kind"},
@@ -175,7 +175,7 @@ const char *trace_field_name(enum trace_kind kind, enum field f)
 		[F_LENGTH] = "length", [F_CAUSE] = "cause",   [F_NEXT_TIMER] = "next_timer",
 		[F_IOWAIT] = "iowait", [F_LOAD] = "load",     [F_ID] = "id",
 		[F_EXPIRY] = "expiry", [F_PERIOD] = "period", [F_RESCHED] = "resched",
-		[F_TKIND] = "kind",    [F_NEXT_WHEEL] = "next_wheel",
+		[F_TKIND] = "kind",    [F_NEXT_WHEEL] = "next_wheel", [F_KEEP_TICK] = "keep_tick",
 	};
 
 	if (f == F_TIME && kind == TRACE_IDLE)
@@ -194,7 +194,7 @@ static size_t field_len(enum trace_kind kind, enum field f)
 		[F_KIND] = 4,  [F_CPU] = 3,	    [F_TIME] = 4,   [F_LENGTH] = 6,
 		[F_CAUSE] = 5, [F_NEXT_TIMER] = 10, [F_IOWAIT] = 6, [F_LOAD] = 4,
 		[F_ID] = 2,    [F_EXPIRY] = 6,	    [F_PERIOD] = 6, [F_RESCHED] = 7,
-		[F_TKIND] = 4, [F_NEXT_WHEEL] = 10,
+		[F_TKIND] = 4, [F_NEXT_WHEEL] = 10, [F_KEEP_TICK] = 9,
 	};
 
 	if (f == F_TIME && kind == TRACE_IDLE)
@@ -224,6 +224,7 @@ const char *trace_field_what(enum trace_kind kind, enum field f)
 		return "an expiry time (ns)";
 	case F_NEXT_TIMER:
 	case F_NEXT_WHEEL:
+	case F_KEEP_TICK:
 		return "a time (ns)";
 	case F_TKIND:
 		return "a timer kind (hrtimer or wheel)";
@@ -255,8 +256,8 @@ enum field trace_key_field(enum trace_kind kind, unsigned int allowed, const cha
 	case 't': /* type, time, timer */
 		f = n > 1 && s[1] == 'y' ? F_KIND : n == 5 ? F_TKIND : F_TIME;
 		break;
-	case 'k':
-		f = F_TKIND;
+	case 'k': /* kind, keep_tick */
+		f = n == 9 ? F_KEEP_TICK : F_TKIND;
 		break;
 	case 's':
 		f = F_TIME;
@@ -359,6 +360,7 @@ void trace_record_init(const struct trace_reader *r, struct trace_record *rec, e
 	rec->next_timer_ns = -1;
 	rec->timer_kind = TIMER_WHEEL;
 	rec->next_wheel_ns = -1;
+	rec->keep_tick_ns = 0;
 	rec->expiry_ns = 0;
 	rec->period_ns = 0;
 	rec->cause = WAKE_TIMER;

@@ -37,6 +37,7 @@ enum field {
 	F_RESCHED,
 	F_TKIND,      /* idle: timer= (kind of the next timer); timer: kind= */
 	F_NEXT_WHEEL, /* idle: next_wheel= */
+	F_KEEP_TICK,  /* idle: keep_tick= */
 	F_NR
 };
 

@@ -220,7 +220,8 @@ static int json_record(struct trace_reader *r, struct trace_record *rec)
 		     json_uint(r, rec, o, F_NEXT_WHEEL, &rec->next_wheel_ns, &present);
 		if (present)
 			seen |= FB(F_NEXT_WHEEL);
-		rc = rc || json_iowait_load(r, rec, o) || json_resched(r, rec, o);
+		rc = rc || json_uint(r, rec, o, F_KEEP_TICK, &rec->keep_tick_ns, &present) ||
+		     json_iowait_load(r, rec, o) || json_resched(r, rec, o);
 		break;
 	case TRACE_TIMER:
 		rc = json_id(r, rec, o) ||

@@ -155,6 +155,10 @@ int trace_write_record(FILE *f, const struct trace_record *rec)
 		}
 		p = put_iowait_load(p, rec);
 		p = put_resched(p, rec);
+		if (rec->keep_tick_ns > 0) {
+			p = put_str(p, " keep_tick=");
+			p = put_s64(p, rec->keep_tick_ns);
+		}
 		break;
 	case TRACE_TIMER:
 		p = put_id(p, rec->id);
