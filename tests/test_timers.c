@@ -6,6 +6,7 @@
  * timer migration, RCU keeping the tick).
  */
 #include "tests/testutil.h"
+#include "sim/base/common.h"
 #include "sim/engine/loop.h"
 #include "sim/engine/wheel.h"
 
@@ -327,8 +328,9 @@ static void test_keep_tick(void **state)
 	assert_true(l->d[0].tick_stopped_after);
 	/* JSON carries it too */
 	all_decisions("{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 1, "
-		      "\"tick_phase\": 0, \"end\": 30000000, \"records\": [{\"type\": \"idle\", \"cpu\": 0, \"start\": 0, "
-		      "\"length\": 20000000, \"cause\": \"timer\", \"keep_tick\": 6000000}]}",
+		      "\"tick_phase\": 0, \"end\": 30000000, \"records\": [{\"type\": "
+		      "\"idle\", \"cpu\": 0, \"start\": 0, \"length\": 20000000, "
+		      "\"cause\": \"timer\", \"keep_tick\": 6000000}]}",
 		      l);
 	assert_int_equal(l->d[0].sleep_length_ns, 4000000);
 	assert_int_equal(l->d[2].sleep_length_ns, 11998000);
@@ -363,6 +365,222 @@ static void test_keep_tick_written(void **state)
 	}
 }
 
+/* ---- the closed loop's timer world (sim/engine/loop.c) ---- */
+
+/* A scripted closed loop: the items given are sent at the start, nothing follows. */
+#define SM_ITEMS 4
+struct script_model {
+	struct loop_item it[SM_ITEMS];
+	int n;
+	struct loop_world w;
+	int64_t armed[2];
+	int64_t done_ns[SM_ITEMS];
+	int done_cpu[SM_ITEMS];
+	int64_t expiry_6ms, expiry_300ms; /* loop_wheel_expiry() at the start */
+};
+
+static int sm_start(void *model, struct loop *L, struct sim_error *err)
+{
+	struct script_model *m = model;
+	int i;
+
+	loop_set_world(L, &m->w);
+	m->expiry_6ms = loop_wheel_expiry(L, 6000000);
+	m->expiry_300ms = loop_wheel_expiry(L, 300000000);
+	for (i = 0; i < m->n; i++) {
+		m->it[i].kind = i;
+		m->done_ns[i] = -1;
+		if (loop_send(L, &m->it[i], err))
+			return -1;
+	}
+	return 0;
+}
+
+static int sm_done(void *model, struct loop *L, const struct loop_item *it, int64_t t,
+		   struct sim_error *err)
+{
+	struct script_model *m = model;
+
+	(void)L;
+	(void)err;
+	m->done_ns[it->kind] = t;
+	m->done_cpu[it->kind] = it->cpu;
+	return 0;
+}
+
+static int64_t sm_armed(void *model, int cpu, int64_t t)
+{
+	(void)t;
+	return ((struct script_model *)model)->armed[cpu];
+}
+
+static const struct loop_model_ops sm_ops = { sm_start, sm_done, sm_armed };
+
+/* Run it on skl's first nr_cpus CPUs, HZ 250 (grid at 0), the scripted governor (C1, exit
+ * 2 us, stop the tick) for duration_ns; the decisions of `cpu` go to l. */
+static void sm_run(struct script_model *m, int nr_cpus, int64_t duration_ns, int cpu,
+		   struct decision_log *l)
+{
+	struct decision_log *all = calloc(1, sizeof(*all));
+	struct sim_config cfg = { 0 };
+	struct sim_error err = { 0 };
+	struct loop_result r;
+	struct machine mach;
+	int i;
+
+	assert_non_null(all);
+	assert_int_equal(machine_load("skl", &mach, &err), 0);
+	script_set(C1, true);
+	cfg.machine = &mach;
+	cfg.gov = &gov_scripted;
+	cfg.hz = 250;
+	cfg.nr_cpus = nr_cpus;
+	cfg.latency_req_ns = -1;
+	cfg.explain = decision_log_add;
+	cfg.explain_ud = all;
+	cfg.explain_limit = -1;
+	cfg.explain_truncated = true; /* an entry the end cuts is a decision too */
+	for (i = 0; i < 2; i++)
+		if (!m->armed[i])
+			m->armed[i] = SIM_TIME_NEVER;
+	assert_int_equal(loop_run(&cfg, &sm_ops, m, duration_ns, 1, &r, &err), 0);
+	loop_result_release(&r);
+	memset(l, 0, sizeof(*l));
+	for (i = 0; i < all->n; i++)
+		if (all->d[i].cpu == cpu)
+			l->d[l->n++] = all->d[i];
+	free(all);
+}
+
+static struct loop_item sm_item(int cpu, int64_t at_ns, int64_t work_ns, enum wake_cause cause)
+{
+	struct loop_item it = { 0 };
+
+	it.cpu = cpu;
+	it.arrival_ns = at_ns;
+	it.work_ns = work_ns;
+	it.cause = cause;
+	return it;
+}
+
+/*
+ * loop_wheel_expiry() at 0 (HZ 250, clk 0): 6 ms is expires = ceil(6/4) = 2 jiffies, level
+ * 0, bucket 3: 12 ms; 300 ms is 75 jiffies, level 1 (63 <= 75 < 504), granularity 8:
+ * (75 / 8 + 1) * 8 = 80 jiffies, 320 ms.
+ * A deferrable timer (2 ms) neither wakes the idle CPU nor counts in its sleep length
+ * (KTIME_MAX: nothing else is pending); the IPI at 5 ms wakes it, ready at 5,002,000
+ * after C1's exit, and the overdue deferrable work (5 us) runs first: done at 5,007,000,
+ * then the IPI's 10 us: 5,017,000.
+ */
+static void test_loop_wheel_and_deferrable(void **state)
+{
+	struct script_model m = { 0 };
+	struct decision_log *l = calloc(1, sizeof(*l));
+
+	(void)state;
+	assert_non_null(l);
+	m.it[0] = sm_item(0, 2000000, 5000, WAKE_TIMER);
+	m.it[0].deferrable = true;
+	m.it[1] = sm_item(0, 5000000, 10000, WAKE_IPI);
+	m.n = 2;
+	sm_run(&m, 1, 10000000, 0, l);
+	assert_int_equal(m.expiry_6ms, 12000000);
+	assert_int_equal(m.expiry_300ms, 320000000);
+	assert_int_equal(l->d[0].time_ns, 0);
+	assert_true(l->d[0].sleep_length_ns == KTIME_MAX);
+	assert_int_equal(l->d[0].wake_ns, 5000000);
+	assert_int_equal(l->d[0].cause, WAKE_IPI);
+	assert_int_equal(m.done_ns[0], 5007000);
+	assert_int_equal(m.done_ns[1], 5017000);
+	free(l);
+}
+
+/*
+ * Timer migration (v6.12): CPU 0's global timer-wheel timer at 40 ms (5 us of work).
+ *  - CPU 1 runs a 100 ms item from 0: CPU 0, idle from 0, is not the last active CPU, so
+ *    its sleep length leaves the global timer out (KTIME_MAX); the timer runs on the
+ *    active CPU 1, after its item: done at 100,005,000 on CPU 1; CPU 0 is never woken.
+ *  - The push model (tmigr 0): the timer counts (sleep length 40 ms) and wakes CPU 0,
+ *    which runs it after C1's exit: 40,007,000 on CPU 0.
+ *  - CPU 1 has nothing (idle from 0, its tick stopped: inactive); CPU 0 runs 1 ms, then
+ *    idles as the last active CPU: its sleep length is the earliest global timer, 39 ms;
+ *    at 40 ms no CPU is active, so CPU 0, the last to go idle, is woken for it: 40,007,000.
+ *  - The same with the timer armed by the model on CPU 1 instead (armed_timer, 30 ms,
+ *    never fires): CPU 0's sleep length, as the last active CPU, is 29 ms.
+ */
+static void test_loop_timer_migration(void **state)
+{
+	struct script_model m = { 0 };
+	struct decision_log *l = calloc(1, sizeof(*l));
+
+	(void)state;
+	assert_non_null(l);
+	m.it[0] = sm_item(0, 40000000, 5000, WAKE_TIMER);
+	m.it[0].global = true;
+	m.it[1] = sm_item(1, 0, 100000000, WAKE_IPI);
+	m.n = 2;
+	m.w.tmigr = true;
+	sm_run(&m, 2, 110000000, 0, l);
+	assert_int_equal(l->n, 1);
+	assert_true(l->d[0].sleep_length_ns == KTIME_MAX);
+	assert_int_equal(m.done_cpu[0], 1);
+	assert_int_equal(m.done_ns[0], 100005000);
+
+	m.w.tmigr = false;
+	sm_run(&m, 2, 110000000, 0, l);
+	assert_int_equal(l->d[0].sleep_length_ns, 40000000);
+	assert_int_equal(m.done_cpu[0], 0);
+	assert_int_equal(m.done_ns[0], 40007000);
+
+	m.it[1] = sm_item(0, 0, 1000000, WAKE_IPI);
+	m.w.tmigr = true;
+	sm_run(&m, 2, 110000000, 0, l);
+	assert_int_equal(l->d[0].time_ns, 1000000);
+	assert_int_equal(l->d[0].sleep_length_ns, 39000000);
+	assert_int_equal(m.done_cpu[0], 0);
+	assert_int_equal(m.done_ns[0], 40007000);
+
+	m.n = 1;
+	m.it[0] = m.it[1];
+	m.armed[1] = 30000000;
+	sm_run(&m, 2, 110000000, 0, l);
+	assert_int_equal(l->d[0].time_ns, 1000000);
+	assert_int_equal(l->d[0].sleep_length_ns, 29000000);
+	free(l);
+}
+
+/*
+ * RCU keeping the tick (rcu_jiffies 3): an item whose work queues RCU callbacks ends at
+ * 1 ms, in jiffy 0: callbacks pending until the edge of jiffy 0 + 3, 12 ms. The CPU idles
+ * from 1 ms until an IPI at 20 ms: asked at 1 ms, 4,002,000 and 8,002,000 (each tick wakes
+ * it; C1's exit is 2 us) it sees the next tick, 3,000,000 then 3,998,000 ns away, and keeps
+ * the tick; at 12,002,000 the callbacks are gone: KTIME_MAX, the tick stops.
+ */
+static void test_loop_rcu_keeps_tick(void **state)
+{
+	static const int64_t at[] = { 1000000, 4002000, 8002000, 12002000 };
+	static const int64_t sleep[] = { 3000000, 3998000, 3998000, KTIME_MAX };
+	struct script_model m = { 0 };
+	struct decision_log *l = calloc(1, sizeof(*l));
+	int i;
+
+	(void)state;
+	assert_non_null(l);
+	m.it[0] = sm_item(0, 0, 1000000, WAKE_IPI);
+	m.it[0].rcu = true;
+	m.it[1] = sm_item(0, 20000000, 1000, WAKE_IPI);
+	m.n = 2;
+	m.w.rcu_jiffies = 3;
+	sm_run(&m, 1, 30000000, 0, l);
+	assert_true(l->n >= 4);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(l->d[i].time_ns, at[i]);
+		assert_true(l->d[i].sleep_length_ns == sleep[i]);
+		assert_int_equal(l->d[i].tick_stopped_after, i == 3);
+	}
+	free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -373,6 +591,9 @@ int main(void)
 		cmocka_unit_test(test_idle_record_wheel_on_grid),
 		cmocka_unit_test(test_keep_tick),
 		cmocka_unit_test(test_keep_tick_written),
+		cmocka_unit_test(test_loop_wheel_and_deferrable),
+		cmocka_unit_test(test_loop_timer_migration),
+		cmocka_unit_test(test_loop_rcu_keeps_tick),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

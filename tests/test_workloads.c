@@ -274,7 +274,10 @@ static void test_dbench_by_hand(void **state)
 	struct loop_result r;
 
 	(void)state;
-	setup_wl(&s, "dbench", "jitter-pct", 0LL, "flush-every", 0LL, "housekeeping-us", 0LL, NULL);
+	/* without the file system's kernel timers (RCU keeping the tick would add tick
+	 * wakeups to deepest's periods: test_dbench_kernel_timers) */
+	setup_wl(&s, "dbench", "jitter-pct", 0LL, "flush-every", 0LL, "housekeeping-us", 0LL,
+		 "kernel-timers", 0LL, NULL);
 	run_skl(&s, "shallowest", 10000000, 1, &r);
 	assert_int_equal(r.stats.nr_cpus, 1);
 	assert_int_equal(r.requests, 99);
@@ -390,10 +393,12 @@ static void test_iowait(void **state)
 
 /*
  * A cyclictest whose own 1 s timer never fires in 10 ms, with a housekeeping timer every
- * 1 ms (workloads.h): CPU 0 idles from 0 to the random phase p in (0, 1 ms], then, after
- * each timer's 2 us of work, for 1000 - 2 = 998 us until the next, seen coming (a timer);
- * the 10th period, from p + 9 ms + 2 us, runs past the end: 1 + 10 periods. The timers are
- * not requests: the closed loop counts none.
+ * 1 ms (workloads.h): a timer-wheel timer, so at HZ 250 it fires on the jiffy grid (edges
+ * at multiples of 4 ms from 0). Its first expiry, a random phase in (0, 1 ms], moves up to
+ * the edge at 4 ms: CPU 0 idles [0, 4 ms); after each run's 2 us of work the next expiry,
+ * 1 ms after the edge it ran at, moves up to the next edge: idle [4,002,000, 8 ms), then
+ * from 8,002,000 to 12 ms, past the end (10 ms): 3 periods, each ended by the timer seen
+ * coming. The timers are not requests: the closed loop counts none.
  */
 static void test_housekeeping(void **state)
 {
@@ -403,7 +408,6 @@ static void test_housekeeping(void **state)
 	struct trace_reader *tr;
 	struct trace_record rec;
 	char *buf = NULL;
-	int64_t phase = 0;
 	int got, n = 0;
 
 	(void)state;
@@ -416,16 +420,15 @@ static void test_housekeeping(void **state)
 		assert_int_equal(rec.next_timer_ns, rec.length_ns);
 		if (n == 0) {
 			assert_int_equal(rec.time_ns, 0);
-			assert_true(rec.length_ns >= 1 && rec.length_ns <= 1000000);
-			phase = rec.length_ns;
+			assert_int_equal(rec.length_ns, 4000000);
 		} else {
-			assert_int_equal(rec.time_ns, phase + (n - 1) * 1000000 + 2000);
-			assert_int_equal(rec.length_ns, 998000);
+			assert_int_equal(rec.time_ns, n * 4000000 + 2000);
+			assert_int_equal(rec.length_ns, 3998000);
 		}
 		n++;
 	}
 	assert_int_equal(got, 0);
-	assert_int_equal(n, 11);
+	assert_int_equal(n, 3);
 	trace_close(tr);
 	free(buf);
 
@@ -435,8 +438,10 @@ static void test_housekeeping(void **state)
 }
 
 /*
- * The presets set the three timer parameters (workloads.h, docs/workloads.md "Timers"); nohz-idle is
- * the default. legacy-10ms is the former default, one 10 ms timer per CPU: with it,
+ * The presets set the timer-world parameters (workloads.h, docs/workloads.md "Timers");
+ * nohz-6.12 is the default: the watchdog, vmstat every 1 s, the benchmark's kernel timers,
+ * v6.9+ timer migration, RCU callbacks for 3 ticks; nohz-6.1 the same with the push model
+ * of timer placement. legacy-10ms is the former default, one 10 ms timer per CPU: with it,
  * menu@6.19 on a 1-client tbench finds the short intervals (~170 MB/s at 0.2 s), which it
  * does not without any timer (~3 MB/s, C10 after C10: see the README for why).
  */
@@ -457,14 +462,22 @@ static void test_housekeeping_presets(void **state)
 	assert_int_equal(s.p[k], 0);
 	assert_int_equal(s.p[a], 0);
 	assert_int_equal(s.p[d], 4000); /* 2 * watchdog_thresh (10 s) / 5 */
+	assert_int_equal(s.p[d + 1], 1000); /* vmstat-ms: sysctl_stat_interval, HZ */
+	assert_int_equal(s.p[d + 2], 1);    /* kernel-timers */
+	assert_int_equal(s.p[d + 3], 1);    /* tmigr */
+	assert_int_equal(s.p[d + 4], 3);    /* rcu-jiffies */
+	assert_int_equal(workload_preset(s.w, "nohz-6.1", s.p, &err), 0);
+	assert_int_equal(s.p[d + 3], 0);
+	assert_int_equal(s.p[d + 2], 1);
 	assert_int_equal(workload_preset(s.w, "hz-tick-250", s.p, &err), 0);
 	assert_int_equal(s.p[k], 4000);
 	assert_int_equal(s.p[a], 1);
 	assert_int_equal(s.p[d], 4000);
 	assert_int_equal(workload_preset(s.w, "none", s.p, &err), 0);
-	assert_int_equal(s.p[k] + s.p[a] + s.p[d], 0);
+	assert_int_equal(s.p[k] + s.p[a] + s.p[d] + s.p[d + 1] + s.p[d + 2] + s.p[d + 3], 0);
 	assert_int_equal(workload_preset(s.w, "hz-tick-42", s.p, &err), -1);
-	assert_non_null(strstr(err.text, "'hz-tick-42': unknown preset (none, nohz-idle, "));
+	assert_non_null(
+		strstr(err.text, "'hz-tick-42': unknown preset (nohz-6.12, nohz-6.1, none, "));
 	assert_int_equal(workload_preset(workload_find("idle"), "none", s.p, &err), -1);
 
 	run_skl(&s, "menu@6.19", 200000000, 1, &r);
@@ -1043,14 +1056,16 @@ static void test_gen_cli(void **state)
 	/* ... and the message lists the model's own options. */
 	assert_non_null(strstr(text, "workload dbench takes --clients --cpus --client-us "));
 	assert_non_null(
-		strstr(text, " --jitter-pct --housekeeping-us --housekeeping-aligned --watchdog-ms;"));
+		strstr(text, " --jitter-pct --housekeeping-us --housekeeping-aligned --watchdog-ms "
+			     "--vmstat-ms --kernel-timers --tmigr --rcu-jiffies;"));
 	free(text);
 	/* --housekeeping takes a preset name; an unknown one is an error listing them. */
 	snprintf(cmd, sizeof(cmd), BIN " gen --workload tbench --housekeeping hz-tick 2>%s/err",
 		 dir);
 	assert_int_equal(sh(cmd), 2);
 	text = slurp(path);
-	assert_non_null(strstr(text, "--housekeeping 'hz-tick': unknown preset (none, nohz-idle, "));
+	assert_non_null(strstr(
+		text, "--housekeeping 'hz-tick': unknown preset (nohz-6.12, nohz-6.1, none, "));
 	free(text);
 	text = gen_text(dir, "hz.trace", "--workload tbench --housekeeping hz-tick-250 "
 					 "--duration-s 0.01");

@@ -260,6 +260,11 @@ int64_t loop_wheel_expiry(const struct loop *L, int64_t timeout_ns)
 						    clk));
 }
 
+const struct jiffy_grid *loop_grid(const struct loop *L)
+{
+	return sim_grid(L->S);
+}
+
 int64_t loop_jiffy_edge(const struct loop *L, int64_t t_ns)
 {
 	return jiffy_edge_at_or_after(sim_grid(L->S), t_ns);

@@ -98,6 +98,8 @@ void loop_set_world(struct loop *L, const struct loop_world *w);
  * (calc_wheel_index()), at that jiffy's edge on the run's grid.
  */
 int64_t loop_wheel_expiry(const struct loop *L, int64_t timeout_ns);
+/* The run's jiffy grid (sim/engine/wheel.h). */
+const struct jiffy_grid *loop_grid(const struct loop *L);
 /* The first jiffy edge at or after t (the periodic tick's own times). */
 int64_t loop_jiffy_edge(const struct loop *L, int64_t t_ns);
 

@@ -70,3 +70,12 @@ int64_t wheel_bucket_expiry(int hz, int64_t expires, int64_t clk)
 		expires = clk + WHEEL_TIMEOUT_MAX(hz);
 	return bucket_of_level(expires, LVL_DEPTH(hz) - 1);
 }
+
+int64_t round_jiffies_abs(int hz, int cpu, int64_t j, int64_t now, bool force_up)
+{
+	int64_t skewed = j + 3 * (int64_t)cpu, rem = skewed % hz, r;
+
+	r = rem < hz / 4 && !force_up ? skewed - rem : skewed - rem + hz;
+	r -= 3 * (int64_t)cpu;
+	return r <= now ? j : r;
+}

@@ -11,6 +11,7 @@
 #ifndef IDLESIM_WHEEL_H
 #define IDLESIM_WHEEL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* kernel/time/timer.c's wheel geometry */
@@ -54,6 +55,14 @@ int64_t jiffy_edge_after(const struct jiffy_grid *g, int64_t t_ns);
  * capped at clk + WHEEL_TIMEOUT_MAX.
  */
 int64_t wheel_bucket_expiry(int hz, int64_t expires, int64_t clk);
+
+/*
+ * round_jiffies() / round_jiffies_up() (round_jiffies_common(), v6.12): the absolute jiffy j
+ * moved to a whole second, skewed by 3 jiffies per CPU number so CPUs do not all fire at
+ * once: down when within HZ/4 past one (not with force_up), else up; j itself if that is
+ * not after `now`.
+ */
+int64_t round_jiffies_abs(int hz, int cpu, int64_t j, int64_t now, bool force_up);
 
 /* msecs_to_jiffies()'s round-up, for any duration in ns >= 0: ceil(d / TICK_NSEC). */
 int64_t jiffies_round_up(const struct jiffy_grid *g, int64_t d_ns);

@@ -18,6 +18,7 @@
  * All defaults are assumptions; docs/workloads.md says which published fact anchors each.
  */
 #include "sim/workload/workloads.h"
+#include "sim/engine/wheel.h"
 #include "sim/base/alloc.h"
 #include "sim/base/common.h"
 
@@ -43,7 +44,8 @@
  * A request is a message received; its latency runs from its sending to netserver starting
  * on it; its bytes are msg-bytes. Throughput: MB/s received.
  */
-enum { NP_MSG_BYTES, NP_RCVBUF, NP_JITTER, NP_HOUSEKEEPING, NP_HK_ALIGNED, NP_WATCHDOG, NP_NR };
+enum { NP_MSG_BYTES, NP_RCVBUF, NP_JITTER, NP_HOUSEKEEPING, NP_HK_ALIGNED, NP_WATCHDOG, NP_VMSTAT,
+       NP_KTIMERS, NP_TMIGR, NP_RCU_JIFFIES, NP_NR };
 
 static const struct wl_param netperf_params[NP_NR] = {
 	[NP_MSG_BYTES] = { "msg-bytes", "UDP payload per message", 1024, 1, 65507 },
@@ -163,7 +165,7 @@ const struct workload wl_netperf_udp = {
  * its current item is done, at that time, with their true arrival time as the stamp.
  */
 enum { SP_MSG_BYTES, SP_MPS, SP_RING, SP_RCVBUF, SP_MODE, SP_WIRE_US, SP_JITTER, SP_HOUSEKEEPING,
-       SP_HK_ALIGNED, SP_WATCHDOG, SP_NR };
+       SP_HK_ALIGNED, SP_WATCHDOG, SP_VMSTAT, SP_KTIMERS, SP_TMIGR, SP_RCU_JIFFIES, SP_NR };
 
 static const struct wl_param sockperf_params[SP_NR] = {
 	[SP_MSG_BYTES] = { "msg-bytes", "UDP payload per message", 1024, 1, 65507 },
@@ -311,8 +313,9 @@ const struct workload wl_sockperf = {
  * starting on the response; its bytes are msg-bytes (request plus response). Throughput: MB/s, as tbench
  * reports it.
  */
-enum { TB_CLIENTS, TB_CPUS, TB_CLIENT_US, TB_SERVER_US, TB_NET_US, TB_MSG_BYTES, TB_JITTER, TB_HOUSEKEEPING, TB_HK_ALIGNED, TB_WATCHDOG,
-       TB_NR };
+enum { TB_CLIENTS, TB_CPUS, TB_CLIENT_US, TB_SERVER_US, TB_NET_US, TB_MSG_BYTES, TB_JITTER,
+       TB_HOUSEKEEPING, TB_HK_ALIGNED, TB_WATCHDOG, TB_VMSTAT, TB_KTIMERS, TB_TMIGR,
+       TB_RCU_JIFFIES, TB_NR };
 
 static const struct wl_param tbench_params[TB_NR] = {
 	[TB_CLIENTS] = { "clients", "clients, each with its server thread", 1, 1, 2048 },
@@ -331,21 +334,27 @@ static const struct wl_param tbench_params[TB_NR] = {
 enum { TB_THINK, TB_REQUEST, TB_RESPONSE };
 
 /*
- * TCP's retransmission timer: armed when a segment is sent, pushed forward by every ACK,
- * cancelled when nothing is in flight; its timeout on loopback is TCP_RTO_MIN (HZ / 5 =
- * 200 ms, include/net/tcp.h), the smoothed RTT being microseconds. A ping-pong ACKs each
- * message with the next one, so the timer never fires; but it is pending on the CPU that
- * sent last while it idles, and is the sleep length the governor sees (a timer-wheel
- * timer). One per CPU here, armed by the CPU's latest send (earlier sends' timers are due
- * less than a round trip earlier).
+ * TCP's timers on loopback (v6.12 net/ipv4/tcp_output.c, tcp_timer.c): every send (re)arms
+ * the sender's retransmission timer, TCP_RTO_MIN = HZ / 5 = 200 ms (the smoothed RTT is
+ * microseconds), with mod_timer() on the sending CPU; the segment is received in the same
+ * CPU's softirq (loopback), which arms the receiving socket's delayed-ACK timer there,
+ * TCP_DELACK_MIN = HZ / 25 = 40 ms (a ping-pong's ato stays at its minimum). The reply
+ * carries the ACK, which only clears the timers' pending flags
+ * (inet_csk_clear_xmit_timer(): INET_CSK_CLEAR_TIMERS is not defined), so both stay armed
+ * and are pushed forward by every round: they never fire, but they are pending on the CPU
+ * that sent last while it idles. Both are non-pinned timer-wheel timers (sk_reset_timer()):
+ * with timer migration (v6.9+) an idle CPU's sleep length sees them only as the last active
+ * CPU. With kernel-timers 0, the former model: the retransmission timer alone, exact, local.
  */
 #define TB_RTO_NS (200 * SIM_NS_PER_MS)
+#define TB_DELACK_NS (40 * SIM_NS_PER_MS)
 
 struct tbench {
 	int64_t client_ns, server_ns, net_ns;
 	uint64_t bytes;
 	int clients, cpus, jitter;
-	int64_t *rto_ns; /* per CPU: the TCP retransmission timer armed by its last send */
+	bool ktimers; /* kernel-timers: TCP's timers on the grid (else the former model) */
+	int64_t *rto_ns; /* per CPU: the earliest TCP timer armed by its last send */
 };
 
 static int tbench_cpus(const int64_t *p)
@@ -368,6 +377,7 @@ static int tbench_init(void *model, const int64_t *p, int nr_cpus, struct sim_er
 	m->clients = (int)p[TB_CLIENTS];
 	m->cpus = nr_cpus;
 	m->jitter = (int)p[TB_JITTER];
+	m->ktimers = p[TB_KTIMERS] != 0;
 	m->rto_ns = sim_calloc((size_t)nr_cpus, sizeof(*m->rto_ns));
 	if (!m->rto_ns)
 		return sim_error_nomem(err, "");
@@ -418,9 +428,11 @@ static int tbench_done(void *model, struct loop *L, const struct loop_item *done
 	struct loop_item it = { .arrival_ns = t, .cause = WAKE_IPI, .task = done->task };
 
 	/* The message is delivered (the item's work ended with the send path): the IPI wakes
-	 * the receiver now. Every message sent (re)arms its socket's retransmission timer on
-	 * this CPU. */
-	m->rto_ns[done->cpu] = t + TB_RTO_NS;
+	 * the receiver now. Every message sent (re)arms its socket's retransmission timer and
+	 * the receiver's delayed-ACK timer on this CPU: the earlier is the delayed ACK. */
+	m->rto_ns[done->cpu] = m->ktimers ? sim_min64(loop_wheel_expiry(L, TB_RTO_NS),
+						      loop_wheel_expiry(L, TB_DELACK_NS))
+					  : t + TB_RTO_NS;
 	if (done->kind == TB_REQUEST) {
 		/* The server answers. */
 		it.cpu = tbench_cpu(m, done->task, 0);
@@ -483,7 +495,8 @@ const struct workload wl_tbench = {
  * reports it.
  */
 enum { DB_CLIENTS, DB_CPUS, DB_CLIENT_US, DB_IO_US, DB_IO_BYTES, DB_FLUSH_EVERY, DB_FLUSH_US,
-       DB_CHANNELS, DB_JITTER, DB_HOUSEKEEPING, DB_HK_ALIGNED, DB_WATCHDOG, DB_NR };
+       DB_CHANNELS, DB_RCU_EVERY, DB_JITTER, DB_HOUSEKEEPING, DB_HK_ALIGNED, DB_WATCHDOG,
+       DB_VMSTAT, DB_KTIMERS, DB_TMIGR, DB_RCU_JIFFIES, DB_NR };
 
 static const struct wl_param dbench_params[DB_NR] = {
 	[DB_CLIENTS] = { "clients", "clients, each with one I/O in flight", 1, 1, 4096 },
@@ -497,6 +510,8 @@ static const struct wl_param dbench_params[DB_NR] = {
 	[DB_FLUSH_US] = { "flush-latency-us", "mean duration of a journal commit", 2000, 1,
 			  10000000 },
 	[DB_CHANNELS] = { "channels", "I/Os the device serves at once", 4, 1, 4096 },
+	[DB_RCU_EVERY] = { "rcu-every", "every N-th operation queues RCU callbacks (0: none)", 12,
+			   0, 1000000 },
 	[DB_JITTER] = JITTER_PARAM,
 	[DB_HOUSEKEEPING] = HOUSEKEEPING_PARAMS(0, WL_WATCHDOG_DEFAULT_MS),
 };
@@ -506,8 +521,39 @@ enum { DB_START, DB_IO, DB_FLUSH };
 /* The device's and the journal's draws come from this stream, in submission order. */
 #define DB_DEVICE_STREAM (LOOP_STREAMS - 2)
 
+/*
+ * The kernel timers of dbench's file system work (kernel-timers 1), besides the RCU
+ * callbacks (rcu-every) and the journal's commit timer (jbd2, below):
+ *  - writeback: wb_workfn, the bdi's delayed work on the unbound bdi_wq (a global timer),
+ *    every dirty_writeback_interval = 5 s while pages are dirty (mm/page-writeback.c,
+ *    mm/backing-dev.c wb_wakeup_delayed());
+ *  - the block layer's request timeout, blk_rq_timed_out_timer (q->timeout, global): armed
+ *    by the first request at most BLK_MAX_TIMEOUT = 5 s + roundup_pow_of_two(HZ) jiffies
+ *    (1.024 s at HZ 250 and 1000) ahead and re-armed by its work while I/O is in flight
+ *    (block/blk-timeout.c, blk-mq.c blk_mq_timeout_work()).
+ * What their callbacks cost is an assumption (20 and 5 us).
+ */
+static const struct wl_ktimer dbench_ktimers[] = {
+	{ "wb_workfn", "dirty_writeback_interval, 5 s", 5000 * SIM_NS_PER_MS, 20000, false },
+	{ "blk_rq_timed_out_timer", "BLK_MAX_TIMEOUT + roundup_pow_of_two(HZ) jiffies",
+	  6024 * SIM_NS_PER_MS, 5000, false },
+};
+
+/*
+ * The journal's commit timer (fs/jbd2/transaction.c jbd2_get_transaction(): j_commit_timer,
+ * global, at round_jiffies_up(start + j_commit_interval), 5 s): armed on the CPU whose
+ * operation opens a transaction, deleted by the commit (an fsync here), so with flushes
+ * it never fires; an armed timer, as TCP's. With --flush-every 0 the kernel would commit
+ * every 5 s: that commit is left out.
+ */
+#define DB_COMMIT_INTERVAL_NS (5000 * SIM_NS_PER_MS)
+
 struct dbench {
-	int64_t client_ns, io_ns, flush_ns, flush_every;
+	int64_t client_ns, io_ns, flush_ns, flush_every, rcu_every;
+	bool ktimers;
+	bool txn_open;		 /* a transaction is running (its commit timer armed) */
+	int commit_timer_cpu;	 /* where it is armed */
+	int64_t commit_timer_ns; /* its expiry (a jiffy edge) */
 	uint64_t bytes;
 	int clients, cpus, jitter, channels;
 	int64_t *ops;	  /* operations submitted, per client */
@@ -533,6 +579,9 @@ static int dbench_init(void *model, const int64_t *p, int nr_cpus, struct sim_er
 	m->channels = (int)p[DB_CHANNELS];
 	m->cpus = nr_cpus;
 	m->jitter = (int)p[DB_JITTER];
+	m->ktimers = p[DB_KTIMERS] != 0;
+	m->rcu_every = m->ktimers ? p[DB_RCU_EVERY] : 0;
+	m->commit_timer_cpu = -1;
 	m->commit_start_ns = m->commit_end_ns = -1;
 	m->ops = sim_calloc((size_t)m->clients, sizeof(*m->ops));
 	m->free_ns = sim_calloc((size_t)m->channels, sizeof(*m->free_ns));
@@ -599,18 +648,43 @@ static int dbench_done(void *model, struct loop *L, const struct loop_item *done
 				      done->kind == DB_FLUSH ? 0 : m->bytes, err))
 			return -1;
 	}
+	if (done->kind == DB_FLUSH) /* committed: the commit timer is deleted */
+		m->txn_open = false;
+	if (m->ktimers && !m->txn_open) { /* this operation opens the next transaction */
+		const struct jiffy_grid *g = loop_grid(L);
+		int64_t now = jiffy_of(g, t);
+		int64_t j = round_jiffies_abs(g->hz, done->cpu,
+					      now + jiffies_round_up(g, DB_COMMIT_INTERVAL_NS), now,
+					      true);
+
+		m->txn_open = true;
+		m->commit_timer_cpu = done->cpu;
+		m->commit_timer_ns = jiffy_edge_ns(g, wheel_bucket_expiry(g->hz, j, now));
+	}
 	/* The next operation: its completion comes back on this CPU. */
 	flush = m->flush_every && ++m->ops[c] % m->flush_every == 0;
 	it.kind = flush ? DB_FLUSH : DB_IO;
 	it.arrival_ns = flush ? db_flush_done(m, L, t) : db_io_done(m, L, t);
 	it.work_ns = wl_vary(L, c, m->client_ns, m->jitter);
+	/* The client's work on this operation's result (unlinks, renames: dentries and inodes
+	 * freed through call_rcu()) queues RCU callbacks on its CPU. */
+	it.rcu = m->rcu_every && m->ops[c] % m->rcu_every == 0;
 	loop_iowait(L, done->cpu, +1);
 	return loop_send(L, &it, err);
+}
+
+static int64_t dbench_armed_timer(void *model, int cpu, int64_t t)
+{
+	const struct dbench *m = model;
+
+	(void)t;
+	return m->txn_open && cpu == m->commit_timer_cpu ? m->commit_timer_ns : SIM_TIME_NEVER;
 }
 
 static const struct loop_model_ops dbench_ops = {
 	.start = dbench_start,
 	.done = dbench_done,
+	.armed_timer = dbench_armed_timer,
 };
 
 const struct workload wl_dbench = {
@@ -622,6 +696,8 @@ const struct workload wl_dbench = {
 	.throughput_unit = "MB/s",
 	.nr_cpus = dbench_cpus,
 	.model_size = sizeof(struct dbench),
+	.ktimers = dbench_ktimers,
+	.nr_ktimers = SIM_ARRAY_SIZE(dbench_ktimers),
 	.init = dbench_init,
 	.fini = dbench_fini,
 	.ops = &dbench_ops,

@@ -31,8 +31,9 @@
  * senders to the last read); its bytes the round's messages. Throughput: rounds/s (req/s);
  * hackbench's own figure, the time for N loops, is N / throughput.
  */
-enum { HB_GROUPS, HB_FDS, HB_BURST, HB_CPUS, HB_MSG_BYTES, HB_SEND_US, HB_RECV_US, HB_JITTER, HB_HOUSEKEEPING, HB_HK_ALIGNED, HB_WATCHDOG,
-       HB_NR };
+enum { HB_GROUPS, HB_FDS, HB_BURST, HB_CPUS, HB_MSG_BYTES, HB_SEND_US, HB_RECV_US, HB_JITTER,
+       HB_HOUSEKEEPING, HB_HK_ALIGNED, HB_WATCHDOG, HB_VMSTAT, HB_KTIMERS, HB_TMIGR,
+       HB_RCU_JIFFIES, HB_NR };
 
 static const struct wl_param hackbench_params[HB_NR] = {
 	[HB_GROUPS] = { "groups", "groups of senders and receivers", 2, 1, 1024 },
@@ -197,7 +198,8 @@ const struct workload wl_hackbench = {
  * (reports_latency), though there is no throughput. clock_nanosleep() arms an hrtimer, so
  * the tick-stop rule does not see it.
  */
-enum { CT_CPUS, CT_PERIOD_US, CT_DISTANCE_US, CT_WORK_US, CT_JITTER, CT_HOUSEKEEPING, CT_HK_ALIGNED, CT_WATCHDOG, CT_NR };
+enum { CT_CPUS, CT_PERIOD_US, CT_DISTANCE_US, CT_WORK_US, CT_JITTER, CT_HOUSEKEEPING,
+       CT_HK_ALIGNED, CT_WATCHDOG, CT_VMSTAT, CT_KTIMERS, CT_TMIGR, CT_RCU_JIFFIES, CT_NR };
 
 static const struct wl_param cyclictest_params[CT_NR] = {
 	[CT_CPUS] = { "cpus", "threads, one per CPU", 1, 1, MACHINE_MAX_CPUS },
@@ -331,7 +333,8 @@ static int idle_timer(struct idle *m, struct loop *L, int cpu, int64_t expiry, i
 {
 	struct loop_item it = { .cpu = cpu, .cause = WAKE_TIMER, .task = cpu, .stamp_ns = expiry };
 
-	it.arrival_ns = sim_max64(expiry, t);
+	/* a timer-wheel timer: it fires on the jiffy grid, at the first edge at or after */
+	it.arrival_ns = loop_jiffy_edge(L, sim_max64(expiry, t));
 	it.work_ns = wl_vary(L, cpu, m->work_ns, m->jitter);
 	return loop_send(L, &it, err);
 }
@@ -387,7 +390,8 @@ const struct workload wl_idle = {
  * independently, from their own streams.
  * No requests, no throughput.
  */
-enum { PN_CPUS, PN_SHORTS, PN_SHORT_US, PN_LONG_US, PN_WORK_US, PN_JITTER, PN_HOUSEKEEPING, PN_HK_ALIGNED, PN_WATCHDOG, PN_NR };
+enum { PN_CPUS, PN_SHORTS, PN_SHORT_US, PN_LONG_US, PN_WORK_US, PN_JITTER, PN_HOUSEKEEPING,
+       PN_HK_ALIGNED, PN_WATCHDOG, PN_VMSTAT, PN_KTIMERS, PN_TMIGR, PN_RCU_JIFFIES, PN_NR };
 
 static const struct wl_param powernightmares_params[PN_NR] = {
 	[PN_CPUS] = { "cpus", "CPUs running the pattern", 1, 1, MACHINE_MAX_CPUS },

@@ -13,6 +13,7 @@
  * runs, so any number can run at once in different threads.
  */
 #include "sim/workload/workloads.h"
+#include "sim/engine/wheel.h"
 #include "sim/base/alloc.h"
 #include "sim/base/common.h"
 
@@ -122,11 +123,13 @@ static void *model_create(const struct workload *w, const int64_t *params, int64
 }
 
 /*
- * The kernel timers (workloads.h) wrapped around a model: their items carry kinds HK_KIND
- * and WD_KIND, which no model uses, and never reach the model's done().
+ * The kernel's timers (workloads.h) wrapped around a model: their items carry kinds below
+ * HK_KIND, which no model uses, and never reach the model's done().
  */
 #define HK_KIND (-1000)
 #define WD_KIND (-1001)
+#define VM_KIND (-1002)
+#define KT_KIND(i) (-1100 - (int)(i)) /* the model's ktimers[i] */
 
 struct hk_model {
 	const struct loop_model_ops *ops;
@@ -135,40 +138,95 @@ struct hk_model {
 	int64_t period_ns; /* housekeeping timer, 0: none */
 	bool aligned;
 	int64_t watchdog_ns; /* watchdog hrtimer, 0: none */
+	int64_t vmstat_ns;   /* deferrable vmstat_work, 0: none */
+	const struct wl_ktimer *kt;
+	unsigned int nr_kt;
+	struct loop_world world;
 };
 
-static int hk_send(struct loop *L, int cpu, int kind, int64_t at_ns, struct sim_error *err)
+static bool is_hk(int kind)
+{
+	return kind <= HK_KIND;
+}
+
+/* vmstat_work's next expiry after now on `cpu`: round_jiffies_relative(), on the wheel. */
+static int64_t vmstat_next(const struct hk_model *h, struct loop *L, int cpu)
+{
+	const struct jiffy_grid *g = loop_grid(L);
+	int64_t now = jiffy_of(g, loop_now(L));
+	int64_t j = round_jiffies_abs(g->hz, cpu, now + jiffies_round_up(g, h->vmstat_ns), now,
+				      false);
+
+	return jiffy_edge_ns(g, wheel_bucket_expiry(g->hz, j, now));
+}
+
+static int hk_send(struct loop *L, int cpu, int kind, int64_t at_ns, int64_t work_ns,
+		   struct sim_error *err)
 {
 	struct loop_item it = { 0 };
 
 	it.cpu = cpu;
 	it.arrival_ns = at_ns;
-	it.work_ns = kind == WD_KIND ? WL_WATCHDOG_WORK_NS : WL_HOUSEKEEPING_WORK_NS;
+	it.work_ns = work_ns;
 	it.cause = WAKE_TIMER;
 	it.hrtimer = kind == WD_KIND;
+	it.deferrable = kind == VM_KIND;
 	it.kind = kind;
 	it.stamp_ns = at_ns;
 	return loop_send(L, &it, err);
+}
+
+static int kt_send(const struct hk_model *h, struct loop *L, int cpu, unsigned int i,
+		   int64_t at_ns, struct sim_error *err)
+{
+	struct loop_item it = { 0 };
+
+	it.cpu = cpu;
+	it.arrival_ns = at_ns;
+	it.work_ns = h->kt[i].work_ns;
+	it.cause = WAKE_TIMER;
+	it.global = !h->kt[i].pinned;
+	it.kind = KT_KIND(i);
+	it.stamp_ns = at_ns;
+	return loop_send(L, &it, err);
+}
+
+/* The housekeeping timer: a wheel timer at a random phase, or the tick's own edges. */
+static int64_t hk_first(const struct hk_model *h, struct loop *L)
+{
+	if (h->aligned)
+		return loop_jiffy_edge(L, loop_now(L) + h->period_ns);
+	return loop_jiffy_edge(L, loop_now(L) +
+					  loop_uniform(L, WL_HOUSEKEEPING_STREAM, 1, h->period_ns));
 }
 
 static int hk_start(void *model, struct loop *L, struct sim_error *err)
 {
 	struct hk_model *h = model;
 	int64_t now = loop_now(L);
+	unsigned int i;
 	int cpu;
 
+	loop_set_world(L, &h->world);
 	for (cpu = 0; cpu < h->nr_cpus; cpu++) {
 		if (h->period_ns &&
-		    hk_send(L, cpu, HK_KIND,
-			    now + (h->aligned ? h->period_ns
-					      : loop_uniform(L, WL_HOUSEKEEPING_STREAM, 1, h->period_ns)),
-			    err))
+		    hk_send(L, cpu, HK_KIND, hk_first(h, L), WL_HOUSEKEEPING_WORK_NS, err))
 			return -1;
 		if (h->watchdog_ns &&
 		    hk_send(L, cpu, WD_KIND,
-			    now + loop_uniform(L, WL_HOUSEKEEPING_STREAM, 1, h->watchdog_ns), err))
+			    now + loop_uniform(L, WL_HOUSEKEEPING_STREAM, 1, h->watchdog_ns),
+			    WL_WATCHDOG_WORK_NS, err))
+			return -1;
+		if (h->vmstat_ns &&
+		    hk_send(L, cpu, VM_KIND, vmstat_next(h, L, cpu), WL_VMSTAT_WORK_NS, err))
 			return -1;
 	}
+	for (i = 0; i < h->nr_kt; i++)
+		if (kt_send(h, L, 0, i,
+			    loop_jiffy_edge(L, now + loop_uniform(L, WL_HOUSEKEEPING_STREAM, 1,
+								 h->kt[i].period_ns)),
+			    err))
+			return -1;
 	return h->ops->start(h->model, L, err);
 }
 
@@ -176,17 +234,25 @@ static int hk_done(void *model, struct loop *L, const struct loop_item *it, int6
 		   struct sim_error *err)
 {
 	struct hk_model *h = model;
-	int64_t period = it->kind == WD_KIND ? h->watchdog_ns : h->period_ns;
+	int64_t period, next;
 
-	if (it->kind != HK_KIND && it->kind != WD_KIND)
+	if (!is_hk(it->kind))
 		return h->ops->done(h->model, L, it, t, err);
+	if (it->kind <= KT_KIND(0)) /* its callback re-arms it where it ran */
+		return kt_send(h, L, it->cpu, (unsigned int)(KT_KIND(0) - it->kind),
+			       loop_wheel_expiry(L, h->kt[KT_KIND(0) - it->kind].period_ns), err);
+	if (it->kind == VM_KIND)
+		return hk_send(L, it->cpu, VM_KIND, vmstat_next(h, L, it->cpu), WL_VMSTAT_WORK_NS,
+			       err);
 	/* Strictly periodic after the phase (hrtimer_forward, or the tick's next period); a
-	 * timer that ran late is not repeated, its next expiry is the next period after t. */
-	return hk_send(L, it->cpu, it->kind,
-		       it->arrival_ns + period > t
-			       ? it->arrival_ns + period
-			       : it->arrival_ns + ((t - it->arrival_ns) / period + 1) * period,
-		       err);
+	 * timer that ran late is not repeated, its next expiry is the next period after t. A
+	 * housekeeping wheel timer's next expiry is then moved up to the grid. */
+	period = it->kind == WD_KIND ? h->watchdog_ns : h->period_ns;
+	next = it->stamp_ns + period > t
+		       ? it->stamp_ns + period
+		       : it->stamp_ns + ((t - it->stamp_ns) / period + 1) * period;
+	return hk_send(L, it->cpu, it->kind, it->kind == WD_KIND ? next : loop_jiffy_edge(L, next),
+		       it->kind == WD_KIND ? WL_WATCHDOG_WORK_NS : WL_HOUSEKEEPING_WORK_NS, err);
 }
 
 static int64_t hk_armed_timer(void *model, int cpu, int64_t t)
@@ -202,24 +268,32 @@ static const struct loop_model_ops hk_ops = {
 	.armed_timer = hk_armed_timer,
 };
 
+/* A timer-world parameter's value (0 for a model without them). */
+static int64_t hk_param(const struct workload *w, const int64_t *params, const char *name)
+{
+	int k = workload_param_index(w, name);
+
+	return k >= 0 ? params[k] : 0;
+}
+
 /* The ops and model to give the loop: the model itself, or it wrapped in its timers. */
 static void hk_wrap(const struct workload *w, const int64_t *params, void *model, int nr_cpus,
 		    struct hk_model *h, const struct loop_model_ops **ops, void **arg)
 {
-	int k = workload_param_index(w, "housekeeping-us");
-	int a = workload_param_index(w, "housekeeping-aligned");
-	int d = workload_param_index(w, "watchdog-ms");
-
 	*ops = w->ops;
 	*arg = model;
 	memset(h, 0, sizeof(*h));
-	if (k >= 0)
-		h->period_ns = params[k] * SIM_NS_PER_US;
-	if (a >= 0)
-		h->aligned = params[a] != 0;
-	if (d >= 0)
-		h->watchdog_ns = params[d] * SIM_NS_PER_MS;
-	if (!h->period_ns && !h->watchdog_ns)
+	h->period_ns = hk_param(w, params, "housekeeping-us") * SIM_NS_PER_US;
+	h->aligned = hk_param(w, params, "housekeeping-aligned") != 0;
+	h->watchdog_ns = hk_param(w, params, "watchdog-ms") * SIM_NS_PER_MS;
+	h->vmstat_ns = hk_param(w, params, "vmstat-ms") * SIM_NS_PER_MS;
+	if (hk_param(w, params, "kernel-timers")) {
+		h->kt = w->ktimers;
+		h->nr_kt = w->nr_ktimers;
+	}
+	h->world.tmigr = hk_param(w, params, "tmigr") != 0;
+	h->world.rcu_jiffies = (int)hk_param(w, params, "rcu-jiffies");
+	if (workload_param_index(w, "tmigr") < 0)
 		return;
 	h->ops = w->ops;
 	h->model = model;
@@ -228,41 +302,44 @@ static void hk_wrap(const struct workload *w, const int64_t *params, void *model
 	*arg = h;
 }
 
-/* The presets of --housekeeping (docs/workloads.md "Timers" says what each models and why). */
+/*
+ * The presets of --housekeeping (docs/workloads.md "Timers" says what each models and why):
+ * housekeeping-us, -aligned, watchdog-ms, vmstat-ms, kernel-timers, tmigr, rcu-jiffies.
+ */
 static const struct {
 	const char *name;
-	int64_t period_us, aligned, watchdog_ms;
+	int64_t v[WL_HOUSEKEEPING_NR];
 } presets[] = {
-	{ "none", 0, 0, 0 },
-	{ "nohz-idle", 0, 0, WL_WATCHDOG_DEFAULT_MS },
-	{ "hz-tick-100", 10000, 1, WL_WATCHDOG_DEFAULT_MS },
-	{ "hz-tick-250", 4000, 1, WL_WATCHDOG_DEFAULT_MS },
-	{ "hz-tick-1000", 1000, 1, WL_WATCHDOG_DEFAULT_MS },
-	{ "legacy-10ms", 10000, 0, 0 },
+	{ "nohz-6.12", { 0, 0, WL_WATCHDOG_DEFAULT_MS, 1000, 1, 1, 3 } },
+	{ "nohz-6.1", { 0, 0, WL_WATCHDOG_DEFAULT_MS, 1000, 1, 0, 3 } },
+	{ "none", { 0, 0, 0, 0, 0, 0, 3 } },
+	{ "nohz-idle", { 0, 0, WL_WATCHDOG_DEFAULT_MS, 0, 0, 0, 3 } },
+	{ "hz-tick-100", { 10000, 1, WL_WATCHDOG_DEFAULT_MS, 0, 0, 0, 3 } },
+	{ "hz-tick-250", { 4000, 1, WL_WATCHDOG_DEFAULT_MS, 0, 0, 0, 3 } },
+	{ "hz-tick-1000", { 1000, 1, WL_WATCHDOG_DEFAULT_MS, 0, 0, 0, 3 } },
+	{ "legacy-10ms", { 10000, 0, 0, 0, 0, 0, 3 } },
 };
 
 const char *workload_preset_names(void)
 {
-	return "none, nohz-idle, hz-tick-100, hz-tick-250, hz-tick-1000, legacy-10ms";
+	return "nohz-6.12, nohz-6.1, none, nohz-idle, hz-tick-100, hz-tick-250, hz-tick-1000, "
+	       "legacy-10ms";
 }
 
 int workload_preset(const struct workload *w, const char *name, int64_t *params,
 		    struct sim_error *err)
 {
 	int k = workload_param_index(w, "housekeeping-us");
-	int a = workload_param_index(w, "housekeeping-aligned");
-	int d = workload_param_index(w, "watchdog-ms");
-	unsigned int i;
+	unsigned int i, j;
 
-	if (k < 0 || a < 0 || d < 0)
+	if (k < 0)
 		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
 				     "--housekeeping: workload %s has no kernel timers to set",
 				     w->name);
 	for (i = 0; i < SIM_ARRAY_SIZE(presets); i++)
 		if (!strcmp(presets[i].name, name)) {
-			params[k] = presets[i].period_us;
-			params[a] = presets[i].aligned;
-			params[d] = presets[i].watchdog_ms;
+			for (j = 0; j < WL_HOUSEKEEPING_NR; j++) /* HOUSEKEEPING_PARAMS' order */
+				params[k + (int)j] = presets[i].v[j];
 			return 0;
 		}
 	return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,

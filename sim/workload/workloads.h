@@ -21,7 +21,7 @@
 #include "sim/engine/loop.h"
 #include "sim/trace/trace.h"
 
-#define WL_MAX_PARAMS 12
+#define WL_MAX_PARAMS 20
 
 /* A time of mean `mean_ns`: (100 - jitter)% fixed, the rest exponential. */
 static inline int64_t wl_vary(struct loop *L, int stream, int64_t mean_ns, int jitter_pct)
@@ -39,10 +39,10 @@ static inline int64_t wl_vary(struct loop *L, int stream, int64_t mean_ns, int j
 	  100 }
 
 /*
- * Kernel timers besides the benchmark's own (docs/workloads.md "Timers"). workloads.c adds them around
- * the model, which never sees them, from random stream WL_HOUSEKEEPING_STREAM (a model must
- * not draw from it). Three parameters, which every model but `idle` has; `--housekeeping
- * PRESET` sets all three to what a named kernel configuration keeps (workload_preset()):
+ * The kernel's timers around a model: its timer world (docs/workloads.md "Timers").
+ * workloads.c adds them around the model, which never sees their items, from random stream
+ * WL_HOUSEKEEPING_STREAM (a model must not draw from it). Every model but `idle` has these
+ * parameters; `--housekeeping PRESET` sets them all to a named world (workload_preset()):
  *
  *  housekeeping-us  one timer-wheel timer per CPU every P us (0: none), each bringing
  *                   WL_HOUSEKEEPING_WORK_NS of work; at a random phase per CPU, or, with
@@ -52,8 +52,15 @@ static inline int64_t wl_vary(struct loop *L, int stream, int64_t mean_ns, int j
  *  watchdog-ms      the soft-lockup watchdog's per-CPU hrtimer (kernel/watchdog.c: every
  *                   2 * watchdog_thresh / 5 s, 4 s with the default watchdog_thresh = 10),
  *                   at a random phase per CPU, WL_WATCHDOG_WORK_NS of work (it queues the
- *                   stopper thread); 0 models `nowatchdog`. It is the bound a NOHZ kernel
- *                   always has: the sleep length is never "no timer" while it runs.
+ *                   stopper thread); 0 models `nowatchdog`;
+ *  vmstat-ms        mm/vmstat.c's per-CPU vmstat_work, a deferrable timer (never wakes an
+ *                   idle CPU, not in its sleep length) every round_jiffies_relative(P ms);
+ *  kernel-timers    1: the timers the benchmark's kernel work arms (the model's ktimers
+ *                   table and what its code arms: TCP, the journal, RCU callbacks, ...);
+ *  tmigr            1: v6.9+ timer migration (loop_world.tmigr), 0: the push model before;
+ *  rcu-jiffies      RCU callbacks a model's work queues keep its CPU's tick until the
+ *                   tick this many jiffies on (rcu_needs_cpu(); a grace period plus the
+ *                   invocation, an assumption: docs/workloads.md).
  */
 #define HOUSEKEEPING_PARAMS(def_us, def_wd_ms)                                                  \
 	{ "housekeeping-us", "period of a housekeeping timer per CPU (0: none)", def_us, 0,      \
@@ -61,11 +68,32 @@ static inline int64_t wl_vary(struct loop *L, int stream, int64_t mean_ns, int j
 	{ "housekeeping-aligned", "1: housekeeping timers at multiples of their period (a tick)", \
 	  0, 0, 1 },                                                                             \
 	{ "watchdog-ms", "soft-lockup watchdog hrtimer period per CPU (0: nowatchdog)",          \
-	  def_wd_ms, 0, 1000000 }
+	  def_wd_ms, 0, 1000000 },                                                               \
+	{ "vmstat-ms", "deferrable vmstat_work period per CPU (0: none)", 1000, 0, 1000000 },   \
+	{ "kernel-timers", "1: the kernel timers the benchmark's work arms", 1, 0, 1 },          \
+	{ "tmigr", "1: timer migration of v6.9+ (pull), 0: before (push)", 1, 0, 1 },           \
+	{ "rcu-jiffies", "ticks RCU callbacks keep a CPU's tick after the work that queued them", \
+	  3, 1, 1000 }
+#define WL_HOUSEKEEPING_NR 7 /* the entries of HOUSEKEEPING_PARAMS */
 #define WL_HOUSEKEEPING_WORK_NS 2000
 #define WL_WATCHDOG_WORK_NS 2000
+#define WL_VMSTAT_WORK_NS 5000
 #define WL_WATCHDOG_DEFAULT_MS 4000
 #define WL_HOUSEKEEPING_STREAM (LOOP_STREAMS - 1)
+
+/*
+ * A periodic kernel timer a benchmark's kernel work keeps pending (with kernel-timers 1):
+ * one per system, first armed on CPU 0 at a random phase, re-armed by its callback on the
+ * CPU that ran it (a timer-wheel timer, global unless pinned). Timers the model's own code
+ * arms and pushes forward (TCP's) are its armed_timer() instead.
+ */
+struct wl_ktimer {
+	const char *function; /* the kernel's callback, as a trace's timer events name it */
+	const char *source;   /* where its period comes from */
+	int64_t period_ns;
+	int64_t work_ns; /* what its callback and the work it queues cost (an assumption) */
+	bool pinned;
+};
 
 struct wl_param {
 	const char *name; /* option name without the dashes: "clients", "msg-bytes" */
@@ -87,6 +115,8 @@ struct workload {
 	/* CPUs it uses for these parameters (the machine must have at least as many). */
 	int (*nr_cpus)(const int64_t *params);
 	size_t model_size; /* bytes of model state, zeroed before init */
+	const struct wl_ktimer *ktimers; /* with kernel-timers 1 (may be NULL) */
+	unsigned int nr_ktimers;
 	int (*init)(void *model, const int64_t *params, int nr_cpus, struct sim_error *err);
 	void (*fini)(void *model); /* optional */
 	const struct loop_model_ops *ops;
@@ -98,9 +128,10 @@ const struct workload *workload_find(const char *name);
 int workload_param_index(const struct workload *w, const char *name); /* -1 if none */
 void workload_defaults(const struct workload *w, int64_t *params);
 /*
- * --housekeeping NAME: set the model's housekeeping-us, housekeeping-aligned and watchdog-ms
- * to the preset NAME (none, nohz-idle, hz-tick-100, hz-tick-250, hz-tick-1000, legacy-10ms;
- * docs/workloads.md "Timers"). Returns 0, or -1 with err set (unknown name, or a model without them).
+ * --housekeeping NAME: set the model's timer-world parameters (HOUSEKEEPING_PARAMS) to the
+ * preset NAME (nohz-6.12, the default, nohz-6.1, none, nohz-idle, hz-tick-100, hz-tick-250,
+ * hz-tick-1000, legacy-10ms; docs/workloads.md "Timers"). Returns 0, or -1 with err set
+ * (unknown name, or a model without them).
  */
 int workload_preset(const struct workload *w, const char *name, int64_t *params,
 		    struct sim_error *err);
