@@ -260,6 +260,57 @@ static void test_tbench_cpus(void **state)
 	loop_result_release(&r);
 }
 
+/*
+ * tbench's TCP timers (kernel-timers 1), jitter-free 1 client at HZ 250 (grid at 0): the
+ * client's request leaves at 7 us (5 us of work + 2 us of delivery), arming on CPU 0 the
+ * server socket's delayed ACK, 40 ms = 10 jiffies: expires 0 + 10, level 0, bucket 11:
+ * 44 ms; its own retransmission timer, 200 ms = 50 jiffies: bucket 51, 204 ms, later. With
+ * the push model (nohz-6.1) CPU 0's period from 7 us sees 44 ms - 7 us = 43,993,000 ns, a
+ * wheel timer; the server answers at 19 us (10 + 2 us), CPU 1 sees 44 ms - 19 us. With
+ * timer migration (nohz-6.12) the ideal timeline's CPUs never stop their tick, so neither
+ * is ever the last active one: both see the watchdog hrtimer instead, seconds away.
+ */
+static void test_tbench_tcp_timers(void **state)
+{
+	struct sim_error err = { 0 };
+	struct wl_setup s;
+	struct trace_reader *tr;
+	struct trace_record rec;
+	char *buf = NULL;
+	int i;
+
+	(void)state;
+	setup_wl(&s, "tbench", "jitter-pct", 0LL, NULL);
+	assert_int_equal(workload_preset(s.w, "nohz-6.1", s.p, &err), 0);
+	tr = ideal_trace(&s, 1000000, &buf);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(trace_next(tr, &rec, &err), 1);
+	assert_int_equal(rec.cpu, 1); /* the third: CPU 1 from 19 us */
+	assert_int_equal(rec.time_ns, 19000);
+	assert_int_equal(rec.next_timer_ns, 44000000 - 19000);
+	trace_close(tr);
+	free(buf);
+	tr = ideal_trace(&s, 1000000, &buf);
+	assert_int_equal(trace_next(tr, &rec, &err), 1);
+	assert_int_equal(trace_next(tr, &rec, &err), 1);
+	assert_int_equal(rec.cpu, 0);
+	assert_int_equal(rec.time_ns, 7000);
+	assert_int_equal(rec.next_timer_ns, 43993000);
+	assert_int_equal(rec.timer_kind, TIMER_WHEEL);
+	trace_close(tr);
+	free(buf);
+
+	assert_int_equal(workload_preset(s.w, "nohz-6.12", s.p, &err), 0);
+	tr = ideal_trace(&s, 1000000, &buf);
+	assert_int_equal(trace_next(tr, &rec, &err), 1);
+	assert_int_equal(trace_next(tr, &rec, &err), 1);
+	assert_int_equal(rec.time_ns, 7000);
+	assert_int_equal(rec.timer_kind, TIMER_HRTIMER);
+	assert_true(rec.next_timer_ns > 44000000);
+	trace_close(tr);
+	free(buf);
+}
+
 /* ---- dbench ---- */
 
 /*
@@ -295,6 +346,44 @@ static void test_dbench_by_hand(void **state)
 	assert_int_equal(r.stats.total.wakeups[WAKE_IRQ], 10);
 	assert_int_equal(r.stats.total.truncated_ns, 10000000 - (20 + 990 * 10) * 1000);
 	loop_result_release(&r);
+}
+
+/*
+ * dbench's RCU callbacks (kernel-timers 1, rcu-every 1, rcu-jiffies 3), jitter-free, no
+ * flushes, HZ 250 (grid at 0): the client works 20 us, its I/O completes 80 us later. The
+ * first idle period, [20, 100 us), follows the start's work, which queued nothing. Each
+ * completion's work (unlinks and the like) queues callbacks: done at 120 us, in jiffy 0,
+ * they are pending until the edge of jiffy 3, 12 ms, so the period from 120 us carries
+ * keep_tick = 12 ms - 120 us; the next, from 220 us, 12 ms - 220 us. With rcu-every 0: none.
+ */
+static void test_dbench_kernel_timers(void **state)
+{
+	static const int64_t start[] = { 20000, 120000, 220000 };
+	static const int64_t keep[] = { 0, 11880000, 11780000 };
+	struct sim_error err = { 0 };
+	struct wl_setup s;
+	struct trace_reader *tr;
+	struct trace_record rec;
+	char *buf = NULL;
+	int i;
+
+	(void)state;
+	setup_wl(&s, "dbench", "jitter-pct", 0LL, "flush-every", 0LL, "rcu-every", 1LL, NULL);
+	tr = ideal_trace(&s, 1000000, &buf);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(trace_next(tr, &rec, &err), 1);
+		assert_int_equal(rec.time_ns, start[i]);
+		assert_int_equal(rec.length_ns, 80000);
+		assert_int_equal(rec.keep_tick_ns, keep[i]);
+	}
+	trace_close(tr);
+	free(buf);
+	setup_wl(&s, "dbench", "jitter-pct", 0LL, "flush-every", 0LL, "rcu-every", 0LL, NULL);
+	tr = ideal_trace(&s, 1000000, &buf);
+	while (trace_next(tr, &rec, &err) > 0)
+		assert_int_equal(rec.keep_tick_ns, 0);
+	trace_close(tr);
+	free(buf);
 }
 
 /*
@@ -1119,7 +1208,9 @@ int main(void)
 		cmocka_unit_test(test_tbench_by_hand),
 		cmocka_unit_test(test_tbench_direction),
 		cmocka_unit_test(test_tbench_cpus),
+		cmocka_unit_test(test_tbench_tcp_timers),
 		cmocka_unit_test(test_dbench_by_hand),
+		cmocka_unit_test(test_dbench_kernel_timers),
 		cmocka_unit_test(test_dbench_shared_device),
 		cmocka_unit_test(test_iowait),
 		cmocka_unit_test(test_housekeeping),

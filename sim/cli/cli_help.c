@@ -90,10 +90,12 @@ static const char *const help_gen =
 	"A benchmark-like model is written as its timeline on CPUs without exit latency (the\n"
 	"one the oracle follows); it takes --duration-s (at most 3600), --seed, --hz, --force, -o\n"
 	"and its own parameters, all integers (defaults in brackets; 0 for --cpus: one per\n"
-	"thread), and --housekeeping PRESET, which sets --housekeeping-us,\n"
-	"--housekeeping-aligned and --watchdog-ms to the kernel timers of a configuration: none,\n"
-	"nohz-idle (the default: the 4 s soft-lockup watchdog only), hz-tick-100, hz-tick-250,\n"
-	"hz-tick-1000 (a tick that never stops), legacy-10ms (docs/workloads.md, \"Timers\"):\n";
+	"thread), and --housekeeping PRESET, which sets the timer-world parameters\n"
+	"(--housekeeping-us ... --rcu-jiffies) to the kernel timers of a configuration:\n"
+	"nohz-6.12 (the default: a v6.12 NOHZ kernel with the benchmark's kernel timers and timer\n"
+	"migration), nohz-6.1 (the same, timers placed as before v6.9), nohz-idle (the 4 s\n"
+	"watchdog only), hz-tick-100, hz-tick-250, hz-tick-1000 (a tick that never stops),\n"
+	"legacy-10ms, none (docs/workloads.md, \"Timers\"):\n";
 
 /* The models' parameters, from their tables: "  NAME  --PARAM [DEF] ..." wrapped at 90. */
 static void help_gen_models(FILE *f)
@@ -187,7 +189,7 @@ static const char *const help_compare =
 	"  --workload W          a workload model (idlesim help gen lists them)\n"
 	"  --PARAM V             a parameter of the workload, e.g. --clients 4; one parameter may\n"
 	"                        take a comma-separated list: --clients 1,2,4,8\n"
-	"  --housekeeping P,...  the kernel timers: a preset (idlesim help gen), default nohz-idle;\n"
+	"  --housekeeping P,...  the kernel timers: a preset (idlesim help gen), default nohz-6.12;\n"
 	"                        a list runs every cell in each (a table per timer world) and\n"
 	"                        names the differences that flip between them (sign or\n"
 	"                        significance)\n"
