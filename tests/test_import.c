@@ -1563,6 +1563,115 @@ static void test_tick_phase(void **state)
 	free(out);
 }
 
+/* ---- the periodic timers of a trace (import_periodic_timers) ---- */
+
+/*
+ * The rule: a (CPU, kind, callback) row with at least 3 expiries, a median interval > 0, at
+ * least half of its intervals within a tenth of the median (|d - median| <= median / 10),
+ * not the tick's hrtimer. Lower medians (the (n+1)/2-th smallest).
+ *
+ * tests/import/census.ftrace: tick_sched_timer (CPU 0, 4 expiries) is the tick; every other
+ * row has fewer than 3 expiries (process_timeout 2, hrtimer_wakeup 1, the rest 0): none.
+ *
+ * tests/import/periodic.ftrace (expiry times in us after 10 s):
+ *  CPU 0 mce_timer_fn, wheel, flags=P: 5510, 25508, 45515, 65510 -> intervals 19998000,
+ *        20007000, 19995000 ns; median 19998000 (the 2nd of 3); all 3 within 1999800: in.
+ *  CPU 0 tcp_delack_timer, wheel: 1510, 5510, 17510, 37510, 69510 -> 4, 12, 20, 32 ms;
+ *        median 12 ms; only 12 within 1.2 ms, 1 of 4 < half: irregular, out.
+ *  CPU 0 tick_sched_timer: 3 expiries 4 ms apart, but the tick: out.
+ *  CPU 1 delayed_work_timer_fn, wheel, flags=D: 7510, 19510, 31510 -> 12 ms twice; median
+ *        12000000 (the 1st of 2): in.
+ *  CPU 1 it_real_fn, hrtimer, mode=ABS: 10005, 20003, 30010, 40004 -> 9998000, 10007000,
+ *        9994000; median 9998000, all within 999800: in.
+ *  CPU 1 process_timeout (2 expiries), tick_sched_timer (1, and the tick): out.
+ * Sorted by CPU, then name: delayed_work_timer_fn before it_real_fn.
+ */
+static void test_periodic_timers(void **state)
+{
+	static const struct import_periodic_timer want[] = {
+		{ 0, "mce_timer_fn", false, true, false, 19998000, 4 },
+		{ 1, "delayed_work_timer_fn", false, false, true, 12000000, 3 },
+		{ 1, "it_real_fn", true, false, false, 9998000, 4 },
+	};
+	struct import_options o = { 0 };
+	struct import_timer_list l;
+	struct sim_error err = { 0 };
+	size_t i;
+
+	(void)state;
+	assert_int_equal(import_periodic_timers(FIX "census.ftrace", &o, &l, &err), 0);
+	assert_int_equal(l.n, 0);
+	import_timer_list_release(&l);
+	assert_int_equal(import_periodic_timers(FIX "periodic.ftrace", &o, &l, &err), 0);
+	assert_int_equal(l.n, sizeof(want) / sizeof(want[0]));
+	for (i = 0; i < l.n; i++) {
+		assert_int_equal(l.t[i].cpu, want[i].cpu);
+		assert_string_equal(l.t[i].function, want[i].function);
+		assert_int_equal(l.t[i].hrtimer, want[i].hrtimer);
+		assert_int_equal(l.t[i].pinned, want[i].pinned);
+		assert_int_equal(l.t[i].deferrable, want[i].deferrable);
+		assert_int_equal(l.t[i].period_ns, want[i].period_ns);
+		assert_int_equal(l.t[i].expired, want[i].expired);
+	}
+	import_timer_list_release(&l);
+	assert_null(l.t);
+	assert_int_equal(l.n, 0);
+
+	/* The rule's edges, one CPU (times in us after 1 s). A: hrtimer expiries at 0, 10000,
+	 * 21000, 30000 -> 10, 11, 9 ms; median 10 ms; 11 and 9 are exactly a tenth off: all
+	 * within, in. B: 0, 10000, 20000, 35000, 65000 -> 10, 10, 15, 30 ms; median 10 ms (the
+	 * 2nd of 4); 2 of 4 within, exactly half: in. C: 0, 10000, 25000, 55000 -> 10, 15, 30 ms;
+	 * median 15 ms; only 15 within 1.5 ms, 1 of 3: out. D: 3 expiries at the same instant:
+	 * median 0: out. */
+	write_tmp("rule.ftrace",
+		  "# tracer: nop\n#P:1\n"
+		  "  <idle>-0 [000] d..1. 1.000000: cpu_idle: state=1 cpu_id=0\n"
+		  "  <idle>-0 [000] d..1. 1.000000: hrtimer_expire_entry: hrtimer=a function=fa now=1\n"
+		  "  <idle>-0 [000] d..1. 1.000000: hrtimer_expire_entry: hrtimer=b function=fb now=1\n"
+		  "  <idle>-0 [000] d..1. 1.000000: hrtimer_expire_entry: hrtimer=c function=fc now=1\n"
+		  "  <idle>-0 [000] d..1. 1.000000: hrtimer_expire_entry: hrtimer=d function=fd now=1\n"
+		  "  <idle>-0 [000] d..1. 1.000000: hrtimer_expire_entry: hrtimer=d function=fd now=1\n"
+		  "  <idle>-0 [000] d..1. 1.000000: hrtimer_expire_entry: hrtimer=d function=fd now=1\n"
+		  "  <idle>-0 [000] d..1. 1.000001: cpu_idle: state=4294967295 cpu_id=0\n"
+		  "  <idle>-0 [000] d..1. 1.010000: hrtimer_expire_entry: hrtimer=a function=fa now=1\n"
+		  "  <idle>-0 [000] d..1. 1.010000: hrtimer_expire_entry: hrtimer=b function=fb now=1\n"
+		  "  <idle>-0 [000] d..1. 1.010000: hrtimer_expire_entry: hrtimer=c function=fc now=1\n"
+		  "  <idle>-0 [000] d..1. 1.020000: hrtimer_expire_entry: hrtimer=b function=fb now=1\n"
+		  "  <idle>-0 [000] d..1. 1.021000: hrtimer_expire_entry: hrtimer=a function=fa now=1\n"
+		  "  <idle>-0 [000] d..1. 1.025000: hrtimer_expire_entry: hrtimer=c function=fc now=1\n"
+		  "  <idle>-0 [000] d..1. 1.030000: hrtimer_expire_entry: hrtimer=a function=fa now=1\n"
+		  "  <idle>-0 [000] d..1. 1.035000: hrtimer_expire_entry: hrtimer=b function=fb now=1\n"
+		  "  <idle>-0 [000] d..1. 1.055000: hrtimer_expire_entry: hrtimer=c function=fc now=1\n"
+		  "  <idle>-0 [000] d..1. 1.065000: hrtimer_expire_entry: hrtimer=b function=fb now=1\n");
+	assert_int_equal(import_periodic_timers(tmp_path("rule.ftrace"), &o, &l, &err), 0);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.t[0].function, "fa");
+	assert_int_equal(l.t[0].period_ns, 10000000);
+	assert_int_equal(l.t[0].expired, 4);
+	assert_true(l.t[0].hrtimer);
+	assert_string_equal(l.t[1].function, "fb");
+	assert_int_equal(l.t[1].period_ns, 10000000);
+	assert_int_equal(l.t[1].expired, 5);
+	import_timer_list_release(&l);
+
+	/* Errors are the import's, and leave the list empty. */
+	assert_int_equal(import_periodic_timers(FIX "no-such-file", &o, &l, &err), -1);
+	assert_int_equal(err.code, SIM_ERR_IO);
+	assert_null(l.t);
+	assert_int_equal(l.n, 0);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(
+		import_periodic_timers(FIX "invalid/no-timestamp/input", &o, &l, &err), -1);
+	assert_int_equal(err.code, SIM_ERR_INPUT);
+	assert_int_equal(err.line, 5);
+	assert_int_equal(err.column, 38);
+	assert_int_equal(l.n, 0);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(import_periodic_timers(SRC "/traces/demo.trace", &o, &l, &err), -1);
+	assert_non_null(strstr(err.text, "this is an idlesim trace already"));
+	assert_int_equal(l.n, 0);
+}
+
 /* ---- the command line ---- */
 
 static void test_cli(void **state)
@@ -1695,6 +1804,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_census_text),
 		cmocka_unit_test(test_census_bounds),
 		cmocka_unit_test(test_tick_phase),
+		cmocka_unit_test(test_periodic_timers),
 	};
 
 	if (argc == 2 && (!strcmp(argv[1], "real") || !strcmp(argv[1], "tracedat")))

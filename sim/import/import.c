@@ -793,6 +793,103 @@ int import_convert(struct importer *im, FILE *out, struct sim_error *err)
 	return rc;
 }
 
+/* ---- periodic timers, from the census (here: import_event.c names the tick) ---- */
+
+/*
+ * A row is periodic when it expired at least 3 times, the median of its intervals is above
+ * 0, and at least half of the sampled intervals (all of them up to CENSUS_SAMPLES) are within
+ * a tenth of that median: |interval - median| <= median / 10. The tick's hrtimer is not a
+ * timer to replay (the engine has its own tick), nor are "(unknown)" and "(other)", which
+ * are not one callback.
+ */
+static bool row_periodic(const struct census *C, const struct census_row *r)
+{
+	const char *name = fn_name(C->fns, r->fn);
+	int64_t m = sample_median(&r->period);
+	size_t i, near = 0;
+
+	if (r->cpu < 0 || r->fn == FN_UNKNOWN || r->fn == FN_OTHER || r->expired < 3 || m <= 0)
+		return false;
+	if (r->kind == TM_HRTIMER && timer_function_is_tick(name, strlen(name)))
+		return false;
+	for (i = 0; i < r->period.n; i++) {
+		int64_t d = r->period.v[i] - m;
+
+		near += (d < 0 ? -d : d) <= m / 10;
+	}
+	return 2 * near >= r->period.n;
+}
+
+static int by_cpu_name(const void *a, const void *b)
+{
+	const struct import_periodic_timer *x = a, *y = b;
+	int c = strcmp(x->function, y->function);
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	if (c)
+		return c;
+	return (int)y->hrtimer - (int)x->hrtimer;
+}
+
+static int census_periodic(const struct census *C, struct import_timer_list *out)
+{
+	size_t i, cap = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < C->nrow; i++) {
+		const struct census_row *r = &C->row[i];
+		struct import_periodic_timer *t;
+
+		if (!row_periodic(C, r))
+			continue;
+		if (sim_grow((void **)&out->t, &cap, out->n + 1, sizeof(*out->t))) {
+			sim_free(out->t);
+			memset(out, 0, sizeof(*out));
+			return -1;
+		}
+		t = &out->t[out->n++];
+		memset(t, 0, sizeof(*t));
+		t->cpu = r->cpu;
+		snprintf(t->function, sizeof(t->function), "%s", fn_name(C->fns, r->fn));
+		t->hrtimer = r->kind == TM_HRTIMER;
+		t->pinned = r->pinned;
+		t->deferrable = r->deferrable;
+		t->period_ns = sample_median(&r->period);
+		t->expired = r->expired;
+	}
+	if (out->n)
+		qsort(out->t, out->n, sizeof(*out->t), by_cpu_name);
+	return 0;
+}
+
+/* The single pass of import_convert() with nothing written, then the census's periodic rows. */
+int import_periodic_timers(const char *path, const struct import_options *o,
+			   struct import_timer_list *out, struct sim_error *err)
+{
+	struct importer *im = import_open_convert(path, o, err);
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (!im)
+		return -1;
+	if (!import_convert(im, NULL, err)) {
+		rc = census_periodic(&im->R.census, out);
+		if (rc)
+			sim_error_nomem(err, im->name);
+	}
+	import_close(im);
+	return rc;
+}
+
+void import_timer_list_release(struct import_timer_list *l)
+{
+	if (!l)
+		return;
+	sim_free(l->t);
+	memset(l, 0, sizeof(*l));
+}
+
 void import_close(struct importer *im)
 {
 	if (!im)
