@@ -210,6 +210,11 @@ static void check_scenario_summary(json_t *j, int64_t base)
 	assert_int_equal(ji(j, "cpus"), 2);
 	assert_int_equal(ji(j, "hz"), 250);
 	assert_string_equal(js(j, "hz_from"), "the tick's hrtimer");
+	/* the tick armed for 100004000000 and 100008000000 (hrtimer clock; both 0 mod 4000000),
+	 * its one expiry traced 100004003000 - 100004000500 = 2500 ns after now (-99999997500
+	 * with relative times: the same modulo 4000000): phase 0 + 2500 */
+	assert_int_equal(ji(j, "tick_phase.ns"), 2500);
+	assert_int_equal(ji(j, "tick_phase.agreeing"), 2);
 	assert_int_equal(ji(j, "start_ns"), base);
 	assert_int_equal(ji(j, "end_ns"), base + 12200000);
 	assert_int_equal(ji(j, "events_read"), 54);
@@ -1455,6 +1460,218 @@ static void test_census_bounds(void **state)
 	free(text);
 }
 
+/* ---- the jiffy grid: the header's tick_phase ---- */
+
+/*
+ * tests/import/periodic.ftrace (2 CPUs, HZ 250 inferred: CPU 0's tick re-armed 4 ms apart, so
+ * TICK_NSEC = (10^9 + 125) / 250 = 4000000 ns). Its trace clock is not the hrtimer clock
+ * (CLOCK_MONOTONIC, ~20 s): the tick's hrtimer_start events arm CPU 0's tick for 20004000000,
+ * 20008000000, 20012000000 (each = 0 mod 4000000: 3 votes for phase 0) and CPU 1's, skewed
+ * by half a tick, for 20006000000, 20010000000 (2 votes for 2000000): phase 0 wins, 3 of 5.
+ * The tick's expiries, time - now: CPU 0 10005502000 - 20004000700 = -9998498700,
+ * 10009501000 - 20008000400 = -9998499400, 10013503000 - 20012000900 = -9998497900; CPU 1
+ * 10007501000 - 20006000200 = -9998499200. Sorted -9998499400, -9998499200, -9998498700,
+ * -9998497900: the lower median (the 2nd of 4) is -9998499200. Phase in trace time: 0 +
+ * (-9998499200 mod 4000000) = -9998499200 + 2500 x 4000000 = 1500800 (the edge 20004000000
+ * is 10005500800 in trace time, 2501 x 4000000 + 1500800).
+ */
+static void test_tick_phase(void **state)
+{
+	struct import_options o = { 0 };
+	struct conv c, two;
+	char *out, *p;
+
+	(void)state;
+	convert_ok(FIX "periodic.ftrace", &o, false, &c);
+	convert_ok(FIX "periodic.ftrace", &o, true, &two);
+	assert_string_equal(c.trace, two.trace);
+	assert_non_null(strstr(c.trace, "\nend 10069510000\ntick_phase 1500800\nsource "));
+	assert_int_equal(ji(c.json, "hz"), 250);
+	assert_int_equal(ji(c.json, "tick_phase.ns"), 1500800);
+	assert_string_equal(js(c.json, "tick_phase.from"), "hrtimer_start expires");
+	assert_int_equal(ji(c.json, "tick_phase.tick_expiries"), 5);
+	assert_int_equal(ji(c.json, "tick_phase.agreeing"), 3);
+	assert_int_equal(ji(c.json, "tick_phase.clock_offset_ns"), -9998499200LL);
+	conv_free(&c);
+	conv_free(&two);
+	assert_int_equal(run_idlesim("import tests/import/periodic.ftrace"), 0);
+	out = slurp(tmp_path("out"));
+	assert_non_null(strstr(out, "\ntick_phase 1500800 ns (edges at 1500800 + k x 4000000 ns): 3 "
+				    "of 5 tick expiries agree (hrtimer_start expires);"));
+	assert_non_null(
+		strstr(out, "hrtimer clock -9998499200 ns = trace time (median time - now)"));
+	for (p = out; *p;) {
+		char *nl = strchr(p, '\n');
+
+		assert_true((nl ? nl - p : (long)strlen(p)) <= 160);
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	free(out);
+
+	/* census.ftrace: CPU 0's tick armed for 10004000000 and 10012000000 (8 ms apart: no HZ
+	 * inferred), its expiries with now = the event's time (offset 0). Without --hz there is
+	 * no TICK_NSEC to reduce by: nothing written. With --hz 250: 0 mod 4000000 = 0, 2 of 2. */
+	convert_ok(FIX "census.ftrace", &o, false, &c);
+	assert_null(strstr(c.trace, "tick_phase"));
+	assert_true(json_is_null(jget(c.json, "tick_phase.ns")));
+	assert_string_equal(js(c.json, "tick_phase.from"), "HZ unknown");
+	conv_free(&c);
+	o.hz = 250;
+	convert_ok(FIX "census.ftrace", &o, false, &c);
+	assert_non_null(strstr(c.trace, "\ntick_phase 0\n"));
+	assert_int_equal(ji(c.json, "tick_phase.agreeing"), 2);
+	assert_int_equal(ji(c.json, "tick_phase.clock_offset_ns"), 0);
+	conv_free(&c);
+
+	/* No hrtimer_start of the tick, only its expiries (now=), HZ 250 given: each votes for
+	 * now mod 4000000: CPU 0 2004000300 -> 300, 2008000900 -> 900; CPU 1 2006000100 ->
+	 * 2000100. One vote each: the tie goes to the lowest CPU's earliest, 300. Offsets
+	 * time - now: 2004001000 - 2004000300 = 700, 2008002000 - 2008000900 = 1100,
+	 * 2006001000 - 2006000100 = 900; lower median 900. Phase 300 + 900 = 1200. */
+	conv_text("# tracer: nop\n#P:2\n"
+		  "  <idle>-0 [000] d..1. 2.000100: cpu_idle: state=1 cpu_id=0\n"
+		  "  <idle>-0 [000] d..1. 2.004001: hrtimer_expire_entry: hrtimer=ffff0000000000a0 "
+		  "function=tick_sched_timer now=2004000300\n"
+		  "  <idle>-0 [000] d..1. 2.004002: cpu_idle: state=4294967295 cpu_id=0\n"
+		  "  <idle>-0 [001] d..1. 2.006001: hrtimer_expire_entry: hrtimer=ffff0000000000b0 "
+		  "function=tick_nohz_highres_handler now=2006000100\n"
+		  "  <idle>-0 [000] d..1. 2.008002: hrtimer_expire_entry: hrtimer=ffff0000000000a0 "
+		  "function=tick_sched_timer now=2008000900\n",
+		  &o, &c);
+	assert_non_null(strstr(c.trace, "\ntick_phase 1200\n"));
+	assert_string_equal(js(c.json, "tick_phase.from"), "hrtimer_expire_entry now");
+	assert_int_equal(ji(c.json, "tick_phase.tick_expiries"), 3);
+	assert_int_equal(ji(c.json, "tick_phase.agreeing"), 1);
+	assert_int_equal(ji(c.json, "tick_phase.clock_offset_ns"), 900);
+	conv_free(&c);
+
+	/* No tick recorded (a wheel timer's expiry is no tick): no tick_phase, as before. */
+	conv_text("# tracer: nop\n#P:1\n" ENTRY(0, 100, 1)
+		  L(0, 200, "timer_expire_entry", "timer=ffff0000000000c0 function=process_timeout "
+						  "now=4294937296 baseclk=4294937296")
+		  EXIT(0, 201),
+		  &o, &c);
+	assert_null(strstr(c.trace, "tick_phase"));
+	assert_true(json_is_null(jget(c.json, "tick_phase.ns")));
+	assert_string_equal(js(c.json, "tick_phase.from"), "no tick expiry recorded");
+	assert_true(json_is_null(jget(c.json, "tick_phase.clock_offset_ns")));
+	conv_free(&c);
+	assert_int_equal(run_idlesim("import tests/import/census.ftrace"), 0);
+	out = slurp(tmp_path("out"));
+	assert_non_null(strstr(out, "\ntick_phase not written (HZ unknown): the replay puts a jiffy "
+				    "edge at the trace's start\n"));
+	free(out);
+}
+
+/* ---- the periodic timers of a trace (import_periodic_timers) ---- */
+
+/*
+ * The rule: a (CPU, kind, callback) row with at least 3 expiries, a median interval > 0, at
+ * least half of its intervals within a tenth of the median (|d - median| <= median / 10),
+ * not the tick's hrtimer. Lower medians (the (n+1)/2-th smallest).
+ *
+ * tests/import/census.ftrace: tick_sched_timer (CPU 0, 4 expiries) is the tick; every other
+ * row has fewer than 3 expiries (process_timeout 2, hrtimer_wakeup 1, the rest 0): none.
+ *
+ * tests/import/periodic.ftrace (expiry times in us after 10 s):
+ *  CPU 0 mce_timer_fn, wheel, flags=P: 5510, 25508, 45515, 65510 -> intervals 19998000,
+ *        20007000, 19995000 ns; median 19998000 (the 2nd of 3); all 3 within 1999800: in.
+ *  CPU 0 tcp_delack_timer, wheel: 1510, 5510, 17510, 37510, 69510 -> 4, 12, 20, 32 ms;
+ *        median 12 ms; only 12 within 1.2 ms, 1 of 4 < half: irregular, out.
+ *  CPU 0 tick_sched_timer: 3 expiries 4 ms apart, but the tick: out.
+ *  CPU 1 delayed_work_timer_fn, wheel, flags=D: 7510, 19510, 31510 -> 12 ms twice; median
+ *        12000000 (the 1st of 2): in.
+ *  CPU 1 it_real_fn, hrtimer, mode=ABS: 10005, 20003, 30010, 40004 -> 9998000, 10007000,
+ *        9994000; median 9998000, all within 999800: in.
+ *  CPU 1 process_timeout (2 expiries), tick_sched_timer (1, and the tick): out.
+ * Sorted by CPU, then name: delayed_work_timer_fn before it_real_fn.
+ */
+static void test_periodic_timers(void **state)
+{
+	static const struct import_periodic_timer want[] = {
+		{ 0, "mce_timer_fn", false, true, false, 19998000, 4 },
+		{ 1, "delayed_work_timer_fn", false, false, true, 12000000, 3 },
+		{ 1, "it_real_fn", true, false, false, 9998000, 4 },
+	};
+	struct import_options o = { 0 };
+	struct import_timer_list l;
+	struct sim_error err = { 0 };
+	size_t i;
+
+	(void)state;
+	assert_int_equal(import_periodic_timers(FIX "census.ftrace", &o, &l, &err), 0);
+	assert_int_equal(l.n, 0);
+	import_timer_list_release(&l);
+	assert_int_equal(import_periodic_timers(FIX "periodic.ftrace", &o, &l, &err), 0);
+	assert_int_equal(l.n, sizeof(want) / sizeof(want[0]));
+	for (i = 0; i < l.n; i++) {
+		assert_int_equal(l.t[i].cpu, want[i].cpu);
+		assert_string_equal(l.t[i].function, want[i].function);
+		assert_int_equal(l.t[i].hrtimer, want[i].hrtimer);
+		assert_int_equal(l.t[i].pinned, want[i].pinned);
+		assert_int_equal(l.t[i].deferrable, want[i].deferrable);
+		assert_int_equal(l.t[i].period_ns, want[i].period_ns);
+		assert_int_equal(l.t[i].expired, want[i].expired);
+	}
+	import_timer_list_release(&l);
+	assert_null(l.t);
+	assert_int_equal(l.n, 0);
+
+	/* The rule's edges, one CPU (times in us after 1 s). A: hrtimer expiries at 0, 10000,
+	 * 21000, 30000 -> 10, 11, 9 ms; median 10 ms; 11 and 9 are exactly a tenth off: all
+	 * within, in. B: 0, 10000, 20000, 35000, 65000 -> 10, 10, 15, 30 ms; median 10 ms (the
+	 * 2nd of 4); 2 of 4 within, exactly half: in. C: 0, 10000, 25000, 55000 -> 10, 15, 30 ms;
+	 * median 15 ms; only 15 within 1.5 ms, 1 of 3: out. D: 3 expiries at the same instant:
+	 * median 0: out. */
+	write_tmp("rule.ftrace",
+		  "# tracer: nop\n#P:1\n"
+		  "  <idle>-0 [000] d..1. 1.000000: cpu_idle: state=1 cpu_id=0\n"
+		  "  <idle>-0 [000] d..1. 1.000000: hrtimer_expire_entry: hrtimer=a function=fa now=1\n"
+		  "  <idle>-0 [000] d..1. 1.000000: hrtimer_expire_entry: hrtimer=b function=fb now=1\n"
+		  "  <idle>-0 [000] d..1. 1.000000: hrtimer_expire_entry: hrtimer=c function=fc now=1\n"
+		  "  <idle>-0 [000] d..1. 1.000000: hrtimer_expire_entry: hrtimer=d function=fd now=1\n"
+		  "  <idle>-0 [000] d..1. 1.000000: hrtimer_expire_entry: hrtimer=d function=fd now=1\n"
+		  "  <idle>-0 [000] d..1. 1.000000: hrtimer_expire_entry: hrtimer=d function=fd now=1\n"
+		  "  <idle>-0 [000] d..1. 1.000001: cpu_idle: state=4294967295 cpu_id=0\n"
+		  "  <idle>-0 [000] d..1. 1.010000: hrtimer_expire_entry: hrtimer=a function=fa now=1\n"
+		  "  <idle>-0 [000] d..1. 1.010000: hrtimer_expire_entry: hrtimer=b function=fb now=1\n"
+		  "  <idle>-0 [000] d..1. 1.010000: hrtimer_expire_entry: hrtimer=c function=fc now=1\n"
+		  "  <idle>-0 [000] d..1. 1.020000: hrtimer_expire_entry: hrtimer=b function=fb now=1\n"
+		  "  <idle>-0 [000] d..1. 1.021000: hrtimer_expire_entry: hrtimer=a function=fa now=1\n"
+		  "  <idle>-0 [000] d..1. 1.025000: hrtimer_expire_entry: hrtimer=c function=fc now=1\n"
+		  "  <idle>-0 [000] d..1. 1.030000: hrtimer_expire_entry: hrtimer=a function=fa now=1\n"
+		  "  <idle>-0 [000] d..1. 1.035000: hrtimer_expire_entry: hrtimer=b function=fb now=1\n"
+		  "  <idle>-0 [000] d..1. 1.055000: hrtimer_expire_entry: hrtimer=c function=fc now=1\n"
+		  "  <idle>-0 [000] d..1. 1.065000: hrtimer_expire_entry: hrtimer=b function=fb now=1\n");
+	assert_int_equal(import_periodic_timers(tmp_path("rule.ftrace"), &o, &l, &err), 0);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.t[0].function, "fa");
+	assert_int_equal(l.t[0].period_ns, 10000000);
+	assert_int_equal(l.t[0].expired, 4);
+	assert_true(l.t[0].hrtimer);
+	assert_string_equal(l.t[1].function, "fb");
+	assert_int_equal(l.t[1].period_ns, 10000000);
+	assert_int_equal(l.t[1].expired, 5);
+	import_timer_list_release(&l);
+
+	/* Errors are the import's, and leave the list empty. */
+	assert_int_equal(import_periodic_timers(FIX "no-such-file", &o, &l, &err), -1);
+	assert_int_equal(err.code, SIM_ERR_IO);
+	assert_null(l.t);
+	assert_int_equal(l.n, 0);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(
+		import_periodic_timers(FIX "invalid/no-timestamp/input", &o, &l, &err), -1);
+	assert_int_equal(err.code, SIM_ERR_INPUT);
+	assert_int_equal(err.line, 5);
+	assert_int_equal(err.column, 38);
+	assert_int_equal(l.n, 0);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(import_periodic_timers(SRC "/traces/demo.trace", &o, &l, &err), -1);
+	assert_non_null(strstr(err.text, "this is an idlesim trace already"));
+	assert_int_equal(l.n, 0);
+}
+
 /* ---- the command line ---- */
 
 static void test_cli(void **state)
@@ -1586,6 +1803,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_census_json),
 		cmocka_unit_test(test_census_text),
 		cmocka_unit_test(test_census_bounds),
+		cmocka_unit_test(test_tick_phase),
+		cmocka_unit_test(test_periodic_timers),
 	};
 
 	if (argc == 2 && (!strcmp(argv[1], "real") || !strcmp(argv[1], "tracedat")))

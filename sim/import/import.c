@@ -7,19 +7,20 @@
  * Pass 1 lexes every line (no reconstruction) to learn, before any record is produced: the
  * CPU count when the header does not give it; the first and last times (the converted
  * trace's start and end); which event groups exist (periods merge only when sched_switch is
- * recorded); the tick rate (from the first HZ_SAMPLE_EVENTS events); which CPUs were idle
+ * recorded); the tick rate and the jiffy grid's phase (from the first HZ_SAMPLE_EVENTS
+ * events); which CPUs were idle
  * when the trace began (their first idle event is an exit) or have no event at all; and
  * whether timestamps ever go backwards. Pass 2 feeds the reconstruction (sim/import/import_recon.c)
  * as the consumer asks for records.
  *
  * One pass (import_open_convert + import_convert: the converted file, whose header is
- * written last). A first look at the first HZ_SAMPLE_EVENTS events gives the tick rate and
- * whether sched_switch is recorded; then the trace is read once, records going to a
- * temporary file, those that start with the trace (CPUs idle when it began) kept apart, and
- * the header, those records and the rest are written at the end. A surprise sends it back to
- * two passes from scratch, so both ways give the same file: timestamps going backwards,
- * sched_switch appearing only after the first look, or more CPUs than the first look
- * allocated for (no CPU count in the header, or one given late).
+ * written last). A first look at the first HZ_SAMPLE_EVENTS events gives the tick rate, the
+ * grid's phase and whether sched_switch is recorded; then the trace is read once, records
+ * going to a temporary file, those that start with the trace (CPUs idle when it began) kept
+ * apart, and the header, those records and the rest are written at the end. A surprise sends
+ * it back to two passes from scratch, so both ways give the same file: timestamps going
+ * backwards, sched_switch appearing only after the first look, or more CPUs than the first
+ * look allocated for (no CPU count in the header, or one given late).
  *
  * When timestamps go backwards, pass 2 loads the used events of the whole trace, sorts them
  * by time (a stable merge sort: per CPU they come in time order, events at equal times in
@@ -139,13 +140,14 @@ static int lost(struct importer *im, int cpu, int64_t t, struct sim_error *err)
  * at the point where pass 1 notes it. Pass 1 stops here; the single pass of one-pass mode
  * checks time order; pass 2 counts it and delivers it when its type is used.
  */
-static int noted(struct importer *im, bool pass2, struct name_entry *ne, struct kevent *ev,
-		 int64_t tick_expires)
+static int noted(struct importer *im, bool pass2, struct name_entry *ne, struct kevent *ev)
 {
 	if (!pass2) {
 		scan_note(&im->scan, ev->cpu, ev->time_ns, (enum kev_type)ne->type, ev->v);
-		if (tick_expires >= 0)
-			scan_note_tick(&im->scan, ev->cpu, tick_expires);
+		if (ev->type == KEV_HRTIMER_START && (ev->flags & KF_TICK) && ev->a >= 0)
+			scan_note_tick(&im->scan, ev->cpu, ev->a);
+		else if (ev->type == KEV_HRTIMER_EXPIRE && (ev->flags & KF_TICK))
+			scan_note_tick_expiry(&im->scan, ev->cpu, ev->time_ns, ev->a);
 		return 0;
 	}
 	if (im->one_pass) {
@@ -176,7 +178,6 @@ static int text_line(struct importer *im, const char *line, size_t len, bool pas
 	struct name_entry *ne;
 	long ln = im->ls.lineno;
 	int r = lex_line(&im->lx, line, len, &x), rc;
-	int64_t tick = -1;
 
 	if (pass2)
 		im->t.lines++;
@@ -206,9 +207,7 @@ static int text_line(struct importer *im, const char *line, size_t len, bool pas
 	im->pc.cpus = cpu_limit(im);
 	if (ev.type != KEV_OTHER && lex_payload(&im->lx, &im->pc, &x, &ev) == LEX_BAD)
 		return bad_line(im, ln, im->lx.bad_col, im->lx.bad_msg, pass2, err);
-	if (ev.type == KEV_HRTIMER_START && (ev.flags & KF_TICK))
-		tick = ev.a;
-	rc = noted(im, pass2, ne, &ev, tick);
+	rc = noted(im, pass2, ne, &ev);
 	if (rc <= 0)
 		return rc;
 	if (ev.type == KEV_OTHER) {
@@ -270,8 +269,7 @@ static int dat_step(struct importer *im, bool pass2, struct sim_error *err)
 		 ne->name, (long long)e.time_ns, e.cpu);
 	if (ev.type != KEV_OTHER && dat_payload(im->dat, &im->pc, &ev))
 		return bad_line(im, 0, 0, msg, pass2, err) ? -1 : 1;
-	rc = noted(im, pass2, ne, &ev,
-		   ev.type == KEV_HRTIMER_START && (ev.flags & KF_TICK) ? ev.a : -1);
+	rc = noted(im, pass2, ne, &ev);
 	if (rc <= 0)
 		return rc < 0 ? -1 : 1;
 	if (e.missed) {
@@ -502,6 +500,9 @@ static void describe(struct importer *im)
 	h->version = TRACE_VERSION;
 	h->cpus = im->cpus;
 	h->hz = im->hz;
+	scan_tick_phase(&im->scan, im->hz ? im->pc.tick_ns : 0, &im->phase);
+	h->has_tick_phase = im->phase.set;
+	h->tick_phase_ns = im->phase.ns;
 	h->has_start = h->has_end = im->R.started;
 	h->start_ns = im->R.start_ns;
 	h->end_ns = im->R.end_ns;
@@ -790,6 +791,103 @@ int import_convert(struct importer *im, FILE *out, struct sim_error *err)
 		if (out && trace_write_record(out, &rec))
 			return sim_error_set(err, SIM_ERR_IO, "", 0, 0, "write error");
 	return rc;
+}
+
+/* ---- periodic timers, from the census (here: import_event.c names the tick) ---- */
+
+/*
+ * A row is periodic when it expired at least 3 times, the median of its intervals is above
+ * 0, and at least half of the sampled intervals (all of them up to CENSUS_SAMPLES) are within
+ * a tenth of that median: |interval - median| <= median / 10. The tick's hrtimer is not a
+ * timer to replay (the engine has its own tick), nor are "(unknown)" and "(other)", which
+ * are not one callback.
+ */
+static bool row_periodic(const struct census *C, const struct census_row *r)
+{
+	const char *name = fn_name(C->fns, r->fn);
+	int64_t m = sample_median(&r->period);
+	size_t i, near = 0;
+
+	if (r->cpu < 0 || r->fn == FN_UNKNOWN || r->fn == FN_OTHER || r->expired < 3 || m <= 0)
+		return false;
+	if (r->kind == TM_HRTIMER && timer_function_is_tick(name, strlen(name)))
+		return false;
+	for (i = 0; i < r->period.n; i++) {
+		int64_t d = r->period.v[i] - m;
+
+		near += (d < 0 ? -d : d) <= m / 10;
+	}
+	return 2 * near >= r->period.n;
+}
+
+static int by_cpu_name(const void *a, const void *b)
+{
+	const struct import_periodic_timer *x = a, *y = b;
+	int c = strcmp(x->function, y->function);
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	if (c)
+		return c;
+	return (int)y->hrtimer - (int)x->hrtimer;
+}
+
+static int census_periodic(const struct census *C, struct import_timer_list *out)
+{
+	size_t i, cap = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < C->nrow; i++) {
+		const struct census_row *r = &C->row[i];
+		struct import_periodic_timer *t;
+
+		if (!row_periodic(C, r))
+			continue;
+		if (sim_grow((void **)&out->t, &cap, out->n + 1, sizeof(*out->t))) {
+			sim_free(out->t);
+			memset(out, 0, sizeof(*out));
+			return -1;
+		}
+		t = &out->t[out->n++];
+		memset(t, 0, sizeof(*t));
+		t->cpu = r->cpu;
+		snprintf(t->function, sizeof(t->function), "%s", fn_name(C->fns, r->fn));
+		t->hrtimer = r->kind == TM_HRTIMER;
+		t->pinned = r->pinned;
+		t->deferrable = r->deferrable;
+		t->period_ns = sample_median(&r->period);
+		t->expired = r->expired;
+	}
+	if (out->n)
+		qsort(out->t, out->n, sizeof(*out->t), by_cpu_name);
+	return 0;
+}
+
+/* The single pass of import_convert() with nothing written, then the census's periodic rows. */
+int import_periodic_timers(const char *path, const struct import_options *o,
+			   struct import_timer_list *out, struct sim_error *err)
+{
+	struct importer *im = import_open_convert(path, o, err);
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (!im)
+		return -1;
+	if (!import_convert(im, NULL, err)) {
+		rc = census_periodic(&im->R.census, out);
+		if (rc)
+			sim_error_nomem(err, im->name);
+	}
+	import_close(im);
+	return rc;
+}
+
+void import_timer_list_release(struct import_timer_list *l)
+{
+	if (!l)
+		return;
+	sim_free(l->t);
+	memset(l, 0, sizeof(*l));
 }
 
 void import_close(struct importer *im)

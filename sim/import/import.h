@@ -107,4 +107,35 @@ unsigned long long import_bad_lines(const struct importer *im);
 /* The summary, as text or JSON (schema idlesim-import/1); call after the end. */
 int import_write_summary(FILE *f, const struct importer *im, bool json);
 
+/*
+ * The periodic timers of a trace, from its timer census (docs/import.md, "Timer census"):
+ * one per (CPU, kind, callback) row with at least 3 expiries, a median interval between them
+ * above 0, and at least half of its sampled intervals within a tenth of that median; the
+ * tick's own hrtimer (tick_sched_timer, tick_nohz_handler, tick_nohz_highres_handler) and
+ * the "(unknown)" and "(other)" rows are left out.
+ */
+struct import_periodic_timer {
+	int cpu;	       /* the CPU it expired on */
+	char function[64];     /* callback name, as the census prints it (cut to 63 bytes) */
+	bool hrtimer;	       /* kind: hrtimer, else timer-wheel */
+	bool pinned;	       /* TIMER_PINNED at an arming (an hrtimer: a PINNED mode) */
+	bool deferrable;       /* TIMER_DEFERRABLE at an arming */
+	int64_t period_ns;     /* median interval between its expiries */
+	uint64_t expired;      /* how many expiries the trace holds */
+};
+
+struct import_timer_list {
+	struct import_periodic_timer *t; /* sorted by CPU, then function, hrtimers first */
+	size_t n;
+};
+
+/*
+ * Read the kernel trace at `path` as `idlesim import` does (options as import_open_convert;
+ * nothing written) and fill *out with its periodic timers. Returns 0, or -1 with err set as
+ * the import's (FILE:LINE:COLUMN, exit status 2, for malformed input); *out is then empty.
+ */
+int import_periodic_timers(const char *path, const struct import_options *o,
+			   struct import_timer_list *out, struct sim_error *err);
+void import_timer_list_release(struct import_timer_list *l);
+
 #endif

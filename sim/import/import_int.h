@@ -218,6 +218,24 @@ struct scan_cpu {
 #define HZ_CANDIDATES 6
 
 #define HZ_SAMPLE_EVENTS 100000 /* the tick rate is inferred from this many first events */
+#define TICK_PHASE_SAMPLES 64	/* tick expiries the jiffy grid's phase is voted from */
+
+/* A tick expiry on the hrtimer clock (CLOCK_MONOTONIC), and the CPU it is of. */
+struct tick_sample {
+	int64_t at_ns;
+	int32_t cpu;
+};
+
+/* The jiffy grid of the converted trace (its header's tick_phase), from the tick expiries
+ * among the first HZ_SAMPLE_EVENTS events (scan_tick_phase; docs/import.md). */
+struct tick_phase {
+	bool set;	      /* tick_phase written */
+	int64_t ns;	      /* in [0, TICK_NSEC) */
+	const char *from;     /* the events it came from, or why there is none */
+	int votes, agree;     /* expiries voted on; those giving the phase chosen */
+	int64_t offset_ns;    /* trace time - hrtimer clock, added to the expiry */
+	bool offset_measured; /* offset_ns from hrtimer_expire_entry (else 0: none) */
+};
 
 struct scan {
 	int max_cpu; /* highest CPU seen, -1 = none */
@@ -228,6 +246,11 @@ struct scan {
 	uint64_t backwards;			     /* events earlier than one before them */
 	uint64_t backwards_cpu[TRACE_MAX_CPUS / 64]; /* CPUs where time went backwards */
 	uint64_t hz_votes[HZ_CANDIDATES];
+	/* the tick's expiries for the phase: hrtimer_start's expires (on the grid), expire_entry's
+	 * now (a little after it), and expire_entry's time - now (the clock offset) */
+	struct tick_sample tick_start[TICK_PHASE_SAMPLES], tick_now[TICK_PHASE_SAMPLES];
+	int64_t tick_offset[TICK_PHASE_SAMPLES];
+	int ntick_start, ntick_now, ntick_offset;
 	struct scan_cpu *cpu; /* TRACE_MAX_CPUS */
 };
 
@@ -238,8 +261,12 @@ void scan_note(struct scan *s, int cpu, int64_t t, enum kev_type type, int64_t v
 /* The order-dependent part alone, again in feed order once sorted (after scan_reorder). */
 void scan_prologue(struct scan *s, int cpu, enum kev_type type, int64_t v);
 void scan_reorder(struct scan *s);
+/* A tick hrtimer_start (expires) or hrtimer_expire_entry (now, -1 if not printed, at t). */
 void scan_note_tick(struct scan *s, int cpu, int64_t expires);
+void scan_note_tick_expiry(struct scan *s, int cpu, int64_t t, int64_t now);
 int scan_hz(const struct scan *s); /* inferred tick rate, 0 = unknown */
+/* The phase of the jiffy grid of TICK_NSEC tick_ns (0: HZ unknown) from the expiries noted. */
+void scan_tick_phase(const struct scan *s, int64_t tick_ns, struct tick_phase *out);
 
 /* The kinds of pending timers: hrtimer_* events and timer_* (timer-wheel) events. */
 enum { TM_HRTIMER = 0, TM_WHEEL = 1 };
@@ -579,6 +606,7 @@ struct importer {
 	const char *cpus_from;
 	int hz;
 	const char *hz_from;
+	struct tick_phase phase; /* the header's tick_phase and where it came from */
 	struct trace_header hdr;
 	struct sim_error err;
 

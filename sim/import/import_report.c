@@ -4,10 +4,11 @@
  *
  * JSON keys, in this order (counts are integers; docs/import.md and traces/FORMAT.md describe
  * them): schema, input, format, cpus, cpus_from, hz (null: unknown), hz_from, start_ns,
- * end_ns, lines, events_read, events_used, events_skipped, events {name: count read},
- * skipped {name: count}, bad_lines, warnings [], lost {lines, events}, out_of_order (null, or
- * {events, cpus [], held_in_memory}), passes, reread_because (null, or why the one pass
- * was not enough), max_waiting_records, stale_timers, merging, idle_periods, opportunities,
+ * end_ns, tick_phase {ns (null: not written), from, tick_expiries, agreeing, clock_offset_ns
+ * (null: none measured)}, lines, events_read, events_used, events_skipped, events {name:
+ * count read}, skipped {name: count}, bad_lines, warnings [], lost {lines, events},
+ * out_of_order (null, or {events, cpus [], held_in_memory}), passes, reread_because (null,
+ * or why the one pass was not enough), max_waiting_records, stale_timers, merging, idle_periods, opportunities,
  * merged_periods, started_idle, truncated_at_end, idle_throughout, zero_length, unpaired {entries, exits, reasons
  * {}}, wake_causes {tick, timer, irq, ipi, unknown}, period_wake_causes {...}, sleep_length {known,
  * assumption, opportunities_with_next_timer, opportunities_hrtimer_first}, tick_stop {success,
@@ -320,6 +321,19 @@ static void census_text(FILE *f, const struct census *C)
 	sim_free(v);
 }
 
+static json_t *phase_json(const struct tick_phase *p)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "ns", p->set ? json_integer(p->ns) : json_null());
+	json_object_set_new(o, "from", json_string(p->from));
+	json_object_set_new(o, "tick_expiries", json_integer(p->votes));
+	json_object_set_new(o, "agreeing", json_integer(p->agree));
+	json_object_set_new(o, "clock_offset_ns",
+			    p->offset_measured ? json_integer(p->offset_ns) : json_null());
+	return o;
+}
+
 static json_t *summary_json(const struct importer *im)
 {
 	const struct recon *R = &im->R;
@@ -341,6 +355,7 @@ static json_t *summary_json(const struct importer *im)
 	json_object_set_new(o, "hz_from", json_string(im->hz_from));
 	json_object_set_new(o, "start_ns", json_integer(R->start_ns));
 	json_object_set_new(o, "end_ns", json_integer(R->end_ns));
+	json_object_set_new(o, "tick_phase", phase_json(&im->phase));
 	json_object_set_new(o, "lines", json_integer((json_int_t)im->t.lines));
 	json_object_set_new(o, "events_read", json_integer((json_int_t)im->t.events));
 	json_object_set_new(o, "events_used", json_integer((json_int_t)im->t.used));
@@ -472,6 +487,28 @@ static void states_text(FILE *f, const struct importer *im, const struct rcpu_st
 	}
 }
 
+/* The header's tick_phase: its value and the expiries it came from, or why there is none. */
+static void phase_text(FILE *f, const struct importer *im)
+{
+	const struct tick_phase *p = &im->phase;
+
+	if (!p->set) {
+		fprintf(f, "tick_phase not written (%s): the replay puts a jiffy edge at the "
+			   "trace's start\n", p->from);
+		return;
+	}
+	fprintf(f,
+		"tick_phase %lld ns (edges at %lld + k x %lld ns): %d of %d tick expiries agree "
+		"(%s); ",
+		(long long)p->ns, (long long)p->ns, (long long)im->pc.tick_ns, p->agree, p->votes,
+		p->from);
+	if (p->offset_measured)
+		fprintf(f, "hrtimer clock %+lld ns = trace time (median time - now)\n",
+			(long long)p->offset_ns);
+	else
+		fprintf(f, "hrtimer clock = trace time (no tick expiry with now=)\n");
+}
+
 static void summary_text(FILE *f, const struct importer *im)
 {
 	const struct recon *R = &im->R;
@@ -491,6 +528,7 @@ static void summary_text(FILE *f, const struct importer *im)
 		fprintf(f, "HZ unknown (the replay uses --hz or 250)\n");
 	fprintf(f, "time: %lld .. %lld ns (%.6f s)\n", (long long)R->start_ns, (long long)R->end_ns,
 		(double)(R->end_ns - R->start_ns) / 1e9);
+	phase_text(f, im);
 	fprintf(f, "lines %llu; events read %llu, used %llu, skipped %llu",
 		(unsigned long long)im->t.lines, (unsigned long long)im->t.events,
 		(unsigned long long)im->t.used, (unsigned long long)im->t.skipped);

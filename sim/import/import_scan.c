@@ -3,7 +3,8 @@
  * import_scan.c - what a kernel trace is before it is converted: its format (detection from
  * the first bytes), and the first pass's bookkeeping (sim/import/import.c says what the first pass
  * learns and why): times and their order, CPUs, event groups, whether each CPU was idle
- * when the trace began, and the tick rate.
+ * when the trace began, the tick rate, and the phase of the jiffy grid (the converted
+ * trace's tick_phase).
  */
 #include "sim/import/import_int.h"
 #include "sim/base/alloc.h"
@@ -11,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -116,6 +118,85 @@ void scan_note_tick(struct scan *s, int cpu, int64_t expires)
 				s->hz_votes[k]++;
 		}
 	c->tick_expires = expires;
+	if (s->ntick_start < TICK_PHASE_SAMPLES)
+		s->tick_start[s->ntick_start++] = (struct tick_sample){expires, cpu};
+}
+
+/* The tick's expiry: its now= (a little after the edge) and the clock offset time - now. */
+void scan_note_tick_expiry(struct scan *s, int cpu, int64_t t, int64_t now)
+{
+	if (s->events > HZ_SAMPLE_EVENTS || now < 0)
+		return;
+	if (s->ntick_now < TICK_PHASE_SAMPLES)
+		s->tick_now[s->ntick_now++] = (struct tick_sample){now, cpu};
+	if (s->ntick_offset < TICK_PHASE_SAMPLES)
+		s->tick_offset[s->ntick_offset++] = t - now;
+}
+
+static int64_t floor_mod(int64_t a, int64_t m)
+{
+	int64_t r = a % m;
+
+	return r < 0 ? r + m : r;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The jiffy grid's phase: each expiry votes for its time modulo TICK_NSEC, the hrtimer_start
+ * expires if there are any (exactly on the grid), else the expire_entry now; the most common
+ * wins, a tie going to the phase of the lowest CPU, then to the earliest expiry (with
+ * skew_tick=1 each CPU's tick has a phase of its own). The hrtimer clock becomes trace time as
+ * the reconstruction moves hrtimer expiries (hr_to_trace): plus time - now of the tick's
+ * expiries, here their lower median, 0 if none was recorded. Reduced into [0, TICK_NSEC).
+ */
+void scan_tick_phase(const struct scan *s, int64_t tick_ns, struct tick_phase *out)
+{
+	const struct tick_sample *v = s->ntick_start ? s->tick_start : s->tick_now;
+	int n = s->ntick_start ? s->ntick_start : s->ntick_now;
+	int64_t off[TICK_PHASE_SAMPLES], best_p = 0;
+	int i, j, best_n = 0, best_cpu = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!n) {
+		out->from = "no tick expiry recorded";
+		return;
+	}
+	if (tick_ns <= 0) {
+		out->from = "HZ unknown";
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		int64_t p = floor_mod(v[i].at_ns, tick_ns);
+		int k = 0, cpu = v[i].cpu;
+
+		for (j = 0; j < n; j++)
+			if (floor_mod(v[j].at_ns, tick_ns) == p) {
+				k++;
+				cpu = v[j].cpu < cpu ? v[j].cpu : cpu;
+			}
+		if (k > best_n || (k == best_n && cpu < best_cpu)) {
+			best_n = k;
+			best_cpu = cpu;
+			best_p = p;
+		}
+	}
+	if (s->ntick_offset) {
+		memcpy(off, s->tick_offset, (size_t)s->ntick_offset * sizeof(*off));
+		qsort(off, (size_t)s->ntick_offset, sizeof(*off), cmp_i64);
+		out->offset_ns = off[(s->ntick_offset - 1) / 2];
+		out->offset_measured = true;
+	}
+	out->set = true;
+	out->ns = floor_mod(best_p + floor_mod(out->offset_ns, tick_ns), tick_ns);
+	out->from = s->ntick_start ? "hrtimer_start expires" : "hrtimer_expire_entry now";
+	out->votes = n;
+	out->agree = best_n;
 }
 
 int scan_hz(const struct scan *s)
