@@ -19,6 +19,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -91,7 +92,7 @@ static struct trace_reader *ideal_trace(const struct wl_setup *s, int64_t durati
 	FILE *f = open_memstream(buf, &len);
 
 	assert_non_null(f);
-	assert_int_equal(workload_write_trace(s->w, s->p, duration_ns, 1, &hdr, f, NULL, &err), 0);
+	assert_int_equal(workload_write_trace(s->w, s->p, NULL, duration_ns, 1, &hdr, f, NULL, &err), 0);
 	fclose(f);
 	tr = trace_open_string("<ideal>", *buf, &err);
 	assert_non_null(tr);
@@ -1106,6 +1107,77 @@ static char *gen_text(const char *dir, const char *name, const char *args)
 }
 
 /*
+ * gen --timers-from: tests/import/periodic.ftrace's periodic timers (test_import.c's
+ * test_periodic_timers: CPU 0 mce_timer_fn, a pinned wheel timer every 19,998,000 ns; CPU 1
+ * it_real_fn, an hrtimer every 9,998,000 ns, and a deferrable delayed_work_timer_fn) replace
+ * a 1-client tbench's housekeeping (HZ 250, grid at 0): the client's CPU 0 sees the wheel
+ * timer, on the grid (multiples of 4 ms), moving 20 ms on when it has fired (19,998,000
+ * after an edge, up to the next); the server's CPU 1 the hrtimer, moving 9,998,000 ns on,
+ * and never the watchdog (4 s) nor the deferrable timer (not in a sleep length).
+ */
+static void test_gen_timers_from(void **state)
+{
+	char dir[] = "/tmp/idlesim-wl-XXXXXX", cmd[1024], path[256];
+	int64_t start, length, next, last[2] = { -1, -1 };
+	int cpu, steps[2] = { 0, 0 }, n;
+	char *text, *line;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	text = gen_text(dir, "tf.trace",
+			"--workload tbench --jitter-pct 0 --duration-s 0.1 --timers-from "
+			IDLESIM_SOURCE_DIR "/tests/import/periodic.ftrace");
+	assert_non_null(text);
+	for (line = strstr(text, "\nidle "); line; line = strstr(line + 1, "\nidle ")) {
+		char cause[8], *eol = strchr(line + 1, '\n'), *nt;
+
+		assert_int_equal(sscanf(line, "\nidle %d %" SCNd64 " %" SCNd64 " %7s%n", &cpu, &start,
+					&length, cause, &n),
+				 4);
+		nt = strstr(line + n, " next_timer=");
+		if (nt && (!eol || nt < eol)) { /* an ipi period: the next timer is given */
+			assert_int_equal(sscanf(nt, " next_timer=%" SCNd64 "%n", &next, &n), 1);
+			n += (int)(nt - line);
+		} else { /* a timer period: the timer ended it */
+			assert_string_equal(cause, "timer");
+			next = length;
+		}
+		next += start;
+		if (cpu == 0) {
+			assert_int_equal(next % 4000000, 0);
+			assert_true(strncmp(line + n, " timer=hrtimer", 14) != 0);
+		} else {
+			assert_int_equal(strncmp(line + n, " timer=hrtimer", 14), 0);
+			assert_true(next - start <= 9998000);
+		}
+		if (last[cpu] >= 0 && next != last[cpu]) {
+			assert_int_equal(next - last[cpu], cpu == 0 ? 20000000 : 9998000);
+			steps[cpu]++;
+		}
+		last[cpu] = next;
+	}
+	assert_true(steps[0] >= 3 && steps[1] >= 8);
+	free(text);
+	snprintf(path, sizeof(path), "%s/err", dir);
+	text = slurp(path);
+	assert_non_null(strstr(text, "3 periodic timers of 2 traced CPUs on the model's 2"));
+	free(text);
+	/* a model without a timer world, and a trace that is not there: exit 2, named */
+	for (int i = 0; i < 2; i++) {
+		snprintf(cmd, sizeof(cmd),
+			 BIN " gen --workload %s --timers-from %s/none.ftrace -o %s/x 2>%s/err",
+			 i ? "tbench" : "idle", dir, dir, dir);
+		assert_int_equal(sh(cmd), 2);
+		text = slurp(path);
+		assert_non_null(strstr(text, i ? "none.ftrace"
+					       : "workload idle has no timer world to replace"));
+		free(text);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(sh(cmd), 0);
+}
+
+/*
  * gen writes a model's trace that run replays; options are the model's parameters; a bad
  * value names its option; help gen lists every parameter with its default.
  */
@@ -1229,6 +1301,7 @@ int main(void)
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_param_errors),
 		cmocka_unit_test(test_gen_cli),
+		cmocka_unit_test(test_gen_timers_from),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,9 @@
 #include "sim/cli/cli_int.h"
 #include "sim/cli/cli_opt.h"
 #include "sim/base/common.h"
+#include "sim/base/alloc.h"
 #include "sim/base/outfile.h"
+#include "sim/import/import.h"
 #include "sim/trace/trace.h"
 #include "sim/workload/gen.h"
 #include "sim/workload/gen_size.h"
@@ -32,6 +34,52 @@ static void gen_workload_list(char *buf, size_t n)
 }
 
 /*
+ * --timers-from TRACE: the periodic timers of a kernel trace's census (sim/import/import.h)
+ * for the model's CPUs: model CPU i takes those of the trace's CPU i mod (its CPUs). They
+ * replace the per-CPU housekeeping of the timer world (housekeeping-us, watchdog-ms,
+ * vmstat-ms: the trace has the machine's own), not the benchmark's kernel timers.
+ * Returns 0, or -1 with err set (the import's message for a bad trace).
+ */
+static int timers_from(struct args *a, const struct workload *w, int64_t *params,
+		       const char *path, struct wl_timer **out, size_t *n)
+{
+	struct import_options io = { 0 };
+	struct import_timer_list tl = { 0 };
+	static const char *const hk[] = { "housekeeping-us", "watchdog-ms", "vmstat-ms" };
+	int nr = w->nr_cpus(params), traced = 0, i;
+	size_t k, m = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (import_periodic_timers(path, &io, &tl, a->err))
+		return -1;
+	for (k = 0; k < tl.n; k++)
+		traced = tl.t[k].cpu + 1 > traced ? tl.t[k].cpu + 1 : traced;
+	if (tl.n && nr > 0) {
+		*out = sim_calloc((size_t)nr * tl.n, sizeof(**out));
+		if (!*out) {
+			import_timer_list_release(&tl);
+			return sim_error_nomem(a->err, "");
+		}
+	}
+	for (i = 0; i < nr && *out; i++)
+		for (k = 0; k < tl.n; k++)
+			if (tl.t[k].cpu == i % traced)
+				(*out)[m++] = (struct wl_timer){ i, tl.t[k].period_ns, tl.t[k].hrtimer,
+								 tl.t[k].pinned, tl.t[k].deferrable };
+	*n = m;
+	for (k = 0; k < SIM_ARRAY_SIZE(hk); k++)
+		if (workload_param_index(w, hk[k]) >= 0)
+			params[workload_param_index(w, hk[k])] = 0;
+	fprintf(stderr,
+		"idlesim: gen --timers-from %s: %zu periodic timers of %d traced CPUs on the model's "
+		"%d, in place of its housekeeping (docs/workloads.md, \"Timers\")\n",
+		path, tl.n, traced, nr);
+	import_timer_list_release(&tl);
+	return 0;
+}
+
+/*
  * gen for a benchmark-like workload model (sim/workload/workloads.h): its timeline on CPUs without
  * exit latency, the one the oracle follows. Its parameters are options (--clients 4).
  */
@@ -42,7 +90,9 @@ static int gen_model(struct args *a, const struct workload *w)
 	int64_t params[WL_MAX_PARAMS], duration_ns = SIM_NS_PER_S, n;
 	uint64_t seed = 1;
 	struct outfile out;
-	const char *v, *output = NULL;
+	const char *v, *output = NULL, *from = NULL;
+	struct wl_timer *xt = NULL;
+	struct wl_timers extra = { 0 };
 	char name[64];
 	bool force = false;
 
@@ -74,21 +124,31 @@ static int gen_model(struct args *a, const struct workload *w)
 				hdr.hz = (int)n;
 		} else if (opt(a, "--output", "-o", &v))
 			output = v;
+		else if (opt(a, "--timers-from", NULL, &v))
+			from = v;
 		else if (opt(a, "--force", NULL, NULL))
 			force = true;
 		else
 			bad_model_option(a, w);
 	}
+	if (err->code == SIM_OK && from && workload_param_index(w, "watchdog-ms") < 0)
+		sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+			      "gen --timers-from: workload %s has no timer world to replace", w->name);
+	if (err->code == SIM_OK && from && !timers_from(a, w, params, from, &xt, &extra.n))
+		extra.t = xt;
 	if (err->code != SIM_OK || workload_check_params(w, params, err) ||
-	    gen_size_check_model(w, params, duration_ns, seed, &hdr, force, err))
+	    gen_size_check_model(w, params, &extra, duration_ns, seed, &hdr, force, err)) {
+		sim_free(xt);
 		return finish(err);
+	}
 	if (!outfile_open(&out, output, err)) {
-		if (workload_write_trace(w, params, duration_ns, seed, &hdr, out.f,
+		if (workload_write_trace(w, params, &extra, duration_ns, seed, &hdr, out.f,
 					 isatty_stderr() ? stderr : NULL, err))
 			outfile_fail(&out, err);
 		else
 			outfile_commit(&out, err);
 	}
+	sim_free(xt);
 	return finish(err);
 }
 

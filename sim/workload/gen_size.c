@@ -81,6 +81,7 @@ int gen_size_check(const struct gen_config *c, bool force, struct sim_error *err
 struct model_ctx {
 	const struct workload *w;
 	const int64_t *params;
+	const struct wl_timers *extra;
 	uint64_t seed;
 	const struct trace_header *hdr;
 };
@@ -89,14 +90,15 @@ static int model_prefix(const void *ctx, int64_t duration_ns, FILE *f, struct si
 {
 	const struct model_ctx *m = ctx;
 
-	return workload_write_trace(m->w, m->params, duration_ns, m->seed, m->hdr, f, NULL, err);
+	return workload_write_trace(m->w, m->params, m->extra, duration_ns, m->seed, m->hdr, f, NULL,
+				    err);
 }
 
-int gen_size_check_model(const struct workload *w, const int64_t *params, int64_t duration_ns,
-			 uint64_t seed, const struct trace_header *hdr, bool force,
-			 struct sim_error *err)
+int gen_size_check_model(const struct workload *w, const int64_t *params,
+			 const struct wl_timers *extra, int64_t duration_ns, uint64_t seed,
+			 const struct trace_header *hdr, bool force, struct sim_error *err)
 {
-	struct model_ctx m = {w, params, seed, hdr};
+	struct model_ctx m = {w, params, extra, seed, hdr};
 
 	return check(model_prefix, &m, duration_ns, force, err);
 }

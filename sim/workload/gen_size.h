@@ -26,8 +26,8 @@
  * -1 with the error of the generator itself if it fails.
  */
 int gen_size_check(const struct gen_config *c, bool force, struct sim_error *err);
-int gen_size_check_model(const struct workload *w, const int64_t *params, int64_t duration_ns,
-			 uint64_t seed, const struct trace_header *hdr, bool force,
-			 struct sim_error *err);
+int gen_size_check_model(const struct workload *w, const int64_t *params,
+			 const struct wl_timers *extra, int64_t duration_ns, uint64_t seed,
+			 const struct trace_header *hdr, bool force, struct sim_error *err);
 
 #endif

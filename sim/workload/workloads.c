@@ -130,6 +130,7 @@ static void *model_create(const struct workload *w, const int64_t *params, int64
 #define WD_KIND (-1001)
 #define VM_KIND (-1002)
 #define KT_KIND(i) (-1100 - (int)(i)) /* the model's ktimers[i] */
+#define EX_KIND(i) (-2000 - (int)(i)) /* extra timers[i] (gen --timers-from) */
 
 struct hk_model {
 	const struct loop_model_ops *ops;
@@ -141,6 +142,7 @@ struct hk_model {
 	int64_t vmstat_ns;   /* deferrable vmstat_work, 0: none */
 	const struct wl_ktimer *kt;
 	unsigned int nr_kt;
+	const struct wl_timers *extra;
 	struct loop_world world;
 };
 
@@ -191,6 +193,24 @@ static int kt_send(const struct hk_model *h, struct loop *L, int cpu, unsigned i
 	return loop_send(L, &it, err);
 }
 
+static int ex_send(const struct hk_model *h, struct loop *L, size_t i, int64_t at_ns,
+		   struct sim_error *err)
+{
+	const struct wl_timer *x = &h->extra->t[i];
+	struct loop_item it = { 0 };
+
+	it.cpu = x->cpu;
+	it.arrival_ns = x->hrtimer ? at_ns : loop_jiffy_edge(L, at_ns);
+	it.work_ns = WL_HOUSEKEEPING_WORK_NS;
+	it.cause = WAKE_TIMER;
+	it.hrtimer = x->hrtimer;
+	it.deferrable = !x->hrtimer && x->deferrable;
+	it.global = !x->hrtimer && !x->pinned;
+	it.kind = EX_KIND(i);
+	it.stamp_ns = at_ns;
+	return loop_send(L, &it, err);
+}
+
 /* The housekeeping timer: a wheel timer at a random phase, or the tick's own edges. */
 static int64_t hk_first(const struct hk_model *h, struct loop *L)
 {
@@ -221,6 +241,12 @@ static int hk_start(void *model, struct loop *L, struct sim_error *err)
 		    hk_send(L, cpu, VM_KIND, vmstat_next(h, L, cpu), WL_VMSTAT_WORK_NS, err))
 			return -1;
 	}
+	for (size_t x = 0; h->extra && x < h->extra->n; x++)
+		if (h->extra->t[x].cpu < h->nr_cpus &&
+		    ex_send(h, L, x,
+			    now + loop_uniform(L, WL_HOUSEKEEPING_STREAM, 1, h->extra->t[x].period_ns),
+			    err))
+			return -1;
 	for (i = 0; i < h->nr_kt; i++)
 		if (kt_send(h, L, 0, i,
 			    loop_jiffy_edge(L, now + loop_uniform(L, WL_HOUSEKEEPING_STREAM, 1,
@@ -238,6 +264,16 @@ static int hk_done(void *model, struct loop *L, const struct loop_item *it, int6
 
 	if (!is_hk(it->kind))
 		return h->ops->done(h->model, L, it, t, err);
+	if (it->kind <= EX_KIND(0)) { /* hrtimer_forward(), or the callback re-arming it */
+		const struct wl_timer *x = &h->extra->t[EX_KIND(0) - it->kind];
+
+		period = x->period_ns;
+		next = it->stamp_ns + ((sim_max64(t, it->stamp_ns) - it->stamp_ns) / period + 1) *
+					      period;
+		/* a wheel timer keeps the interval the trace recorded between its expiries
+		 * (its re-arming's rounding is in it), on the grid: ex_send() moves it there */
+		return ex_send(h, L, (size_t)(EX_KIND(0) - it->kind), next, err);
+	}
 	if (it->kind <= KT_KIND(0)) /* its callback re-arms it where it ran */
 		return kt_send(h, L, it->cpu, (unsigned int)(KT_KIND(0) - it->kind),
 			       loop_wheel_expiry(L, h->kt[KT_KIND(0) - it->kind].period_ns), err);
@@ -277,8 +313,9 @@ static int64_t hk_param(const struct workload *w, const int64_t *params, const c
 }
 
 /* The ops and model to give the loop: the model itself, or it wrapped in its timers. */
-static void hk_wrap(const struct workload *w, const int64_t *params, void *model, int nr_cpus,
-		    struct hk_model *h, const struct loop_model_ops **ops, void **arg)
+static void hk_wrap(const struct workload *w, const int64_t *params,
+		    const struct wl_timers *extra, void *model, int nr_cpus, struct hk_model *h,
+		    const struct loop_model_ops **ops, void **arg)
 {
 	*ops = w->ops;
 	*arg = model;
@@ -291,6 +328,7 @@ static void hk_wrap(const struct workload *w, const int64_t *params, void *model
 		h->kt = w->ktimers;
 		h->nr_kt = w->nr_ktimers;
 	}
+	h->extra = extra && extra->n ? extra : NULL;
 	h->world.tmigr = hk_param(w, params, "tmigr") != 0;
 	h->world.rcu_jiffies = (int)hk_param(w, params, "rcu-jiffies");
 	if (workload_param_index(w, "tmigr") < 0)
@@ -382,7 +420,7 @@ int workload_run(const struct workload *w, const int64_t *params, const struct s
 					     : "");
 	}
 	c.nr_cpus = nr;
-	hk_wrap(w, params, model, nr, &hk, &ops, &arg);
+	hk_wrap(w, params, NULL, model, nr, &hk, &ops, &arg);
 	rc = loop_run(&c, ops, arg, duration_ns, seed, out, err);
 	model_destroy(w, model);
 	return rc;
@@ -397,8 +435,9 @@ double workload_throughput(const struct workload *w, const struct loop_result *r
 	return (double)r->requests / r->duration_s;
 }
 
-int workload_write_trace(const struct workload *w, const int64_t *params, int64_t duration_ns,
-			 uint64_t seed, const struct trace_header *hdr, FILE *f, FILE *progress,
+int workload_write_trace(const struct workload *w, const int64_t *params,
+			 const struct wl_timers *extra, int64_t duration_ns, uint64_t seed,
+			 const struct trace_header *hdr, FILE *f, FILE *progress,
 			 struct sim_error *err)
 {
 	const struct loop_model_ops *ops;
@@ -409,7 +448,7 @@ int workload_write_trace(const struct workload *w, const int64_t *params, int64_
 	model = model_create(w, params, duration_ns, &nr, err);
 	if (!model)
 		return -1;
-	hk_wrap(w, params, model, nr, &hk, &ops, &arg);
+	hk_wrap(w, params, extra, model, nr, &hk, &ops, &arg);
 	rc = loop_write_ideal(ops, arg, nr, duration_ns, seed, hdr, f, progress, err);
 	model_destroy(w, model);
 	return rc;

@@ -152,11 +152,29 @@ int workload_run(const struct workload *w, const int64_t *params, const struct s
 double workload_throughput(const struct workload *w, const struct loop_result *r);
 
 /*
- * Write the workload as a native trace (idlesim gen): its zero-exit-latency timeline. A
- * progress bar goes to `progress` after 2 s (NULL: none; sim/base/progress.h).
+ * A periodic timer of a user's own machine (gen --timers-from, a trace's timer census): on
+ * the model's CPU `cpu`, first at a random phase, then every period_ns: an hrtimer forwarded
+ * by its period, or a timer-wheel timer its callback re-arms (pinned or global, deferrable
+ * or not), each bringing WL_HOUSEKEEPING_WORK_NS of work.
  */
-int workload_write_trace(const struct workload *w, const int64_t *params, int64_t duration_ns,
-			 uint64_t seed, const struct trace_header *hdr, FILE *f, FILE *progress,
+struct wl_timer {
+	int cpu;
+	int64_t period_ns;
+	bool hrtimer, pinned, deferrable;
+};
+struct wl_timers {
+	const struct wl_timer *t;
+	size_t n;
+};
+
+/*
+ * Write the workload as a native trace (idlesim gen): its zero-exit-latency timeline, with
+ * the extra timers (NULL: none). A progress bar goes to `progress` after 2 s (NULL: none;
+ * sim/base/progress.h).
+ */
+int workload_write_trace(const struct workload *w, const int64_t *params,
+			 const struct wl_timers *extra, int64_t duration_ns, uint64_t seed,
+			 const struct trace_header *hdr, FILE *f, FILE *progress,
 			 struct sim_error *err);
 
 #endif
