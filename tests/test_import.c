@@ -1460,7 +1460,7 @@ static void test_census_bounds(void **state)
 	free(text);
 }
 
-/* ---- the jiffy grid: the header's tick_phase ---- */
+/* ---- the jiffy grid: the recording kernel's tick phase (reported, not yet written) ---- */
 
 /*
  * tests/import/periodic.ftrace (2 CPUs, HZ 250 inferred: CPU 0's tick re-armed 4 ms apart, so
@@ -1485,7 +1485,8 @@ static void test_tick_phase(void **state)
 	convert_ok(FIX "periodic.ftrace", &o, false, &c);
 	convert_ok(FIX "periodic.ftrace", &o, true, &two);
 	assert_string_equal(c.trace, two.trace);
-	assert_non_null(strstr(c.trace, "\nend 10069510000\ntick_phase 1500800\nsource "));
+	/* reported, not written into the trace yet (docs/import.md, "The jiffy grid") */
+	assert_non_null(strstr(c.trace, "\nend 10069510000\nsource "));
 	assert_int_equal(ji(c.json, "hz"), 250);
 	assert_int_equal(ji(c.json, "tick_phase.ns"), 1500800);
 	assert_string_equal(js(c.json, "tick_phase.from"), "hrtimer_start expires");
@@ -1518,7 +1519,8 @@ static void test_tick_phase(void **state)
 	conv_free(&c);
 	o.hz = 250;
 	convert_ok(FIX "census.ftrace", &o, false, &c);
-	assert_non_null(strstr(c.trace, "\ntick_phase 0\n"));
+	assert_null(strstr(c.trace, "tick_phase"));
+	assert_int_equal(ji(c.json, "tick_phase.ns"), 0);
 	assert_int_equal(ji(c.json, "tick_phase.agreeing"), 2);
 	assert_int_equal(ji(c.json, "tick_phase.clock_offset_ns"), 0);
 	conv_free(&c);
@@ -1538,7 +1540,7 @@ static void test_tick_phase(void **state)
 		  "  <idle>-0 [000] d..1. 2.008002: hrtimer_expire_entry: hrtimer=ffff0000000000a0 "
 		  "function=tick_sched_timer now=2008000900\n",
 		  &o, &c);
-	assert_non_null(strstr(c.trace, "\ntick_phase 1200\n"));
+	assert_int_equal(ji(c.json, "tick_phase.ns"), 1200);
 	assert_string_equal(js(c.json, "tick_phase.from"), "hrtimer_expire_entry now");
 	assert_int_equal(ji(c.json, "tick_phase.tick_expiries"), 3);
 	assert_int_equal(ji(c.json, "tick_phase.agreeing"), 1);

@@ -501,7 +501,10 @@ static void describe(struct importer *im)
 	h->cpus = im->cpus;
 	h->hz = im->hz;
 	scan_tick_phase(&im->scan, im->hz ? im->pc.tick_ns : 0, &im->phase);
-	h->has_tick_phase = im->phase.set;
+	/* Reported, not written yet: the converted wakeups of the tick and of wheel timers are
+	 * the CPUs' exits from idle, a little after their edge, and a replay on the exact grid
+	 * would move each of them almost a jiffy later (docs/import.md, "The jiffy grid"). */
+	h->has_tick_phase = false;
 	h->tick_phase_ns = im->phase.ns;
 	h->has_start = h->has_end = im->R.started;
 	h->start_ns = im->R.start_ns;
