@@ -365,6 +365,53 @@ static void test_keep_tick_written(void **state)
 	}
 }
 
+/*
+ * deferrable=1 (TIMER_DEFERRABLE, v6.12: BASE_DEF is left out of the next event and never
+ * wakes an idle CPU). Event records, HZ 250, grid at 0, the CPU idle from 0:
+ *  - d, wheel, armed at 0 for 2 ms: expires ceil(2/4) = 1 jiffy, level 0, bucket 2: 8 ms;
+ *    w, wheel, for 20 ms: expires 5, bucket 6: 24 ms. Deferrable d: the sleep length is w's
+ *    24 ms and w wakes the CPU at 24 ms; without the flag d's 8 ms and a wakeup at 8 ms.
+ *  - d periodic (period 4 ms), deferrable: overdue at the 24 ms wakeup, it runs then and is
+ *    re-armed from there (28 ms: expires 7, bucket 8, 32 ms); the CPU, idle again from
+ *    24 ms with only that timer, sees no timer at all (KTIME_MAX) until an irq at 30 ms.
+ * An hrtimer has no such flag: deferrable=1 with kind=hrtimer is an error.
+ */
+static void test_deferrable_timer_record(void **state)
+{
+	struct decision_log *l = calloc(1, sizeof(*l));
+	struct sim_error err = { 0 };
+	struct run_stats rs;
+
+	(void)state;
+	assert_non_null(l);
+	all_decisions(HDR "end 40000000\ntimer 0 0 d 2000000 deferrable=1\ntimer 0 0 w 20000000\n",
+		      l);
+	assert_int_equal(l->d[0].sleep_length_ns, 24000000);
+	assert_int_equal(l->d[0].wake_ns, 24000000);
+	all_decisions("{\"format\": \"idlesim-trace\", \"version\": 1, \"cpus\": 1, "
+		      "\"tick_phase\": 0, \"end\": 40000000, \"records\": ["
+		      "{\"type\": \"timer\", \"cpu\": 0, \"time\": 0, \"id\": \"d\", "
+		      "\"expiry\": 2000000, \"deferrable\": 1}, {\"type\": \"timer\", \"cpu\": 0, "
+		      "\"time\": 0, \"id\": \"w\", \"expiry\": 20000000}]}",
+		      l);
+	assert_int_equal(l->d[0].sleep_length_ns, 24000000);
+	all_decisions(HDR "end 40000000\ntimer 0 0 d 2000000\ntimer 0 0 w 20000000\n", l);
+	assert_int_equal(l->d[0].sleep_length_ns, 8000000);
+	assert_int_equal(l->d[0].wake_ns, 8000000);
+	all_decisions(HDR "end 40000000\ntimer 0 0 d 2000000 period=4000000 deferrable=1\n"
+			  "timer 0 0 w 20000000\nwake 0 30000000 irq\n",
+		      l);
+	assert_int_equal(l->d[0].wake_ns, 24000000);
+	assert_true(l->n >= 2);
+	assert_int_equal(l->d[1].time_ns, 24002000); /* after C1's 2 us exit */
+	assert_true(l->d[1].sleep_length_ns == KTIME_MAX);
+	assert_int_equal(replay_string(HDR "timer 0 0 h 5 kind=hrtimer deferrable=1\n", NULL, &rs,
+				       &err),
+			 -1);
+	assert_non_null(strstr(err.text, "deferrable=1 is a timer-wheel flag"));
+	free(l);
+}
+
 /* ---- the closed loop's timer world (sim/engine/loop.c) ---- */
 
 /* A scripted closed loop: the items given are sent at the start, nothing follows. */
@@ -591,6 +638,7 @@ int main(void)
 		cmocka_unit_test(test_idle_record_wheel_on_grid),
 		cmocka_unit_test(test_keep_tick),
 		cmocka_unit_test(test_keep_tick_written),
+		cmocka_unit_test(test_deferrable_timer_record),
 		cmocka_unit_test(test_loop_wheel_and_deferrable),
 		cmocka_unit_test(test_loop_timer_migration),
 		cmocka_unit_test(test_loop_rcu_keeps_tick),

@@ -46,6 +46,7 @@ struct dtimer {
 	int64_t bucket_j;  /* wheel: the jiffy of its bucket, whose edge is expiry_ns */
 	bool no_resched; /* its expiries wake no task */
 	bool hrtimer;	 /* kind=hrtimer: not seen by the tick-stop rule */
+	bool deferrable; /* TIMER_DEFERRABLE: never wakes an idle CPU, not in its sleep length */
 };
 
 struct dcpu {
@@ -121,14 +122,29 @@ static int feed_interval(struct sim *S, const struct trace_record *rec, bool as_
 
 /* ---- event records ---- */
 
-/* The earliest pending timer; wheel_only: of the timer-wheel timers (the tick-stop rule's). */
+/*
+ * The earliest pending timer; wheel_only: of the timer-wheel timers (the tick-stop rule's).
+ * Deferrable timers are in neither (v6.12: BASE_DEF is left out of the next event).
+ */
 static int64_t earliest_timer(const struct dcpu *c, bool wheel_only)
 {
 	int64_t t = SIM_TIME_NEVER;
 	size_t i;
 
 	for (i = 0; i < c->nr_timers; i++)
-		if (!wheel_only || !c->timers[i].hrtimer)
+		if (!c->timers[i].deferrable && (!wheel_only || !c->timers[i].hrtimer))
+			t = sim_min64(t, c->timers[i].expiry_ns);
+	return t;
+}
+
+/* The earliest expiry to process: a deferrable timer's only while the CPU is not idle. */
+static int64_t next_expiry_event(const struct dcpu *c)
+{
+	int64_t t = SIM_TIME_NEVER;
+	size_t i;
+
+	for (i = 0; i < c->nr_timers; i++)
+		if (!c->timers[i].deferrable || !c->idle_open)
 			t = sim_min64(t, c->timers[i].expiry_ns);
 	return t;
 }
@@ -142,7 +158,7 @@ static int64_t next_timer_of(const struct dcpu *c)
 static void replan(struct derive *d, int cpu)
 {
 	struct dcpu *c = &d->cpus[cpu];
-	int64_t t = next_timer_of(c);
+	int64_t t = next_expiry_event(c);
 	int prio = IEV_EXPIRY;
 
 	if (c->idle_pending && c->busy_until_ns < t) {
@@ -204,6 +220,28 @@ static struct dtimer *find_timer(struct dcpu *c, const char *id)
 }
 
 /*
+ * Deferrable timers that expired while the CPU idled run when it wakes at t: a periodic one
+ * is re-armed by its callback from then (v6.12: BASE_DEF runs at the next tick or softirq).
+ */
+static void run_overdue_deferrable(const struct derive *d, struct dcpu *c, int64_t t)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_timers; i++) {
+		struct dtimer *tm = &c->timers[i];
+
+		if (!tm->deferrable || tm->expiry_ns > t)
+			continue;
+		if (tm->period_ns) {
+			arm(d, tm, t, sim_time_add(t, tm->period_ns));
+		} else {
+			*tm = c->timers[--c->nr_timers];
+			i--;
+		}
+	}
+}
+
+/*
  * A wakeup at t: ends the fed idle period, or is absorbed by the CPU's work. After a wakeup
  * that wakes no task (no_resched) the CPU is idle again from t, in the same idle loop.
  */
@@ -214,6 +252,7 @@ static int wake_cpu(struct derive *d, int cpu, int64_t t, enum wake_cause cause,
 
 	if (!c->idle_open)
 		return 0;
+	run_overdue_deferrable(d, c, t);
 	if (sim_wake(d->S, cpu, t, cause, no_resched, err))
 		return -1;
 	c->idle_open = false;
@@ -242,8 +281,8 @@ static int internal_event(struct derive *d, int cpu, int64_t t, struct sim_error
 	for (i = 0; i < c->nr_timers; i++) {
 		struct dtimer *tm = &c->timers[i];
 
-		if (tm->expiry_ns != t)
-			continue;
+		if (tm->expiry_ns != t || (tm->deferrable && c->idle_open))
+			continue; /* a deferrable timer waits for the CPU's next wakeup */
 		if (wake_cpu(d, cpu, t, WAKE_TIMER, tm->no_resched, err))
 			return -1;
 		if (tm->period_ns) {
@@ -305,6 +344,7 @@ static int feed_event(struct derive *d, const struct trace_record *rec, struct s
 		tm->period_ns = rec->period_ns;
 		tm->no_resched = rec->no_resched;
 		tm->hrtimer = rec->timer_kind == TIMER_HRTIMER;
+		tm->deferrable = rec->deferrable;
 		arm(d, tm, rec->time_ns, rec->expiry_ns);
 		break;
 	case TRACE_CANCEL:

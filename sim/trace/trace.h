@@ -65,6 +65,7 @@ struct trace_record {
 			       * tick_nohz_next_event() keeps the next tick; 0 = none */
 	int64_t expiry_ns;   /* timer: absolute expiry */
 	int64_t period_ns;   /* timer: 0 = one-shot */
+	bool deferrable;     /* timer: deferrable=1, TIMER_DEFERRABLE (wheel timers only) */
 	enum wake_cause cause; /* idle, wake */
 	bool has_iowait, has_load;
 	bool no_resched;     /* idle, wake, timer: resched=0, the wakeup wakes no task */

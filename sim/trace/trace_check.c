@@ -64,8 +64,9 @@ const struct kind_info trace_kinds[] = {
 			"type, cpu, start, length, cause, next_timer, timer, next_wheel, iowait, "
 			"load, resched or keep_tick"},
 	[TRACE_TIMER] = {"timer", FB(F_CPU) | FB(F_TIME) | FB(F_ID) | FB(F_EXPIRY),
-			 FB(F_PERIOD) | FB(F_RESCHED) | FB(F_TKIND), "period, resched or kind",
-			 "type, cpu, time, id, expiry, period, resched or kind"},
+			 FB(F_PERIOD) | FB(F_RESCHED) | FB(F_TKIND) | FB(F_DEFERRABLE),
+			 "period, resched, kind or deferrable",
+			 "type, cpu, time, id, expiry, period, resched, kind or deferrable"},
 	[TRACE_CANCEL] = {"cancel", FB(F_CPU) | FB(F_TIME) | FB(F_ID), 0, "none",
 			  "type, cpu, time or id"},
 	[TRACE_WAKE] = {"wake", FB(F_CPU) | FB(F_TIME) | FB(F_CAUSE),
@@ -176,6 +177,7 @@ const char *trace_field_name(enum trace_kind kind, enum field f)
 		[F_IOWAIT] = "iowait", [F_LOAD] = "load",     [F_ID] = "id",
 		[F_EXPIRY] = "expiry", [F_PERIOD] = "period", [F_RESCHED] = "resched",
 		[F_TKIND] = "kind",    [F_NEXT_WHEEL] = "next_wheel", [F_KEEP_TICK] = "keep_tick",
+		[F_DEFERRABLE] = "deferrable",
 	};
 
 	if (f == F_TIME && kind == TRACE_IDLE)
@@ -194,7 +196,7 @@ static size_t field_len(enum trace_kind kind, enum field f)
 		[F_KIND] = 4,  [F_CPU] = 3,	    [F_TIME] = 4,   [F_LENGTH] = 6,
 		[F_CAUSE] = 5, [F_NEXT_TIMER] = 10, [F_IOWAIT] = 6, [F_LOAD] = 4,
 		[F_ID] = 2,    [F_EXPIRY] = 6,	    [F_PERIOD] = 6, [F_RESCHED] = 7,
-		[F_TKIND] = 4, [F_NEXT_WHEEL] = 10, [F_KEEP_TICK] = 9,
+		[F_TKIND] = 4, [F_NEXT_WHEEL] = 10, [F_KEEP_TICK] = 9, [F_DEFERRABLE] = 10,
 	};
 
 	if (f == F_TIME && kind == TRACE_IDLE)
@@ -235,6 +237,7 @@ const char *trace_field_what(enum trace_kind kind, enum field f)
 	case F_PERIOD:
 		return "a period (ns)";
 	case F_RESCHED:
+	case F_DEFERRABLE:
 		return "0 or 1";
 	default:
 		return "a record";
@@ -268,8 +271,8 @@ enum field trace_key_field(enum trace_kind kind, unsigned int allowed, const cha
 	case 'l':
 		f = n == 4 ? F_LOAD : F_LENGTH;
 		break;
-	case 'd':
-		f = F_LENGTH;
+	case 'd': /* duration, deferrable */
+		f = n == 10 ? F_DEFERRABLE : F_LENGTH;
 		break;
 	case 'n': /* next_timer, next_wheel */
 		f = n > 5 && s[5] == 'w' ? F_NEXT_WHEEL : F_NEXT_TIMER;
@@ -363,6 +366,7 @@ void trace_record_init(const struct trace_reader *r, struct trace_record *rec, e
 	rec->keep_tick_ns = 0;
 	rec->expiry_ns = 0;
 	rec->period_ns = 0;
+	rec->deferrable = false;
 	rec->cause = WAKE_TIMER;
 	rec->has_iowait = false;
 	rec->has_load = false;
@@ -459,15 +463,33 @@ int trace_check_period(struct trace_reader *r, struct trace_record *rec, int64_t
 }
 
 /* resched=0|1, from the value's text (text) or its integer (JSON): nothing else. */
-int trace_check_resched(struct trace_reader *r, struct trace_record *rec, const char *s, size_t n)
+/* A 0-or-1 field's value: 0 or 1, or -1 with the error set. */
+static int check_01(struct trace_reader *r, struct trace_record *rec, enum field f, const char *s,
+		    size_t n)
 {
 	char q[200];
 
 	if (n != 1 || (s[0] != '0' && s[0] != '1'))
-		return trace_fail_field(r, rec, F_RESCHED, "resched must be 0 or 1, got '%s'",
-					trace_quote(q, sizeof(q), s, n));
-	rec->no_resched = s[0] == '0';
-	return 0;
+		return trace_fail_field(r, rec, f, "%s must be 0 or 1, got '%s'",
+					trace_field_name(rec->kind, f), trace_quote(q, sizeof(q), s, n));
+	return s[0] == '1';
+}
+
+int trace_check_resched(struct trace_reader *r, struct trace_record *rec, const char *s, size_t n)
+{
+	int v = check_01(r, rec, F_RESCHED, s, n);
+
+	rec->no_resched = v == 0;
+	return v < 0 ? -1 : 0;
+}
+
+int trace_check_deferrable(struct trace_reader *r, struct trace_record *rec, const char *s,
+			   size_t n)
+{
+	int v = check_01(r, rec, F_DEFERRABLE, s, n);
+
+	rec->deferrable = v == 1;
+	return v < 0 ? -1 : 0;
 }
 
 /* timer=/kind= hrtimer|wheel, from the value's text (text and JSON alike). */
@@ -578,6 +600,10 @@ int trace_check_record(struct trace_reader *r, struct trace_record *rec, unsigne
 		if (check_idle_kinds(r, rec, seen))
 			return -1;
 	}
+	if (rec->kind == TRACE_TIMER && rec->deferrable && rec->timer_kind == TIMER_HRTIMER)
+		return trace_fail_field(r, rec, F_DEFERRABLE,
+					"deferrable=1 is a timer-wheel flag (TIMER_DEFERRABLE); an "
+					"hrtimer has none");
 	if (rec->kind == TRACE_TIMER && rec->expiry_ns < rec->time_ns)
 		return trace_fail_field(r, rec, F_EXPIRY,
 					"timer expiry %" PRId64

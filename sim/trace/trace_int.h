@@ -38,6 +38,7 @@ enum field {
 	F_TKIND,      /* idle: timer= (kind of the next timer); timer: kind= */
 	F_NEXT_WHEEL, /* idle: next_wheel= */
 	F_KEEP_TICK,  /* idle: keep_tick= */
+	F_DEFERRABLE, /* timer: deferrable= */
 	F_NR
 };
 
@@ -147,6 +148,8 @@ int trace_check_length(struct trace_reader *r, struct trace_record *rec);
 int trace_check_iowait(struct trace_reader *r, struct trace_record *rec, int64_t v);
 int trace_check_period(struct trace_reader *r, struct trace_record *rec, int64_t v);
 int trace_check_resched(struct trace_reader *r, struct trace_record *rec, const char *s, size_t n);
+int trace_check_deferrable(struct trace_reader *r, struct trace_record *rec, const char *s,
+			   size_t n);
 int trace_check_tkind(struct trace_reader *r, struct trace_record *rec, const char *s, size_t n);
 int trace_check_record(struct trace_reader *r, struct trace_record *rec, unsigned int seen);
 int trace_check_end(struct trace_reader *r);

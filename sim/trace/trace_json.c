@@ -142,17 +142,30 @@ static int json_iowait_load(struct trace_reader *r, struct trace_record *rec, js
 }
 
 /* resched, optional on idle, timer and wake records: the integer 0 or 1. */
-static int json_resched(struct trace_reader *r, struct trace_record *rec, json_t *o)
+/* An optional 0-or-1 field (resched, deferrable), checked as its text would be. */
+static int json_01(struct trace_reader *r, struct trace_record *rec, json_t *o, enum field f,
+		   int (*check)(struct trace_reader *, struct trace_record *, const char *, size_t))
 {
-	json_t *j = json_object_get(o, "resched");
+	const char *name = trace_field_name(rec->kind, f);
+	json_t *j = json_object_get(o, name);
 	char buf[32];
 
 	if (!j)
 		return 0;
 	if (!json_is_integer(j))
-		return trace_fail_field(r, rec, F_RESCHED, "resched must be the integer 0 or 1");
+		return trace_fail_field(r, rec, f, "%s must be the integer 0 or 1", name);
 	snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT, json_integer_value(j));
-	return trace_check_resched(r, rec, buf, strlen(buf));
+	return check(r, rec, buf, strlen(buf));
+}
+
+static int json_resched(struct trace_reader *r, struct trace_record *rec, json_t *o)
+{
+	return json_01(r, rec, o, F_RESCHED, trace_check_resched);
+}
+
+static int json_deferrable(struct trace_reader *r, struct trace_record *rec, json_t *o)
+{
+	return json_01(r, rec, o, F_DEFERRABLE, trace_check_deferrable);
 }
 
 /* timer (idle) or kind (timer records), optional: the string "hrtimer" or "wheel". */
@@ -228,7 +241,7 @@ static int json_record(struct trace_reader *r, struct trace_record *rec)
 		     json_uint(r, rec, o, F_EXPIRY, &rec->expiry_ns, &present) ||
 		     json_uint(r, rec, o, F_PERIOD, &v, &present) ||
 		     (present && trace_check_period(r, rec, v)) || json_resched(r, rec, o) ||
-		     json_tkind(r, rec, o, &seen);
+		     json_tkind(r, rec, o, &seen) || json_deferrable(r, rec, o);
 		break;
 	case TRACE_CANCEL:
 		rc = json_id(r, rec, o);

@@ -171,6 +171,8 @@ int trace_write_record(FILE *f, const struct trace_record *rec)
 		p = put_resched(p, rec);
 		if (rec->timer_kind == TIMER_HRTIMER)
 			p = put_str(p, " kind=hrtimer");
+		if (rec->deferrable)
+			p = put_str(p, " deferrable=1");
 		break;
 	case TRACE_CANCEL:
 		p = put_id(p, rec->id);
