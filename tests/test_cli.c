@@ -1759,13 +1759,14 @@ static void test_gen_and_machines(void **state)
 	free(text);
 	snprintf(args, sizeof(args), "run --trace %s/g.trace --machine skl --governor oracle", tmpdir);
 	assert_int_equal(run_idlesim(args), 0);
-	/* --timer-kind hrtimer: every timer record says so, and there is no wheel timer */
+	/* --timer-kind hrtimer: every timer record says so, with the task's 50 us of slack
+	 * (--timer-slack-us), and there is no wheel timer */
 	snprintf(args, sizeof(args),
 		 "gen --workload periodic --duration-s 0.01 --timer-kind hrtimer -o %s/h.trace",
 		 tmpdir);
 	assert_int_equal(run_idlesim(args), 0);
 	text = slurp_tmp("h.trace");
-	assert_non_null(strstr(text, " timer timer=hrtimer\n"));
+	assert_non_null(strstr(text, " timer timer=hrtimer slack=50000\n"));
 	assert_null(strstr(text, "next_wheel"));
 	free(text);
 	snprintf(args, sizeof(args), "run --trace %s/h.trace --machine skl --governor menu", tmpdir);

@@ -150,6 +150,7 @@ static void test_timer_kinds(void **state)
 	c.duration_ns = 500000000;
 	c.timer_period_ns = 3000000;
 	c.busy_ns = 5000;
+	c.timer_slack_ns = 0; /* with slack, a timer can run with another: test_timer_slack */
 	for (k = 0; k < 3; k++) {
 		c.timer_kind = kinds[k];
 		g[k] = gen_open(&c, &err);
@@ -194,6 +195,76 @@ static void test_timer_kinds(void **state)
 		gen_close(g[k]);
 	}
 	gen_close(g[0]);
+}
+
+/*
+ * The workload's own timer is an hrtimer with the task's slack (50 us by default): records
+ * it ends carry slack= (at most their length). Any timer interrupt from its soft expiry on
+ * runs it too. Mixed, own timer every 10 ms (hrtimer, phase p), background wheel timer every
+ * 3 ms, no interrupts to speak of (mean gap 1000 s), no work, slack 1.5 ms: where the
+ * background timer fires at t with the own timer's next expiry h in (t, t + 1.5 ms], h does
+ * not happen (it ran at t, and the next is h + 10 ms): the period from t ends at the next
+ * background timer, t + 3 ms.
+ */
+static void test_timer_slack(void **state)
+{
+	struct sim_error err = { 0 };
+	struct gen_config c;
+	struct gen_stream *g;
+	struct trace_record r;
+	int64_t p = -1, h, end;
+	int co = 0, own = 0, bgn = 0;
+
+	(void)state;
+	gen_config_defaults(&c, GEN_PERIODIC);
+	assert_int_equal(c.timer_slack_ns, 50000);
+	g = gen_open(&c, &err);
+	assert_non_null(g);
+	while (gen_next(g, &r)) {
+		assert_int_equal(r.timer_kind, TIMER_HRTIMER);
+		assert_int_equal(r.slack_ns, r.length_ns < 50000 ? r.length_ns : 50000);
+	}
+	gen_close(g);
+
+	gen_config_defaults(&c, GEN_MIXED);
+	c.duration_ns = 300000000;
+	c.mean_ns = 1000000000000LL; /* 1000 s */
+	c.timer_period_ns = 3000000;
+	c.timer_slack_ns = 1500000;
+	g = gen_open(&c, &err);
+	assert_non_null(g);
+	h = -1;
+	while (gen_next(g, &r)) {
+		end = r.time_ns + r.length_ns;
+		assert_int_equal(r.cause, WAKE_TIMER);
+		assert_true(h < 0 || end != h); /* a co-expired own timer wakes nobody */
+		h = -1;
+		if (r.timer_kind == TIMER_HRTIMER) {
+			own++;
+			if (p < 0)
+				p = end % 10000000;
+			assert_int_equal(end % 10000000, p);
+			assert_int_equal(r.slack_ns, r.length_ns < 1500000 ? r.length_ns : 1500000);
+			continue;
+		}
+		bgn++;
+		assert_int_equal(r.slack_ns, 0);
+		if (p < 0)
+			continue;
+		h = end + ((p - end % 10000000) + 10000000) % 10000000;
+		if (h > end && h - end <= 1500000) {
+			co++;
+			continue;
+		}
+		h = -1;
+	}
+	gen_close(g);
+	/* 300 ms: 30 own periods; the offset of an own expiry after the background timer before
+	 * it cycles through d, d + 1, d + 2 ms (mod 3): 1 or 2 of each 3 are within 1.5 ms and
+	 * run with it; 100 background expiries, each ending a period */
+	assert_true(own + co >= 27 && own + co <= 30); /* before the phase is known: not counted */
+	assert_true(co >= 10 && co <= 20);
+	assert_true(bgn >= 99 && bgn <= 101);
 }
 
 static void test_validation(void **state)
@@ -297,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_deterministic_and_ordered),
 		cmocka_unit_test(test_validation),
 		cmocka_unit_test(test_timer_kinds),
+		cmocka_unit_test(test_timer_slack),
 		cmocka_unit_test(test_written_trace_reads_back),
 	};
 

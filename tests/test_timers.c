@@ -16,19 +16,25 @@
  * tick_phase it would be at the trace's start, the first record's time. */
 #define HDR "idlesim-trace v1\ncpus 1\ntick_phase 0\n"
 
-/* Every decision of a replay of text with the scripted governor (C1, stop the tick). */
-static void all_decisions(const char *text, struct decision_log *l)
+/* Every decision of a replay of text with the scripted governor (C1, stop_tick as given). */
+static void decisions_tick(const char *text, struct decision_log *l, bool stop_tick)
 {
 	struct replay_opts o = { 0 };
 	struct run_stats rs;
 
 	memset(l, 0, sizeof(*l));
-	script_set(C1, true);
+	script_set(C1, stop_tick);
 	o.explain = decision_log_add;
 	o.explain_ud = l;
 	o.explain_limit = -1;
 	replay_ok(text, &o, &rs);
 	run_stats_release(&rs);
+}
+
+/* The same, the governor asking to stop the tick every time. */
+static void all_decisions(const char *text, struct decision_log *l)
+{
+	decisions_tick(text, l, true);
 }
 
 /* The first of them. */
@@ -337,30 +343,38 @@ static void test_keep_tick(void **state)
 	free(l);
 }
 
-/* keep_tick= is written back as read (and not at all when 0). */
+/* keep_tick= and slack= are written back as read (and not at all when 0). */
 static void test_keep_tick_written(void **state)
 {
-	static const char *const line[] = { "idle 0 5 20 timer keep_tick=6000000\n",
-					    "idle 0 5 20 timer\n" };
+	static const struct {
+		const char *line;
+		int64_t keep_tick_ns, slack_ns;
+	} c[] = {
+		{ "idle 0 5 20 timer keep_tick=6000000\n", 6000000, 0 },
+		{ "idle 0 5 20 timer\n", 0, 0 },
+		{ "idle 0 5 2000 timer timer=hrtimer slack=50\n", 0, 50 },
+		{ "timer 0 5 t 2000 kind=hrtimer slack=50\n", 0, 50 },
+	};
 	struct trace_record rec;
 	struct sim_error err;
 	char text[256], out[256];
 	unsigned int i;
 
 	(void)state;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		struct trace_reader *r;
 		FILE *f = fmemopen(out, sizeof(out), "w");
 
-		snprintf(text, sizeof(text), "idlesim-trace v1\ncpus 1\n%s", line[i]);
+		snprintf(text, sizeof(text), "idlesim-trace v1\ncpus 1\n%s", c[i].line);
 		r = trace_open_string("<test>", text, &err);
 		assert_non_null(r);
 		assert_int_equal(trace_next(r, &rec, &err), 1);
-		assert_int_equal(rec.keep_tick_ns, i == 0 ? 6000000 : 0);
+		assert_int_equal(rec.keep_tick_ns, c[i].keep_tick_ns);
+		assert_int_equal(rec.slack_ns, c[i].slack_ns);
 		assert_non_null(f);
 		assert_int_equal(trace_write_record(f, &rec), 0);
 		fclose(f);
-		assert_string_equal(out, line[i]);
+		assert_string_equal(out, c[i].line);
 		trace_close(r);
 	}
 }
@@ -409,6 +423,100 @@ static void test_deferrable_timer_record(void **state)
 				       &err),
 			 -1);
 	assert_non_null(strstr(err.text, "deferrable=1 is a timer-wheel flag"));
+	free(l);
+}
+
+/*
+ * hrtimer slack (v6.12 hrtimer.c: hrtimer_start_range_ns() sets the soft expiry, the hard
+ * one is soft + slack; the clock-event device is programmed for the hard expiry, which is
+ * what the sleep length counts, and __hrtimer_run_queues() runs, at any hrtimer interrupt,
+ * every timer whose soft expiry has passed). HZ 250, grid at 0, C1 (exit 2 us).
+ * Idle records, `idle 0 0 8030000 timer timer=hrtimer slack=50000` (soft 7.98 ms):
+ *  - tick kept: the tick wakes the CPU at 4 ms (select again at 4,002,000); the tick at 8 ms
+ *    is inside [7.98, 8.03) ms: it runs the timer, whose wakeup ends the period at 8 ms. The
+ *    work comes 30 us early: ready at 8,002,000 instead of 8,030,000, 28 us ahead, so the
+ *    next record's period, at 8.1 ms in the trace, starts at 8,072,000.
+ *  - slack 20,000 (soft 8.01 ms): the tick at 8 ms is before it: a tick wakeup, and the
+ *    timer at 8.03 ms (third decision at 8,002,000).
+ *  - tick stopped: nothing fires in the window: the wakeup at 8.03 ms, the next period at
+ *    8,102,000 (the work 2 us behind, C1's exit).
+ * Event records:
+ *  - h (hrtimer, 3 ms, slack 0.5 ms) and k (hrtimer, 2.8 ms), x (20 ms), tick stopped: k's
+ *    interrupt at 2.8 ms runs h too (soft 2.5 ms passed), so the CPU, idle again at
+ *    2,802,000, sleeps until x: 17,198,000. Without slack, h is pending: 198,000.
+ *  - busy 0 to 4.01 ms, h at 4.03 ms with slack 50 us (soft 3.98): the tick at 4 ms, the
+ *    CPU busy, runs it; idle at 4.01 ms, sleep until x: 15,990,000. Without slack h wakes
+ *    the idle CPU: sleep 20,000.
+ *  - h at 4.03 ms, slack 100 us (soft 3.93), an irq at 3.95 ms: an interrupt other than a
+ *    timer's runs no hrtimer, so the CPU, idle again at 3,952,000, sleeps until h: 78,000.
+ *  - h alone at 8.03 ms with slack 50 us, tick kept: as the idle record: ended at 8 ms by
+ *    its own wakeup (cause timer).
+ */
+static void test_hrtimer_slack(void **state)
+{
+	struct decision_log *l = calloc(1, sizeof(*l));
+	const char *const two = HDR "end 20000000\nidle 0 0 8030000 timer timer=hrtimer slack=50000\n"
+				    "idle 0 8100000 1000000 irq\n";
+
+	(void)state;
+	assert_non_null(l);
+	decisions_tick(two, l, false);
+	assert_true(l->n >= 3);
+	assert_int_equal(l->d[0].wake_ns, 4000000);
+	assert_int_equal(l->d[0].cause, WAKE_TICK);
+	assert_int_equal(l->d[1].time_ns, 4002000);
+	assert_int_equal(l->d[1].sleep_length_ns, 4028000);
+	assert_int_equal(l->d[1].wake_ns, 8000000);
+	assert_int_equal(l->d[1].cause, WAKE_TIMER);
+	assert_int_equal(l->d[2].time_ns, 8072000);
+	decisions_tick(HDR "end 20000000\nidle 0 0 8030000 timer timer=hrtimer slack=20000\n", l,
+		       false);
+	assert_true(l->n >= 3);
+	assert_int_equal(l->d[1].wake_ns, 8000000);
+	assert_int_equal(l->d[1].cause, WAKE_TICK);
+	assert_int_equal(l->d[2].time_ns, 8002000);
+	assert_int_equal(l->d[2].wake_ns, 8030000);
+	assert_int_equal(l->d[2].cause, WAKE_TIMER);
+	all_decisions(two, l);
+	assert_int_equal(l->d[0].wake_ns, 8030000);
+	assert_int_equal(l->d[1].time_ns, 8102000); /* C1's exit: 2 us behind */
+
+	all_decisions(HDR "end 30000000\ntimer 0 0 h 3000000 kind=hrtimer slack=500000\n"
+			  "timer 0 0 k 2800000 kind=hrtimer\ntimer 0 0 x 20000000 kind=hrtimer\n",
+		      l);
+	assert_true(l->n >= 2);
+	assert_int_equal(l->d[0].wake_ns, 2800000);
+	assert_int_equal(l->d[1].time_ns, 2802000);
+	assert_int_equal(l->d[1].sleep_length_ns, 17198000);
+	all_decisions(HDR "end 30000000\ntimer 0 0 h 3000000 kind=hrtimer\n"
+			  "timer 0 0 k 2800000 kind=hrtimer\ntimer 0 0 x 20000000 kind=hrtimer\n",
+		      l);
+	assert_int_equal(l->d[1].sleep_length_ns, 198000);
+
+	all_decisions(HDR "end 30000000\ntimer 0 0 h 4030000 kind=hrtimer slack=50000\n"
+			  "timer 0 0 x 20000000 kind=hrtimer\nbusy 0 0 4010000\n",
+		      l);
+	assert_int_equal(l->d[0].time_ns, 4010000);
+	assert_int_equal(l->d[0].sleep_length_ns, 15990000);
+	all_decisions(HDR "end 30000000\ntimer 0 0 h 4030000 kind=hrtimer\n"
+			  "timer 0 0 x 20000000 kind=hrtimer\nbusy 0 0 4010000\n",
+		      l);
+	assert_int_equal(l->d[0].sleep_length_ns, 20000);
+
+	all_decisions(HDR "end 30000000\ntimer 0 0 h 4030000 kind=hrtimer slack=100000\n"
+			  "timer 0 0 x 20000000 kind=hrtimer\nwake 0 3950000 irq\n",
+		      l);
+	assert_true(l->n >= 2);
+	assert_int_equal(l->d[1].time_ns, 3952000);
+	assert_int_equal(l->d[1].sleep_length_ns, 78000);
+	assert_int_equal(l->d[1].wake_ns, 4030000);
+
+	decisions_tick(HDR "end 30000000\ntimer 0 0 h 8030000 kind=hrtimer slack=50000\n"
+			   "timer 0 0 x 20000000 kind=hrtimer\n",
+		       l, false);
+	assert_true(l->n >= 2);
+	assert_int_equal(l->d[1].wake_ns, 8000000);
+	assert_int_equal(l->d[1].cause, WAKE_TIMER);
 	free(l);
 }
 
@@ -639,6 +747,7 @@ int main(void)
 		cmocka_unit_test(test_keep_tick),
 		cmocka_unit_test(test_keep_tick_written),
 		cmocka_unit_test(test_deferrable_timer_record),
+		cmocka_unit_test(test_hrtimer_slack),
 		cmocka_unit_test(test_loop_wheel_and_deferrable),
 		cmocka_unit_test(test_loop_timer_migration),
 		cmocka_unit_test(test_loop_rcu_keeps_tick),

@@ -1224,7 +1224,7 @@ static void test_json_errors(void **state)
 			  "\"cause\": \"timer\", \"foo\": 1}"),
 		     4, 83,
 		     "unknown field 'foo' for idle records (expected type, cpu, start, length, "
-		     "cause, next_timer, timer, next_wheel, iowait, load, resched or keep_tick)");
+		     "cause, next_timer, timer, next_wheel, iowait, load, resched, keep_tick or slack)");
 	expect_error(JREC("{\"type\": \"idle\", \"cpu\": 5, \"start\": 200, \"length\": 50, "
 			  "\"cause\": \"timer\"}"),
 		     4, 27, "CPU 5 is out of range: the header says cpus 2");
@@ -1384,8 +1384,8 @@ static void test_resched_errors(void **state)
 	expect_error(HDR "cpus 1\nwake 0 0 irq Resched=0\n", 3, 14,
 		     "unknown key 'Resched' for wake records (expected iowait, load or resched)");
 	expect_error(HDR "cpus 1\ntimer 0 0 t 5 reschedule=0\n", 3, 15,
-		     "unknown key 'reschedule' for timer records (expected period, resched, kind or "
-		     "deferrable)");
+		     "unknown key 'reschedule' for timer records (expected period, resched, kind, "
+		     "deferrable or slack)");
 	/* values: 0 or 1, at the value's column */
 	expect_error(HDR "cpus 1\nwake 0 0 irq resched=2\n", 3, 22,
 		     "resched must be 0 or 1, got '2'");

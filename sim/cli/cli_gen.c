@@ -207,6 +207,8 @@ int cmd_gen(int argc, char **argv)
 			num_arg(&a, "--mean-us", v, 3, 1, INT64_MAX / 1000, &c.mean_ns);
 		else if (opt(&a, "--timer-period-us", NULL, &v))
 			num_arg(&a, "--timer-period-us", v, 3, 1, INT64_MAX / 1000, &c.timer_period_ns);
+		else if (opt(&a, "--timer-slack-us", NULL, &v))
+			num_arg(&a, "--timer-slack-us", v, 3, 0, INT64_MAX / 1000, &c.timer_slack_ns);
 		else if (opt(&a, "--busy-us", NULL, &v))
 			num_arg(&a, "--busy-us", v, 3, 0, INT64_MAX / 1000, &c.busy_ns);
 		else if (opt(&a, "--iowait", NULL, &v)) {

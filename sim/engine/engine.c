@@ -181,6 +181,10 @@ static void plan_wakeup(struct sim *S, struct sim_cpu *c)
 	int64_t w = c->count ? sim_time_add(ring_head(c)->wake_ns, ring_head(c)->late_ns)
 			     : SIM_TIME_NEVER;
 
+	/* a running tick inside the ending hrtimer's slack runs that timer: the real wakeup */
+	if (c->count && ring_head(c)->slack_ns && !is_polling(S, c->state) && c->first_tick_ns < w &&
+	    c->first_tick_ns >= w - ring_head(c)->slack_ns)
+		w = c->first_tick_ns;
 	c->real_wake_ns = w;
 	if (is_polling(S, c->state))
 		w = sim_min64(w, c->poll_deadline_ns);
@@ -848,7 +852,7 @@ int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, in
 	     unsigned int iowait, unsigned long load, struct sim_error *err)
 {
 	const struct opp o = { start_ns, SIM_TIME_NEVER, next_timer_ns, next_wheel_ns,
-			       load,	 iowait,	 WAKE_TIMER,	false,	0, 0 };
+			       load,	 iowait,	 WAKE_TIMER,	false,	0, 0, 0 };
 
 	return feed_period(S, FEED_IDLE, cpu, &o, err);
 }
@@ -858,7 +862,7 @@ int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, int64_
 	       unsigned int iowait, unsigned long load, struct sim_error *err)
 {
 	const struct opp o = { start_ns, wake_ns, next_timer_ns, next_wheel_ns, load,
-			       iowait,	 cause,	  no_resched,	 late_ns, 0 };
+			       iowait,	 cause,	  no_resched,	 late_ns, 0, 0 };
 
 	return feed_period(S, FEED_PERIOD, cpu, &o, err);
 }
@@ -872,6 +876,18 @@ int sim_keep_tick(struct sim *S, int cpu, int64_t until_ns, struct sim_error *er
 				     "keep-tick of CPU %d without a fed idle period", cpu);
 	c = &S->cpus[cpu];
 	ring_tail(c)->keep_tick_until_ns = until_ns;
+	return 0;
+}
+
+int sim_timer_slack(struct sim *S, int cpu, int64_t slack_ns, struct sim_error *err)
+{
+	struct sim_cpu *c;
+
+	if (cpu < 0 || cpu >= S->cfg.nr_cpus || !S->cpus[cpu].count || slack_ns < 0)
+		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+				     "timer slack of CPU %d without a fed idle period", cpu);
+	c = &S->cpus[cpu];
+	ring_tail(c)->slack_ns = slack_ns;
 	return 0;
 }
 

@@ -165,6 +165,16 @@ int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, int64_
  */
 int sim_keep_tick(struct sim *S, int cpu, int64_t until_ns, struct sim_error *err);
 
+/*
+ * The CPU's last fed period ends at an hrtimer with slack_ns of slack (its wakeup is the
+ * timer's hard expiry): an hrtimer interrupt from slack_ns before it runs the timer too
+ * (v6.12 __hrtimer_run_queues() runs every timer whose soft expiry has passed), so a tick
+ * that fires in that window, with the tick running, ends the period with that timer's
+ * wakeup, and the work comes that much earlier. Call it before the period's wakeup is
+ * fed (sim_period(), or sim_idle() then this then sim_wake()).
+ */
+int sim_timer_slack(struct sim *S, int cpu, int64_t slack_ns, struct sim_error *err);
+
 /* The CPU is idle (or exiting) with its tick stopped: inactive for timer migration. */
 bool sim_tick_stopped(const struct sim *S, int cpu);
 

@@ -34,6 +34,9 @@ struct opp {
 	 * (rcu_needs_cpu(), irq work, a pending timer softirq): at a selection before it, a
 	 * wheel event is due at the next tick boundary (sim_keep_tick()). 0: never. */
 	int64_t keep_tick_until_ns;
+	/* The hrtimer that ends the period may run from this long before wake_ns, at a tick
+	 * (sim_timer_slack()). 0: none. */
+	int64_t slack_ns;
 };
 
 struct sim_cpu {

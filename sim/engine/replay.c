@@ -26,7 +26,12 @@
  * (calc_wheel_index()). A periodic one is re-armed by its callback, which runs at that edge
  * with the clock one ahead of jiffies (__run_timers() increments clk before the callbacks),
  * for its previous expires plus the period rounded up to jiffies: mod_timer(t, t->expires +
- * period), the drift-free form. hrtimers fire at their exact expiry.
+ * period), the drift-free form. hrtimers fire at their exact expiry, or, with slack, at the
+ * first hrtimer interrupt from their soft expiry on (v6.12 __hrtimer_run_queues() runs
+ * every timer whose soft expiry has passed): another timer's expiry on the CPU (in high
+ * resolution mode a wheel timer's too: the tick's hrtimer is programmed for it), or a tick
+ * while the CPU is busy (the tick always runs then). A tick while it idles depends on the
+ * governor's tick decision: the engine applies that one (sim_timer_slack()).
  *
  * Timer bookkeeping is a linear array per CPU: O(n) per arm or cancel, fine for the few
  * dozen timers a CPU has pending in practice.
@@ -47,10 +52,12 @@ struct dtimer {
 	bool no_resched; /* its expiries wake no task */
 	bool hrtimer;	 /* kind=hrtimer: not seen by the tick-stop rule */
 	bool deferrable; /* TIMER_DEFERRABLE: never wakes an idle CPU, not in its sleep length */
+	int64_t slack_ns; /* hrtimer: may run from expiry_ns - slack_ns (its soft expiry) */
 };
 
 struct dcpu {
 	int64_t busy_until_ns; /* end of the current work */
+	int64_t awake_ns;      /* when its last idle period ended (its ticks run from then) */
 	bool idle_pending;     /* an idle period starts at busy_until_ns, not yet fed */
 	bool idle_open;	       /* fed to the engine, waiting for its wakeup */
 	int64_t stay_idle_ns;  /* a resched=0 wakeup ended a period then: no work may start */
@@ -116,6 +123,8 @@ static int feed_interval(struct sim *S, const struct trace_record *rec, bool as_
 	if (sim_period(S, rec->cpu, rec->time_ns, wake, late, rec->cause, rec->no_resched,
 		       next_timer, next_wheel, rec->iowait, rec->load, err))
 		return -1;
+	if (rec->slack_ns > 0 && !as_recorded && sim_timer_slack(S, rec->cpu, rec->slack_ns, err))
+		return -1;
 	return rec->keep_tick_ns > 0 ? sim_keep_tick(S, rec->cpu, rec_abs(rec, rec->keep_tick_ns), err)
 				     : 0;
 }
@@ -137,15 +146,33 @@ static int64_t earliest_timer(const struct dcpu *c, bool wheel_only)
 	return t;
 }
 
-/* The earliest expiry to process: a deferrable timer's only while the CPU is not idle. */
-static int64_t next_expiry_event(const struct dcpu *c)
+/*
+ * When tm runs on its own: at its expiry, or, an hrtimer with slack, at the first tick from
+ * its soft expiry on while the CPU is still busy then (an expiry at the end of the work
+ * comes before the idle period: IEV_EXPIRY); a soft expiry passed while the CPU idled waits
+ * for the first tick after its wakeup (an interrupt runs no hrtimer). A deferrable timer
+ * waits while the CPU idles.
+ */
+static int64_t fire_time(const struct derive *d, const struct dcpu *c, const struct dtimer *tm)
+{
+	int64_t edge;
+
+	if (tm->deferrable && c->idle_open)
+		return SIM_TIME_NEVER;
+	if (!tm->slack_ns || c->idle_open)
+		return tm->expiry_ns;
+	edge = jiffy_edge_at_or_after(d->grid, sim_max64(tm->expiry_ns - tm->slack_ns, c->awake_ns));
+	return edge < tm->expiry_ns && edge <= c->busy_until_ns ? edge : tm->expiry_ns;
+}
+
+/* The earliest expiry to process. */
+static int64_t next_expiry_event(const struct derive *d, const struct dcpu *c)
 {
 	int64_t t = SIM_TIME_NEVER;
 	size_t i;
 
 	for (i = 0; i < c->nr_timers; i++)
-		if (!c->timers[i].deferrable || !c->idle_open)
-			t = sim_min64(t, c->timers[i].expiry_ns);
+		t = sim_min64(t, fire_time(d, c, &c->timers[i]));
 	return t;
 }
 
@@ -158,7 +185,7 @@ static int64_t next_timer_of(const struct dcpu *c)
 static void replan(struct derive *d, int cpu)
 {
 	struct dcpu *c = &d->cpus[cpu];
-	int64_t t = next_expiry_event(c);
+	int64_t t = next_expiry_event(d, c);
 	int prio = IEV_EXPIRY;
 
 	if (c->idle_pending && c->busy_until_ns < t) {
@@ -190,6 +217,7 @@ static void arm(const struct derive *d, struct dtimer *tm, int64_t t, int64_t ex
 		tm->expiry_ns = expiry_ns;
 		return;
 	}
+	tm->slack_ns = 0;
 	tm->expires_j = jiffies + jiffies_round_up(d->grid, expiry_ns - t);
 	wheel_queue(d, tm, jiffies);
 }
@@ -258,15 +286,32 @@ static int wake_cpu(struct derive *d, int cpu, int64_t t, enum wake_cause cause,
 	c->idle_open = false;
 	c->idle_pending = true;
 	c->busy_until_ns = t;
+	c->awake_ns = t;
 	if (no_resched)
 		c->stay_idle_ns = t;
 	return 0;
+}
+
+/*
+ * The slack of the hrtimers whose expiry wakes the idle CPU at t, for the engine's tick
+ * rule: the widest, so that a tick from the earliest soft expiry on runs one of them.
+ */
+static int64_t wake_slack(const struct dcpu *c, int64_t t)
+{
+	int64_t slack = 0;
+	size_t i;
+
+	for (i = 0; i < c->nr_timers; i++)
+		if (c->timers[i].hrtimer && c->timers[i].expiry_ns == t)
+			slack = sim_max64(slack, c->timers[i].slack_ns);
+	return slack;
 }
 
 /* Process the internal event of `cpu` due at t. */
 static int internal_event(struct derive *d, int cpu, int64_t t, struct sim_error *err)
 {
 	struct dcpu *c = &d->cpus[cpu];
+	int64_t slack;
 	size_t i;
 
 	if (c->idle_pending && c->busy_until_ns == t && next_timer_of(c) > t) {
@@ -278,10 +323,16 @@ static int internal_event(struct derive *d, int cpu, int64_t t, struct sim_error
 		replan(d, cpu);
 		return 0;
 	}
+	/* the expiry of an idle CPU's timer: the engine may move it to a tick in its slack */
+	slack = c->idle_open ? wake_slack(c, t) : 0;
+	if (slack && sim_timer_slack(d->S, cpu, slack, err))
+		return -1;
+	/* every timer due at t runs, and with it every hrtimer whose soft expiry has passed */
 	for (i = 0; i < c->nr_timers; i++) {
 		struct dtimer *tm = &c->timers[i];
+		bool soft_due = tm->hrtimer && tm->expiry_ns - tm->slack_ns <= t;
 
-		if (tm->expiry_ns != t || (tm->deferrable && c->idle_open))
+		if (fire_time(d, c, tm) != t && !soft_due)
 			continue; /* a deferrable timer waits for the CPU's next wakeup */
 		if (wake_cpu(d, cpu, t, WAKE_TIMER, tm->no_resched, err))
 			return -1;
@@ -345,6 +396,7 @@ static int feed_event(struct derive *d, const struct trace_record *rec, struct s
 		tm->no_resched = rec->no_resched;
 		tm->hrtimer = rec->timer_kind == TIMER_HRTIMER;
 		tm->deferrable = rec->deferrable;
+		tm->slack_ns = rec->slack_ns;
 		arm(d, tm, rec->time_ns, rec->expiry_ns);
 		break;
 	case TRACE_CANCEL:

@@ -468,6 +468,8 @@ static int text_value(struct trace_reader *r, struct cursor *c, struct trace_rec
 		return parse_u63(r, c, trace_field_what(rec->kind, f), &rec->next_wheel_ns);
 	case F_KEEP_TICK:
 		return parse_u63(r, c, trace_field_what(rec->kind, f), &rec->keep_tick_ns);
+	case F_SLACK:
+		return parse_u63(r, c, trace_field_what(rec->kind, f), &rec->slack_ns);
 	case F_IOWAIT:
 		return parse_u63(r, c, trace_field_what(rec->kind, f), &v) ||
 				       trace_check_iowait(r, rec, v)

@@ -59,14 +59,14 @@ const char *timer_kind_name(enum timer_kind k)
 const struct kind_info trace_kinds[] = {
 	[TRACE_IDLE] = {"idle", FB(F_CPU) | FB(F_TIME) | FB(F_LENGTH) | FB(F_CAUSE),
 			FB(F_NEXT_TIMER) | FB(F_TKIND) | FB(F_NEXT_WHEEL) | FB(F_IOWAIT) |
-				FB(F_LOAD) | FB(F_RESCHED) | FB(F_KEEP_TICK),
-			"next_timer, timer, next_wheel, iowait, load, resched or keep_tick",
+				FB(F_LOAD) | FB(F_RESCHED) | FB(F_KEEP_TICK) | FB(F_SLACK),
+			"next_timer, timer, next_wheel, iowait, load, resched, keep_tick or slack",
 			"type, cpu, start, length, cause, next_timer, timer, next_wheel, iowait, "
-			"load, resched or keep_tick"},
+			"load, resched, keep_tick or slack"},
 	[TRACE_TIMER] = {"timer", FB(F_CPU) | FB(F_TIME) | FB(F_ID) | FB(F_EXPIRY),
-			 FB(F_PERIOD) | FB(F_RESCHED) | FB(F_TKIND) | FB(F_DEFERRABLE),
-			 "period, resched, kind or deferrable",
-			 "type, cpu, time, id, expiry, period, resched, kind or deferrable"},
+			 FB(F_PERIOD) | FB(F_RESCHED) | FB(F_TKIND) | FB(F_DEFERRABLE) | FB(F_SLACK),
+			 "period, resched, kind, deferrable or slack",
+			 "type, cpu, time, id, expiry, period, resched, kind, deferrable or slack"},
 	[TRACE_CANCEL] = {"cancel", FB(F_CPU) | FB(F_TIME) | FB(F_ID), 0, "none",
 			  "type, cpu, time or id"},
 	[TRACE_WAKE] = {"wake", FB(F_CPU) | FB(F_TIME) | FB(F_CAUSE),
@@ -177,7 +177,7 @@ const char *trace_field_name(enum trace_kind kind, enum field f)
 		[F_IOWAIT] = "iowait", [F_LOAD] = "load",     [F_ID] = "id",
 		[F_EXPIRY] = "expiry", [F_PERIOD] = "period", [F_RESCHED] = "resched",
 		[F_TKIND] = "kind",    [F_NEXT_WHEEL] = "next_wheel", [F_KEEP_TICK] = "keep_tick",
-		[F_DEFERRABLE] = "deferrable",
+		[F_DEFERRABLE] = "deferrable", [F_SLACK] = "slack",
 	};
 
 	if (f == F_TIME && kind == TRACE_IDLE)
@@ -197,6 +197,7 @@ static size_t field_len(enum trace_kind kind, enum field f)
 		[F_CAUSE] = 5, [F_NEXT_TIMER] = 10, [F_IOWAIT] = 6, [F_LOAD] = 4,
 		[F_ID] = 2,    [F_EXPIRY] = 6,	    [F_PERIOD] = 6, [F_RESCHED] = 7,
 		[F_TKIND] = 4, [F_NEXT_WHEEL] = 10, [F_KEEP_TICK] = 9, [F_DEFERRABLE] = 10,
+		[F_SLACK] = 5,
 	};
 
 	if (f == F_TIME && kind == TRACE_IDLE)
@@ -227,6 +228,7 @@ const char *trace_field_what(enum trace_kind kind, enum field f)
 	case F_NEXT_TIMER:
 	case F_NEXT_WHEEL:
 	case F_KEEP_TICK:
+	case F_SLACK:
 		return "a time (ns)";
 	case F_TKIND:
 		return "a timer kind (hrtimer or wheel)";
@@ -262,8 +264,8 @@ enum field trace_key_field(enum trace_kind kind, unsigned int allowed, const cha
 	case 'k': /* kind, keep_tick */
 		f = n == 9 ? F_KEEP_TICK : F_TKIND;
 		break;
-	case 's':
-		f = F_TIME;
+	case 's': /* start, slack */
+		f = n > 1 && s[1] == 'l' ? F_SLACK : F_TIME;
 		break;
 	case 'c':
 		f = n == 3 ? F_CPU : F_CAUSE;
@@ -367,6 +369,7 @@ void trace_record_init(const struct trace_reader *r, struct trace_record *rec, e
 	rec->expiry_ns = 0;
 	rec->period_ns = 0;
 	rec->deferrable = false;
+	rec->slack_ns = 0;
 	rec->cause = WAKE_TIMER;
 	rec->has_iowait = false;
 	rec->has_load = false;
@@ -540,6 +543,35 @@ static int check_idle_kinds(struct trace_reader *r, struct trace_record *rec, un
 }
 
 /*
+ * slack= belongs to an hrtimer (timer slack is an hrtimer's range, hrtimer_start_range_ns()):
+ * on an idle record, to the hrtimer that ends it; its soft expiry is not before the period's
+ * start (idle) or the arming (timer), where it would already have run.
+ */
+static int check_slack(struct trace_reader *r, struct trace_record *rec)
+{
+	if (rec->kind == TRACE_IDLE &&
+	    (rec->cause != WAKE_TIMER || rec->timer_kind != TIMER_HRTIMER))
+		return trace_fail_field(r, rec, F_SLACK,
+					"slack is the range of the hrtimer that ends the period: it "
+					"needs cause timer and timer=hrtimer");
+	if (rec->kind == TRACE_IDLE && rec->slack_ns > rec->length_ns)
+		return trace_fail_field(r, rec, F_SLACK,
+					"slack (%" PRId64 ") is longer than the idle period (%" PRId64
+					"): the timer's soft expiry would be before its start",
+					rec->slack_ns, rec->length_ns);
+	if (rec->kind == TRACE_TIMER && rec->timer_kind != TIMER_HRTIMER)
+		return trace_fail_field(r, rec, F_SLACK,
+					"slack is an hrtimer's range (hrtimer_start_range_ns()): it "
+					"needs kind=hrtimer");
+	if (rec->kind == TRACE_TIMER && rec->slack_ns > rec->expiry_ns - rec->time_ns)
+		return trace_fail_field(r, rec, F_SLACK,
+					"slack (%" PRId64 ") is longer than the time to the expiry "
+					"(%" PRId64 "): the soft expiry would be before the arming",
+					rec->slack_ns, rec->expiry_ns - rec->time_ns);
+	return 0;
+}
+
+/*
  * The CPU time a trace covers, (end - start) x cpus, is at most 2^62 ns (FORMAT.md): the
  * totals over CPUs of busy, state and truncated time add up to it. So no record may end
  * more than 2^62 / cpus ns after the start, which is the first record's time when there is
@@ -600,6 +632,8 @@ int trace_check_record(struct trace_reader *r, struct trace_record *rec, unsigne
 		if (check_idle_kinds(r, rec, seen))
 			return -1;
 	}
+	if (rec->slack_ns && check_slack(r, rec))
+		return -1;
 	if (rec->kind == TRACE_TIMER && rec->deferrable && rec->timer_kind == TIMER_HRTIMER)
 		return trace_fail_field(r, rec, F_DEFERRABLE,
 					"deferrable=1 is a timer-wheel flag (TIMER_DEFERRABLE); an "

@@ -39,6 +39,7 @@ enum field {
 	F_NEXT_WHEEL, /* idle: next_wheel= */
 	F_KEEP_TICK,  /* idle: keep_tick= */
 	F_DEFERRABLE, /* timer: deferrable= */
+	F_SLACK,      /* idle, timer: slack= (hrtimers) */
 	F_NR
 };
 

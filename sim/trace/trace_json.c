@@ -234,6 +234,7 @@ static int json_record(struct trace_reader *r, struct trace_record *rec)
 		if (present)
 			seen |= FB(F_NEXT_WHEEL);
 		rc = rc || json_uint(r, rec, o, F_KEEP_TICK, &rec->keep_tick_ns, &present) ||
+		     json_uint(r, rec, o, F_SLACK, &rec->slack_ns, &present) ||
 		     json_iowait_load(r, rec, o) || json_resched(r, rec, o);
 		break;
 	case TRACE_TIMER:
@@ -241,7 +242,8 @@ static int json_record(struct trace_reader *r, struct trace_record *rec)
 		     json_uint(r, rec, o, F_EXPIRY, &rec->expiry_ns, &present) ||
 		     json_uint(r, rec, o, F_PERIOD, &v, &present) ||
 		     (present && trace_check_period(r, rec, v)) || json_resched(r, rec, o) ||
-		     json_tkind(r, rec, o, &seen) || json_deferrable(r, rec, o);
+		     json_tkind(r, rec, o, &seen) || json_deferrable(r, rec, o) ||
+		     json_uint(r, rec, o, F_SLACK, &rec->slack_ns, &present);
 		break;
 	case TRACE_CANCEL:
 		rc = json_id(r, rec, o);

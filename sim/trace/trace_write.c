@@ -84,6 +84,14 @@ static char *put_resched(char *p, const struct trace_record *rec)
 	return rec->no_resched ? put_str(p, " resched=0") : p;
 }
 
+static char *put_slack(char *p, const struct trace_record *rec)
+{
+	if (rec->slack_ns <= 0)
+		return p;
+	p = put_str(p, " slack=");
+	return put_s64(p, rec->slack_ns);
+}
+
 static char *put_id(char *p, const char *id)
 {
 	size_t n = strnlen(id, TRACE_ID_LEN - 1);
@@ -159,6 +167,7 @@ int trace_write_record(FILE *f, const struct trace_record *rec)
 			p = put_str(p, " keep_tick=");
 			p = put_s64(p, rec->keep_tick_ns);
 		}
+		p = put_slack(p, rec);
 		break;
 	case TRACE_TIMER:
 		p = put_id(p, rec->id);
@@ -173,6 +182,7 @@ int trace_write_record(FILE *f, const struct trace_record *rec)
 			p = put_str(p, " kind=hrtimer");
 		if (rec->deferrable)
 			p = put_str(p, " deferrable=1");
+		p = put_slack(p, rec);
 		break;
 	case TRACE_CANCEL:
 		p = put_id(p, rec->id);

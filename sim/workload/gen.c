@@ -32,6 +32,9 @@ struct source {
 	int64_t param_ns; /* period, interval or mean */
 	int64_t next_ns;  /* next event */
 	bool hrtimer;	  /* a timer: an hrtimer, not a timer-wheel timer */
+	/* An hrtimer's slack: next_ns is its hard expiry, and any timer interrupt from
+	 * next_ns - slack_ns on runs it too (__hrtimer_run_queues(): its soft expiry passed). */
+	int64_t slack_ns;
 };
 
 struct gcpu {
@@ -108,6 +111,7 @@ void gen_config_defaults(struct gen_config *c, enum gen_workload w)
 	/* a program's periodic sleep is an hrtimer (nanosleep, poll/epoll timeouts), the
 	 * kernel's own periodic work a timer-wheel timer: traces/FORMAT.md, docs/workloads.md */
 	c->timer_kind = GEN_TIMER_MIX;
+	c->timer_slack_ns = 50 * SIM_NS_PER_US; /* include/linux/init_task.h: 50 usec */
 }
 
 int gen_validate(const struct gen_config *c, struct sim_error *err)
@@ -130,6 +134,9 @@ int gen_validate(const struct gen_config *c, struct sim_error *err)
 	if (c->timer_period_ns < 0 || c->timer_period_ns > max_ns)
 		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
 				     "--timer-period-us must be positive");
+	if (c->timer_slack_ns < 0 || c->timer_slack_ns > max_ns)
+		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+				     "--timer-slack-us must not be negative");
 	if (c->busy_ns < 0 || c->busy_ns > max_ns)
 		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0, "--busy-us must not be negative");
 	if (c->iowait > 65535)
@@ -191,6 +198,7 @@ static void init_cpu(const struct gen_config *cfg, struct gcpu *c, int cpu)
 	switch (cfg->workload) {
 	case GEN_PERIODIC:
 		add_source(c, SRC_TIMER, WAKE_TIMER, cfg->period_ns, own_hr);
+		c->src[0].slack_ns = own_hr ? cfg->timer_slack_ns : 0;
 		break;
 	case GEN_IRQ_FIXED:
 		add_source(c, SRC_FIXED, WAKE_IRQ, cfg->interval_ns, false);
@@ -200,6 +208,7 @@ static void init_cpu(const struct gen_config *cfg, struct gcpu *c, int cpu)
 		break;
 	default:
 		add_source(c, SRC_TIMER, WAKE_TIMER, cfg->period_ns, own_hr);
+		c->src[0].slack_ns = own_hr ? cfg->timer_slack_ns : 0;
 		add_source(c, SRC_POISSON, WAKE_IRQ, cfg->mean_ns, false);
 		add_source(c, SRC_POISSON, WAKE_IPI, 3 * cfg->mean_ns, false);
 		break;
@@ -238,6 +247,22 @@ static void next_timers(const struct gcpu *c, int64_t *any, int64_t *wheel)
 		if (!c->src[i].hrtimer)
 			*wheel = sim_min64(*wheel, c->src[i].next_ns);
 	}
+}
+
+/*
+ * A timer expiry at t is a timer interrupt (in high resolution mode a wheel timer's expiry
+ * is the tick's hrtimer programmed for it): every other hrtimer whose soft expiry has passed
+ * runs with it.
+ */
+static void run_soft_expired(struct gcpu *c, const struct source *s, int64_t t)
+{
+	int i;
+
+	if (s->kind != SRC_TIMER)
+		return;
+	for (i = 0; i < c->nr_src; i++)
+		if (&c->src[i] != s && c->src[i].slack_ns && c->src[i].next_ns - c->src[i].slack_ns <= t)
+			advance(c, &c->src[i]);
 }
 
 /* An irq or ipi whose handler wakes no task, with probability no_wake_pct %. */
@@ -283,11 +308,15 @@ static void step_cpu(const struct gen_config *cfg, struct gcpu *c, int cpu)
 		r->timer_kind = TIMER_HRTIMER;
 		r->next_wheel_ns = wheel == SIM_TIME_NEVER ? -1 : wheel - start;
 	}
+	/* its slack, up to the period's start (an earlier soft expiry is past at the start) */
+	if (r->cause == WAKE_TIMER && r->timer_kind == TIMER_HRTIMER && s->slack_ns)
+		r->slack_ns = sim_min64(s->slack_ns, r->length_ns);
 	if (cfg->iowait) {
 		r->has_iowait = true;
 		r->iowait = cfg->iowait;
 	}
 	c->work_end_ns = s->next_ns + cfg->busy_ns;
+	run_soft_expired(c, s, s->next_ns);
 	advance(c, s);
 	/* A wakeup that wakes no task leaves the CPU idle from that instant: the next period
 	 * starts there, so it needs the next event to be later (a period is never empty). */

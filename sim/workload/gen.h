@@ -12,7 +12,8 @@
  * and for all: --timer-period-us adds a background periodic timer on every CPU,
  * --timer-kind says which kind the timers are (mix, the default: the workload's own timer an
  * hrtimer, as a program's periodic sleep is, and the background timer a timer-wheel timer,
- * as the kernel's periodic work is; or wheel, or hrtimer),
+ * as the kernel's periodic work is; or wheel, or hrtimer), --timer-slack-us the slack of the
+ * workload's own hrtimer (50: a task's default timer slack),
  * --busy-us is the work each wakeup brings (work queues up when wakeups arrive while the
  * CPU is busy), --iowait marks every idle period with that many iowait tasks.
  *
@@ -58,6 +59,9 @@ struct gen_config {
 	int64_t mean_ns;	 /* irq-poisson, mixed */
 	int64_t timer_period_ns; /* background timer; 0 = none */
 	enum gen_timer_kind timer_kind;
+	/* The slack of the workload's own timer when it is an hrtimer (a task's timer slack,
+	 * current->timer_slack_ns: 50 us by default, 0 for an RT task); kernel timers have none. */
+	int64_t timer_slack_ns;
 	int64_t busy_ns;
 	unsigned int iowait;
 	/* Percentage (0..100) of irq/ipi wakeups whose handler wakes no task (resched=0): the
