@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 /*
  * tbench's TCP timers (kernel-timers 1), jitter-free 1 client at HZ 250 (grid at 0): the
@@ -362,6 +363,70 @@ static void test_gen_timers_from(void **state)
 	assert_int_equal(sh(cmd), 0);
 }
 
+/*
+ * A periodic-tick preset is a tick at its HZ: `gen --housekeeping hz-tick-100` writes `hz 100`
+ * and its wheel timer at every 10 ms (powernightmares, no jitter, no watchdog): each period's
+ * next timer is the next multiple of 10 ms, none longer; the ticks at 10, ..., 190 ms each
+ * end a period (the short ones fill 0..142 us and 100.142..100.284 ms) and the last runs to
+ * 200 ms, the end: 20. --hz 250 contradicts it: exit 2, named. compare runs each timer
+ * world at its own HZ: the JSON cells say hz 250 (nohz-idle) and 1000 (hz-tick-1000).
+ */
+static void test_hz_tick_preset_hz(void **state)
+{
+	char dir[] = "/tmp/idlesim-wl-XXXXXX", cmd[1024], path[256];
+	struct sim_error err = { 0 };
+	struct trace_reader *tr;
+	struct trace_record rec;
+	char *text;
+	int got, ticks = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	text = gen_text(dir, "t.trace",
+			"--workload powernightmares --housekeeping hz-tick-100 --jitter-pct 0 "
+			"--watchdog-ms 0 --duration-s 0.2");
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\nhz 100\n"));
+	tr = trace_open_string("<gen>", text, &err);
+	assert_non_null(tr);
+	while ((got = trace_next(tr, &rec, &err)) > 0) {
+		assert_int_equal(rec.time_ns + rec.next_timer_ns, (rec.time_ns / 10000000 + 1) * 10000000);
+		assert_true(rec.length_ns <= 10000000);
+		ticks += rec.cause == WAKE_TIMER;
+	}
+	assert_int_equal(got, 0);
+	assert_int_equal(ticks, 20);
+	trace_close(tr);
+	free(text);
+
+	snprintf(path, sizeof(path), "%s/err", dir);
+	snprintf(cmd, sizeof(cmd),
+		 BIN " gen --workload dbench --housekeeping hz-tick-100 --hz 250 -o %s/x 2>%s", dir,
+		 path);
+	assert_int_equal(sh(cmd), 2);
+	text = slurp(path);
+	assert_non_null(strstr(text, "--housekeeping hz-tick-100 is a tick that never stops at HZ "
+				     "100; --hz 250 contradicts it"));
+	free(text);
+	snprintf(path, sizeof(path), "%s/x", dir);
+	assert_int_equal(access(path, F_OK), -1);
+
+	snprintf(cmd, sizeof(cmd),
+		 BIN " compare --workload powernightmares -g menu@6.19,teo@6.19 -m skl -n 2 "
+		     "--duration-s 0.05 --housekeeping nohz-idle,hz-tick-1000 --metric energy_j "
+		     "--format json -o %s/c.json 2>/dev/null",
+		 dir);
+	assert_int_equal(sh(cmd), 0);
+	snprintf(path, sizeof(path), "%s/c.json", dir);
+	text = slurp(path);
+	assert_non_null(strstr(text, "\"housekeeping\": \"nohz-idle\",\n      \"hz\": 250,"));
+	assert_non_null(strstr(text, "\"housekeeping\": \"hz-tick-1000\",\n      \"hz\": 1000,"));
+	assert_non_null(strstr(text, "\"world_hz\": {\n"));
+	free(text);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(sh(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -370,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_housekeeping),
 		cmocka_unit_test(test_housekeeping_presets),
 		cmocka_unit_test(test_hz_tick_preset),
+		cmocka_unit_test(test_hz_tick_preset_hz),
 		cmocka_unit_test(test_watchdog_bound),
 		cmocka_unit_test(test_gen_timers_from),
 	};

@@ -30,7 +30,8 @@ static void housekeeping_list(struct args *a, struct compare_request *req, const
 	int i;
 
 	if (!strchr(v, ',')) {
-		workload_preset(req->wl, v, req->params, a->err);
+		if (!workload_preset(req->wl, v, req->params, a->err))
+			snprintf(req->preset, sizeof(req->preset), "%s", v);
 		return;
 	}
 	if (housekeeping_names(a, v, req->worlds, &req->nr_worlds))

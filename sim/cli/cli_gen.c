@@ -90,11 +90,12 @@ static int gen_model(struct args *a, const struct workload *w)
 	int64_t params[WL_MAX_PARAMS], duration_ns = SIM_NS_PER_S, n;
 	uint64_t seed = 1;
 	struct outfile out;
-	const char *v, *output = NULL, *from = NULL;
+	const char *v, *output = NULL, *from = NULL, *preset = NULL;
 	struct wl_timer *xt = NULL;
 	struct wl_timers extra = { 0 };
 	char name[64];
 	bool force = false;
+	int preset_hz = 0;
 
 	workload_defaults(w, params);
 	command_line(hdr.source, sizeof(hdr.source), a->argc, a->argv);
@@ -110,8 +111,8 @@ static int gen_model(struct args *a, const struct workload *w)
 		if (opt(a, "--workload", NULL, &v))
 			continue;
 		else if (opt(a, "--housekeeping", NULL, &v)) {
-			if (v)
-				workload_preset(w, v, params, err);
+			if (v && !workload_preset(w, v, params, err))
+				preset = v;
 		} else if (k >= 0 && opt(a, name, NULL, &v))
 			num_arg(a, name, v, 0, 0, INT64_MAX / 1000, &params[k]);
 		else if (opt(a, "--duration-s", NULL, &v))
@@ -131,6 +132,10 @@ static int gen_model(struct args *a, const struct workload *w)
 		else
 			bad_model_option(a, w);
 	}
+	/* a periodic-tick preset is a tick at its HZ: the header says it, unless --hz agrees */
+	if (err->code == SIM_OK && preset &&
+	    !workload_preset_run_hz("gen", preset, hdr.hz, &preset_hz, err))
+		hdr.hz = preset_hz;
 	if (err->code == SIM_OK && from && workload_param_index(w, "watchdog-ms") < 0)
 		sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
 			      "gen --timers-from: workload %s has no timer world to replace", w->name);

@@ -100,7 +100,8 @@ static const char *const help_gen =
 	"(--housekeeping-us ... --rcu-jiffies) to the kernel timers of a configuration:\n"
 	"nohz-6.12 (the default: a v6.12 NOHZ kernel with the benchmark's kernel timers and timer\n"
 	"migration), nohz-6.1 (the same, timers placed as before v6.9), nohz-idle (the 4 s\n"
-	"watchdog only), hz-tick-100, hz-tick-250, hz-tick-1000 (a tick that never stops),\n"
+	"watchdog only), hz-tick-100, hz-tick-250, hz-tick-1000 (a tick that never stops, at\n"
+	"that HZ),\n"
 	"legacy-10ms, none (docs/workloads.md, \"Timers\"):\n";
 
 /* The models' parameters, from their tables: "  NAME  --PARAM [DEF] ..." wrapped at 90. */

@@ -664,6 +664,7 @@ int loop_write_ideal(const struct loop_model_ops *ops, void *model, int nr_cpus,
 	}
 	cfg.nr_cpus = nr_cpus;
 	cfg.latency_req_ns = -1;
+	cfg.hz = hdr->hz; /* the header's HZ is the grid the timers fire on (0: 250) */
 	progress_init(&bar, progress, "s", 1000);
 	if (run_ideal(&L, &cfg, err))
 		goto out;

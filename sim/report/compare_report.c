@@ -74,6 +74,12 @@ static void params_desc(const struct compare_result *res, int world, char *buf, 
 	}
 }
 
+/* The HZ cell c ran at: its timer world's (a periodic-tick preset has its own). */
+static int cell_hz(const struct compare_result *res, const struct compare_cell *c)
+{
+	return res->nr_worlds > 0 && res->world_hz[c->world] ? res->world_hz[c->world] : res->hz;
+}
+
 /* "tbench on skl: ..." heading the tables of a machine (and timer world, with a list). */
 static void title(FILE *f, const struct compare_result *res, const struct compare_cell *c)
 {
@@ -86,7 +92,7 @@ static void title(FILE *f, const struct compare_result *res, const struct compar
 		res->wl->name, res->machines[c->machine], world, params, params[0] ? "; " : "",
 		res->iterations, res->iterations == 1 ? "" : "s", (double)res->duration_ns / 1e9,
 		(unsigned long long)res->seed,
-		(unsigned long long)(res->seed + (uint64_t)res->iterations - 1), res->hz);
+		(unsigned long long)(res->seed + (uint64_t)res->iterations - 1), cell_hz(res, c));
 }
 
 /* ---- the configuration record (sim/run/cfgrec.h) ---- */
@@ -123,19 +129,25 @@ static void machine_config(const struct compare_result *res, int m, char hash[17
 
 void compare_write_config(FILE *f, const struct compare_result *res)
 {
-	char tun[1024], sets[1024], lim[32], hash[17];
+	char tun[1024], sets[1024], lim[32], hash[17], whz[COMPARE_MAX_WORLDS * 40] = "";
 	const char *dis;
 	int i;
 
+	for (i = 0; i < res->nr_worlds; i++)
+		if (res->world_hz[i] && res->world_hz[i] != res->hz)
+			snprintf(whz + strlen(whz), sizeof(whz) - strlen(whz), "%s%s at HZ %d",
+				 whz[0] ? ", " : " (timer world ", res->worlds[i], res->world_hz[i]);
+	if (whz[0])
+		strcat(whz, ")");
 	if (res->latency_req_ns >= 0)
 		snprintf(lim, sizeof(lim), "%lld ns", (long long)res->latency_req_ns);
 	else
 		snprintf(lim, sizeof(lim), "none");
 	textwrap_printf(f, 0, TEXTWRAP_INDENT_KEY,
-			"config: idlesim %s; seeds %llu..%llu; HZ %d; latency limit %s; "
+			"config: idlesim %s; seeds %llu..%llu; HZ %d%s; latency limit %s; "
 			"wake latency model %s\n",
 			IDLESIM_VERSION, (unsigned long long)res->seed,
-			(unsigned long long)(res->seed + (uint64_t)res->iterations - 1), res->hz, lim,
+			(unsigned long long)(res->seed + (uint64_t)res->iterations - 1), res->hz, whz, lim,
 			wake_model_name(res->wake_model));
 	for (i = 0; i < res->nr_machines; i++) {
 		machine_config(res, i, hash, &dis);
@@ -161,6 +173,14 @@ json_t *compare_config_json(const struct compare_result *res)
 						  "last",
 						  (json_int_t)(res->seed + (uint64_t)res->iterations - 1)));
 	json_object_set_new(o, "hz", json_integer(res->hz));
+	if (res->nr_worlds > 0) {
+		json_t *w = json_object();
+
+		for (i = 0; i < res->nr_worlds; i++)
+			json_object_set_new(w, res->worlds[i],
+					    json_integer(res->world_hz[i] ? res->world_hz[i] : res->hz));
+		json_object_set_new(o, "world_hz", w);
+	}
 	json_object_set_new(o, "latency_limit_ns",
 			    res->latency_req_ns < 0 ? json_null() : json_integer(res->latency_req_ns));
 	json_object_set_new(o, "wake_latency_model", json_string(wake_model_name(res->wake_model)));
@@ -549,8 +569,10 @@ static json_t *cell_json(const struct compare_result *res, const struct compare_
 	json_object_set_new(o, "value",
 			    res->vary >= 0 ? json_integer(res->values[c->value]) : json_null());
 	json_object_set_new(o, "machine", json_string(res->machines[c->machine]));
-	if (res->nr_worlds > 0)
+	if (res->nr_worlds > 0) {
 		json_object_set_new(o, "housekeeping", json_string(res->worlds[c->world]));
+		json_object_set_new(o, "hz", json_integer(cell_hz(res, c)));
+	}
 	json_object_set_new(o, "metric", json_string(c->name));
 	json_object_set_new(o, "higher_is_better", json_boolean(c->higher_is_better));
 	for (i = 0; i < res->nr_governors; i++)
@@ -647,7 +669,7 @@ static void csv_config(FILE *f, const struct compare_result *res, const struct c
 	fprintf(f, ",%s,%s,", tun, sets);
 	if (res->latency_req_ns >= 0)
 		fprintf(f, "%lld", (long long)res->latency_req_ns);
-	fprintf(f, ",\"%s\",%d,%s,%s,%llu,%llu,%s", dis, res->hz, wake_model_name(res->wake_model),
+	fprintf(f, ",\"%s\",%d,%s,%s,%llu,%llu,%s", dis, cell_hz(res, c), wake_model_name(res->wake_model),
 		hash, (unsigned long long)res->seed,
 		(unsigned long long)(res->seed + (uint64_t)res->iterations - 1), IDLESIM_VERSION);
 	if (res->nr_worlds > 0)

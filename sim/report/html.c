@@ -812,6 +812,8 @@ static void compare_chart(FILE *f, const struct compare_result *res, const struc
 	if (res->nr_worlds > 0) {
 		fputs(", timer world ", f);
 		esc(f, res->worlds[c->world]);
+		if (res->world_hz[c->world] && res->world_hz[c->world] != res->hz)
+			fprintf(f, " (HZ %d)", res->world_hz[c->world]);
 	}
 	fprintf(f, "; %s%s%s is better</small></h3>\n", unit && *unit ? unit : "",
 		unit && *unit ? ", " : "", c->higher_is_better ? "higher" : "lower");

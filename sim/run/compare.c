@@ -117,6 +117,7 @@ struct plan {
 	int nr_worlds; /* 1 without a --housekeeping list */
 	int nr_rows;
 	int hz;
+	int world_hz[COMPARE_MAX_WORLDS]; /* per world (one without a list) */
 	long nr_jobs;
 	struct slot *slots;
 	/* the pool */
@@ -293,7 +294,17 @@ static int plan_make(struct plan *pl, const struct compare_request *req, struct 
 				 err) ||
 	    plan_machines(pl, err) || check_metrics(pl, err))
 		return -1;
-	pl->hz = req->knobs.hz ? req->knobs.hz : COMPARE_DEFAULT_HZ;
+	/* a periodic-tick preset runs at its own HZ, unless --hz is given (and agrees) */
+	if (workload_preset_run_hz("compare", req->preset, req->knobs.hz, &pl->hz, err))
+		return -1;
+	pl->hz = pl->hz ? pl->hz : COMPARE_DEFAULT_HZ;
+	for (i = 0; i < pl->nr_worlds; i++) {
+		if (req->nr_worlds > 0 &&
+		    workload_preset_run_hz("compare", req->worlds[i], req->knobs.hz,
+					   &pl->world_hz[i], err))
+			return -1;
+		pl->world_hz[i] = pl->world_hz[i] ? pl->world_hz[i] : pl->hz;
+	}
 	pl->nr_jobs = (long)pl->nr_rows * req->nr_machines * req->nr_governors * req->iterations;
 	pl->slots = sim_calloc((size_t)pl->nr_jobs, sizeof(*pl->slots));
 	if (!pl->slots)
@@ -350,7 +361,7 @@ static void run_job(struct plan *pl, long j)
 	cfg.machine = &pl->mach[m];
 	cfg.gov = pl->gov[g];
 	cfg.gov_params = pl->gov_params[g];
-	cfg.hz = pl->hz;
+	cfg.hz = pl->world_hz[v / pl->nr_values];
 	cfg.latency_req_ns = req->knobs.latency_req_ns;
 	cfg.disabled = pl->mask[m];
 	cfg.queue = req->knobs.queue;
@@ -674,6 +685,7 @@ static int result_init(const struct plan *pl, struct compare_result *res, struct
 	res->seed = req->seed;
 	res->duration_ns = req->duration_ns;
 	res->hz = pl->hz;
+	memcpy(res->world_hz, pl->world_hz, sizeof(res->world_hz));
 	return 0;
 }
 

@@ -73,6 +73,8 @@ struct compare_request {
 	 * workload_preset(), applied before the listed value); 0: params as given */
 	char worlds[COMPARE_MAX_WORLDS][COMPARE_WORLD_LEN];
 	int nr_worlds;
+	/* the one preset applied to params (--housekeeping NAME), for the HZ it implies; "" */
+	char preset[COMPARE_WORLD_LEN];
 	const char *machines[RUN_MAX_ITEMS];
 	int nr_machines;
 	const char *governors[RUN_MAX_ITEMS]; /* the first is the baseline */
@@ -133,6 +135,8 @@ struct compare_result {
 	uint64_t seed;
 	int64_t duration_ns;
 	int hz;
+	/* per timer world: its HZ (hz-tick-100 runs at 100 unless --hz says otherwise) */
+	int world_hz[COMPARE_MAX_WORLDS];
 	/* The configuration record; results built by hand may leave it zero (then the
 	 * governors' defaults and no machine records are reported). */
 	const struct cpuidle_governor *gov[RUN_MAX_ITEMS];

@@ -347,16 +347,41 @@ static void hk_wrap(const struct workload *w, const int64_t *params,
 static const struct {
 	const char *name;
 	int64_t v[WL_HOUSEKEEPING_NR];
+	int hz; /* a periodic tick is one at a given HZ; 0: any */
 } presets[] = {
-	{ "nohz-6.12", { 0, 0, WL_WATCHDOG_DEFAULT_MS, 1000, 1, 1, 3 } },
-	{ "nohz-6.1", { 0, 0, WL_WATCHDOG_DEFAULT_MS, 1000, 1, 0, 3 } },
-	{ "none", { 0, 0, 0, 0, 0, 0, 3 } },
-	{ "nohz-idle", { 0, 0, WL_WATCHDOG_DEFAULT_MS, 0, 0, 0, 3 } },
-	{ "hz-tick-100", { 10000, 1, WL_WATCHDOG_DEFAULT_MS, 0, 0, 0, 3 } },
-	{ "hz-tick-250", { 4000, 1, WL_WATCHDOG_DEFAULT_MS, 0, 0, 0, 3 } },
-	{ "hz-tick-1000", { 1000, 1, WL_WATCHDOG_DEFAULT_MS, 0, 0, 0, 3 } },
-	{ "legacy-10ms", { 10000, 0, 0, 0, 0, 0, 3 } },
+	{ "nohz-6.12", { 0, 0, WL_WATCHDOG_DEFAULT_MS, 1000, 1, 1, 3 }, 0 },
+	{ "nohz-6.1", { 0, 0, WL_WATCHDOG_DEFAULT_MS, 1000, 1, 0, 3 }, 0 },
+	{ "none", { 0, 0, 0, 0, 0, 0, 3 }, 0 },
+	{ "nohz-idle", { 0, 0, WL_WATCHDOG_DEFAULT_MS, 0, 0, 0, 3 }, 0 },
+	{ "hz-tick-100", { 10000, 1, WL_WATCHDOG_DEFAULT_MS, 0, 0, 0, 3 }, 100 },
+	{ "hz-tick-250", { 4000, 1, WL_WATCHDOG_DEFAULT_MS, 0, 0, 0, 3 }, 250 },
+	{ "hz-tick-1000", { 1000, 1, WL_WATCHDOG_DEFAULT_MS, 0, 0, 0, 3 }, 1000 },
+	{ "legacy-10ms", { 10000, 0, 0, 0, 0, 0, 3 }, 0 },
 };
+
+int workload_preset_hz(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < SIM_ARRAY_SIZE(presets); i++)
+		if (!strcmp(presets[i].name, name))
+			return presets[i].hz;
+	return 0;
+}
+
+int workload_preset_run_hz(const char *cmd, const char *name, int hz, int *out,
+			   struct sim_error *err)
+{
+	int own = workload_preset_hz(name);
+
+	if (hz && own && hz != own)
+		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+				     "%s: --housekeeping %s is a tick that never stops at HZ %d; "
+				     "--hz %d contradicts it (without --hz it runs at HZ %d)",
+				     cmd, name, own, hz, own);
+	*out = hz ? hz : own;
+	return 0;
+}
 
 const char *workload_preset_names(void)
 {

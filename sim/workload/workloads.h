@@ -137,6 +137,14 @@ int workload_preset(const struct workload *w, const char *name, int64_t *params,
 		    struct sim_error *err);
 /* The preset names, for help texts: "none, nohz-idle, ...". */
 const char *workload_preset_names(void);
+/* The tick rate a preset is (hz-tick-100: 100, ...), or 0: it runs at the HZ it is given. */
+int workload_preset_hz(const char *name);
+/*
+ * The HZ to run a preset at: `hz` (given, or 0), else the preset's own, else 0 (the
+ * default). A given HZ that contradicts the preset's is an error naming `cmd`.
+ */
+int workload_preset_run_hz(const char *cmd, const char *name, int hz, int *out,
+			   struct sim_error *err);
 /* Range checks with messages naming the option (--NAME). */
 int workload_check_params(const struct workload *w, const int64_t *params, struct sim_error *err);
 
