@@ -92,8 +92,8 @@ static void heap_matches_naive(uint32_t n)
 			eventq_remove(h, item);
 			eventq_remove(r, item);
 		} else {
-			uint32_t a, b;
-			int64_t ta, tb;
+			uint32_t a = 0, b = 0; /* read only if popped; cmocka's asserts do not tell */
+			int64_t ta = 0, tb = 0;
 			int ha = eventq_pop(h, &a, &ta), hb = eventq_pop(r, &b, &tb);
 
 			assert_int_equal(ha, hb);

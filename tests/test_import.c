@@ -1460,7 +1460,17 @@ static void test_census_bounds(void **state)
 	free(text);
 }
 
-/* ---- the jiffy grid: the recording kernel's tick phase (reported, not yet written) ---- */
+/* ---- the jiffy grid: the header's tick_phase, tick and wheel wakeups ended at their edge ---- */
+
+/* The tick_phase counts of the records ended at their edge (JSON), and those left. */
+static void assert_grid_moves(json_t *j, json_int_t moved, json_int_t max_move_ns,
+			      json_int_t past_half, json_int_t edge_not_after_start)
+{
+	assert_int_equal(ji(j, "tick_phase.records_moved"), moved);
+	assert_int_equal(ji(j, "tick_phase.max_move_ns"), max_move_ns);
+	assert_int_equal(ji(j, "tick_phase.records_past_half_jiffy"), past_half);
+	assert_int_equal(ji(j, "tick_phase.records_edge_not_after_start"), edge_not_after_start);
+}
 
 /*
  * tests/import/periodic.ftrace (2 CPUs, HZ 250 inferred: CPU 0's tick re-armed 4 ms apart, so
@@ -1474,6 +1484,17 @@ static void test_census_bounds(void **state)
  * -9998497900: the lower median (the 2nd of 4) is -9998499200. Phase in trace time: 0 +
  * (-9998499200 mod 4000000) = -9998499200 + 2500 x 4000000 = 1500800 (the edge 20004000000
  * is 10005500800 in trace time, 2501 x 4000000 + 1500800).
+ *
+ * Its two records (no sched_switch: each period is an opportunity), both from the entries at
+ * 10000600000, both woken by a wheel timer's timer_expire_entry:
+ *  CPU 0: tcp_delack_timer (armed at 10.000200 for timeout=1 jiffy), exit 10001511000.
+ *         10001511000 - 1500800 = 10000010200 = 2500 x 4000000 + 10200: the last edge is
+ *         10001500800, 10200 ns back (< 2000000, half a jiffy), after the start: the record
+ *         ends there, length 10001500800 - 10000600000 = 900800 (not 911000).
+ *  CPU 1: process_timeout, exit 10003511000: 10003511000 - 1500800 = 2500 x 4000000 +
+ *         2010200: 2010200 >= 2000000 back, nearer the next edge (CPU 1's tick, and so its
+ *         wheel, runs 2 ms off CPU 0's, as with skew_tick=1): left at 2911000.
+ * One moved (by 10200 ns), one left half a jiffy or more past its edge.
  */
 static void test_tick_phase(void **state)
 {
@@ -1485,22 +1506,29 @@ static void test_tick_phase(void **state)
 	convert_ok(FIX "periodic.ftrace", &o, false, &c);
 	convert_ok(FIX "periodic.ftrace", &o, true, &two);
 	assert_string_equal(c.trace, two.trace);
-	/* reported, not written into the trace yet (docs/import.md, "The jiffy grid") */
-	assert_non_null(strstr(c.trace, "\nend 10069510000\nsource "));
+	assert_non_null(strstr(c.trace, "\nend 10069510000\ntick_phase 1500800\nsource "));
+	assert_string_equal(c.records, "idle 0 10000600000 900800 timer\n"
+				       "idle 1 10000600000 2911000 timer\n");
 	assert_int_equal(ji(c.json, "hz"), 250);
 	assert_int_equal(ji(c.json, "tick_phase.ns"), 1500800);
 	assert_string_equal(js(c.json, "tick_phase.from"), "hrtimer_start expires");
 	assert_int_equal(ji(c.json, "tick_phase.tick_expiries"), 5);
 	assert_int_equal(ji(c.json, "tick_phase.agreeing"), 3);
 	assert_int_equal(ji(c.json, "tick_phase.clock_offset_ns"), -9998499200LL);
+	assert_grid_moves(c.json, 1, 10200, 1, 0);
 	conv_free(&c);
 	conv_free(&two);
 	assert_int_equal(run_idlesim("import tests/import/periodic.ftrace"), 0);
 	out = slurp(tmp_path("out"));
-	assert_non_null(strstr(out, "\ntick_phase 1500800 ns (edges at 1500800 + k x 4000000 ns): 3 "
-				    "of 5 tick expiries agree (hrtimer_start expires);"));
+	assert_non_null(strstr(out, "\ntick_phase 1500800 ns written (edges at 1500800 + k x "
+				    "4000000 ns): 3 of 5 tick expiries agree (hrtimer_start "
+				    "expires);"));
 	assert_non_null(
-		strstr(out, "hrtimer clock -9998499200 ns = trace time (median time - now)"));
+		strstr(out, "hrtimer clock -9998499200 ns = trace time (median time - now);"));
+	assert_non_null(strstr(out, "tick and wheel wakeups ended at their edge: 1, moved back by "
+				    "at most 10200 ns;"));
+	assert_non_null(strstr(out, "left as recorded: 1 half a jiffy or more past it, 0 with the "
+				    "edge not after their idle period's entry"));
 	for (p = out; *p;) {
 		char *nl = strchr(p, '\n');
 
@@ -1511,15 +1539,32 @@ static void test_tick_phase(void **state)
 
 	/* census.ftrace: CPU 0's tick armed for 10004000000 and 10012000000 (8 ms apart: no HZ
 	 * inferred), its expiries with now = the event's time (offset 0). Without --hz there is
-	 * no TICK_NSEC to reduce by: nothing written. With --hz 250: 0 mod 4000000 = 0, 2 of 2. */
+	 * no TICK_NSEC to reduce by: nothing written, nothing moved. With --hz 250: 0 mod
+	 * 4000000 = 0, 2 of 2; edges at k x 4000000. CPU 0's two records end with the tick
+	 * (expiries at 10.008000 and 10.016000, exits 1000 ns later): each ends at its edge,
+	 * 10008000000 - 10000020000 = 7980000 and 10016000000 - 10008310000 = 7690000. CPU 1's
+	 * process_timeout exit at 10014001000 is 2001000 past the edge 10012000000 (>= half of
+	 * 4000000): left, 10014001000 - 10006310000 = 7691000. Its hrtimer wakeup stays. */
 	convert_ok(FIX "census.ftrace", &o, false, &c);
 	assert_null(strstr(c.trace, "tick_phase"));
 	assert_true(json_is_null(jget(c.json, "tick_phase.ns")));
 	assert_string_equal(js(c.json, "tick_phase.from"), "HZ unknown");
+	assert_grid_moves(c.json, 0, 0, 0, 0);
+	assert_string_equal(c.records, "idle 0 10000020000 7981000 timer\n"
+				       "idle 1 10001040000 4961000 timer timer=hrtimer "
+				       "next_wheel=39970000\n"
+				       "idle 1 10006310000 7691000 timer\n"
+				       "idle 0 10008310000 7691000 timer\n");
 	conv_free(&c);
 	o.hz = 250;
 	convert_ok(FIX "census.ftrace", &o, false, &c);
-	assert_null(strstr(c.trace, "tick_phase"));
+	assert_non_null(strstr(c.trace, "\ntick_phase 0\n"));
+	assert_string_equal(c.records, "idle 0 10000020000 7980000 timer\n"
+				       "idle 1 10001040000 4961000 timer timer=hrtimer "
+				       "next_wheel=39970000\n"
+				       "idle 1 10006310000 7691000 timer\n"
+				       "idle 0 10008310000 7690000 timer\n");
+	assert_grid_moves(c.json, 2, 1000, 1, 0);
 	assert_int_equal(ji(c.json, "tick_phase.ns"), 0);
 	assert_int_equal(ji(c.json, "tick_phase.agreeing"), 2);
 	assert_int_equal(ji(c.json, "tick_phase.clock_offset_ns"), 0);
@@ -1529,7 +1574,9 @@ static void test_tick_phase(void **state)
 	 * now mod 4000000: CPU 0 2004000300 -> 300, 2008000900 -> 900; CPU 1 2006000100 ->
 	 * 2000100. One vote each: the tie goes to the lowest CPU's earliest, 300. Offsets
 	 * time - now: 2004001000 - 2004000300 = 700, 2008002000 - 2008000900 = 1100,
-	 * 2006001000 - 2006000100 = 900; lower median 900. Phase 300 + 900 = 1200. */
+	 * 2006001000 - 2006000100 = 900; lower median 900. Phase 300 + 900 = 1200. CPU 0's one
+	 * record, from 2000100000, ended by the tick: its exit 2004002000 is 2004000800 = 501 x
+	 * 4000000 + 800 past 1200, so it ends at the edge 2004001200, 3901200 long. */
 	conv_text("# tracer: nop\n#P:2\n"
 		  "  <idle>-0 [000] d..1. 2.000100: cpu_idle: state=1 cpu_id=0\n"
 		  "  <idle>-0 [000] d..1. 2.004001: hrtimer_expire_entry: hrtimer=ffff0000000000a0 "
@@ -1545,6 +1592,9 @@ static void test_tick_phase(void **state)
 	assert_int_equal(ji(c.json, "tick_phase.tick_expiries"), 3);
 	assert_int_equal(ji(c.json, "tick_phase.agreeing"), 1);
 	assert_int_equal(ji(c.json, "tick_phase.clock_offset_ns"), 900);
+	assert_non_null(strstr(c.trace, "\ntick_phase 1200\n"));
+	assert_string_equal(c.records, "idle 0 2000100000 3901200 timer\n");
+	assert_grid_moves(c.json, 1, 800, 0, 0);
 	conv_free(&c);
 
 	/* No tick recorded (a wheel timer's expiry is no tick): no tick_phase, as before. */
@@ -1557,12 +1607,135 @@ static void test_tick_phase(void **state)
 	assert_true(json_is_null(jget(c.json, "tick_phase.ns")));
 	assert_string_equal(js(c.json, "tick_phase.from"), "no tick expiry recorded");
 	assert_true(json_is_null(jget(c.json, "tick_phase.clock_offset_ns")));
+	assert_grid_moves(c.json, 0, 0, 0, 0);
+	assert_string_equal(c.records, "idle 0 1000100000 101000 timer\n");
 	conv_free(&c);
 	assert_int_equal(run_idlesim("import tests/import/census.ftrace"), 0);
 	out = slurp(tmp_path("out"));
 	assert_non_null(strstr(out, "\ntick_phase not written (HZ unknown): the replay puts a jiffy "
 				    "edge at the trace's start\n"));
 	free(out);
+}
+
+/*
+ * Replayed, periodic.ftrace's converted CPU 0 record (ended at the edge 10001500800) wakes
+ * at that edge: on a grid edge already, the engine leaves the wheel wakeup where it is. On
+ * skl with only C1E enabled (exit latency 10 us under --wake-latency worst) under deepest,
+ * its exit event is at 10001500800 + 10000 = 10.001510800. CPU 1's (left at 10003511000,
+ * 2010200 past its edge) is moved up by the replay to the next edge, 10005500800: exit at
+ * 10.005510800. Had CPU 0's record kept its recorded exit 10001511000, it too would have
+ * gone up to 10005500800, 4 ms later.
+ */
+static void test_tick_phase_replay(void **state)
+{
+	char args[1024], *text;
+
+	(void)state;
+	snprintf(args, sizeof(args), "import tests/import/periodic.ftrace -o %s",
+		 tmp_path("periodic.trace"));
+	assert_int_equal(run_idlesim(args), 0);
+	snprintf(args, sizeof(args),
+		 "run --trace %s --machine skl --disable C3,C6,C7s,C8,C9,C10 --governor deepest "
+		 "--wake-latency worst --format ftrace -o %s",
+		 tmp_path("periodic.trace"), tmp_path("periodic.out"));
+	assert_int_equal(run_idlesim(args), 0);
+	text = slurp_tmp("periodic.out");
+	assert_non_null(strstr(text, " 10.001510800: cpu_idle: state=4294967295 cpu_id=0\n"));
+	assert_null(strstr(text, " 10.005510800: cpu_idle: state=4294967295 cpu_id=0\n"));
+	assert_non_null(strstr(text, " 10.005510800: cpu_idle: state=4294967295 cpu_id=1\n"));
+	free(text);
+}
+
+/* An event line of the idle task (LT) or of a task (TT) on CPU `cpu` at time `ts` (text). */
+#define LT(cpu, ts, ev, pay) \
+	"          <idle>-0       [00" #cpu "] d..1.   " ts ": " ev ": " pay "\n"
+#define TT(cpu, ts, ev, pay) \
+	"           taskA-100     [00" #cpu "] d..2.   " ts ": " ev ": " pay "\n"
+#define ENTRY_AT(cpu, ts) LT(cpu, ts, "cpu_idle", "state=1 cpu_id=" #cpu)
+#define EXIT_AT(cpu, ts) LT(cpu, ts, "cpu_idle", "state=4294967295 cpu_id=" #cpu)
+#define TASK_AT(cpu, ts) \
+	LT(cpu, ts, "sched_switch", "prev_comm=swapper prev_pid=0 prev_prio=120 prev_state=R " \
+				   "==> next_comm=taskA next_pid=100 next_prio=120")
+#define WHEEL_AT(cpu, ts, id) \
+	LT(cpu, ts, "timer_expire_entry", \
+	   "timer=" id " function=process_timeout now=251 baseclk=251")
+
+/*
+ * Which records end at their edge. --hz 250 (TICK_NSEC 4000000); CPU 0's tick armed for
+ * 1001000000: phase 1001000000 mod 4000000 = 1000000 (one vote), clock offset 1005003000 -
+ * 1005003000 = 0 (its one expiry, now = its time). Edges at 1.001, 1.005, 1.009, 1.013 s.
+ * A task runs after every exit: each period is one record. Half a jiffy is 2000000.
+ *  CPU 0 [1.002000, 1.005002) the tick: 2000 past the edge 1.005 (after the start): ends
+ *        there, 1005000000 - 1002000000 = 3000000.
+ *  CPU 1 [1.003000, 1.006999) a wheel timer: 1999000 past 1.005, just under half a jiffy:
+ *        ends there, 2000000.
+ *  CPU 0 [1.005100, 1.005900) a wheel timer: its edge 1.005 is before its start: left,
+ *        800000 (the replay moves it up to 1.009; rare: the CPU idled just after an edge).
+ *  CPU 0 [1.006000, 1.006500) an hrtimer (hrtimer_wakeup): not on the grid, left, 500000.
+ *  CPU 0 [1.007100, 1.008500) the timer interrupt, no expiry recorded: not known to be the
+ *        tick or a wheel timer, left, 1400000.
+ *  CPU 1 [1.008000, 1.011000) a wheel timer: 2000000 past 1.009, exactly half a jiffy: left,
+ *        3000000 (the next edge, 1.013, is as near: the replay moves it there). A CPU whose
+ *        tick is skewed (skew_tick=1) runs its wheel that far off the grid.
+ *  CPU 0 [1.012000, 1.013002) the tick, no task, then [1.013100, 1.013900) a wheel timer:
+ *        one record (merged), ended by the wheel timer; its edge 1.013 is after the record's
+ *        start but not after the entry of the period it woke (1.013100): left, 1900000.
+ * Moved 2, the largest by 1999000; 1 past half a jiffy, 2 with the edge not after the entry.
+ * Written in start order (CPU on ties); the converted trace reads back with tick_phase.
+ */
+static void test_tick_phase_moves(void **state)
+{
+	struct import_options o = { 0 };
+	struct trace_record rec;
+	struct trace_reader *r;
+	struct sim_error err = { 0 };
+	struct conv c;
+	int n = 0, rc;
+
+	(void)state;
+	o.hz = 250;
+	conv_text(HDR2 TT(0, "1.000000", "hrtimer_start",
+			  "hrtimer=ffff0000000000a0 function=tick_sched_timer expires=1001000000 "
+			  "softexpires=1001000000 mode=ABS_PINNED_HARD")
+		  ENTRY_AT(0, "1.002000") ENTRY_AT(1, "1.003000") EXIT_AT(0, "1.005002")
+		  LT(0, "1.005003", "hrtimer_expire_entry",
+		     "hrtimer=ffff0000000000a0 function=tick_sched_timer now=1005003000")
+		  TASK_AT(0, "1.005010") ENTRY_AT(0, "1.005100") EXIT_AT(0, "1.005900")
+		  WHEEL_AT(0, "1.005901", "ffff0000000000b0") TASK_AT(0, "1.005910")
+		  ENTRY_AT(0, "1.006000") EXIT_AT(0, "1.006500")
+		  LT(0, "1.006501", "hrtimer_expire_entry",
+		     "hrtimer=ffff0000000000c0 function=hrtimer_wakeup now=1006501000")
+		  TASK_AT(0, "1.006510") EXIT_AT(1, "1.006999")
+		  WHEEL_AT(1, "1.007000", "ffff0000000000d0") TASK_AT(1, "1.007010")
+		  ENTRY_AT(0, "1.007100") ENTRY_AT(1, "1.008000") EXIT_AT(0, "1.008500")
+		  LT(0, "1.008501", "irq_handler_entry", "irq=19 name=arch_timer")
+		  TASK_AT(0, "1.008510") EXIT_AT(1, "1.011000")
+		  WHEEL_AT(1, "1.011001", "ffff0000000000d0") TASK_AT(1, "1.011010")
+		  ENTRY_AT(0, "1.012000") EXIT_AT(0, "1.013002")
+		  LT(0, "1.013003", "hrtimer_expire_entry",
+		     "hrtimer=ffff0000000000a0 function=tick_sched_timer now=1013003000")
+		  ENTRY_AT(0, "1.013100") EXIT_AT(0, "1.013900")
+		  WHEEL_AT(0, "1.013901", "ffff0000000000b0") TASK_AT(0, "1.013910"),
+		  &o, &c);
+	assert_int_equal(ji(c.json, "tick_phase.ns"), 1000000);
+	assert_string_equal(c.records, "idle 0 1002000000 3000000 timer\n"
+				       "idle 1 1003000000 2000000 timer\n"
+				       "idle 0 1005100000 800000 timer\n"
+				       "idle 0 1006000000 500000 timer timer=hrtimer\n"
+				       "idle 0 1007100000 1400000 timer\n"
+				       "idle 1 1008000000 3000000 timer\n"
+				       "idle 0 1012000000 1900000 timer\n");
+	assert_grid_moves(c.json, 2, 1999000, 1, 2);
+	r = trace_open_string("moves.trace", c.trace, &err);
+	assert_non_null(r);
+	assert_true(trace_header(r)->has_tick_phase);
+	assert_int_equal(trace_header(r)->tick_phase_ns, 1000000);
+	while ((rc = trace_next(r, &rec, &err)) == 1)
+		n++;
+	assert_int_equal(rc, 0);
+	assert_int_equal(n, 7);
+	trace_close(r);
+	conv_free(&c);
 }
 
 /* ---- the periodic timers of a trace (import_periodic_timers) ---- */
@@ -1806,6 +1979,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_census_text),
 		cmocka_unit_test(test_census_bounds),
 		cmocka_unit_test(test_tick_phase),
+		cmocka_unit_test(test_tick_phase_replay),
+		cmocka_unit_test(test_tick_phase_moves),
 		cmocka_unit_test(test_periodic_timers),
 	};
 

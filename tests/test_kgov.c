@@ -715,7 +715,7 @@ static void fid_run(const struct fid_case *c, const struct cpuidle_governor *g)
 {
 	struct sim_error err = { 0 };
 	struct gen_config gc;
-	enum gen_workload w;
+	enum gen_workload w = GEN_PERIODIC; /* set by the parse, which is asserted */
 	struct gen_stream *gs;
 	struct record_source src;
 	struct sim_config cfg = { 0 };

@@ -52,6 +52,14 @@ static inline int64_t sim_max64(int64_t a, int64_t b)
 	return a > b ? a : b;
 }
 
+/* a modulo m > 0 in [0, m), for negative a too (C's % truncates toward zero). */
+static inline int64_t sim_floor_mod64(int64_t a, int64_t m)
+{
+	int64_t r = a % m;
+
+	return r < 0 ? r + m : r;
+}
+
 /* Exit statuses of the command line tool. */
 enum {
 	SIM_EXIT_OK = 0,

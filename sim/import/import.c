@@ -500,11 +500,8 @@ static void describe(struct importer *im)
 	h->version = TRACE_VERSION;
 	h->cpus = im->cpus;
 	h->hz = im->hz;
-	scan_tick_phase(&im->scan, im->hz ? im->pc.tick_ns : 0, &im->phase);
-	/* Reported, not written yet: the converted wakeups of the tick and of wheel timers are
-	 * the CPUs' exits from idle, a little after their edge, and a replay on the exact grid
-	 * would move each of them almost a jiffy later (docs/import.md, "The jiffy grid"). */
-	h->has_tick_phase = false;
+	/* the grid the records' tick and wheel wakeups were ended on (set_hz) */
+	h->has_tick_phase = im->phase.set;
 	h->tick_phase_ns = im->phase.ns;
 	h->has_start = h->has_end = im->R.started;
 	h->start_ns = im->R.start_ns;
@@ -516,11 +513,17 @@ static void describe(struct importer *im)
 		 im->cpus, im->assumption);
 }
 
+/*
+ * The tick rate and the jiffy grid's phase, from the first HZ_SAMPLE_EVENTS events: both
+ * ways through a trace have read them (pass 1, or the first look) before the reconstruction
+ * starts, so every record can end on the grid (recon_init).
+ */
 static void set_hz(struct importer *im)
 {
 	im->hz = im->opt.hz ? im->opt.hz : scan_hz(&im->scan);
 	im->hz_from = im->opt.hz ? "--hz" : im->hz ? "the tick's hrtimer" : "unknown";
 	im->pc.tick_ns = (SIM_NS_PER_S + (im->hz ? im->hz : 250) / 2) / (im->hz ? im->hz : 250);
+	scan_tick_phase(&im->scan, im->hz ? im->pc.tick_ns : 0, &im->phase);
 }
 
 /* The CPU count, from --cpus, the header, or `highest` (the highest CPU seen). */
@@ -597,7 +600,7 @@ static int two_passes(struct importer *im, struct sim_error *err)
 		return -1;
 	im->pc.cpus = im->cpus;
 	if (recon_init(&im->R, &im->scan, im->cpus, &im->opt, im->scan.has[KEV_SCHED_SWITCH],
-		       &im->fns))
+		       &im->fns, &im->phase, im->pc.tick_ns))
 		return sim_error_nomem(err, im->name);
 	im->recon_ready = true;
 	describe(im);
@@ -707,7 +710,7 @@ static int one_pass(struct importer *im, FILE *body, struct sim_error *err)
 		cpus = (int)sim_max64(im->scan.max_cpu, im->pc.max_named) + 1;
 	if (rewind_input(im, err))
 		return -1;
-	if (recon_init(&im->R, NULL, cpus, &im->opt, merge, &im->fns))
+	if (recon_init(&im->R, NULL, cpus, &im->opt, merge, &im->fns, &im->phase, im->pc.tick_ns))
 		return sim_error_nomem(err, im->name);
 	im->recon_ready = true;
 	do {

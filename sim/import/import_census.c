@@ -384,11 +384,11 @@ int census_event(struct census *C, const struct kevent *ev, unsigned kind, int64
 	uint8_t flags = ev->flags & (KF_DEFERRABLE | KF_PINNED);
 	int k;
 
+	*fn = ev->fn; /* set on every path: the caller reads it */
 	if (ev->cpu < 0 || ev->cpu >= C->cpus)
 		return 0;
 	C->events++;
 	p = &C->cpu[ev->cpu];
-	*fn = ev->fn;
 	if (*fn == FN_UNKNOWN && (known = timer_find(C, kind, ev->id))) {
 		*fn = known->fn;
 		flags = known->flags;

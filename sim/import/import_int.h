@@ -229,7 +229,7 @@ struct tick_sample {
 /* The jiffy grid of the converted trace (its header's tick_phase), from the tick expiries
  * among the first HZ_SAMPLE_EVENTS events (scan_tick_phase; docs/import.md). */
 struct tick_phase {
-	bool set;	      /* tick_phase written */
+	bool set;	      /* a phase was found: tick_phase written */
 	int64_t ns;	      /* in [0, TICK_NSEC) */
 	const char *from;     /* the events it came from, or why there is none */
 	int votes, agree;     /* expiries voted on; those giving the phase chosen */
@@ -416,12 +416,15 @@ struct rcpu {
 	bool run_open, run_has_wake;
 	bool run_started_idle; /* it began with the trace: it ends at the first exit */
 	int64_t run_start, run_wake;
+	int64_t run_wake_entry; /* the entry of the period that ended at run_wake */
 	int run_periods;
 	enum icause run_cause; /* what ended its last period */
 	bool run_cause_hr;     /* and it was an hrtimer's expiry */
+	bool run_cause_grid;   /* or the tick's or a timer-wheel timer's: fired on a jiffy edge */
 	/* what ended the current period */
 	bool cause_final, timer_irq, remote;
-	bool cause_hr; /* cause IC_TIMER from an hrtimer (not a timer-wheel timer) */
+	bool cause_hr;	    /* cause IC_TIMER from an hrtimer (not a timer-wheel timer) */
+	bool cause_grid;    /* cause from the tick's expiry or a timer_expire_entry */
 	int32_t cause_fn;   /* the callback of the expiry that decided the cause, -1 none */
 	uint8_t cause_kind; /* and its kind */
 	enum icause cause;
@@ -459,6 +462,21 @@ struct out_rec {
 	bool hr; /* the next timer (for cause timer: the one that woke) is an hrtimer */
 };
 
+/*
+ * The jiffy grid of the converted trace (its header's tick_phase): edges at phase_ns +
+ * k * tick_ns; tick_ns 0 when none is known. A record woken by the tick or a timer-wheel
+ * timer ends at the last edge at or before its exit when that is less than half a jiffy
+ * back and after the entry of the idle period it ended (docs/import.md, "The jiffy grid");
+ * the counts say how it went.
+ */
+struct recon_grid {
+	int64_t phase_ns, tick_ns;
+	uint64_t moved;		       /* records ended at their edge */
+	int64_t max_move_ns;	       /* the largest move back */
+	uint64_t past_half;	       /* left: half a jiffy or more after the edge */
+	uint64_t edge_not_after_start; /* left: the edge is not after that period's entry */
+};
+
 struct recon {
 	int cpus;
 	bool started;
@@ -491,6 +509,7 @@ struct recon {
 	struct miss_check miss;
 	uint64_t remote_wakes;
 	struct census census;
+	struct recon_grid grid;
 };
 
 /*
@@ -498,10 +517,11 @@ struct recon {
  * event), and records come out in (start, CPU) order from the first. One pass (s NULL): CPUs
  * start fresh; records from the trace's start are kept apart (recon_prologue) and written
  * before the others once the trace is read. Both give the same records in the same order.
- * `merge`: the trace records sched_switch.
+ * `merge`: the trace records sched_switch. `phase`: the jiffy grid of TICK_NSEC tick_ns that
+ * tick and timer-wheel wakeups end on (not set: they end at the recorded exit).
  */
 int recon_init(struct recon *R, const struct scan *s, int cpus, const struct import_options *o,
-	       bool merge, struct fn_table *fns);
+	       bool merge, struct fn_table *fns, const struct tick_phase *phase, int64_t tick_ns);
 void recon_release(struct recon *R);
 void recon_seen(struct recon *R, int cpu, int64_t t);
 int recon_event(struct recon *R, const struct kevent *ev);

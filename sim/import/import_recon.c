@@ -343,15 +343,53 @@ static int open_run(struct recon *R, struct rcpu *c, int cpu, int64_t t, bool sn
 	return snap ? snapshot(R, c) : 0;
 }
 
+/*
+ * Where a record woken by the tick or a timer-wheel timer ends. The kernel fired it at a
+ * jiffy edge; the recorded exit comes after it by the hardware's exit and the way to the
+ * trace point, and the replay would move a wakeup off the grid up to the next edge, almost
+ * a jiffy late. So it ends at the last edge at or before the exit, when that edge is less
+ * than half a jiffy back and after `entry`, the start of the idle period the wakeup ended
+ * (the record's start unless periods merged: a CPU that idled after an edge was not woken
+ * by it). Half a jiffy or more back, the exit is as near the next edge (a CPU's own tick
+ * offset by skew_tick=1, an exit slower than half a jiffy): it stays, and the replay moves
+ * it forward by at most half a jiffy. Either way it lands on the edge nearest its exit.
+ */
+static int64_t grid_wake(struct recon *R, int64_t entry, int64_t wake)
+{
+	struct recon_grid *g = &R->grid;
+	int64_t back, edge;
+
+	if (!g->tick_ns)
+		return wake;
+	back = sim_floor_mod64(wake - g->phase_ns, g->tick_ns);
+	edge = wake - back;
+	if (!back)
+		return wake;
+	if (2 * back >= g->tick_ns) {
+		g->past_half++;
+		return wake;
+	}
+	if (edge <= entry) {
+		g->edge_not_after_start++;
+		return wake;
+	}
+	g->moved++;
+	g->max_move_ns = sim_max64(g->max_move_ns, back);
+	return edge;
+}
+
 static int close_run(struct recon *R, struct rcpu *c, int cpu)
 {
+	int64_t wake;
+
 	if (!c->run_open)
 		return 0;
 	c->run_open = false;
 	eventq_remove(R->open, (uint32_t)cpu);
 	if (!c->run_has_wake)
 		return 0;
-	return emit(R, cpu, c->run_start, c->run_wake - c->run_start, c->run_cause, c->run_cause_hr,
+	wake = c->run_cause_grid ? grid_wake(R, c->run_wake_entry, c->run_wake) : c->run_wake;
+	return emit(R, cpu, c->run_start, wake - c->run_start, c->run_cause, c->run_cause_hr,
 		    c->run_started_idle ? EMIT_STARTED_IDLE : EMIT_ENDED);
 }
 
@@ -368,6 +406,7 @@ static void settle_cause(struct recon *R, struct rcpu *c)
 		(void)census_idle_ended(&R->census, (int)(c - R->cpu), c->cause_kind, c->cause_fn);
 	c->run_cause = c->cause;
 	c->run_cause_hr = c->cause_hr;
+	c->run_cause_grid = c->cause_grid;
 }
 
 static void new_window(struct rcpu *c)
@@ -376,6 +415,7 @@ static void new_window(struct rcpu *c)
 	c->timer_irq = false;
 	c->remote = false;
 	c->cause_hr = false;
+	c->cause_grid = false;
 	c->cause_fn = -1;
 	c->cause = IC_UNKNOWN;
 }
@@ -399,6 +439,15 @@ static void cause_hrtimer(struct rcpu *c)
 	if (may_wake(c))
 		c->cause_hr = true;
 	cause(c, IC_TIMER);
+}
+
+/* The tick's expiry (IC_TICK) or a timer-wheel timer's (IC_TIMER): fired on a jiffy edge,
+ * so a record it ends may end at that edge (grid_wake). */
+static void cause_on_grid(struct rcpu *c, enum icause ic)
+{
+	if (may_wake(c))
+		c->cause_grid = true;
+	cause(c, ic);
 }
 
 /* Idle until the end of the trace: a record past `end`, so the replay cuts it there. */
@@ -476,6 +525,7 @@ static int on_exit(struct recon *R, struct rcpu *c, const struct kevent *ev)
 		stats_period(R, c, ev->cpu, c->entry_ns, ev->time_ns - c->entry_ns);
 	}
 	c->run_wake = ev->time_ns;
+	c->run_wake_entry = c->entry_ns;
 	c->run_has_wake = true;
 	c->exit_ns = ev->time_ns;
 	c->st = RS_EXITED;
@@ -597,7 +647,7 @@ int recon_event(struct recon *R, const struct kevent *ev)
 		}
 		tm_cancel(R, TM_HRTIMER, ev->id);
 		if (ev->flags & KF_TICK)
-			cause(c, IC_TICK);
+			cause_on_grid(c, IC_TICK);
 		else
 			cause_hrtimer(c);
 		return 0;
@@ -605,7 +655,7 @@ int recon_event(struct recon *R, const struct kevent *ev)
 		if (census(R, c, ev, TM_WHEEL))
 			return -1;
 		tm_cancel(R, TM_WHEEL, ev->id);
-		cause(c, IC_TIMER);
+		cause_on_grid(c, IC_TIMER);
 		return 0;
 	case KEV_TICK_STOP:
 		if (ev->v)
@@ -748,11 +798,15 @@ int recon_pop(struct recon *R, struct trace_record *rec)
 /* ---- setup ---- */
 
 int recon_init(struct recon *R, const struct scan *s, int cpus, const struct import_options *o,
-	       bool merge, struct fn_table *fns)
+	       bool merge, struct fn_table *fns, const struct tick_phase *phase, int64_t tick_ns)
 {
 	int i, k;
 
 	memset(R, 0, sizeof(*R));
+	if (phase->set && tick_ns > 0) {
+		R->grid.phase_ns = phase->ns;
+		R->grid.tick_ns = tick_ns;
+	}
 	R->cpus = cpus;
 	R->prologue = s;
 	R->merge = merge;

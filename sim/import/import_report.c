@@ -5,7 +5,8 @@
  * JSON keys, in this order (counts are integers; docs/import.md and traces/FORMAT.md describe
  * them): schema, input, format, cpus, cpus_from, hz (null: unknown), hz_from, start_ns,
  * end_ns, tick_phase {ns (null: not written), from, tick_expiries, agreeing, clock_offset_ns
- * (null: none measured)}, lines, events_read, events_used, events_skipped, events {name:
+ * (null: none measured), records_moved, max_move_ns, records_past_half_jiffy,
+ * records_edge_not_after_start}, lines, events_read, events_used, events_skipped, events {name:
  * count read}, skipped {name: count}, bad_lines, warnings [], lost {lines, events},
  * out_of_order (null, or {events, cpus [], held_in_memory}), passes, reread_because (null,
  * or why the one pass was not enough), max_waiting_records, stale_timers, merging, idle_periods, opportunities,
@@ -321,7 +322,7 @@ static void census_text(FILE *f, const struct census *C)
 	sim_free(v);
 }
 
-static json_t *phase_json(const struct tick_phase *p)
+static json_t *phase_json(const struct tick_phase *p, const struct recon_grid *g)
 {
 	json_t *o = json_object();
 
@@ -331,6 +332,11 @@ static json_t *phase_json(const struct tick_phase *p)
 	json_object_set_new(o, "agreeing", json_integer(p->agree));
 	json_object_set_new(o, "clock_offset_ns",
 			    p->offset_measured ? json_integer(p->offset_ns) : json_null());
+	json_object_set_new(o, "records_moved", json_integer((json_int_t)g->moved));
+	json_object_set_new(o, "max_move_ns", json_integer(g->max_move_ns));
+	json_object_set_new(o, "records_past_half_jiffy", json_integer((json_int_t)g->past_half));
+	json_object_set_new(o, "records_edge_not_after_start",
+			    json_integer((json_int_t)g->edge_not_after_start));
 	return o;
 }
 
@@ -355,7 +361,7 @@ static json_t *summary_json(const struct importer *im)
 	json_object_set_new(o, "hz_from", json_string(im->hz_from));
 	json_object_set_new(o, "start_ns", json_integer(R->start_ns));
 	json_object_set_new(o, "end_ns", json_integer(R->end_ns));
-	json_object_set_new(o, "tick_phase", phase_json(&im->phase));
+	json_object_set_new(o, "tick_phase", phase_json(&im->phase, &R->grid));
 	json_object_set_new(o, "lines", json_integer((json_int_t)im->t.lines));
 	json_object_set_new(o, "events_read", json_integer((json_int_t)im->t.events));
 	json_object_set_new(o, "events_used", json_integer((json_int_t)im->t.used));
@@ -487,10 +493,12 @@ static void states_text(FILE *f, const struct importer *im, const struct rcpu_st
 	}
 }
 
-/* The header's tick_phase: its value and the expiries it came from, or why there is none. */
+/* The header's tick_phase: its value and the expiries it came from, or why there is none;
+ * the tick and wheel wakeups ended at their edge, and those left as recorded. */
 static void phase_text(FILE *f, const struct importer *im)
 {
 	const struct tick_phase *p = &im->phase;
+	const struct recon_grid *g = &im->R.grid;
 
 	if (!p->set) {
 		fprintf(f, "tick_phase not written (%s): the replay puts a jiffy edge at the "
@@ -498,15 +506,21 @@ static void phase_text(FILE *f, const struct importer *im)
 		return;
 	}
 	fprintf(f,
-		"tick_phase %lld ns (edges at %lld + k x %lld ns): %d of %d tick expiries agree "
-		"(%s); ",
+		"tick_phase %lld ns written (edges at %lld + k x %lld ns): %d of %d tick "
+		"expiries agree (%s); ",
 		(long long)p->ns, (long long)p->ns, (long long)im->pc.tick_ns, p->agree, p->votes,
 		p->from);
 	if (p->offset_measured)
-		fprintf(f, "hrtimer clock %+lld ns = trace time (median time - now)\n",
+		fprintf(f, "hrtimer clock %+lld ns = trace time (median time - now); ",
 			(long long)p->offset_ns);
 	else
-		fprintf(f, "hrtimer clock = trace time (no tick expiry with now=)\n");
+		fprintf(f, "hrtimer clock = trace time (no tick expiry with now=); ");
+	fprintf(f,
+		"tick and wheel wakeups ended at their edge: %llu, moved back by at most %lld ns; "
+		"left as recorded: %llu half a jiffy or more past it, %llu with the edge not after "
+		"their idle period's entry\n",
+		(unsigned long long)g->moved, (long long)g->max_move_ns,
+		(unsigned long long)g->past_half, (unsigned long long)g->edge_not_after_start);
 }
 
 static void summary_text(FILE *f, const struct importer *im)

@@ -133,13 +133,6 @@ void scan_note_tick_expiry(struct scan *s, int cpu, int64_t t, int64_t now)
 		s->tick_offset[s->ntick_offset++] = t - now;
 }
 
-static int64_t floor_mod(int64_t a, int64_t m)
-{
-	int64_t r = a % m;
-
-	return r < 0 ? r + m : r;
-}
-
 static int cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -172,11 +165,11 @@ void scan_tick_phase(const struct scan *s, int64_t tick_ns, struct tick_phase *o
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		int64_t p = floor_mod(v[i].at_ns, tick_ns);
+		int64_t p = sim_floor_mod64(v[i].at_ns, tick_ns);
 		int k = 0, cpu = v[i].cpu;
 
 		for (j = 0; j < n; j++)
-			if (floor_mod(v[j].at_ns, tick_ns) == p) {
+			if (sim_floor_mod64(v[j].at_ns, tick_ns) == p) {
 				k++;
 				cpu = v[j].cpu < cpu ? v[j].cpu : cpu;
 			}
@@ -193,7 +186,7 @@ void scan_tick_phase(const struct scan *s, int64_t tick_ns, struct tick_phase *o
 		out->offset_measured = true;
 	}
 	out->set = true;
-	out->ns = floor_mod(best_p + floor_mod(out->offset_ns, tick_ns), tick_ns);
+	out->ns = sim_floor_mod64(best_p + sim_floor_mod64(out->offset_ns, tick_ns), tick_ns);
 	out->from = s->ntick_start ? "hrtimer_start expires" : "hrtimer_expire_entry now";
 	out->votes = n;
 	out->agree = best_n;

@@ -538,7 +538,7 @@ int kgov_load(const char *path, FILE *diag, const struct cpuidle_governor **out,
 
 const struct cpuidle_governor *kgov_find(const char *name, FILE *diag, struct sim_error *err)
 {
-	const struct cpuidle_governor *g;
+	const struct cpuidle_governor *g = NULL; /* set by kgov_load on success */
 
 	if (!kgov_is_path(name))
 		return gov_find(name);
