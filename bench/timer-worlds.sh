@@ -20,7 +20,7 @@ command -v jq >/dev/null || { echo "timer-worlds.sh: needs jq" >&2; exit 2; }
 
 GOVS=${GOVS:-menu@4.18,teo@5.1}
 EXITS=${EXITS:-typical}
-WORLDS=nohz-6.12,nohz-6.1,nohz-idle,hz-tick-250,legacy-10ms,none
+WORLDS=nohz-6.12,nohz-6.1,nohz-idle,hz-tick-100,hz-tick-250,hz-tick-1000,legacy-10ms,none
 COMMON=(-g "$GOVS" -m "skl,hsx" -n 3 --duration-s 0.5 --wake-latency "$EXITS"
 	--housekeeping "$WORLDS")
 
