@@ -15,6 +15,7 @@
 /* The jiffy grid at multiples of TICK_NSEC from 0, as these tests were written: without
  * tick_phase it would be at the trace's start, the first record's time. */
 #define HDR "idlesim-trace v1\ncpus 1\ntick_phase 0\n"
+#define HDR2 "idlesim-trace v1\ncpus 2\ntick_phase 0\n"
 
 /* Every decision of a replay of text with the scripted governor (C1, stop_tick as given). */
 static void decisions_tick(const char *text, struct decision_log *l, bool stop_tick)
@@ -354,6 +355,7 @@ static void test_keep_tick_written(void **state)
 		{ "idle 0 5 20 timer\n", 0, 0 },
 		{ "idle 0 5 2000 timer timer=hrtimer slack=50\n", 0, 50 },
 		{ "timer 0 5 t 2000 kind=hrtimer slack=50\n", 0, 50 },
+		{ "timer 0 5 t 2000 global=1\n", 0, 0 },
 	};
 	struct trace_record rec;
 	struct sim_error err;
@@ -517,6 +519,85 @@ static void test_hrtimer_slack(void **state)
 	assert_true(l->n >= 2);
 	assert_int_equal(l->d[1].wake_ns, 8000000);
 	assert_int_equal(l->d[1].cause, WAKE_TIMER);
+	free(l);
+}
+
+/* The first decision of CPU cpu in l. */
+static const struct sim_decision *first_of(const struct decision_log *l, int cpu)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->d[i].cpu == cpu)
+			return &l->d[i];
+	fail_msg("no decision of CPU %d", cpu);
+	return NULL;
+}
+
+/*
+ * Timer migration in event traces (global=1; v6.12 pull model, as test_loop_timer_migration
+ * for closed loops). 2 CPUs, HZ 250, grid at 0. g, global, armed at 0 for 20 ms: expires 5,
+ * bucket 6, fires at 24 ms; x, an hrtimer at 50 ms, on CPU 0.
+ *  - CPU 1 works to 30 ms: CPU 0, idle from 0, is not the last active CPU and g is not due
+ *    by the next jiffy (4 ms): its sleep length leaves g out (50 ms); at 24 ms g runs on
+ *    the active CPU 1, and CPU 0 sleeps on to 50 ms. Without global=1: 24 ms.
+ *  - CPU 1 works to 1 ms, then idles: it is the last active CPU, so its sleep length is the
+ *    earliest global timer of all, g: 23 ms; at 24 ms no CPU is active and g runs on the
+ *    CPU that went idle last, CPU 1, woken then; CPU 0 still sleeps to 50 ms.
+ *  - g armed for 1 ms (expires 1, bucket 2: 8 ms), CPU 0 working to 5 ms: at its idle entry
+ *    g is due by the next jiffy edge (8 ms): counted (sleep length 3 ms), and CPU 0 runs it
+ *    itself at 8 ms, though CPU 1 is active.
+ * An hrtimer does not migrate and a deferrable timer is neither local nor global: errors.
+ */
+static void test_global_timer_migration(void **state)
+{
+	struct decision_log *l = calloc(1, sizeof(*l));
+	struct sim_error err = { 0 };
+	struct run_stats rs;
+	const struct sim_decision *d;
+
+	(void)state;
+	assert_non_null(l);
+	all_decisions(HDR2 "end 60000000\ntimer 0 0 g 20000000 global=1\n"
+			   "timer 0 0 x 50000000 kind=hrtimer\nbusy 1 0 30000000\n",
+		      l);
+	d = first_of(l, 0);
+	assert_int_equal(d->sleep_length_ns, 50000000);
+	assert_int_equal(d->wake_ns, 50000000);
+	all_decisions(HDR2 "end 60000000\ntimer 0 0 g 20000000\n"
+			   "timer 0 0 x 50000000 kind=hrtimer\nbusy 1 0 30000000\n",
+		      l);
+	d = first_of(l, 0);
+	assert_int_equal(d->sleep_length_ns, 24000000);
+	assert_int_equal(d->wake_ns, 24000000);
+
+	all_decisions(HDR2 "end 60000000\ntimer 0 0 g 20000000 global=1\n"
+			   "timer 0 0 x 50000000 kind=hrtimer\nbusy 1 0 1000000\n",
+		      l);
+	d = first_of(l, 1);
+	assert_int_equal(d->time_ns, 1000000);
+	assert_int_equal(d->sleep_length_ns, 23000000);
+	assert_int_equal(d->wake_ns, 24000000);
+	assert_int_equal(d->cause, WAKE_TIMER);
+	d = first_of(l, 0);
+	assert_int_equal(d->sleep_length_ns, 50000000);
+	assert_int_equal(d->wake_ns, 50000000);
+
+	all_decisions(HDR2 "end 60000000\ntimer 0 0 g 1000000 global=1\n"
+			   "timer 0 0 x 50000000 kind=hrtimer\nbusy 0 0 5000000\nbusy 1 0 30000000\n",
+		      l);
+	d = first_of(l, 0);
+	assert_int_equal(d->time_ns, 5000000);
+	assert_int_equal(d->sleep_length_ns, 3000000);
+	assert_int_equal(d->wake_ns, 8000000);
+
+	assert_int_equal(replay_string(HDR "timer 0 0 h 5 kind=hrtimer global=1\n", NULL, &rs, &err),
+			 -1);
+	assert_non_null(strstr(err.text, "an hrtimer does not migrate"));
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(replay_string(HDR "timer 0 0 h 5 deferrable=1 global=1\n", NULL, &rs, &err),
+			 -1);
+	assert_non_null(strstr(err.text, "global=1 and deferrable=1 do not go together"));
 	free(l);
 }
 
@@ -748,6 +829,7 @@ int main(void)
 		cmocka_unit_test(test_keep_tick_written),
 		cmocka_unit_test(test_deferrable_timer_record),
 		cmocka_unit_test(test_hrtimer_slack),
+		cmocka_unit_test(test_global_timer_migration),
 		cmocka_unit_test(test_loop_wheel_and_deferrable),
 		cmocka_unit_test(test_loop_timer_migration),
 		cmocka_unit_test(test_loop_rcu_keeps_tick),

@@ -1385,7 +1385,7 @@ static void test_resched_errors(void **state)
 		     "unknown key 'Resched' for wake records (expected iowait, load or resched)");
 	expect_error(HDR "cpus 1\ntimer 0 0 t 5 reschedule=0\n", 3, 15,
 		     "unknown key 'reschedule' for timer records (expected period, resched, kind, "
-		     "deferrable or slack)");
+		     "deferrable, slack or global)");
 	/* values: 0 or 1, at the value's column */
 	expect_error(HDR "cpus 1\nwake 0 0 irq resched=2\n", 3, 22,
 		     "resched must be 0 or 1, got '2'");

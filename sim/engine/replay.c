@@ -33,6 +33,15 @@
  * while the CPU is busy (the tick always runs then). A tick while it idles depends on the
  * governor's tick decision: the engine applies that one (sim_timer_slack()).
  *
+ * Timer migration (global=1 timers, v6.12 __get_next_timer_interrupt() and
+ * tmigr_quick_check(); the rule sim/engine/loop.c applies to closed loops): a CPU going
+ * idle counts its global timers only when its first wheel timer, global ones included, is
+ * due by the next jiffy edge (its tick is then kept, and it expires them itself); otherwise
+ * only if every other CPU is idle, the last active CPU, and then the earliest global timer
+ * of all. A global timer not counted so runs when due on an active CPU (no wakeup), else on
+ * the CPU that went idle last. Here "active" is "not idle" in trace time: the derivation
+ * does not know which idle CPUs the governor left the tick running on.
+ *
  * Timer bookkeeping is a linear array per CPU: O(n) per arm or cancel, fine for the few
  * dozen timers a CPU has pending in practice.
  */
@@ -53,11 +62,13 @@ struct dtimer {
 	bool hrtimer;	 /* kind=hrtimer: not seen by the tick-stop rule */
 	bool deferrable; /* TIMER_DEFERRABLE: never wakes an idle CPU, not in its sleep length */
 	int64_t slack_ns; /* hrtimer: may run from expiry_ns - slack_ns (its soft expiry) */
+	bool global;	  /* global=1: migrates (the header comment) */
 };
 
 struct dcpu {
 	int64_t busy_until_ns; /* end of the current work */
 	int64_t awake_ns;      /* when its last idle period ended (its ticks run from then) */
+	bool own_global;       /* idle, counting its own global timers (due by the next jiffy) */
 	bool idle_pending;     /* an idle period starts at busy_until_ns, not yet fed */
 	bool idle_open;	       /* fed to the engine, waiting for its wakeup */
 	int64_t stay_idle_ns;  /* a resched=0 wakeup ended a period then: no work may start */
@@ -76,6 +87,8 @@ struct derive {
 	int nr_cpus;
 	struct dcpu *cpus;
 	struct eventq *q;
+	bool any_global;   /* a global=1 timer was armed: timer migration applies */
+	int last_idle_cpu; /* the CPU that went idle last */
 };
 
 /* ---- idle-interval records ---- */
@@ -144,6 +157,88 @@ static int64_t earliest_timer(const struct dcpu *c, bool wheel_only)
 		if (!c->timers[i].deferrable && (!wheel_only || !c->timers[i].hrtimer))
 			t = sim_min64(t, c->timers[i].expiry_ns);
 	return t;
+}
+
+/* The earliest global timer of CPU cpu, or of every idle CPU and cpu (all < 0: cpu's only). */
+static int64_t global_of(const struct derive *d, int cpu, bool all)
+{
+	int64_t t = SIM_TIME_NEVER;
+	size_t i;
+	int j;
+
+	for (j = 0; j < d->nr_cpus; j++) {
+		const struct dcpu *c = &d->cpus[j];
+
+		if (j != cpu && (!all || !c->idle_open))
+			continue;
+		for (i = 0; i < c->nr_timers; i++)
+			if (c->timers[i].global)
+				t = sim_min64(t, c->timers[i].expiry_ns);
+	}
+	return t;
+}
+
+/* Every CPU but cpu is idle: cpu, going idle, is the last active one. */
+static bool lonely(const struct derive *d, int cpu)
+{
+	int j;
+
+	for (j = 0; j < d->nr_cpus; j++)
+		if (j != cpu && !d->cpus[j].idle_open)
+			return false;
+	return true;
+}
+
+/*
+ * The sleep length's timers of a CPU going idle at t: the earliest of any kind and the
+ * earliest wheel timer, with global timers counted by the migration rule (header comment).
+ */
+static void sleep_timers(struct derive *d, int cpu, int64_t t, int64_t *next, int64_t *wheel)
+{
+	struct dcpu *c = &d->cpus[cpu];
+	int64_t local = SIM_TIME_NEVER, hr = SIM_TIME_NEVER, own;
+	size_t i;
+
+	if (!d->any_global) {
+		*next = earliest_timer(c, false);
+		*wheel = earliest_timer(c, true);
+		return;
+	}
+	for (i = 0; i < c->nr_timers; i++) {
+		const struct dtimer *tm = &c->timers[i];
+
+		if (tm->deferrable || tm->global)
+			continue;
+		if (tm->hrtimer)
+			hr = sim_min64(hr, tm->expiry_ns);
+		else
+			local = sim_min64(local, tm->expiry_ns);
+	}
+	own = global_of(d, cpu, false);
+	c->own_global = own != SIM_TIME_NEVER &&
+			sim_min64(local, own) <= jiffy_edge_after(d->grid, t);
+	if (c->own_global)
+		local = sim_min64(local, own);
+	else if (lonely(d, cpu))
+		local = sim_min64(local, global_of(d, cpu, true));
+	*wheel = local;
+	*next = sim_min64(local, hr);
+}
+
+/*
+ * Where a due global timer of idle CPU cpu runs: on cpu itself if it counted it (its tick
+ * kept), else on an active CPU (-1: no wakeup), else on the CPU that went idle last.
+ */
+static int global_runs_on(const struct derive *d, int cpu)
+{
+	int j;
+
+	if (d->cpus[cpu].own_global)
+		return cpu;
+	for (j = 0; j < d->nr_cpus; j++)
+		if (!d->cpus[j].idle_open)
+			return -1;
+	return d->last_idle_cpu;
 }
 
 /*
@@ -315,10 +410,13 @@ static int internal_event(struct derive *d, int cpu, int64_t t, struct sim_error
 	size_t i;
 
 	if (c->idle_pending && c->busy_until_ns == t && next_timer_of(c) > t) {
+		int64_t next, wheel;
+
+		sleep_timers(d, cpu, t, &next, &wheel);
 		c->idle_pending = false;
 		c->idle_open = true;
-		if (sim_idle(d->S, cpu, t, next_timer_of(c), earliest_timer(c, true), c->iowait,
-			     c->load, err))
+		d->last_idle_cpu = cpu;
+		if (sim_idle(d->S, cpu, t, next, wheel, c->iowait, c->load, err))
 			return -1;
 		replan(d, cpu);
 		return 0;
@@ -334,8 +432,16 @@ static int internal_event(struct derive *d, int cpu, int64_t t, struct sim_error
 
 		if (fire_time(d, c, tm) != t && !soft_due)
 			continue; /* a deferrable timer waits for the CPU's next wakeup */
-		if (wake_cpu(d, cpu, t, WAKE_TIMER, tm->no_resched, err))
+		if (tm->global && c->idle_open) {
+			int on = global_runs_on(d, cpu);
+
+			if (on >= 0 && wake_cpu(d, on, t, WAKE_TIMER, tm->no_resched, err))
+				return -1;
+			if (on >= 0 && on != cpu)
+				replan(d, on);
+		} else if (wake_cpu(d, cpu, t, WAKE_TIMER, tm->no_resched, err)) {
 			return -1;
+		}
 		if (tm->period_ns) {
 			rearm(d, tm);
 		} else {
@@ -397,6 +503,8 @@ static int feed_event(struct derive *d, const struct trace_record *rec, struct s
 		tm->hrtimer = rec->timer_kind == TIMER_HRTIMER;
 		tm->deferrable = rec->deferrable;
 		tm->slack_ns = rec->slack_ns;
+		tm->global = rec->global;
+		d->any_global |= rec->global;
 		arm(d, tm, rec->time_ns, rec->expiry_ns);
 		break;
 	case TRACE_CANCEL:

@@ -486,6 +486,8 @@ static int text_value(struct trace_reader *r, struct cursor *c, struct trace_rec
 		return text_word(r, c, rec, trace_check_resched);
 	case F_DEFERRABLE:
 		return text_word(r, c, rec, trace_check_deferrable);
+	case F_GLOBAL:
+		return text_word(r, c, rec, trace_check_global);
 	case F_TKIND:
 		return text_word(r, c, rec, trace_check_tkind);
 	default:

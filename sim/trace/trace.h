@@ -66,6 +66,7 @@ struct trace_record {
 	int64_t expiry_ns;   /* timer: absolute expiry */
 	int64_t period_ns;   /* timer: 0 = one-shot */
 	bool deferrable;     /* timer: deferrable=1, TIMER_DEFERRABLE (wheel timers only) */
+	bool global;	     /* timer: global=1, not TIMER_PINNED: migrates (v6.9+ pull model) */
 	/* slack=: the hrtimer may run from this long before its (hard) expiry, at an earlier
 	 * hrtimer interrupt (its soft expiry, hrtimer_set_expires_range_ns()); idle: of the
 	 * hrtimer that ends a timer record; timer: of an hrtimer. 0 = none. */

@@ -64,9 +64,11 @@ const struct kind_info trace_kinds[] = {
 			"type, cpu, start, length, cause, next_timer, timer, next_wheel, iowait, "
 			"load, resched, keep_tick or slack"},
 	[TRACE_TIMER] = {"timer", FB(F_CPU) | FB(F_TIME) | FB(F_ID) | FB(F_EXPIRY),
-			 FB(F_PERIOD) | FB(F_RESCHED) | FB(F_TKIND) | FB(F_DEFERRABLE) | FB(F_SLACK),
-			 "period, resched, kind, deferrable or slack",
-			 "type, cpu, time, id, expiry, period, resched, kind, deferrable or slack"},
+			 FB(F_PERIOD) | FB(F_RESCHED) | FB(F_TKIND) | FB(F_DEFERRABLE) | FB(F_SLACK) |
+				 FB(F_GLOBAL),
+			 "period, resched, kind, deferrable, slack or global",
+			 "type, cpu, time, id, expiry, period, resched, kind, deferrable, slack or "
+			 "global"},
 	[TRACE_CANCEL] = {"cancel", FB(F_CPU) | FB(F_TIME) | FB(F_ID), 0, "none",
 			  "type, cpu, time or id"},
 	[TRACE_WAKE] = {"wake", FB(F_CPU) | FB(F_TIME) | FB(F_CAUSE),
@@ -177,7 +179,7 @@ const char *trace_field_name(enum trace_kind kind, enum field f)
 		[F_IOWAIT] = "iowait", [F_LOAD] = "load",     [F_ID] = "id",
 		[F_EXPIRY] = "expiry", [F_PERIOD] = "period", [F_RESCHED] = "resched",
 		[F_TKIND] = "kind",    [F_NEXT_WHEEL] = "next_wheel", [F_KEEP_TICK] = "keep_tick",
-		[F_DEFERRABLE] = "deferrable", [F_SLACK] = "slack",
+		[F_DEFERRABLE] = "deferrable", [F_SLACK] = "slack", [F_GLOBAL] = "global",
 	};
 
 	if (f == F_TIME && kind == TRACE_IDLE)
@@ -197,7 +199,7 @@ static size_t field_len(enum trace_kind kind, enum field f)
 		[F_CAUSE] = 5, [F_NEXT_TIMER] = 10, [F_IOWAIT] = 6, [F_LOAD] = 4,
 		[F_ID] = 2,    [F_EXPIRY] = 6,	    [F_PERIOD] = 6, [F_RESCHED] = 7,
 		[F_TKIND] = 4, [F_NEXT_WHEEL] = 10, [F_KEEP_TICK] = 9, [F_DEFERRABLE] = 10,
-		[F_SLACK] = 5,
+		[F_SLACK] = 5, [F_GLOBAL] = 6,
 	};
 
 	if (f == F_TIME && kind == TRACE_IDLE)
@@ -240,6 +242,7 @@ const char *trace_field_what(enum trace_kind kind, enum field f)
 		return "a period (ns)";
 	case F_RESCHED:
 	case F_DEFERRABLE:
+	case F_GLOBAL:
 		return "0 or 1";
 	default:
 		return "a record";
@@ -287,6 +290,9 @@ enum field trace_key_field(enum trace_kind kind, unsigned int allowed, const cha
 		break;
 	case 'p':
 		f = F_PERIOD;
+		break;
+	case 'g':
+		f = F_GLOBAL;
 		break;
 	case 'r':
 		f = F_RESCHED;
@@ -370,6 +376,7 @@ void trace_record_init(const struct trace_reader *r, struct trace_record *rec, e
 	rec->period_ns = 0;
 	rec->deferrable = false;
 	rec->slack_ns = 0;
+	rec->global = false;
 	rec->cause = WAKE_TIMER;
 	rec->has_iowait = false;
 	rec->has_load = false;
@@ -492,6 +499,14 @@ int trace_check_deferrable(struct trace_reader *r, struct trace_record *rec, con
 	int v = check_01(r, rec, F_DEFERRABLE, s, n);
 
 	rec->deferrable = v == 1;
+	return v < 0 ? -1 : 0;
+}
+
+int trace_check_global(struct trace_reader *r, struct trace_record *rec, const char *s, size_t n)
+{
+	int v = check_01(r, rec, F_GLOBAL, s, n);
+
+	rec->global = v == 1;
 	return v < 0 ? -1 : 0;
 }
 
@@ -638,6 +653,14 @@ int trace_check_record(struct trace_reader *r, struct trace_record *rec, unsigne
 		return trace_fail_field(r, rec, F_DEFERRABLE,
 					"deferrable=1 is a timer-wheel flag (TIMER_DEFERRABLE); an "
 					"hrtimer has none");
+	if (rec->kind == TRACE_TIMER && rec->global && rec->timer_kind == TIMER_HRTIMER)
+		return trace_fail_field(r, rec, F_GLOBAL,
+					"global=1 is a timer-wheel timer's (one without TIMER_PINNED, "
+					"which timer migration moves); an hrtimer does not migrate");
+	if (rec->kind == TRACE_TIMER && rec->global && rec->deferrable)
+		return trace_fail_field(r, rec, F_GLOBAL,
+					"a deferrable timer is on the deferrable base, neither local nor "
+					"global: global=1 and deferrable=1 do not go together");
 	if (rec->kind == TRACE_TIMER && rec->expiry_ns < rec->time_ns)
 		return trace_fail_field(r, rec, F_EXPIRY,
 					"timer expiry %" PRId64

@@ -40,6 +40,7 @@ enum field {
 	F_KEEP_TICK,  /* idle: keep_tick= */
 	F_DEFERRABLE, /* timer: deferrable= */
 	F_SLACK,      /* idle, timer: slack= (hrtimers) */
+	F_GLOBAL,     /* timer: global= (timer migration) */
 	F_NR
 };
 
@@ -151,6 +152,7 @@ int trace_check_period(struct trace_reader *r, struct trace_record *rec, int64_t
 int trace_check_resched(struct trace_reader *r, struct trace_record *rec, const char *s, size_t n);
 int trace_check_deferrable(struct trace_reader *r, struct trace_record *rec, const char *s,
 			   size_t n);
+int trace_check_global(struct trace_reader *r, struct trace_record *rec, const char *s, size_t n);
 int trace_check_tkind(struct trace_reader *r, struct trace_record *rec, const char *s, size_t n);
 int trace_check_record(struct trace_reader *r, struct trace_record *rec, unsigned int seen);
 int trace_check_end(struct trace_reader *r);

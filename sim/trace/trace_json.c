@@ -163,9 +163,11 @@ static int json_resched(struct trace_reader *r, struct trace_record *rec, json_t
 	return json_01(r, rec, o, F_RESCHED, trace_check_resched);
 }
 
-static int json_deferrable(struct trace_reader *r, struct trace_record *rec, json_t *o)
+/* deferrable and global, optional on timer records */
+static int json_timer_flags(struct trace_reader *r, struct trace_record *rec, json_t *o)
 {
-	return json_01(r, rec, o, F_DEFERRABLE, trace_check_deferrable);
+	return json_01(r, rec, o, F_DEFERRABLE, trace_check_deferrable) ||
+	       json_01(r, rec, o, F_GLOBAL, trace_check_global);
 }
 
 /* timer (idle) or kind (timer records), optional: the string "hrtimer" or "wheel". */
@@ -242,7 +244,7 @@ static int json_record(struct trace_reader *r, struct trace_record *rec)
 		     json_uint(r, rec, o, F_EXPIRY, &rec->expiry_ns, &present) ||
 		     json_uint(r, rec, o, F_PERIOD, &v, &present) ||
 		     (present && trace_check_period(r, rec, v)) || json_resched(r, rec, o) ||
-		     json_tkind(r, rec, o, &seen) || json_deferrable(r, rec, o) ||
+		     json_tkind(r, rec, o, &seen) || json_timer_flags(r, rec, o) ||
 		     json_uint(r, rec, o, F_SLACK, &rec->slack_ns, &present);
 		break;
 	case TRACE_CANCEL:

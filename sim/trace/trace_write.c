@@ -182,6 +182,8 @@ int trace_write_record(FILE *f, const struct trace_record *rec)
 			p = put_str(p, " kind=hrtimer");
 		if (rec->deferrable)
 			p = put_str(p, " deferrable=1");
+		if (rec->global)
+			p = put_str(p, " global=1");
 		p = put_slack(p, rec);
 		break;
 	case TRACE_CANCEL:
