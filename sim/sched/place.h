@@ -72,7 +72,9 @@ void sched_task_init(struct sched_task *p, int prev_cpu);
  * select_task_rq_fair(p, p->cpu, wake_flags | WF_TTWU) for a wakeup by w at now_ns: the CPU
  * p is to be queued on. Updates p->recent_used_cpu, w->task's wakee flips and the
  * has_idle_cores hint as the kernel does; does not move p (the caller sets p->cpu and
- * nr_running when it enqueues).
+ * nr_running when it enqueues). p->cpu must be a CPU p may run on, as in the kernel, which
+ * moves a task off the CPUs its new mask excludes; then the result is allowed too, and
+ * select_task_rq()'s select_fallback_rq() is never needed.
  */
 int sched_select_cpu(struct sched_place *sp, struct sched_task *p, const struct sched_waker *w,
 		     int wake_flags, int64_t now_ns);
