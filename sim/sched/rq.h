@@ -74,7 +74,8 @@ void sched_rq_update_curr(struct sched_rq *rq, int64_t now_ns);
 int sched_rq_enqueue(struct sched_rq *rq, struct sched_entity *se, int flags, int64_t now_ns);
 
 /* check_preempt_wakeup_fair() after se's enqueue: whether se preempts curr (need_resched is
- * then set). With no task running (the idle task is curr) a wakeup always preempts. */
+ * then set). With no task running (the idle task is curr) a wakeup always preempts. If
+ * need_resched is already set it returns false at once: the pick to come decides. */
 bool sched_rq_wakeup_preempt(struct sched_rq *rq, struct sched_entity *se, int64_t now_ns);
 
 /* dequeue_entity(DEQUEUE_SLEEP): se blocks. If it is curr it stays curr, off the rq, until
