@@ -7,13 +7,9 @@
 # without it, builds in build/ first, like the README commands. Needs jq.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-if [ -z "${IDLESIM:-}" ]; then
-	. "$here/../scripts/setup.sh"
-	idlesim_install_deps
-	idlesim_build
-	IDLESIM="$IDLESIM_BUILD/idlesim"
-fi
-command -v jq >/dev/null || { echo "evidence.sh: needs jq" >&2; exit 2; }
+# shellcheck source=scripts/setup.sh
+. "$here/../scripts/setup.sh"
+idlesim_bench_binary evidence.sh
 
 GOVS=menu@6.19,menu@6.6,menu@4.18,teo@6.19,teo@5.14,teo@5.1
 COMMON=(-g "$GOVS" -m "skl,hsx" -n 3 --duration-s 0.5)

@@ -10,13 +10,9 @@
 # like the README commands. Needs jq.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-if [ -z "${IDLESIM:-}" ]; then
-	. "$here/../scripts/setup.sh"
-	idlesim_install_deps
-	idlesim_build
-	IDLESIM="$IDLESIM_BUILD/idlesim"
-fi
-command -v jq >/dev/null || { echo "timer-worlds.sh: needs jq" >&2; exit 2; }
+# shellcheck source=scripts/setup.sh
+. "$here/../scripts/setup.sh"
+idlesim_bench_binary timer-worlds.sh
 
 GOVS=${GOVS:-menu@4.18,teo@5.1}
 EXITS=${EXITS:-typical}

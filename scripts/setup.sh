@@ -131,3 +131,15 @@ idlesim_report_skips() {
 		sed 's/^/idlesim: WARNING: /' | grep . >&2 || return 0
 	return 1
 }
+
+# For the bench scripts that read `idlesim compare` JSON: IDLESIM is the binary given in the
+# environment, else build/idlesim built as the README commands build it; jq must be there.
+# $1 names the calling script in the message.
+idlesim_bench_binary() {
+	if [ -z "${IDLESIM:-}" ]; then
+		idlesim_install_deps
+		idlesim_build
+		IDLESIM="$IDLESIM_BUILD/idlesim"
+	fi
+	command -v jq >/dev/null || { echo "$1: needs jq" >&2; exit 2; }
+}
