@@ -129,7 +129,9 @@ static void machine_config(const struct compare_result *res, int m, char hash[17
 
 void compare_write_config(FILE *f, const struct compare_result *res)
 {
-	char tun[1024], sets[1024], lim[32], hash[17], whz[COMPARE_MAX_WORLDS * 40] = "";
+	char tun[1024], sets[1024], lim[32], hash[17];
+	/* per world at most " (timer world " + a name + " at HZ 10000", then ")" */
+	char whz[COMPARE_MAX_WORLDS * (COMPARE_WORLD_LEN + 32) + 2] = "";
 	const char *dis;
 	int i;
 
