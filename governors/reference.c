@@ -20,7 +20,7 @@
  *	of latency regret (and its hits of the kernel's rule with perfect knowledge), not of
  *	energy regret: its rule is the kernel's (target residency), not a minimum of the energy
  *	model, which charges each exit at active power (docs/regret.md). In closed loops
- *	sim/engine/loop.c runs it without exit latency.
+ *	sim/sched/loop.c runs it without exit latency.
  *
  * oracle-energy
  *	Knows the true idle time like the oracle and stops the tick exactly as it does, but

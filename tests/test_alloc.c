@@ -45,7 +45,7 @@
 #include "sim/report/html.h"
 #include "sim/import/import.h"
 #include "sim/base/init.h"
-#include "sim/engine/loop.h"
+#include "sim/sched/loop.h"
 #include "sim/machine/machine.h"
 #include "sim/engine/replay.h"
 #include "sim/report/report.h"

@@ -37,7 +37,7 @@
 #include "sim/run/compare.h"
 #include "sim/report/compare_report.h"
 #include "sim/base/init.h"
-#include "sim/engine/loop.h"
+#include "sim/sched/loop.h"
 
 
 /* ---- the ping-pong workloads ---- */

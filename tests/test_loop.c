@@ -10,7 +10,7 @@
  * client starting on the response.
  */
 #include "tests/testutil.h"
-#include "sim/engine/loop.h"
+#include "sim/sched/loop.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,7 +118,7 @@ static void test_pingpong_by_hand(void **state)
 	loop_result_release(&r);
 }
 
-/* The oracle's loop runs without exit latency (sim/engine/loop.h): it bounds throughput. */
+/* The oracle's loop runs without exit latency (sim/sched/loop.h): it bounds throughput. */
 static void test_oracle_bounds_throughput(void **state)
 {
 	struct loop_result o, g;

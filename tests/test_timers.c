@@ -7,7 +7,7 @@
  */
 #include "tests/testutil.h"
 #include "sim/base/common.h"
-#include "sim/engine/loop.h"
+#include "sim/sched/loop.h"
 #include "sim/engine/wheel.h"
 
 #include <stdlib.h>
@@ -601,7 +601,7 @@ static void test_global_timer_migration(void **state)
 	free(l);
 }
 
-/* ---- the closed loop's timer world (sim/engine/loop.c) ---- */
+/* ---- the closed loop's timer world (sim/sched/loop.c) ---- */
 
 /* A scripted closed loop: the items given are sent at the start, nothing follows. */
 #define SM_ITEMS 4

@@ -76,7 +76,7 @@ typedef void sim_explain_fn(void *ud, const struct sim_decision *d);
 struct sim;
 
 /*
- * An agent drives the workload from inside the engine (closed loop, sim/engine/loop.c) instead of
+ * An agent drives the workload from inside the engine (closed loop, sim/sched/loop.c) instead of
  * a trace: it is told, at the right moment of simulated time, when a CPU runs again after
  * a wakeup that ended its idle loop, and when one of its timers fires; from there it feeds
  * periods (sim_idle, sim_wake, sim_rewake) and sets timers (sim_agent_timer). Both callbacks

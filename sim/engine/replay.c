@@ -34,7 +34,7 @@
  * governor's tick decision: the engine applies that one (sim_timer_slack()).
  *
  * Timer migration (global=1 timers, v6.12 __get_next_timer_interrupt() and
- * tmigr_quick_check(); the rule sim/engine/loop.c applies to closed loops): a CPU going
+ * tmigr_quick_check(); the rule sim/sched/loop.c applies to closed loops): a CPU going
  * idle counts its global timers only when its first wheel timer, global ones included, is
  * due by the next jiffy edge (its tick is then kept, and it expires them itself); otherwise
  * only if every other CPU is idle, the last active CPU, and then the earliest global timer

@@ -5,7 +5,7 @@
  *
  * Conventions shared by every model (here and in workload_sys.c):
  *  - A thread is pinned to one CPU; when several share a CPU (--cpus smaller than the
- *    threads), the CPU runs their items one at a time in order of arrival (sim/engine/loop.h).
+ *    threads), the CPU runs their items one at a time in order of arrival (sim/sched/loop.h).
  *  - A message to a thread on another CPU arrives as an IPI (the sender's wakeup of the
  *    receiving task), a device completion as an IRQ, a timer as a timer item.
  *  - Every time a model draws (work, delays) has the mean its parameter gives and a spread

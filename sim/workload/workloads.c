@@ -9,7 +9,7 @@
  * Each is one const struct workload; the table below is the only list of them.
  *
  * A run allocates the model's state (model_size bytes, zeroed), initializes it from the
- * parameters, lets the loop (sim/engine/loop.c) drive it, and frees it: nothing is shared between
+ * parameters, lets the loop (sim/sched/loop.c) drive it, and frees it: nothing is shared between
  * runs, so any number can run at once in different threads.
  */
 #include "sim/workload/workloads.h"

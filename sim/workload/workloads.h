@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * workloads.h - benchmark-like workload models, run in closed loop inside the engine
- * (sim/engine/loop.h), and written as traces by `idlesim gen` (their zero-exit-latency timeline).
+ * (sim/sched/loop.h), and written as traces by `idlesim gen` (their zero-exit-latency timeline).
  *
  * Each model imitates a benchmark family the governor debates use (netperf, tbench,
  * dbench, sockperf, hackbench, cyclictest, an idle system, the powernightmares pattern).
@@ -18,7 +18,7 @@
 
 #include "sim/base/common.h"
 #include "sim/base/error.h"
-#include "sim/engine/loop.h"
+#include "sim/sched/loop.h"
 #include "sim/trace/trace.h"
 
 #define WL_MAX_PARAMS 20

@@ -192,7 +192,7 @@ struct cpuidle_governor {
 	unsigned int nr_params;
 	/*
 	 * The oracle only: it knows the future, which a closed loop does not grant (its future
-	 * depends on its choices); sim/engine/loop.c runs it on the timeline without exit latency.
+	 * depends on its choices); sim/sched/loop.c runs it on the timeline without exit latency.
 	 */
 	bool oracle;
 	/*

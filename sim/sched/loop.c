@@ -27,9 +27,9 @@
  * (the migrator, simplified: the kernel's is an active CPU of the nearest group that has
  * one), else on the CPU that went idle last, which armed its hardware for it.
  *
- * For the oracle, loop_run() runs the loop twice, as sim/engine/loop.h explains.
+ * For the oracle, loop_run() runs the loop twice, as sim/sched/loop.h explains.
  */
-#include "sim/engine/loop.h"
+#include "sim/sched/loop.h"
 #include "sim/base/alloc.h"
 #include "sim/base/common.h"
 #include "sim/base/progress.h"

@@ -24,8 +24,8 @@
  * choices for that work. Pass 1 keeps its periods in memory: closed-loop runs are meant to
  * be seconds of simulated time.
  */
-#ifndef IDLESIM_LOOP_H
-#define IDLESIM_LOOP_H
+#ifndef IDLESIM_SCHED_LOOP_H
+#define IDLESIM_SCHED_LOOP_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -46,7 +46,7 @@ struct loop_item {
 	/* Timer-wheel flags (include/linux/timer.h). deferrable: TIMER_DEFERRABLE, it never
 	 * wakes an idle CPU nor counts in its sleep length, and runs when the CPU next runs.
 	 * global: not TIMER_PINNED; with loop_world.tmigr (v6.9+ timer migration) an idle
-	 * CPU hands it to the hierarchy (sim/engine/loop.c says where it then runs). */
+	 * CPU hands it to the hierarchy (sim/sched/loop.c says where it then runs). */
 	bool deferrable, global;
 	/* Its work queues RCU callbacks: the CPU keeps its tick until they are invoked
 	 * (loop_world.rcu_jiffies after the work ends). */
