@@ -620,7 +620,8 @@ static int sm_start(void *model, struct loop *L, struct sim_error *err)
 	struct script_model *m = model;
 	int i;
 
-	loop_set_world(L, &m->w);
+	if (loop_set_world(L, &m->w, err))
+		return -1;
 	m->expiry_6ms = loop_wheel_expiry(L, 6000000);
 	m->expiry_300ms = loop_wheel_expiry(L, 300000000);
 	for (i = 0; i < m->n; i++) {

@@ -68,7 +68,8 @@ static bool wl_param_opt(struct args *a, struct compare_request *req)
 	if (!v)
 		return true;
 	if (!strchr(v, ',')) {
-		num_arg(a, name, v, 0, 0, INT64_MAX / 1000, &req->params[k]);
+		num_arg(a, name, workload_param_word(req->wl, k, v), 0, 0, INT64_MAX / 1000,
+			&req->params[k]);
 		return true;
 	}
 	if (req->vary >= 0 && req->vary != k) {
@@ -92,7 +93,8 @@ static bool wl_param_opt(struct args *a, struct compare_request *req)
 		if (n >= sizeof(item))
 			n = sizeof(item) - 1;
 		snprintf(item, sizeof(item), "%.*s", (int)n, v);
-		if (num_arg(a, name, item, 0, 0, INT64_MAX / 1000, &req->values[req->nr_values++]))
+		if (num_arg(a, name, workload_param_word(req->wl, k, item), 0, 0, INT64_MAX / 1000,
+			    &req->values[req->nr_values++]))
 			return true;
 		if (!comma)
 			return true;

@@ -128,13 +128,25 @@ int bad_model_option(struct args *a, const struct workload *w)
 	char list[512];
 	size_t used = 0;
 	unsigned int j;
+	int hk, sched;
 
 	if (strncmp(a->argv[a->i], "--", 2))
 		return bad_option(a);
 	list[0] = '\0';
-	for (j = 0; j < w->nr_params && used < sizeof(list); j++)
-		used += (size_t)snprintf(list + used, sizeof(list) - used, " --%s",
-					 w->params[j].name);
+	/* the timer world's and the scheduler's options go by their first (+ how many more):
+	 * the message must fit its 320 bytes; help lists them all */
+	hk = workload_param_index(w, "housekeeping-us");
+	sched = workload_param_index(w, "placement");
+	for (j = 0; j < w->nr_params && used < sizeof(list); j++) {
+		if ((hk >= 0 && (int)j > hk && (int)j < hk + WL_HOUSEKEEPING_NR) ||
+		    (sched >= 0 && (int)j > sched && (int)j < sched + WL_SCHED_NR))
+			continue;
+		used += (size_t)snprintf(list + used, sizeof(list) - used, " --%s%s",
+					 w->params[j].name,
+					 (int)j == hk	   ? " (+6)"
+					 : (int)j == sched ? " (+3)"
+							   : "");
+	}
 	return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
 			     "%s: unknown option '%s' (workload %s takes%s; see idlesim help %s)",
 			     a->cmd, a->argv[a->i], w->name, list, a->cmd);

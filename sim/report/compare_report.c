@@ -37,7 +37,10 @@
 /* "throughput-4": the metric, and the parameter's value when the cells have one. */
 static void op_name(const struct compare_result *res, const struct compare_cell *c, char *buf, size_t n)
 {
-	if (res->vary >= 0)
+	if (res->vary >= 0 && workload_param_value_word(res->wl, res->vary, res->values[c->value]))
+		snprintf(buf, n, "%s-%s", c->name,
+			 workload_param_value_word(res->wl, res->vary, res->values[c->value]));
+	else if (res->vary >= 0)
 		snprintf(buf, n, "%s-%lld", c->name, (long long)res->values[c->value]);
 	else
 		snprintf(buf, n, "%s", c->name);
@@ -46,6 +49,43 @@ static void op_name(const struct compare_result *res, const struct compare_cell 
 static const char *param_name(const struct compare_result *res)
 {
 	return res->vary >= 0 ? res->wl->params[res->vary].name : NULL;
+}
+
+/* Whether parameter i is reported: the listed one, and every one that applies (the
+ * scheduler's only with the scheduler: a pinned run reports as before it existed). */
+static bool param_shown(const struct compare_result *res, const int64_t *params, int i)
+{
+	int v;
+
+	if (i == res->vary || workload_param_applies(res->wl, params, i))
+		return true;
+	for (v = 0; v < res->nr_values && res->vary >= 0; v++) {
+		int64_t p[WL_MAX_PARAMS];
+
+		memcpy(p, params, sizeof(p));
+		p[res->vary] = res->values[v];
+		if (workload_param_applies(res->wl, p, i))
+			return true;
+	}
+	return false;
+}
+
+/* One value of parameter i: a word if it has one (placement=sched), else the number. */
+static size_t param_value(char *buf, size_t n, const struct compare_result *res, int i,
+			  const char *sep, int64_t v)
+{
+	const char *word = workload_param_value_word(res->wl, i, v);
+
+	if (word)
+		return (size_t)snprintf(buf, n, "%s%s", sep, word);
+	return (size_t)snprintf(buf, n, "%s%lld", sep, (long long)v);
+}
+
+static json_t *param_json(const struct compare_result *res, int i, int64_t v)
+{
+	const char *word = workload_param_value_word(res->wl, i, v);
+
+	return word ? json_string(word) : json_integer(v);
 }
 
 /* "clients=1,2,4 msg-bytes=64": every parameter, the listed one with its values. */
@@ -63,14 +103,15 @@ static void params_desc(const struct compare_result *res, int world, char *buf, 
 		workload_preset(res->wl, res->worlds[world], params, &err);
 	buf[0] = '\0';
 	for (i = 0; i < res->wl->nr_params && used < n; i++) {
+		if (!param_shown(res, params, (int)i))
+			continue;
 		used += (size_t)snprintf(buf + used, n - used, "%s%s=", used ? " " : "",
 					 res->wl->params[i].name);
 		for (v = 0; v < res->nr_values && (int)i == res->vary && used < n; v++)
-			used += (size_t)snprintf(buf + used, n - used, "%s%lld", v ? "," : "",
-						 (long long)res->values[v]);
+			used += param_value(buf + used, n - used, res, (int)i, v ? "," : "",
+					    res->values[v]);
 		if ((int)i != res->vary && used < n)
-			used += (size_t)snprintf(buf + used, n - used, "%lld",
-						 (long long)params[i]);
+			used += param_value(buf + used, n - used, res, (int)i, "", params[i]);
 	}
 }
 
@@ -592,12 +633,14 @@ static json_t *setup_json(const struct compare_result *res)
 	for (i = 0; i < res->wl->nr_params; i++) {
 		json_t *x;
 
+		if (!param_shown(res, res->params, (int)i))
+			continue;
 		if ((int)i == res->vary) {
 			x = json_array();
 			for (v = 0; v < res->nr_values; v++)
-				json_array_append_new(x, json_integer(res->values[v]));
+				json_array_append_new(x, param_json(res, (int)i, res->values[v]));
 		} else {
-			x = json_integer(res->params[i]);
+			x = param_json(res, (int)i, res->params[i]);
 		}
 		json_object_set_new(p, res->wl->params[i].name, x);
 	}

@@ -235,7 +235,7 @@ static int plan_machines(struct plan *pl, struct sim_error *err)
 		    run_disabled_mask(&req->knobs, &pl->mach[i], &pl->mask[i], err))
 			return -1;
 		for (v = 0; v < pl->nr_rows; v++) {
-			need = req->wl->nr_cpus(pl->params[v]);
+			need = workload_nr_cpus(req->wl, pl->params[v], &pl->mach[i]);
 			if (need <= machine_nr_cpus(&pl->mach[i]))
 				continue;
 			if (req->vary >= 0)

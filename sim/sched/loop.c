@@ -30,6 +30,7 @@
  * For the oracle, loop_run() runs the loop twice, as sim/sched/loop.h explains.
  */
 #include "sim/sched/loop.h"
+#include "sim/sched/loop_int.h"
 #include "sim/base/alloc.h"
 #include "sim/base/common.h"
 #include "sim/base/progress.h"
@@ -40,51 +41,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum lstate { L_RUNNING, L_IDLE };
-
-struct lcpu {
-	enum lstate state;
-	struct loop_item cur;	  /* the item being run */
-	bool has_cur;
-	struct loop_item *pending; /* heap by (arrival, seq) */
-	size_t nr_pending, cap_pending;
-	int iowait;
-	/* the current idle period, as fed */
-	int64_t idle_start_ns;
-	int64_t wake_ns; /* SIM_TIME_NEVER while unknown */
-	enum wake_cause wake_cause;
-	int64_t next_timer_ns, next_wheel_ns;
-	int idle_iowait;
-	int64_t rcu_until_ns; /* RCU callbacks pending until this tick (0: none) */
-};
-
-/* A period of pass 1, kept for pass 2. */
-struct lperiod {
-	int64_t start_ns, wake_ns, next_timer_ns, next_wheel_ns, keep_tick_until_ns;
-	int cpu;
-	enum wake_cause cause;
-	int iowait;
-};
-
-struct loop {
-	struct sim *S;
-	const struct loop_model_ops *ops;
-	void *model;
-	int nr_cpus;
-	struct lcpu *cpus;
-	uint64_t rng[LOOP_STREAMS];
-	uint64_t seq;
-	int64_t start_ns, end_ns;
-	uint64_t requests, bytes;
-	struct lat_hist latency;
-	bool record;
-	struct lperiod *periods;
-	size_t nr_periods, cap_periods;
-	struct loop_world world;
-	struct lcpu pool;  /* global timer items with world.tmigr (their .cpu: the owner) */
-	int last_idle_cpu; /* the CPU that went idle last (-1: none yet) */
-};
 
 /* ---- randomness: one splitmix64 stream per use, so models stay reproducible ---- */
 
@@ -108,124 +64,6 @@ int64_t loop_exp(struct loop *L, int stream, int64_t mean_ns)
 	return v < 1.0 ? 1 : (int64_t)(v + 0.5);
 }
 
-/* ---- pending items ---- */
-
-static bool item_before(const struct loop_item *a, const struct loop_item *b)
-{
-	return a->arrival_ns != b->arrival_ns ? a->arrival_ns < b->arrival_ns : a->seq < b->seq;
-}
-
-static int push_item(struct lcpu *c, const struct loop_item *it)
-{
-	size_t i;
-
-	if (sim_grow((void **)&c->pending, &c->cap_pending, c->nr_pending + 1, sizeof(*c->pending)))
-		return -1;
-	i = c->nr_pending++;
-	while (i > 0 && item_before(it, &c->pending[(i - 1) / 2])) {
-		c->pending[i] = c->pending[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	c->pending[i] = *it;
-	return 0;
-}
-
-static void pop_item(struct lcpu *c, struct loop_item *out)
-{
-	struct loop_item last;
-	size_t i = 0;
-
-	*out = c->pending[0];
-	last = c->pending[--c->nr_pending];
-	for (;;) {
-		size_t k = 2 * i + 1;
-
-		if (k >= c->nr_pending)
-			break;
-		if (k + 1 < c->nr_pending && item_before(&c->pending[k + 1], &c->pending[k]))
-			k++;
-		if (!item_before(&c->pending[k], &last))
-			break;
-		c->pending[i] = c->pending[k];
-		i = k;
-	}
-	if (c->nr_pending)
-		c->pending[i] = last;
-}
-
-/* ---- timer migration ---- */
-
-/* Active for timer migration: running, or idle with its tick still running. */
-static bool cpu_active(const struct loop *L, int cpu)
-{
-	return L->cpus[cpu].state == L_RUNNING || !sim_tick_stopped(L->S, cpu);
-}
-
-static bool lonely(const struct loop *L, int cpu)
-{
-	int j;
-
-	for (j = 0; j < L->nr_cpus; j++)
-		if (j != cpu && cpu_active(L, j))
-			return false;
-	return true;
-}
-
-static int64_t armed_of(const struct loop *L, int cpu, int64_t t)
-{
-	return L->ops->armed_timer ? L->ops->armed_timer(L->model, cpu, t) : SIM_TIME_NEVER;
-}
-
-/* The earliest global timer of `cpu` (cpu < 0: of every CPU), pooled or armed by the model. */
-static int64_t global_of(const struct loop *L, int cpu, int64_t t)
-{
-	int64_t g = SIM_TIME_NEVER;
-	size_t i;
-	int j;
-
-	for (i = 0; i < L->pool.nr_pending; i++)
-		if (cpu < 0 || L->pool.pending[i].cpu == cpu)
-			g = sim_min64(g, L->pool.pending[i].arrival_ns);
-	for (j = 0; j < L->nr_cpus; j++)
-		if (cpu < 0 || j == cpu)
-			g = sim_min64(g, armed_of(L, j, t));
-	return g;
-}
-
-/*
- * The earliest pending timer item or armed timer, and the earliest timer-wheel one, as
- * tick_nohz_next_event() sees them (the header comment: deferrable ones never, global ones
- * by the timer migration rule of the world).
- */
-static void next_timers_of(const struct loop *L, int cpu, int64_t t)
-{
-	struct lcpu *c = &L->cpus[cpu];
-	int64_t wheel = SIM_TIME_NEVER, hr = SIM_TIME_NEVER, own;
-	size_t i;
-
-	for (i = 0; i < c->nr_pending; i++) {
-		const struct loop_item *it = &c->pending[i];
-
-		if (it->cause != WAKE_TIMER || it->deferrable)
-			continue;
-		if (it->hrtimer)
-			hr = sim_min64(hr, it->arrival_ns);
-		else
-			wheel = sim_min64(wheel, it->arrival_ns);
-	}
-	if (!L->world.tmigr) {
-		wheel = sim_min64(wheel, armed_of(L, cpu, t));
-	} else {
-		own = global_of(L, cpu, t);
-		if (sim_min64(wheel, own) <= jiffy_edge_after(sim_grid(L->S), t))
-			wheel = sim_min64(wheel, own);
-		else if (lonely(L, cpu))
-			wheel = sim_min64(wheel, global_of(L, -1, t));
-	}
-	c->next_wheel_ns = wheel;
-	c->next_timer_ns = sim_min64(wheel, hr);
-}
-
 /* Run the pool's due items where the header comment says; re-arm its timer. */
 static int pool_fire(struct loop *L, int64_t t, struct sim_error *err)
 {
@@ -233,10 +71,10 @@ static int pool_fire(struct loop *L, int64_t t, struct sim_error *err)
 	int j, to;
 
 	while (L->pool.nr_pending && L->pool.pending[0].arrival_ns <= t) {
-		pop_item(&L->pool, &it);
-		to = cpu_active(L, it.cpu) ? it.cpu : -1;
+		loop_pop_item(&L->pool, &it);
+		to = loop_cpu_active(L, it.cpu) ? it.cpu : -1;
 		for (j = 0; j < L->nr_cpus && to < 0; j++)
-			if (cpu_active(L, j))
+			if (loop_cpu_active(L, j))
 				to = j;
 		if (to < 0)
 			to = L->last_idle_cpu >= 0 ? L->last_idle_cpu : it.cpu;
@@ -270,72 +108,15 @@ int64_t loop_jiffy_edge(const struct loop *L, int64_t t_ns)
 	return jiffy_edge_at_or_after(sim_grid(L->S), t_ns);
 }
 
-void loop_set_world(struct loop *L, const struct loop_world *w)
+int loop_set_world(struct loop *L, const struct loop_world *w, struct sim_error *err)
 {
 	L->world = *w;
-}
-
-/* ---- the CPU's life ---- */
-
-static int record_period(struct loop *L, int cpu, int64_t wake_ns)
-{
-	struct lcpu *c = &L->cpus[cpu];
-	struct lperiod *p;
-
-	if (!L->record)
-		return 0;
-	if (sim_grow((void **)&L->periods, &L->cap_periods, L->nr_periods + 1, sizeof(*L->periods)))
-		return -1;
-	p = &L->periods[L->nr_periods++];
-	p->cpu = cpu;
-	p->start_ns = c->idle_start_ns;
-	p->wake_ns = wake_ns;
-	p->cause = c->wake_cause;
-	p->next_timer_ns = c->next_timer_ns;
-	p->next_wheel_ns = c->next_wheel_ns;
-	p->keep_tick_until_ns = c->rcu_until_ns > c->idle_start_ns ? c->rcu_until_ns : 0;
-	p->iowait = c->idle_iowait;
+	if (w->sched && !L->sched)
+		return loop_sched_init(L, L->machine, err);
 	return 0;
 }
 
-/* The earliest pending item that wakes an idle CPU (not a deferrable timer), or NULL. */
-static const struct loop_item *first_waking(const struct lcpu *c)
-{
-	const struct loop_item *w = NULL;
-	size_t i;
-
-	if (c->nr_pending && !c->pending[0].deferrable)
-		return &c->pending[0];
-	for (i = 0; i < c->nr_pending; i++)
-		if (!c->pending[i].deferrable && (!w || item_before(&c->pending[i], w)))
-			w = &c->pending[i];
-	return w;
-}
-
-static int go_idle(struct loop *L, int cpu, int64_t t, struct sim_error *err)
-{
-	struct lcpu *c = &L->cpus[cpu];
-	const struct loop_item *w;
-
-	c->state = L_IDLE;
-	c->has_cur = false;
-	c->idle_start_ns = t;
-	next_timers_of(L, cpu, t);
-	c->idle_iowait = c->iowait;
-	c->wake_ns = SIM_TIME_NEVER;
-	L->last_idle_cpu = cpu;
-	if (sim_idle(L->S, cpu, t, c->next_timer_ns, c->next_wheel_ns, (unsigned int)c->iowait, 0,
-		     err))
-		return -1;
-	if (c->rcu_until_ns > t && sim_keep_tick(L->S, cpu, c->rcu_until_ns, err))
-		return -1;
-	w = first_waking(c);
-	if (!w)
-		return 0;
-	c->wake_ns = w->arrival_ns;
-	c->wake_cause = w->cause;
-	return sim_wake(L->S, cpu, c->wake_ns, c->wake_cause, false, err);
-}
+/* ---- the CPU's life ---- */
 
 /* Run the next arrived item, or go idle. */
 static int run_next(struct loop *L, int cpu, int64_t t, struct sim_error *err)
@@ -343,8 +124,8 @@ static int run_next(struct loop *L, int cpu, int64_t t, struct sim_error *err)
 	struct lcpu *c = &L->cpus[cpu];
 
 	if (!c->nr_pending || c->pending[0].arrival_ns > t)
-		return go_idle(L, cpu, t, err);
-	pop_item(c, &c->cur);
+		return loop_go_idle(L, cpu, t, err);
+	loop_pop_item(c, &c->cur);
 	c->cur.start_ns = t;
 	c->has_cur = true;
 	c->state = L_RUNNING;
@@ -357,8 +138,10 @@ static int agent_ready(void *ctx, struct sim *S, int cpu, int64_t t, struct sim_
 	struct loop *L = ctx;
 
 	(void)S;
-	if (record_period(L, cpu, L->cpus[cpu].wake_ns))
+	if (loop_record_period(L, cpu, L->cpus[cpu].wake_ns))
 		return sim_error_nomem(err, "");
+	if (L->sched)
+		return loop_sched_ready(L, cpu, t, err);
 	return run_next(L, cpu, t, err);
 }
 
@@ -371,14 +154,12 @@ static int agent_timer(void *ctx, struct sim *S, uint32_t cpu, int64_t t, struct
 	(void)S;
 	if (cpu == (uint32_t)L->nr_cpus)
 		return pool_fire(L, t, err);
+	if (L->sched)
+		return loop_sched_timer(L, (int)cpu, t, err);
 	c = &L->cpus[cpu];
 	done = c->cur;
 	c->has_cur = false;
-	if (done.rcu && L->world.rcu_jiffies > 0) /* invoked at the tick rcu_jiffies edges on */
-		c->rcu_until_ns = sim_max64(
-			c->rcu_until_ns,
-			jiffy_edge_ns(sim_grid(L->S),
-				      jiffy_of(sim_grid(L->S), t) + L->world.rcu_jiffies));
+	loop_rcu_queued(L, (int)cpu, &done, t);
 	if (L->ops->done(L->model, L, &done, t, err))
 		return -1;
 	return run_next(L, (int)cpu, t, err);
@@ -400,16 +181,22 @@ int loop_send(struct loop *L, const struct loop_item *it, struct sim_error *err)
 		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
 				     "workload sent an item to CPU %d at %lld ns that cannot run",
 				     x.cpu, (long long)x.arrival_ns);
+	if (x.tid < 0 || x.tid > LOOP_MAX_TASKS)
+		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+				     "workload sent work to task %d (tasks are 1..%d)", x.tid,
+				     LOOP_MAX_TASKS);
 	x.seq = L->seq++;
 	if (x.global && L->world.tmigr && x.cause == WAKE_TIMER && !x.hrtimer && !x.deferrable) {
-		if (push_item(&L->pool, &x))
+		if (loop_push_item(&L->pool, &x))
 			return sim_error_nomem(err, "");
 		if (L->pool.pending[0].seq == x.seq)
 			sim_agent_timer(L->S, (uint32_t)L->nr_cpus, x.arrival_ns);
 		return 0;
 	}
+	if (L->sched)
+		return loop_sched_send(L, &x, err);
 	c = &L->cpus[x.cpu];
-	if (push_item(c, &x))
+	if (loop_push_item(c, &x))
 		return sim_error_nomem(err, "");
 	if (c->state != L_IDLE || x.deferrable ||
 	    (c->wake_ns != SIM_TIME_NEVER && c->wake_ns <= x.arrival_ns))
@@ -429,6 +216,10 @@ int loop_request_done(struct loop *L, int64_t latency_ns, uint64_t bytes, struct
 
 void loop_iowait(struct loop *L, int cpu, int delta)
 {
+	if (L->sched) {
+		loop_sched_iowait(L, cpu, delta);
+		return;
+	}
 	L->cpus[cpu].iowait += delta;
 	if (L->cpus[cpu].iowait < 0)
 		L->cpus[cpu].iowait = 0;
@@ -452,6 +243,7 @@ static void loop_free(struct loop *L)
 	sim_free(L->pool.pending);
 	sim_free(L->periods);
 	lat_hist_release(&L->latency);
+	loop_sched_free(L);
 }
 
 static int loop_init(struct loop *L, const struct loop_model_ops *ops, void *model, int nr_cpus,
@@ -487,13 +279,14 @@ static int run_closed(struct loop *L, const struct sim_config *cfg, struct run_s
 	L->S = sim_create(&c, 0, err);
 	if (!L->S)
 		return -1;
+	L->machine = c.machine;
 	sim_set_end(L->S, L->end_ns);
 	for (i = 0; i < L->nr_cpus; i++)
 		L->cpus[i].state = L_RUNNING;
 	if (L->ops->start(L->model, L, err))
 		goto out;
 	for (i = 0; i < L->nr_cpus; i++)
-		if (run_next(L, i, 0, err))
+		if (L->sched ? loop_sched_ready(L, i, 0, err) : run_next(L, i, 0, err))
 			goto out;
 	if (sim_finish(L->S, L->end_ns, stats, err))
 		goto out;
@@ -501,7 +294,7 @@ static int run_closed(struct loop *L, const struct sim_config *cfg, struct run_s
 	 * what sim_finish() handed over. */
 	for (i = 0; i < L->nr_cpus && L->record; i++)
 		if (L->cpus[i].state == L_IDLE &&
-		    record_period(L, i, sim_max64(L->cpus[i].wake_ns == SIM_TIME_NEVER
+		    loop_record_period(L, i, sim_max64(L->cpus[i].wake_ns == SIM_TIME_NEVER
 							    ? L->end_ns + 1
 							    : L->cpus[i].wake_ns,
 						    L->cpus[i].idle_start_ns + 1))) {
@@ -712,6 +505,10 @@ int loop_run(const struct sim_config *cfg, const struct loop_model_ops *ops, voi
 		out->duration_s = (double)duration_ns / 1e9;
 		out->latency = L.latency;
 		L.latency.buckets = NULL; /* moved to out */
+		if (loop_sched_result(&L, &out->sched)) {
+			loop_result_release(out);
+			rc = sim_error_nomem(err, "");
+		}
 	}
 	loop_free(&L);
 	return rc;
@@ -721,5 +518,7 @@ void loop_result_release(struct loop_result *r)
 {
 	run_stats_release(&r->stats);
 	lat_hist_release(&r->latency);
+	sim_free(r->sched.cpu);
+	sim_free(r->sched.task);
 	memset(r, 0, sizeof(*r));
 }

@@ -51,6 +51,18 @@ struct loop_item {
 	/* Its work queues RCU callbacks: the CPU keeps its tick until they are invoked
 	 * (loop_world.rcu_jiffies after the work ends). */
 	bool rcu;
+	/*
+	 * The task the work runs in, for --placement sched (loop_world.sched): 1, 2, ... (the
+	 * model's thread number + 1); 0: the CPU's own kernel work (interrupt handlers, timer
+	 * callbacks, per-CPU kthreads), which runs on .cpu, ahead of any task. With the
+	 * scheduler, .cpu of a task's item is where its wakeup comes from: an ipi item sent at
+	 * the current time is a wakeup by the running task (the waker's CPU), anything else an
+	 * interrupt on .cpu whose handler wakes the task; the first wakeup of a task starts it
+	 * on .cpu. Without the scheduler, tid is ignored and .cpu is where the work runs.
+	 */
+	int tid;
+	bool sync;   /* WF_SYNC: the waker is about to sleep (a socket's sync wakeup) */
+	bool pinned; /* the task may run only on .cpu (its affinity: sched_setaffinity) */
 	/* the model's own: */
 	int kind;
 	int task;
@@ -89,8 +101,24 @@ struct loop_model_ops {
 struct loop_world {
 	bool tmigr;
 	int rcu_jiffies;
+	/*
+	 * The scheduler (sim/sched/loop_sched.c, docs/scheduler.md): items with a tid are
+	 * tasks that it places at their wakeup (select_task_rq_fair), queues on the CPUs' run
+	 * queues (EEVDF) and balances when a CPU is about to idle (sched_balance_newidle).
+	 * false: every item runs on its .cpu in order of arrival (--placement pinned).
+	 *  migration_cost_ns  sysctl_sched_migration_cost: a task that ran this recently is
+	 *                     cache-hot (not pulled); avg_idle's start and cap derive from it
+	 *  base_slice_ns      sysctl_sched_base_slice (0: the kernel's for the CPU count)
+	 *  newidle_cost_ns    sd->max_newidle_lb_cost of each domain level (an assumption)
+	 */
+	bool sched;
+	int64_t migration_cost_ns, base_slice_ns, newidle_cost_ns;
 };
-void loop_set_world(struct loop *L, const struct loop_world *w);
+/* Set by the model's start(), before it sends anything. Returns 0 or -1 with err set. */
+int loop_set_world(struct loop *L, const struct loop_world *w, struct sim_error *err);
+
+/* The most tasks (tids) a run may have. */
+#define LOOP_MAX_TASKS 65536
 
 /*
  * The time a timer-wheel timer armed now with `timeout_ns` fires: expires = jiffies +
@@ -117,7 +145,34 @@ uint64_t loop_rand(struct loop *L, int stream);
 int64_t loop_uniform(struct loop *L, int stream, int64_t lo, int64_t hi);
 int64_t loop_exp(struct loop *L, int stream, int64_t mean_ns);
 
+/* What the scheduler did (loop_world.sched), per task and per CPU: schedstat's names. */
+struct loop_task_stats {
+	uint64_t wakeups;	     /* times it woke (nr_wakeups) */
+	uint64_t wakeups_idle;	     /* ... placed on an idle CPU (that wakeup ended its idle) */
+	uint64_t wakeups_busy;	     /* ... placed on a CPU that was running or had tasks */
+	uint64_t migrations;	     /* nr_migrations: woken or pulled elsewhere than it ran */
+	uint64_t pulls;		     /* moved by a newly-idle balance */
+	uint64_t pcount;	     /* times it was switched to (schedstat's pcount) */
+	int64_t run_delay_ns;	     /* time runnable but waiting (schedstat's run_delay) */
+	int64_t runtime_ns;	     /* time it ran (sum_exec_runtime) */
+	int last_cpu;
+};
+struct loop_cpu_stats {
+	uint64_t wakeups_idle, wakeups_busy; /* task wakeups placed on this CPU */
+	uint64_t migrations_in;		     /* tasks that came here from another CPU */
+	uint64_t pulls;			     /* tasks this CPU pulled when newly idle */
+	uint64_t newidle_tries;		     /* newly-idle balances that ran (not skipped) */
+	uint64_t switches;		     /* a task switched to (nr_switches, tasks only) */
+	int64_t run_delay_ns;		     /* waits of the tasks queued here */
+};
+struct loop_sched_stats {
+	int nr_cpus, nr_tasks; /* 0 tasks: no scheduler (pinned) */
+	struct loop_cpu_stats *cpu;
+	struct loop_task_stats *task; /* by tid - 1 */
+};
+
 struct loop_result {
+	struct loop_sched_stats sched;
 	struct run_stats stats; /* idle statistics and energy, as for a replay */
 	uint64_t requests;
 	uint64_t bytes;

@@ -111,6 +111,21 @@ int sched_place_nr_cpus(const struct sched_place *sp)
 	return sp->nr_cpus;
 }
 
+int sched_place_llc_of(const struct sched_place *sp, int cpu)
+{
+	return sp->llc[cpu];
+}
+
+int sched_place_core_of(const struct sched_place *sp, int cpu)
+{
+	return sp->core[cpu];
+}
+
+bool sched_place_smt(const struct sched_place *sp)
+{
+	return sp->threads > 1;
+}
+
 bool sched_place_cpu_idle(const struct sched_place *sp, int cpu)
 {
 	return sp->nr_running[cpu] == 0;

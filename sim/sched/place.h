@@ -51,6 +51,11 @@ struct sched_place *sched_place_new(const struct machine *m);
 void sched_place_free(struct sched_place *sp);
 
 int sched_place_nr_cpus(const struct sched_place *sp);
+/* The topology placement uses: a CPU's LLC (its package), its core (numbered over the
+ * machine), and whether cores have SMT siblings. */
+int sched_place_llc_of(const struct sched_place *sp, int cpu);
+int sched_place_core_of(const struct sched_place *sp, int cpu);
+bool sched_place_smt(const struct sched_place *sp);
 
 /* Set a run queue's nr_running. When a CPU becomes idle (n drops to 0), the kernel's
  * update_idle_core() runs: has_idle_cores is set if every SMT sibling is idle too. */

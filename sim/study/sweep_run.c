@@ -504,7 +504,7 @@ static void *worker(void *ud)
 {
 	struct pool *p = ud;
 	struct sim_error err = { 0 };
-	char *line;
+	char *line = NULL;
 	long i;
 
 	for (;;) {
@@ -554,11 +554,12 @@ static int check_inputs(const struct sweep_spec *s, struct sim_error *err)
 		if (run_load_machine(&q, s->machines[i], &m, err))
 			return -1;
 		for (k = 0; k < s->nr_wl; k++)
-			if (s->wl[k].wl->nr_cpus(s->wl[k].params) > machine_nr_cpus(&m))
+			if (workload_nr_cpus(s->wl[k].wl, s->wl[k].params, &m) > machine_nr_cpus(&m))
 				return sim_error_set(err, SIM_ERR_INPUT, s->source, 0, 0,
 						     "workload %s needs %d CPUs, but machine %s "
 						     "has %d", s->wl[k].label,
-						     s->wl[k].wl->nr_cpus(s->wl[k].params),
+						     workload_nr_cpus(s->wl[k].wl, s->wl[k].params,
+								      &m),
 						     m.name, machine_nr_cpus(&m));
 	}
 	for (i = 0; i < s->nr_traces; i++) {

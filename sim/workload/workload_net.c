@@ -45,13 +45,15 @@
  * on it; its bytes are msg-bytes. Throughput: MB/s received.
  */
 enum { NP_MSG_BYTES, NP_RCVBUF, NP_JITTER, NP_HOUSEKEEPING, NP_HK_ALIGNED, NP_WATCHDOG, NP_VMSTAT,
-       NP_KTIMERS, NP_TMIGR, NP_RCU_JIFFIES, NP_NR };
+       NP_KTIMERS, NP_TMIGR, NP_RCU_JIFFIES, NP_PLACEMENT, NP_MIGRATION_COST, NP_BASE_SLICE,
+       NP_NEWIDLE_COST, NP_NR };
 
 static const struct wl_param netperf_params[NP_NR] = {
 	[NP_MSG_BYTES] = { "msg-bytes", "UDP payload per message", 1024, 1, 65507 },
 	[NP_RCVBUF] = { "rcvbuf-bytes", "receive socket buffer", 212992, 1, 1 << 30 },
 	[NP_JITTER] = JITTER_PARAM,
 	[NP_HOUSEKEEPING] = HOUSEKEEPING_PARAMS(0, WL_WATCHDOG_DEFAULT_MS),
+	[NP_PLACEMENT] = SCHED_PARAMS,
 };
 
 enum { NP_SEND, NP_RECV };
@@ -85,7 +87,8 @@ static int netperf_init(void *model, const int64_t *p, int nr_cpus, struct sim_e
 
 static int netperf_send(struct netperf *m, struct loop *L, int64_t t, struct sim_error *err)
 {
-	struct loop_item it = { .cpu = 0, .arrival_ns = t, .cause = WAKE_IPI, .kind = NP_SEND };
+	struct loop_item it = { .cpu = 0, .arrival_ns = t, .cause = WAKE_IPI, .kind = NP_SEND,
+				.tid = 1 };
 
 	it.work_ns = wl_vary(L, 0, m->send_ns, m->jitter);
 	return loop_send(L, &it, err);
@@ -100,7 +103,8 @@ static int netperf_done(void *model, struct loop *L, const struct loop_item *don
 			struct sim_error *err)
 {
 	struct netperf *m = model;
-	struct loop_item it = { .cpu = 1, .arrival_ns = t, .cause = WAKE_IPI, .kind = NP_RECV };
+	struct loop_item it = { .cpu = 1, .arrival_ns = t, .cause = WAKE_IPI, .kind = NP_RECV,
+				.tid = 2, .sync = true };
 
 	if (done->kind == NP_RECV) {
 		m->queued--;
@@ -130,6 +134,7 @@ const struct workload wl_netperf_udp = {
 	.nr_params = NP_NR,
 	.throughput_unit = "MB/s",
 	.nr_cpus = netperf_cpus,
+	.unbound = true,
 	.model_size = sizeof(struct netperf),
 	.init = netperf_init,
 	.ops = &netperf_ops,
@@ -165,7 +170,8 @@ const struct workload wl_netperf_udp = {
  * its current item is done, at that time, with their true arrival time as the stamp.
  */
 enum { SP_MSG_BYTES, SP_MPS, SP_RING, SP_RCVBUF, SP_MODE, SP_WIRE_US, SP_JITTER, SP_HOUSEKEEPING,
-       SP_HK_ALIGNED, SP_WATCHDOG, SP_VMSTAT, SP_KTIMERS, SP_TMIGR, SP_RCU_JIFFIES, SP_NR };
+       SP_HK_ALIGNED, SP_WATCHDOG, SP_VMSTAT, SP_KTIMERS, SP_TMIGR, SP_RCU_JIFFIES, SP_PLACEMENT, SP_MIGRATION_COST, SP_BASE_SLICE,
+       SP_NEWIDLE_COST, SP_NR };
 
 static const struct wl_param sockperf_params[SP_NR] = {
 	[SP_MSG_BYTES] = { "msg-bytes", "UDP payload per message", 1024, 1, 65507 },
@@ -178,6 +184,7 @@ static const struct wl_param sockperf_params[SP_NR] = {
 			 1000000 },
 	[SP_JITTER] = JITTER_PARAM,
 	[SP_HOUSEKEEPING] = HOUSEKEEPING_PARAMS(0, WL_WATCHDOG_DEFAULT_MS),
+	[SP_PLACEMENT] = SCHED_PARAMS,
 };
 
 struct sockperf {
@@ -215,7 +222,7 @@ static int sockperf_init(void *model, const int64_t *p, int nr_cpus, struct sim_
 /* Throughput: send the message due at m->next_ns, arriving at `at`, unless it is full. */
 static int sockperf_arrive(struct sockperf *m, struct loop *L, int64_t at, struct sim_error *err)
 {
-	struct loop_item it = { .cpu = 0, .arrival_ns = at, .cause = WAKE_IRQ };
+	struct loop_item it = { .cpu = 0, .arrival_ns = at, .cause = WAKE_IRQ, .tid = 1 };
 
 	if (m->queued < m->capacity) {
 		m->queued++;
@@ -231,7 +238,7 @@ static int sockperf_arrive(struct sockperf *m, struct loop *L, int64_t at, struc
 /* Ping-pong: the client sends its next message at `sent`; it reaches the server (an IRQ). */
 static int sockperf_ping(struct sockperf *m, struct loop *L, int64_t sent, struct sim_error *err)
 {
-	struct loop_item it = { .cpu = 0, .cause = WAKE_IRQ, .stamp_ns = sent };
+	struct loop_item it = { .cpu = 0, .cause = WAKE_IRQ, .tid = 1, .stamp_ns = sent };
 
 	it.arrival_ns = sent + wl_vary(L, 0, m->wire_ns, m->jitter);
 	it.work_ns = wl_vary(L, 1, m->work_ns, m->jitter);
@@ -286,6 +293,7 @@ const struct workload wl_sockperf = {
 	.nr_params = SP_NR,
 	.throughput_unit = "MB/s",
 	.nr_cpus = sockperf_cpus,
+	.unbound = true,
 	.model_size = sizeof(struct sockperf),
 	.init = sockperf_init,
 	.ops = &sockperf_ops,
@@ -315,7 +323,8 @@ const struct workload wl_sockperf = {
  */
 enum { TB_CLIENTS, TB_CPUS, TB_CLIENT_US, TB_SERVER_US, TB_NET_US, TB_MSG_BYTES, TB_JITTER,
        TB_HOUSEKEEPING, TB_HK_ALIGNED, TB_WATCHDOG, TB_VMSTAT, TB_KTIMERS, TB_TMIGR,
-       TB_RCU_JIFFIES, TB_NR };
+       TB_RCU_JIFFIES, TB_PLACEMENT, TB_MIGRATION_COST, TB_BASE_SLICE,
+       TB_NEWIDLE_COST, TB_NR };
 
 static const struct wl_param tbench_params[TB_NR] = {
 	[TB_CLIENTS] = { "clients", "clients, each with its server thread", 1, 1, 2048 },
@@ -329,6 +338,7 @@ static const struct wl_param tbench_params[TB_NR] = {
 			   1 << 30 },
 	[TB_JITTER] = JITTER_PARAM,
 	[TB_HOUSEKEEPING] = HOUSEKEEPING_PARAMS(0, WL_WATCHDOG_DEFAULT_MS),
+	[TB_PLACEMENT] = SCHED_PARAMS,
 };
 
 enum { TB_THINK, TB_REQUEST, TB_RESPONSE };
@@ -414,6 +424,7 @@ static int tbench_start(void *model, struct loop *L, struct sim_error *err)
 
 	for (it.task = 0; it.task < m->clients; it.task++) {
 		it.cpu = tbench_cpu(m, it.task, 0);
+		it.tid = 2 * it.task + 1;
 		it.work_ns = wl_vary(L, it.task, m->client_ns, m->jitter) + m->net_ns;
 		if (loop_send(L, &it, err))
 			return -1;
@@ -425,7 +436,8 @@ static int tbench_done(void *model, struct loop *L, const struct loop_item *done
 		       struct sim_error *err)
 {
 	struct tbench *m = model;
-	struct loop_item it = { .arrival_ns = t, .cause = WAKE_IPI, .task = done->task };
+	struct loop_item it = { .arrival_ns = t, .cause = WAKE_IPI, .task = done->task,
+				.sync = true };
 
 	/* The message is delivered (the item's work ended with the send path): the IPI wakes
 	 * the receiver now. Every message sent (re)arms its socket's retransmission timer and
@@ -436,6 +448,7 @@ static int tbench_done(void *model, struct loop *L, const struct loop_item *done
 	if (done->kind == TB_REQUEST) {
 		/* The server answers. */
 		it.cpu = tbench_cpu(m, done->task, 0);
+		it.tid = 2 * done->task + 1;
 		it.kind = TB_RESPONSE;
 		it.work_ns = wl_vary(L, done->task, m->client_ns, m->jitter) + m->net_ns;
 		it.stamp_ns = done->stamp_ns;
@@ -446,6 +459,7 @@ static int tbench_done(void *model, struct loop *L, const struct loop_item *done
 		return -1;
 	/* The client sends its next request. */
 	it.cpu = tbench_cpu(m, done->task, 1);
+	it.tid = 2 * done->task + 2;
 	it.kind = TB_REQUEST;
 	it.work_ns = wl_vary(L, done->task, m->server_ns, m->jitter) + m->net_ns;
 	it.stamp_ns = t - m->net_ns; /* when the client began sending it */
@@ -466,6 +480,7 @@ const struct workload wl_tbench = {
 	.nr_params = TB_NR,
 	.throughput_unit = "MB/s",
 	.nr_cpus = tbench_cpus,
+	.unbound = true,
 	.model_size = sizeof(struct tbench),
 	.init = tbench_init,
 	.fini = tbench_fini,
@@ -496,7 +511,8 @@ const struct workload wl_tbench = {
  */
 enum { DB_CLIENTS, DB_CPUS, DB_CLIENT_US, DB_IO_US, DB_IO_BYTES, DB_FLUSH_EVERY, DB_FLUSH_US,
        DB_CHANNELS, DB_RCU_EVERY, DB_JITTER, DB_HOUSEKEEPING, DB_HK_ALIGNED, DB_WATCHDOG,
-       DB_VMSTAT, DB_KTIMERS, DB_TMIGR, DB_RCU_JIFFIES, DB_NR };
+       DB_VMSTAT, DB_KTIMERS, DB_TMIGR, DB_RCU_JIFFIES, DB_PLACEMENT, DB_MIGRATION_COST, DB_BASE_SLICE,
+       DB_NEWIDLE_COST, DB_NR };
 
 static const struct wl_param dbench_params[DB_NR] = {
 	[DB_CLIENTS] = { "clients", "clients, each with one I/O in flight", 1, 1, 4096 },
@@ -514,6 +530,7 @@ static const struct wl_param dbench_params[DB_NR] = {
 			   0, 1000000 },
 	[DB_JITTER] = JITTER_PARAM,
 	[DB_HOUSEKEEPING] = HOUSEKEEPING_PARAMS(0, WL_WATCHDOG_DEFAULT_MS),
+	[DB_PLACEMENT] = SCHED_PARAMS,
 };
 
 enum { DB_START, DB_IO, DB_FLUSH };
@@ -626,6 +643,7 @@ static int dbench_start(void *model, struct loop *L, struct sim_error *err)
 
 	for (it.task = 0; it.task < m->clients; it.task++) {
 		it.cpu = it.task % m->cpus;
+		it.tid = it.task + 1;
 		it.work_ns = wl_vary(L, it.task, m->client_ns, m->jitter);
 		if (loop_send(L, &it, err))
 			return -1;
@@ -638,7 +656,8 @@ static int dbench_done(void *model, struct loop *L, const struct loop_item *done
 {
 	struct dbench *m = model;
 	int c = done->task;
-	struct loop_item it = { .cpu = done->cpu, .cause = WAKE_IRQ, .task = c, .stamp_ns = t };
+	struct loop_item it = { .cpu = done->cpu, .cause = WAKE_IRQ, .task = c, .tid = c + 1,
+				.stamp_ns = t };
 	bool flush;
 
 	if (done->kind != DB_START) {
@@ -695,6 +714,7 @@ const struct workload wl_dbench = {
 	.nr_params = DB_NR,
 	.throughput_unit = "MB/s",
 	.nr_cpus = dbench_cpus,
+	.unbound = true,
 	.model_size = sizeof(struct dbench),
 	.ktimers = dbench_ktimers,
 	.nr_ktimers = SIM_ARRAY_SIZE(dbench_ktimers),

@@ -33,7 +33,8 @@
  */
 enum { HB_GROUPS, HB_FDS, HB_BURST, HB_CPUS, HB_MSG_BYTES, HB_SEND_US, HB_RECV_US, HB_JITTER,
        HB_HOUSEKEEPING, HB_HK_ALIGNED, HB_WATCHDOG, HB_VMSTAT, HB_KTIMERS, HB_TMIGR,
-       HB_RCU_JIFFIES, HB_NR };
+       HB_RCU_JIFFIES, HB_PLACEMENT, HB_MIGRATION_COST, HB_BASE_SLICE,
+       HB_NEWIDLE_COST, HB_NR };
 
 static const struct wl_param hackbench_params[HB_NR] = {
 	[HB_GROUPS] = { "groups", "groups of senders and receivers", 2, 1, 1024 },
@@ -45,6 +46,7 @@ static const struct wl_param hackbench_params[HB_NR] = {
 	[HB_RECV_US] = { "recv-us", "receiver work per message read", 2, 0, 1000000 },
 	[HB_JITTER] = JITTER_PARAM,
 	[HB_HOUSEKEEPING] = HOUSEKEEPING_PARAMS(0, WL_WATCHDOG_DEFAULT_MS),
+	[HB_PLACEMENT] = SCHED_PARAMS,
 };
 
 enum { HB_WRITE, HB_READ };
@@ -106,7 +108,7 @@ static int hb_write(struct hackbench *m, struct loop *L, int task, int64_t msg, 
 		    struct sim_error *err)
 {
 	struct loop_item it = { .cpu = task % m->cpus, .arrival_ns = t, .cause = WAKE_IPI,
-				.kind = HB_WRITE, .task = task, .stamp_ns = msg };
+				.kind = HB_WRITE, .task = task, .tid = task + 1, .stamp_ns = msg };
 
 	it.work_ns = wl_vary(L, task, m->send_ns, m->jitter);
 	return loop_send(L, &it, err);
@@ -154,6 +156,8 @@ static int hackbench_done(void *model, struct loop *L, const struct loop_item *d
 	/* Message number n goes to receiver n mod fds. */
 	it.task = hb_task(m, group, 1, (int)(done->stamp_ns % m->fds));
 	it.cpu = it.task % m->cpus;
+	it.tid = it.task + 1;
+	it.sync = true; /* the writer's wakeup of the reader (a socket's sync wakeup) */
 	it.work_ns = wl_vary(L, it.task, m->recv_ns, m->jitter);
 	if (loop_send(L, &it, err))
 		return -1;
@@ -175,6 +179,7 @@ const struct workload wl_hackbench = {
 	.nr_params = HB_NR,
 	.throughput_unit = "req/s",
 	.nr_cpus = hackbench_cpus,
+	.unbound = true,
 	.model_size = sizeof(struct hackbench),
 	.init = hackbench_init,
 	.fini = hackbench_fini,
@@ -199,7 +204,8 @@ const struct workload wl_hackbench = {
  * the tick-stop rule does not see it.
  */
 enum { CT_CPUS, CT_PERIOD_US, CT_DISTANCE_US, CT_WORK_US, CT_JITTER, CT_HOUSEKEEPING,
-       CT_HK_ALIGNED, CT_WATCHDOG, CT_VMSTAT, CT_KTIMERS, CT_TMIGR, CT_RCU_JIFFIES, CT_NR };
+       CT_HK_ALIGNED, CT_WATCHDOG, CT_VMSTAT, CT_KTIMERS, CT_TMIGR, CT_RCU_JIFFIES, CT_PLACEMENT, CT_MIGRATION_COST, CT_BASE_SLICE,
+       CT_NEWIDLE_COST, CT_NR };
 
 static const struct wl_param cyclictest_params[CT_NR] = {
 	[CT_CPUS] = { "cpus", "threads, one per CPU", 1, 1, MACHINE_MAX_CPUS },
@@ -208,6 +214,7 @@ static const struct wl_param cyclictest_params[CT_NR] = {
 	[CT_WORK_US] = { "work-us", "work per wakeup", 2, 0, 1000000 },
 	[CT_JITTER] = JITTER_PARAM,
 	[CT_HOUSEKEEPING] = HOUSEKEEPING_PARAMS(0, WL_WATCHDOG_DEFAULT_MS),
+	[CT_PLACEMENT] = SCHED_PARAMS,
 };
 
 struct cyclictest {
@@ -238,7 +245,7 @@ static int ct_sleep(struct cyclictest *m, struct loop *L, int cpu, int64_t expir
 		    struct sim_error *err)
 {
 	struct loop_item it = { .cpu = cpu, .cause = WAKE_TIMER, .hrtimer = true, .task = cpu,
-				.stamp_ns = expiry };
+				.tid = cpu + 1, .pinned = true, .stamp_ns = expiry };
 
 	it.arrival_ns = sim_max64(expiry, t);
 	it.work_ns = wl_vary(L, cpu, m->work_ns, m->jitter);

@@ -88,9 +88,56 @@ int workload_check_params(const struct workload *w, const int64_t *params, struc
 	return 0;
 }
 
+/* A parameter's value (0 for a model without it). */
+static int64_t param_of(const struct workload *w, const int64_t *params, const char *name)
+{
+	int k = workload_param_index(w, name);
+
+	return k >= 0 ? params[k] : 0;
+}
+
+bool workload_sched(const struct workload *w, const int64_t *params)
+{
+	return param_of(w, params, "placement") != 0;
+}
+
+const char *workload_param_word(const struct workload *w, int k, const char *text)
+{
+	if (k < 0 || strcmp(w->params[k].name, "placement"))
+		return text;
+	if (!strcmp(text, "pinned"))
+		return "0";
+	if (!strcmp(text, "sched"))
+		return "1";
+	return text;
+}
+
+const char *workload_param_value_word(const struct workload *w, int k, int64_t v)
+{
+	if (k < 0 || strcmp(w->params[k].name, "placement"))
+		return NULL;
+	return v ? "sched" : "pinned";
+}
+
+bool workload_param_applies(const struct workload *w, const int64_t *params, int k)
+{
+	int first = workload_param_index(w, "placement");
+
+	return first < 0 || k < first || k >= first + WL_SCHED_NR || workload_sched(w, params);
+}
+
+int workload_nr_cpus(const struct workload *w, const int64_t *params, const struct machine *m)
+{
+	if (!w->unbound || !workload_sched(w, params))
+		return w->nr_cpus(params);
+	if (param_of(w, params, "cpus"))
+		return (int)param_of(w, params, "cpus");
+	return m ? machine_nr_cpus(m) : w->nr_cpus(params);
+}
+
 /* Checked parameters, the CPU count, and the model's state initialized from them. */
 static void *model_create(const struct workload *w, const int64_t *params, int64_t duration_ns,
-			  int *nr_cpus, struct sim_error *err)
+			  const struct machine *m, int *nr_cpus, struct sim_error *err)
 {
 	void *model;
 
@@ -101,7 +148,7 @@ static void *model_create(const struct workload *w, const int64_t *params, int64
 			      w->name);
 		return NULL;
 	}
-	*nr_cpus = w->nr_cpus(params);
+	*nr_cpus = workload_nr_cpus(w, params, m);
 	if (*nr_cpus < 1 || *nr_cpus > MACHINE_MAX_CPUS) {
 		sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
 			      "%s: these parameters need %d CPUs; at most %d are possible", w->name,
@@ -227,7 +274,8 @@ static int hk_start(void *model, struct loop *L, struct sim_error *err)
 	unsigned int i;
 	int cpu;
 
-	loop_set_world(L, &h->world);
+	if (loop_set_world(L, &h->world, err))
+		return -1;
 	for (cpu = 0; cpu < h->nr_cpus; cpu++) {
 		if (h->period_ns &&
 		    hk_send(L, cpu, HK_KIND, hk_first(h, L), WL_HOUSEKEEPING_WORK_NS, err))
@@ -331,6 +379,10 @@ static void hk_wrap(const struct workload *w, const int64_t *params,
 	h->extra = extra && extra->n ? extra : NULL;
 	h->world.tmigr = hk_param(w, params, "tmigr") != 0;
 	h->world.rcu_jiffies = (int)hk_param(w, params, "rcu-jiffies");
+	h->world.sched = workload_sched(w, params);
+	h->world.migration_cost_ns = hk_param(w, params, "migration-cost-us") * SIM_NS_PER_US;
+	h->world.base_slice_ns = hk_param(w, params, "base-slice-us") * SIM_NS_PER_US;
+	h->world.newidle_cost_ns = hk_param(w, params, "newidle-cost-ns");
 	if (workload_param_index(w, "tmigr") < 0)
 		return;
 	h->ops = w->ops;
@@ -430,7 +482,7 @@ int workload_run(const struct workload *w, const int64_t *params, const struct s
 	if (!cfg->machine || !cfg->gov)
 		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
 				     "workload_run: no machine or no governor");
-	model = model_create(w, params, duration_ns, &nr, err);
+	model = model_create(w, params, duration_ns, cfg->machine, &nr, err);
 	if (!model)
 		return -1;
 	have = machine_nr_cpus(cfg->machine);
@@ -470,7 +522,7 @@ int workload_write_trace(const struct workload *w, const int64_t *params,
 	void *model, *arg;
 	int nr, rc;
 
-	model = model_create(w, params, duration_ns, &nr, err);
+	model = model_create(w, params, duration_ns, NULL, &nr, err);
 	if (!model)
 		return -1;
 	hk_wrap(w, params, extra, model, nr, &hk, &ops, &arg);

@@ -12,16 +12,18 @@
 #ifndef IDLESIM_WORKLOADS_H
 #define IDLESIM_WORKLOADS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "sim/base/common.h"
 #include "sim/base/error.h"
+#include "sim/machine/machine.h"
 #include "sim/sched/loop.h"
 #include "sim/trace/trace.h"
 
-#define WL_MAX_PARAMS 20
+#define WL_MAX_PARAMS 24
 
 /* A time of mean `mean_ns`: (100 - jitter)% fixed, the rest exponential. */
 static inline int64_t wl_vary(struct loop *L, int stream, int64_t mean_ns, int jitter_pct)
@@ -75,6 +77,29 @@ static inline int64_t wl_vary(struct loop *L, int stream, int64_t mean_ns, int j
 	{ "rcu-jiffies", "ticks RCU callbacks keep a CPU's tick after the work that queued them", \
 	  3, 1, 1000 }
 #define WL_HOUSEKEEPING_NR 7 /* the entries of HOUSEKEEPING_PARAMS */
+
+/*
+ * The scheduler around a model whose threads are tasks (workload.unbound or pinned RT
+ * threads; docs/scheduler.md):
+ *  placement          1 (sched): the scheduler places, queues and balances the tasks over
+ *                     the machine's CPUs (the first --cpus N of them if set); 0 (pinned):
+ *                     thread j runs on CPU j mod N, as before the scheduler
+ *                     (`--placement pinned|sched` on the command line);
+ *  migration-cost-us  sysctl_sched_migration_cost (cache-hot time, avg_idle's cap);
+ *  base-slice-us      sysctl_sched_base_slice (0: the kernel's, scaled by the CPU count);
+ *  newidle-cost-ns    each domain's max_newidle_lb_cost: what a newly-idle balance is
+ *                     assumed to cost (its avg_idle test), an assumption.
+ */
+#define SCHED_PARAMS                                                                          \
+	{ "placement", "1 (sched): the scheduler places the tasks; 0 (pinned): fixed CPUs", 1, 0, \
+	  1 },                                                                                    \
+	{ "migration-cost-us", "sysctl_sched_migration_cost: a task is cache-hot this long", 500, \
+	  0, 1000000 },                                                                           \
+	{ "base-slice-us", "sysctl_sched_base_slice (0: the kernel's for the CPU count)", 0, 0,   \
+	  100000 },                                                                               \
+	{ "newidle-cost-ns", "assumed cost of a newly-idle balance per domain level", 5000, 0,    \
+	  10000000 }
+#define WL_SCHED_NR 4 /* the entries of SCHED_PARAMS */
 #define WL_HOUSEKEEPING_WORK_NS 2000
 #define WL_WATCHDOG_WORK_NS 2000
 #define WL_VMSTAT_WORK_NS 5000
@@ -112,8 +137,12 @@ struct workload {
 	/* It reports request latency even without a throughput (cyclictest: its figure is the
 	 * latency of timer wakeups, which the engine's irq/ipi wake latency leaves out). */
 	bool reports_latency;
-	/* CPUs it uses for these parameters (the machine must have at least as many). */
+	/* CPUs it uses for these parameters (the machine must have at least as many) with
+	 * placement pinned; with the scheduler see workload_nr_cpus(). */
 	int (*nr_cpus)(const int64_t *params);
+	/* Its threads are tasks the scheduler may place anywhere (MMTests' -unbound runs):
+	 * with placement sched it runs on every CPU of the machine, or on --cpus N. */
+	bool unbound;
 	size_t model_size; /* bytes of model state, zeroed before init */
 	const struct wl_ktimer *ktimers; /* with kernel-timers 1 (may be NULL) */
 	unsigned int nr_ktimers;
@@ -121,6 +150,23 @@ struct workload {
 	void (*fini)(void *model); /* optional */
 	const struct loop_model_ops *ops;
 };
+
+/*
+ * The CPUs a run of w uses on machine m (NULL: none, as gen): w->nr_cpus(), or with the
+ * scheduler for an unbound model, --cpus N if set, else every CPU of m (without m: one
+ * per thread, as pinned).
+ */
+int workload_nr_cpus(const struct workload *w, const int64_t *params, const struct machine *m);
+/* Whether the parameters put the scheduler in the loop (placement 1). */
+bool workload_sched(const struct workload *w, const int64_t *params);
+/* A parameter given as a word: placement's "pinned" and "sched" are "0" and "1"; any other
+ * text is returned as it is. */
+const char *workload_param_word(const struct workload *w, int k, const char *text);
+/* The word a value of parameter k prints as ("sched"), or NULL: it prints as a number. */
+const char *workload_param_value_word(const struct workload *w, int k, int64_t v);
+/* Whether parameter k matters with these parameters: the scheduler's (SCHED_PARAMS) do
+ * not with placement pinned, so a pinned run reports what it did before the scheduler. */
+bool workload_param_applies(const struct workload *w, const int64_t *params, int k);
 
 unsigned int workload_count(void);
 const struct workload *workload_get(unsigned int i);

@@ -1,0 +1,659 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * loop_sched.c - the closed loop with a scheduler (--placement sched): the model's threads
+ * are tasks that wake, queue, share CPUs and move, as Linux v6.12.118 runs them
+ * (kernel/sched/core.c try_to_wake_up, fair.c; docs/scheduler.md has every rule, its
+ * kernel function, and what is simplified).
+ *
+ *  - A task's item that arrives is a wakeup: a blocked task is placed by
+ *    select_task_rq_fair (sim/sched/place.c) with the waker's CPU and flags, enqueued on
+ *    that CPU's EEVDF run queue (sim/sched/rq.c), and checked for wakeup preemption; a
+ *    runnable task just gets the work queued behind what it has (a message on the socket
+ *    of a task that is awake). An ipi item sent now is a wakeup by the task that runs on
+ *    the CPU whose work the model is reacting to; any other item is an interrupt on its
+ *    .cpu (waking that CPU if idle: an IRQ, a timer), whose handler wakes the task there.
+ *  - A wakeup placed on an idle CPU ends its idle period: by an IPI from the waker's CPU
+ *    (or, on the interrupted CPU itself, by that interrupt). One placed on a CPU that runs
+ *    or has queued tasks causes no idle exit.
+ *  - A CPU runs its kernel items first (item tid 0: interrupt and timer work), in order of
+ *    arrival, interrupting the task that runs; then the task its run queue picked. A task
+ *    works through its items in order; when it has none left it blocks (dequeue, sleep).
+ *    At each jiffy edge while other tasks wait the tick runs update_curr: a task whose
+ *    slice is used up is preempted, its unfinished work kept.
+ *  - A CPU whose run queue picks nothing runs sched_balance_newidle (balance_newidle()
+ *    below) before it idles: when some run queue has two tasks and its avg_idle is at
+ *    least the domains' cost, it pulls the least recently run waiting task that is not
+ *    cache-hot from the busiest queue, domain by domain (SMT siblings, the LLC, the
+ *    machine). Otherwise it idles: the engine's governor chooses the state.
+ *  - NOHZ idle balance: a busy CPU at a tick with two or more tasks kicks the lowest
+ *    numbered idle CPU (an IPI) once per balance interval; that CPU pulls a task for
+ *    itself.
+ * Kernel items, timers and the timer-migration pool are loop.c's as without the
+ * scheduler; only how a CPU chooses its work and when it idles differ.
+ */
+#include "sim/sched/loop_int.h"
+#include "sim/base/alloc.h"
+#include "sim/base/common.h"
+#include "sim/engine/wheel.h"
+
+#include <string.h>
+
+/* ---- FIFOs ---- */
+
+static int fifo_push(struct loop_item **q, size_t *head, size_t *n, size_t *cap,
+		     const struct loop_item *it)
+{
+	if (*head && *head + *n == *cap) { /* reuse the consumed front */
+		memmove(*q, *q + *head, *n * sizeof(**q));
+		*head = 0;
+	}
+	if (sim_grow((void **)q, cap, *head + *n + 1, sizeof(**q)))
+		return -1;
+	(*q)[*head + (*n)++] = *it;
+	return 0;
+}
+
+static struct loop_item fifo_pop(struct loop_item *q, size_t *head, size_t *n)
+{
+	struct loop_item it = q[*head];
+
+	(*n)--;
+	*head = *n ? *head + 1 : 0;
+	return it;
+}
+
+/* ---- state ---- */
+
+static struct ltask *task_of(struct sched_entity *se)
+{
+	return (struct ltask *)se; /* se is the first member */
+}
+
+static void set_nr_running(struct lsched *s, int cpu)
+{
+	sched_place_set_nr_running(s->sp, cpu, s->cpu[cpu].rq.nr_running);
+}
+
+/* A topology for a machine-less run: one package of single-thread cores. */
+static struct sched_place *place_for(const struct machine *m, int nr_cpus)
+{
+	struct machine flat;
+
+	if (m && machine_nr_cpus(m) == nr_cpus)
+		return sched_place_new(m);
+	memset(&flat, 0, sizeof(flat));
+	flat.packages = flat.threads = 1;
+	flat.cores = nr_cpus;
+	return sched_place_new(&flat);
+}
+
+int loop_sched_init(struct loop *L, const struct machine *m, struct sim_error *err)
+{
+	struct lsched *s = sim_calloc(1, sizeof(*s));
+	int i;
+
+	L->sched = s;
+	if (!s)
+		return sim_error_nomem(err, "");
+	s->nr_cpus = L->nr_cpus;
+	s->cur_cpu = -1;
+	s->sp = place_for(m, L->nr_cpus);
+	s->cpu = sim_calloc((size_t)L->nr_cpus, sizeof(*s->cpu));
+	if (!s->sp || !s->cpu)
+		return sim_error_nomem(err, "");
+	for (i = 0; i < L->nr_cpus; i++) {
+		struct lscpu *c = &s->cpu[i];
+
+		sched_rq_init(&c->rq, L->nr_cpus, sim_grid(L->S)->tick_ns);
+		if (L->world.base_slice_ns > 0)
+			c->rq.base_slice_ns = L->world.base_slice_ns;
+		c->timer_ns = SIM_TIME_NEVER;
+		c->avg_idle_ns = 2 * L->world.migration_cost_ns; /* sched_init(): 2 * cost */
+	}
+	return 0;
+}
+
+void loop_sched_free(struct loop *L)
+{
+	struct lsched *s = L->sched;
+	int i;
+
+	if (!s)
+		return;
+	for (i = 0; s->cpu && i < s->nr_cpus; i++) {
+		sched_rq_release(&s->cpu[i].rq);
+		sim_free(s->cpu[i].kq);
+	}
+	for (i = 0; i < s->nr_tasks; i++)
+		if (s->task[i]) {
+			sim_free(s->task[i]->q);
+			sim_free(s->task[i]->mask);
+			sim_free(s->task[i]);
+		}
+	sim_free(s->task);
+	sim_free(s->cpu);
+	sched_place_free(s->sp);
+	sim_free(s);
+	L->sched = NULL;
+}
+
+/* The task of a tid, created at its first item. */
+static struct ltask *task_get(struct loop *L, int tid, struct sim_error *err)
+{
+	struct lsched *s = L->sched;
+	struct ltask *t;
+	size_t cap = (size_t)s->cap_tasks;
+
+	if (tid < 1 || tid > LOOP_MAX_TASKS) {
+		sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+			      "workload sent work to task %d (tasks are 1..%d)", tid,
+			      LOOP_MAX_TASKS);
+		return NULL;
+	}
+	if (tid > s->nr_tasks) {
+		if (sim_grow((void **)&s->task, &cap, (size_t)tid, sizeof(*s->task))) {
+			sim_error_nomem(err, "");
+			return NULL;
+		}
+		s->cap_tasks = (int)cap;
+		memset(s->task + s->nr_tasks, 0, (size_t)(tid - s->nr_tasks) * sizeof(*s->task));
+		s->nr_tasks = tid;
+	}
+	if (!s->task[tid - 1]) {
+		t = sim_calloc(1, sizeof(*t));
+		if (!t) {
+			sim_error_nomem(err, "");
+			return NULL;
+		}
+		t->left_ns = -1;
+		t->iowait_cpu = -1;
+		t->st.last_cpu = -1;
+		s->task[tid - 1] = t;
+	}
+	return s->task[tid - 1];
+}
+
+/* The CPU's agent timer: at t_ns unless it is already set no later (force: exactly). */
+static void arm(struct loop *L, int cpu, int64_t t_ns, bool force)
+{
+	struct lscpu *c = &L->sched->cpu[cpu];
+
+	if (!force && c->timer_ns <= t_ns)
+		return;
+	c->timer_ns = t_ns;
+	sim_agent_timer(L->S, (uint32_t)cpu, t_ns);
+}
+
+/* Wake an idle CPU at t by `cause`, unless it wakes no later already. */
+static int wake_cpu(struct loop *L, int cpu, int64_t t, enum wake_cause cause,
+		    struct sim_error *err)
+{
+	struct lcpu *c = &L->cpus[cpu];
+
+	if (c->wake_ns != SIM_TIME_NEVER && c->wake_ns <= t)
+		return 0;
+	c->wake_ns = t;
+	c->wake_cause = cause;
+	return sim_rewake(L->S, cpu, t, cause, err);
+}
+
+/* Whether a CPU runs no task and has none queued (the idle task, perhaps in an
+ * interrupt): a wakeup placed there is one "on an idle CPU". */
+static bool cpu_is_idle(const struct loop *L, int cpu)
+{
+	const struct lscpu *c = &L->sched->cpu[cpu];
+
+	return c->rq.nr_running == 0 && !c->curr;
+}
+
+/*
+ * try_to_wake_up() of task t for item x by the CPU waker_cpu (its running task, if any, is
+ * the waker): queue the work; if the task was blocked, place it, enqueue it, and either
+ * wake its CPU or check whether it preempts what runs there.
+ */
+static int wake_task(struct loop *L, const struct loop_item *x, int waker_cpu, int64_t now,
+		     struct sim_error *err)
+{
+	struct lsched *s = L->sched;
+	struct ltask *t = task_get(L, x->tid, err);
+	struct sched_waker w = { 0 };
+	struct loop_item it = *x;
+	struct lscpu *c;
+	bool first, idle;
+	int cpu;
+
+	if (!t)
+		return -1;
+	it.arrival_ns = now;
+	if (fifo_push(&t->q, &t->head, &t->n, &t->cap, &it))
+		return sim_error_nomem(err, "");
+	if (t->runnable)
+		return 0; /* awake: the work waits behind what it has */
+	first = !t->known;
+	if (first) {
+		sched_task_init(&t->pl, x->cpu);
+		sched_entity_init(&t->se);
+		if (x->pinned) {
+			t->mask = sim_calloc((size_t)L->nr_cpus, sizeof(*t->mask));
+			if (!t->mask)
+				return sim_error_nomem(err, "");
+			t->mask[x->cpu] = true;
+			t->pl.cpus_allowed = t->mask;
+		}
+		t->known = true;
+	}
+	w.cpu = waker_cpu;
+	w.task = s->cpu[waker_cpu].curr ? &s->cpu[waker_cpu].curr->pl : NULL;
+	cpu = sched_select_cpu(s->sp, &t->pl, &w, x->sync ? WF_SYNC : 0, now);
+	c = &s->cpu[cpu];
+	idle = cpu_is_idle(L, cpu);
+	if (!first && cpu != t->pl.cpu) {
+		t->st.migrations++;
+		c->st.migrations_in++;
+	}
+	t->pl.cpu = cpu;
+	if (sched_rq_enqueue(&c->rq, &t->se, ENQUEUE_WAKEUP | (first ? ENQUEUE_INITIAL : 0), now))
+		return sim_error_nomem(err, "");
+	set_nr_running(s, cpu);
+	t->runnable = true;
+	t->queued_ns = now;
+	t->st.wakeups++;
+	if (c->idle_stamp_ns) { /* ttwu_do_activate(): the idle time just ended */
+		int64_t max = 2 * L->world.migration_cost_ns;
+
+		c->avg_idle_ns += (now - c->idle_stamp_ns - c->avg_idle_ns) / 8;
+		if (c->avg_idle_ns > max)
+			c->avg_idle_ns = max;
+		c->idle_stamp_ns = 0;
+	}
+	if (idle) {
+		t->st.wakeups_idle++;
+		c->st.wakeups_idle++;
+	} else {
+		t->st.wakeups_busy++;
+		c->st.wakeups_busy++;
+	}
+	if (L->cpus[cpu].state == L_IDLE) /* its idle period ends */
+		return wake_cpu(L, cpu, now, cpu == waker_cpu ? x->cause : WAKE_IPI, err);
+	if (cpu == s->cur_cpu) {
+		sched_rq_wakeup_preempt(&c->rq, &t->se, now); /* it picks when the model returns */
+		return 0;
+	}
+	if (sched_rq_wakeup_preempt(&c->rq, &t->se, now))
+		arm(L, cpu, now, false); /* resched_curr(): the CPU reschedules now */
+	else /* the tick may end the running task's slice now that another one waits */
+		arm(L, cpu, jiffy_edge_after(sim_grid(L->S), now), false);
+	return 0;
+}
+
+int loop_sched_send(struct loop *L, const struct loop_item *x, struct sim_error *err)
+{
+	struct lsched *s = L->sched;
+	int64_t now = sim_now(L->S);
+	struct lcpu *c;
+
+	if (x->tid && x->cause == WAKE_IPI && x->arrival_ns == now)
+		return wake_task(L, x, s->cur_cpu >= 0 ? s->cur_cpu : x->cpu, now, err);
+	/* An interrupt (or kernel work) arriving on x->cpu. */
+	c = &L->cpus[x->cpu];
+	if (loop_push_item(c, x))
+		return sim_error_nomem(err, "");
+	if (c->state == L_RUNNING) {
+		arm(L, x->cpu, x->arrival_ns, false);
+		return 0;
+	}
+	if (x->deferrable || (c->wake_ns != SIM_TIME_NEVER && c->wake_ns <= x->arrival_ns))
+		return 0;
+	c->wake_ns = x->arrival_ns;
+	c->wake_cause = x->cause;
+	return sim_rewake(L->S, x->cpu, x->arrival_ns, x->cause, err);
+}
+
+void loop_sched_iowait(struct loop *L, int cpu, int delta)
+{
+	struct ltask *t = L->sched->cur_task;
+
+	if (t && delta > 0)
+		t->iowait_cpu = cpu;
+	else if (t && delta < 0 && t->iowait_cpu >= 0)
+		cpu = t->iowait_cpu; /* ttwu: nr_iowait of the run queue it slept on */
+	L->cpus[cpu].iowait += delta;
+	if (L->cpus[cpu].iowait < 0)
+		L->cpus[cpu].iowait = 0;
+}
+
+/* ---- balancing ---- */
+
+/* Whether CPU j is in cpu's domain at level 0 (SMT), 1 (the LLC), 2 (the machine). */
+static bool in_domain(const struct loop *L, int cpu, int j, int level)
+{
+	const struct sched_place *sp = L->sched->sp;
+
+	if (level == 2)
+		return true;
+	if (level == 1)
+		return sched_place_llc_of(sp, j) == sched_place_llc_of(sp, cpu);
+	return sched_place_core_of(sp, j) == sched_place_core_of(sp, cpu);
+}
+
+/*
+ * sched_balance_rq() for one domain, simplified: the busiest run queue (most runnable
+ * tasks, at least two) of the domain's other CPUs gives up its least recently run waiting
+ * task that may run here and is not cache-hot (task_hot(): ran within the migration cost;
+ * not in an SMT domain). Returns the task pulled, or NULL.
+ */
+static struct ltask *pull_from_domain(struct loop *L, int cpu, int level, int64_t now,
+				      bool ignore_hot)
+{
+	struct lsched *s = L->sched;
+	struct sched_rq *src;
+	struct ltask *best = NULL;
+	int j, busiest = -1;
+	size_t i;
+
+	for (j = 0; j < L->nr_cpus; j++)
+		if (j != cpu && in_domain(L, cpu, j, level) && s->cpu[j].rq.nr_running >= 2 &&
+		    (busiest < 0 || s->cpu[j].rq.nr_running > s->cpu[busiest].rq.nr_running))
+			busiest = j;
+	if (busiest < 0)
+		return NULL;
+	src = &s->cpu[busiest].rq;
+	for (i = 0; i < src->nr_queued; i++) {
+		struct ltask *t = task_of(src->queued[i]);
+
+		if (t->pl.cpus_allowed && !t->pl.cpus_allowed[cpu])
+			continue;
+		if (!ignore_hot && level > 0 && now - t->se.exec_start_ns < L->world.migration_cost_ns)
+			continue;
+		if (!best || t->se.exec_start_ns < best->se.exec_start_ns)
+			best = t;
+	}
+	if (!best)
+		return NULL;
+	sched_rq_dequeue(src, &best->se, now);
+	set_nr_running(s, busiest);
+	if (sched_rq_enqueue(&s->cpu[cpu].rq, &best->se, 0, now))
+		return NULL; /* cannot happen: the queue had room (nothing runs here) */
+	set_nr_running(s, cpu);
+	best->pl.cpu = cpu;
+	best->st.migrations++;
+	best->st.pulls++;
+	s->cpu[cpu].st.migrations_in++;
+	s->cpu[cpu].st.pulls++;
+	return best;
+}
+
+static bool overloaded(const struct loop *L)
+{
+	int j;
+
+	for (j = 0; j < L->nr_cpus; j++)
+		if (L->sched->cpu[j].rq.nr_running >= 2)
+			return true;
+	return false;
+}
+
+/* sched_balance_newidle(): before `cpu` idles. Returns whether a task was pulled. */
+static bool balance_newidle(struct loop *L, int cpu, int64_t now)
+{
+	struct lscpu *c = &L->sched->cpu[cpu];
+	int64_t cost = L->world.newidle_cost_ns, curr_cost = 0;
+	int level;
+
+	c->idle_stamp_ns = now > 0 ? now : 1;
+	if (!overloaded(L) || c->avg_idle_ns < cost)
+		return false;
+	c->st.newidle_tries++;
+	for (level = 0; level < 3; level++) {
+		if (level == 0 && !sched_place_smt(L->sched->sp))
+			continue; /* no SMT domain */
+		if (c->avg_idle_ns < curr_cost + cost)
+			break;
+		curr_cost += cost;
+		if (pull_from_domain(L, cpu, level, now, false)) {
+			c->idle_stamp_ns = 0;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* nohz_balancer_kick() at a busy tick of `cpu` that has tasks waiting. */
+static int nohz_kick(struct loop *L, int cpu, int64_t now, struct sim_error *err)
+{
+	struct lsched *s = L->sched;
+	int j;
+
+	if (now < s->next_balance_ns)
+		return 0;
+	/* the next balance of the idle CPUs: the top domain's idle interval, nr_cpus ms
+	 * (at least a jiffy) */
+	s->next_balance_ns = now + sim_max64((int64_t)L->nr_cpus * SIM_NS_PER_MS,
+					     sim_grid(L->S)->tick_ns);
+	for (j = 0; j < L->nr_cpus; j++)
+		if (j != cpu && L->cpus[j].state == L_IDLE && s->cpu[j].rq.nr_running == 0 &&
+		    sim_tick_stopped(L->S, j)) {
+			s->cpu[j].ilb = true;
+			return wake_cpu(L, j, now, WAKE_IPI, err);
+		}
+	return 0;
+}
+
+/* ---- a CPU's work ---- */
+
+/* Charge the time since the segment began to what ran. */
+static void charge(struct loop *L, int cpu, int64_t t)
+{
+	struct lscpu *c = &L->sched->cpu[cpu];
+	int64_t d = t - c->seg_start_ns;
+
+	c->seg_start_ns = t;
+	if (d <= 0)
+		return;
+	if (L->cpus[cpu].has_cur) {
+		c->kleft_ns = sim_max64(0, c->kleft_ns - d);
+	} else if (c->curr && c->curr->left_ns > 0) {
+		d = sim_min64(d, c->curr->left_ns);
+		c->curr->left_ns -= d;
+		c->curr->st.runtime_ns += d;
+	}
+}
+
+/* The model reacts to a finished item, with the scheduler's context set. */
+static int item_done(struct loop *L, int cpu, struct ltask *t, const struct loop_item *it,
+		     int64_t now, struct sim_error *err)
+{
+	struct lsched *s = L->sched;
+	int rc;
+
+	s->cur_cpu = cpu;
+	s->cur_task = t;
+	rc = L->ops->done(L->model, L, it, now, err);
+	s->cur_cpu = -1;
+	s->cur_task = NULL;
+	return rc;
+}
+
+/* Finish what is done at t: the kernel item, or the running task's item. */
+static int finish_work(struct loop *L, int cpu, int64_t t, struct sim_error *err)
+{
+	struct lsched *s = L->sched;
+	struct lscpu *c = &s->cpu[cpu];
+	struct lcpu *lc = &L->cpus[cpu];
+	struct ltask *cur = c->curr;
+	struct loop_item it;
+
+	if (lc->has_cur) {
+		if (c->kleft_ns > 0)
+			return 0;
+		it = lc->cur;
+		lc->has_cur = false;
+		loop_rcu_queued(L, cpu, &it, t);
+		return item_done(L, cpu, NULL, &it, t, err);
+	}
+	if (!cur || cur->left_ns != 0 || !cur->n)
+		return 0;
+	it = fifo_pop(cur->q, &cur->head, &cur->n);
+	cur->left_ns = -1;
+	it.cpu = cpu;
+	loop_rcu_queued(L, cpu, &it, t);
+	if (item_done(L, cpu, cur, &it, t, err))
+		return -1;
+	if (!cur->n) { /* nothing more to do: it sleeps */
+		sched_rq_dequeue(&c->rq, &cur->se, t);
+		set_nr_running(s, cpu);
+		cur->runnable = false;
+	}
+	return 0;
+}
+
+/* Interrupts and timers that have arrived: tasks they wake, kernel work they bring. */
+static int take_arrivals(struct loop *L, int cpu, int64_t t, struct sim_error *err)
+{
+	struct lcpu *lc = &L->cpus[cpu];
+	struct lscpu *c = &L->sched->cpu[cpu];
+	struct loop_item it;
+
+	while (lc->nr_pending && lc->pending[0].arrival_ns <= t) {
+		loop_pop_item(lc, &it);
+		if (it.tid) {
+			if (wake_task(L, &it, cpu, t, err))
+				return -1;
+		} else if (fifo_push(&c->kq, &c->khead, &c->kn, &c->kcap, &it)) {
+			return sim_error_nomem(err, "");
+		}
+	}
+	return 0;
+}
+
+/* The next time `cpu` must look again: its work's end, an arrival, a tick that may
+ * preempt. */
+static void arm_next(struct loop *L, int cpu, int64_t t)
+{
+	struct lscpu *c = &L->sched->cpu[cpu];
+	struct lcpu *lc = &L->cpus[cpu];
+	int64_t next = SIM_TIME_NEVER;
+
+	if (lc->has_cur)
+		next = t + c->kleft_ns;
+	else if (c->curr)
+		next = t + c->curr->left_ns;
+	if (lc->nr_pending)
+		next = sim_min64(next, lc->pending[0].arrival_ns);
+	if (c->curr && !lc->has_cur && c->rq.nr_running > 1)
+		next = sim_min64(next, jiffy_edge_after(sim_grid(L->S), t));
+	arm(L, cpu, next, true);
+}
+
+/* Switch to the task the run queue picks (or none). */
+static void switch_to(struct loop *L, int cpu, int64_t t)
+{
+	struct lscpu *c = &L->sched->cpu[cpu];
+	struct sched_entity *se = sched_rq_pick_next(&c->rq, t);
+	struct ltask *prev = c->curr, *next = se ? task_of(se) : NULL;
+
+	if (next == prev)
+		return;
+	if (prev && prev->runnable)
+		prev->queued_ns = t; /* preempted: it waits again */
+	c->curr = next;
+	if (!next)
+		return;
+	next->st.run_delay_ns += t - next->queued_ns;
+	c->st.run_delay_ns += t - next->queued_ns;
+	next->st.pcount++;
+	next->st.last_cpu = cpu;
+	c->st.switches++;
+}
+
+/* What `cpu` (running) does from t: the core of the scheduler's side of the loop. */
+static int step(struct loop *L, int cpu, int64_t t, struct sim_error *err)
+{
+	struct lsched *s = L->sched;
+	struct lscpu *c = &s->cpu[cpu];
+	struct lcpu *lc = &L->cpus[cpu];
+
+	charge(L, cpu, t);
+	if (finish_work(L, cpu, t, err) || take_arrivals(L, cpu, t, err))
+		return -1;
+	if (lc->state != L_RUNNING)
+		return 0; /* cannot happen: a running CPU stays running while it works */
+	if (c->curr && c->rq.nr_running > 1 && jiffy_edge_at_or_after(sim_grid(L->S), t) == t) {
+		sched_rq_tick(&c->rq, t); /* sched_tick(): task_tick_fair() */
+		if (nohz_kick(L, cpu, t, err))
+			return -1;
+	}
+	if (!lc->has_cur && c->kn) { /* kernel work first */
+		lc->cur = fifo_pop(c->kq, &c->khead, &c->kn);
+		lc->cur.start_ns = t;
+		lc->has_cur = true;
+		c->kleft_ns = lc->cur.work_ns;
+	}
+	if (lc->has_cur) {
+		arm_next(L, cpu, t);
+		return 0;
+	}
+	if (!c->curr || c->rq.need_resched || !c->curr->se.on_rq) {
+		switch_to(L, cpu, t);
+		if (!c->curr && (balance_newidle(L, cpu, t) ||
+				 (c->ilb && pull_from_domain(L, cpu, 2, t, true))))
+			switch_to(L, cpu, t);
+		c->ilb = false;
+	}
+	if (!c->curr) {
+		arm(L, cpu, SIM_TIME_NEVER, true);
+		return loop_go_idle(L, cpu, t, err);
+	}
+	if (c->curr->left_ns < 0) { /* its next item starts */
+		struct loop_item *head = &c->curr->q[c->curr->head];
+
+		head->start_ns = t;
+		c->curr->left_ns = head->work_ns;
+	}
+	arm_next(L, cpu, t);
+	return 0;
+}
+
+int loop_sched_ready(struct loop *L, int cpu, int64_t t, struct sim_error *err)
+{
+	L->cpus[cpu].state = L_RUNNING;
+	L->sched->cpu[cpu].seg_start_ns = t;
+	return step(L, cpu, t, err);
+}
+
+int loop_sched_timer(struct loop *L, int cpu, int64_t t, struct sim_error *err)
+{
+	L->sched->cpu[cpu].timer_ns = SIM_TIME_NEVER;
+	if (L->cpus[cpu].state != L_RUNNING)
+		return 0;
+	/* a zero-length item ends where it starts; run the steps it takes */
+	return step(L, cpu, t, err);
+}
+
+int loop_sched_result(struct loop *L, struct loop_sched_stats *out)
+{
+	struct lsched *s = L->sched;
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	if (!s)
+		return 0;
+	out->nr_cpus = s->nr_cpus;
+	out->nr_tasks = s->nr_tasks;
+	out->cpu = sim_calloc((size_t)s->nr_cpus, sizeof(*out->cpu));
+	out->task = sim_calloc((size_t)(s->nr_tasks ? s->nr_tasks : 1), sizeof(*out->task));
+	if (!out->cpu || !out->task) {
+		sim_free(out->cpu);
+		sim_free(out->task);
+		memset(out, 0, sizeof(*out));
+		return -1;
+	}
+	for (i = 0; i < s->nr_cpus; i++)
+		out->cpu[i] = s->cpu[i].st;
+	for (i = 0; i < s->nr_tasks; i++)
+		if (s->task[i])
+			out->task[i] = s->task[i]->st;
+		else
+			out->task[i].last_cpu = -1;
+	return 0;
+}
