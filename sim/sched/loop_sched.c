@@ -638,6 +638,19 @@ int loop_sched_result(struct loop *L, struct loop_sched_stats *out)
 	memset(out, 0, sizeof(*out));
 	if (!s)
 		return 0;
+	/* the end: what ran is charged, what waited has waited until then */
+	for (i = 0; i < s->nr_cpus; i++)
+		if (L->cpus[i].state == L_RUNNING)
+			charge(L, i, L->end_ns);
+	for (i = 0; i < s->nr_tasks; i++) {
+		struct ltask *t = s->task[i];
+
+		if (t && t->runnable && s->cpu[t->pl.cpu].curr != t && t->queued_ns < L->end_ns) {
+			t->st.run_delay_ns += L->end_ns - t->queued_ns;
+			s->cpu[t->pl.cpu].st.run_delay_ns += L->end_ns - t->queued_ns;
+			t->queued_ns = L->end_ns;
+		}
+	}
 	out->nr_cpus = s->nr_cpus;
 	out->nr_tasks = s->nr_tasks;
 	out->cpu = sim_calloc((size_t)s->nr_cpus, sizeof(*out->cpu));

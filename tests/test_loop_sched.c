@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_loop_sched.c - the closed loop with the scheduler (sim/sched/loop_sched.c): tasks
+ * placed by select_task_rq_fair, sharing CPUs under EEVDF, pulled by a newly-idle balance.
+ * Every expectation is worked out from the kernel's rules (v6.12 kernel/sched/fair.c) in
+ * the test's comment. The machine is skl's first two CPUs as a flat pair (one LLC, no SMT:
+ * loop_sched.c gives a loop on fewer CPUs than its machine single-thread cores), HZ 250,
+ * the scripted governor choosing C1 (exit latency 2 us), jitter-free scripted tasks.
+ */
+#include "tests/testutil.h"
+#include "sim/base/common.h"
+#include "sim/sched/loop.h"
+
+#include <stdlib.h>
+
+#define US_ (1000LL)
+#define MAX_T 4
+
+/*
+ * Scripted tasks: task i (tid i + 1) starts at 0 with first_ns of work (none: it starts
+ * when its partner wakes it) on CPU hint[i]
+ * (pinned there if pinned[i]); when an item of it is done it wakes task partner[i] (if
+ * >= 0) with reply_ns of work by a WF_SYNC wakeup, and blocks.
+ */
+struct tasks_model {
+	int n;
+	int hint[MAX_T];
+	bool pinned[MAX_T];
+	int64_t first_ns[MAX_T];
+	int partner[MAX_T];
+	int64_t reply_ns;
+	struct loop_world w;
+	int last_cpu[MAX_T]; /* where its last item ran */
+	int done[MAX_T];
+};
+
+static int tm_start(void *model, struct loop *L, struct sim_error *err)
+{
+	struct tasks_model *m = model;
+	int i;
+
+	if (loop_set_world(L, &m->w, err))
+		return -1;
+	for (i = 0; i < m->n; i++) {
+		struct loop_item it = { 0 };
+
+		m->last_cpu[i] = -1;
+		if (!m->first_ns[i])
+			continue; /* woken by its partner */
+		it.cpu = m->hint[i];
+		it.work_ns = m->first_ns[i];
+		it.cause = WAKE_IPI;
+		it.tid = i + 1;
+		it.pinned = m->pinned[i];
+		if (loop_send(L, &it, err))
+			return -1;
+	}
+	return 0;
+}
+
+static int tm_done(void *model, struct loop *L, const struct loop_item *done, int64_t t,
+		   struct sim_error *err)
+{
+	struct tasks_model *m = model;
+	int i = done->tid - 1;
+	struct loop_item it = { 0 };
+
+	m->last_cpu[i] = done->cpu;
+	m->done[i]++;
+	if (m->partner[i] < 0)
+		return 0;
+	it.cpu = m->hint[m->partner[i]];
+	it.arrival_ns = t;
+	it.work_ns = m->reply_ns;
+	it.cause = WAKE_IPI;
+	it.tid = m->partner[i] + 1;
+	it.sync = true;
+	return loop_send(L, &it, err);
+}
+
+static const struct loop_model_ops tm_ops = { .start = tm_start, .done = tm_done };
+
+static void tm_init(struct tasks_model *m, int n)
+{
+	int i;
+
+	memset(m, 0, sizeof(*m));
+	m->n = n;
+	for (i = 0; i < n; i++)
+		m->partner[i] = -1;
+	m->w.sched = true;
+	m->w.migration_cost_ns = 500 * US_;
+	m->w.newidle_cost_ns = 5 * US_;
+}
+
+/* Run on two CPUs for duration_ns; every first decision of an idle period goes to l. */
+static void tm_run(struct tasks_model *m, int64_t duration_ns, struct loop_result *r,
+		   struct decision_log *l)
+{
+	struct decision_log *all = calloc(1, sizeof(*all));
+	struct sim_config cfg = { 0 };
+	struct sim_error err = { 0 };
+	struct machine mach;
+	int i;
+
+	assert_non_null(all);
+	assert_int_equal(machine_load("skl", &mach, &err), 0);
+	script_set(C1, true);
+	cfg.machine = &mach;
+	cfg.gov = &gov_scripted;
+	cfg.hz = 250;
+	cfg.nr_cpus = 2;
+	cfg.latency_req_ns = -1;
+	cfg.explain = decision_log_add;
+	cfg.explain_ud = all;
+	cfg.explain_limit = -1;
+	cfg.explain_truncated = true;
+	if (loop_run(&cfg, &tm_ops, m, duration_ns, 1, r, &err)) {
+		sim_error_print(stderr, &err);
+		fail();
+	}
+	memset(l, 0, sizeof(*l));
+	for (i = 0; i < all->n; i++)
+		if (all->d[i].first)
+			l->d[l->n++] = all->d[i];
+	free(all);
+}
+
+/* The idle periods of `cpu` in l: their starts into starts[], their count returned. */
+static int periods_of(const struct decision_log *l, int cpu, int64_t *starts, int max)
+{
+	int i, n = 0;
+
+	for (i = 0; i < l->n; i++)
+		if (l->d[i].cpu == cpu && n < max)
+			starts[n++] = l->d[i].time_ns;
+	return n;
+}
+
+/*
+ * Two tasks ping-ponging with sync wakeups on two idle CPUs. A (tid 1) starts on CPU 0
+ * and works 10 us; each item done wakes the other with WF_SYNC and 10 us of work.
+ *  - B's first wakeup, by A on CPU 0, prev_cpu 1 (its start hint): want_affine, so
+ *    wake_affine(): wake_affine_idle() finds CPU 0 not idle (A runs: nr_running 1) and,
+ *    sync with nr_running == 1, answers the waking CPU 0: target 0. select_idle_sibling():
+ *    the target is not idle; prev 1 shares the LLC and is idle: CPU 1.
+ *  - Every later wakeup is the mirror image: target the waker's CPU (sync), but the
+ *    wakee's prev is idle, so it stays there. The pair never stacks: A on CPU 0, B on 1,
+ *    no migration, every wakeup on an idle CPU (an IPI).
+ *  - Times: A runs [0, 10); B is woken at 10, CPU 1 leaves C1 at 12, B runs [12, 22);
+ *    A is woken at 22 and runs [24, 34): a 24 us cycle. CPU 0 idles from 10 + 24k,
+ *    CPU 1 from 0, then 22 + 24k. Each wakeup but A's first waits the 2 us exit
+ *    latency in the run queue (schedstat's run_delay counts it, as the kernel's does).
+ * In 236 us: A is woken at 0, 24, ..., 216 (10 times), B at 10, 34, ..., 226 (10).
+ */
+static void test_sync_pingpong_two_cpus(void **state)
+{
+	struct tasks_model m;
+	struct loop_result r;
+	struct decision_log *l = calloc(1, sizeof(*l));
+	int64_t s[64];
+	int n, k;
+
+	(void)state;
+	assert_non_null(l);
+	tm_init(&m, 2);
+	m.hint[0] = 0, m.hint[1] = 1;
+	m.first_ns[0] = 10 * US_;
+	m.partner[0] = 1, m.partner[1] = 0;
+	m.reply_ns = 10 * US_;
+	tm_run(&m, 236 * US_, &r, l);
+
+	assert_int_equal(r.sched.nr_tasks, 2);
+	assert_int_equal(r.sched.task[0].wakeups, 10);
+	assert_int_equal(r.sched.task[1].wakeups, 10);
+	for (k = 0; k < 2; k++) {
+		assert_int_equal(r.sched.task[k].migrations, 0);
+		assert_int_equal(r.sched.task[k].wakeups_busy, 0);
+		assert_int_equal(r.sched.task[k].wakeups_idle, 10);
+		assert_int_equal(r.sched.task[k].last_cpu, k);
+	}
+	assert_int_equal(r.sched.task[0].run_delay_ns, 9 * 2 * US_);
+	assert_int_equal(r.sched.task[1].run_delay_ns, 10 * 2 * US_);
+	n = periods_of(l, 0, s, 64);
+	assert_int_equal(n, 10);
+	for (k = 0; k < n; k++)
+		assert_int_equal(s[k], (10 + 24 * k) * US_);
+	n = periods_of(l, 1, s, 64);
+	assert_int_equal(n, 10);
+	assert_int_equal(s[0], 0);
+	for (k = 1; k < n; k++)
+		assert_int_equal(s[k], (22 + 24 * (k - 1)) * US_);
+	loop_result_release(&r);
+	free(l);
+}
+
+/*
+ * The same pair with CPU 1 taken by C, a task pinned there that never blocks (a 1 s item).
+ * B's first wakeup: target 0 (sync, one task on the waking CPU) as above; prev 1 is not
+ * idle; no recent_used_cpu; no SMT; select_idle_cpu() scans from CPU 1: busy, CPU 0:
+ * busy: no idle CPU, so the target, CPU 0: B stacks on A's CPU. A blocks, B runs; B's
+ * wakeup of A: this CPU 0 is prev, so no wake_affine: target prev 0, not idle, scan finds
+ * none: A back on CPU 0. So CPU 0 always has A or B runnable and CPU 1 has C: from the
+ * start no CPU ever idles, and each wakeup lands on a busy CPU.
+ */
+static void test_sync_pingpong_stacks_when_busy(void **state)
+{
+	struct tasks_model m;
+	struct loop_result r;
+	struct decision_log *l = calloc(1, sizeof(*l));
+
+	(void)state;
+	assert_non_null(l);
+	tm_init(&m, 3);
+	m.hint[0] = 0, m.hint[1] = 1, m.hint[2] = 1;
+	m.pinned[2] = true;
+	m.first_ns[0] = 10 * US_;
+	m.first_ns[2] = 1000000 * US_;
+	m.partner[0] = 1, m.partner[1] = 0;
+	m.reply_ns = 10 * US_;
+	tm_run(&m, 1000 * US_, &r, l);
+
+	assert_int_equal(l->n, 0); /* not one idle period */
+	assert_int_equal(r.sched.task[1].last_cpu, 0);
+	assert_int_equal(r.sched.task[0].last_cpu, 0);
+	assert_int_equal(r.sched.task[0].migrations, 0);
+	assert_int_equal(r.sched.task[1].migrations, 0); /* its first wakeup is no move */
+	assert_int_equal(r.sched.task[1].wakeups_idle, 0);
+	assert_int_equal(r.sched.task[0].wakeups_idle, 1); /* its start, on an empty CPU */
+	/* A and B alternate 10 us items on CPU 0: 100 in 1 ms, 50 each */
+	assert_int_equal(m.done[0] + m.done[1], 100);
+	assert_int_equal(r.sched.task[2].runtime_ns, 1000 * US_);
+	loop_result_release(&r);
+	free(l);
+}
+
+/*
+ * Three always-runnable tasks on two CPUs (items of 1 s): A starts on CPU 0, B on 1 (both
+ * idle), C's start finds prev 0 busy and no idle CPU: it queues on CPU 0. No CPU ever
+ * idles. CPU 0 shares its time between A and C by EEVDF: slices of 1.40 ms (0.70 ms x
+ * (1 + ilog2(2))) that end at the 4 ms ticks, so each runs whole jiffies in turn and
+ * neither gets more than one tick ahead of the other.
+ */
+static void test_three_runnable_never_idle(void **state)
+{
+	struct tasks_model m;
+	struct loop_result r;
+	struct decision_log *l = calloc(1, sizeof(*l));
+	int64_t a, c;
+
+	(void)state;
+	assert_non_null(l);
+	tm_init(&m, 3);
+	m.hint[0] = 0, m.hint[1] = 1, m.hint[2] = 0;
+	m.first_ns[0] = m.first_ns[1] = m.first_ns[2] = 1000000 * US_;
+	tm_run(&m, 100000 * US_, &r, l);
+
+	assert_int_equal(l->n, 0);
+	a = r.sched.task[0].runtime_ns;
+	c = r.sched.task[2].runtime_ns;
+	assert_int_equal(r.sched.task[1].runtime_ns, 100000 * US_);
+	assert_int_equal(a + c, 100000 * US_);
+	assert_true(llabs(a - c) <= 4000 * US_);
+	assert_int_equal(a % (4000 * US_), 0); /* switched only at ticks */
+	assert_int_equal(r.sched.task[0].last_cpu, 0);
+	assert_int_equal(r.sched.task[2].last_cpu, 0);
+	assert_int_equal(r.sched.cpu[0].pulls + r.sched.cpu[1].pulls, 0);
+	loop_result_release(&r);
+	free(l);
+}
+
+/*
+ * Newly-idle balance. A and C (1 s items) share CPU 0 as above; B on CPU 1 works 10 ms,
+ * then blocks for good. At 10 ms CPU 1's queue picks nothing: sched_balance_newidle()
+ * runs (the root domain is overloaded: CPU 0 has two tasks; avg_idle starts at
+ * 2 x 500 us = 1 ms >= the 5 us domain cost). The LLC domain's busiest queue is CPU 0;
+ * the waiting one of A and C last ran until the 8 ms tick (A [0,4), C [4,8), A from 8),
+ * 2 ms ago > 500 us: not cache-hot. So C is pulled and CPU 1 never idles.
+ * With sysctl_sched_migration_cost at 5 ms, C is cache-hot (2 ms < 5 ms): nothing is
+ * pulled and CPU 1 idles from 10 ms to the end: one period.
+ */
+static void test_newidle_pull(void **state)
+{
+	struct tasks_model m;
+	struct loop_result r;
+	struct decision_log *l = calloc(1, sizeof(*l));
+	int64_t s[8];
+
+	(void)state;
+	assert_non_null(l);
+	tm_init(&m, 3);
+	m.hint[0] = 0, m.hint[1] = 1, m.hint[2] = 0;
+	m.first_ns[0] = m.first_ns[2] = 1000000 * US_;
+	m.first_ns[1] = 10000 * US_;
+	tm_run(&m, 20000 * US_, &r, l);
+	assert_int_equal(l->n, 0);
+	assert_int_equal(r.sched.task[2].pulls, 1);
+	assert_int_equal(r.sched.task[2].migrations, 1);
+	assert_int_equal(r.sched.task[2].last_cpu, 1);
+	assert_int_equal(r.sched.cpu[1].pulls, 1);
+	assert_int_equal(r.sched.task[2].runtime_ns, 4000 * US_ + 10000 * US_);
+	assert_int_equal(r.sched.task[0].runtime_ns, 16000 * US_);
+	loop_result_release(&r);
+
+	m.w.migration_cost_ns = 5000 * US_;
+	memset(m.done, 0, sizeof(m.done));
+	tm_run(&m, 20000 * US_, &r, l);
+	assert_int_equal(r.sched.task[2].pulls, 0);
+	assert_int_equal(periods_of(l, 1, s, 8), 1);
+	assert_int_equal(s[0], 10000 * US_);
+	assert_int_equal(periods_of(l, 0, s, 8), 0);
+	loop_result_release(&r);
+	free(l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sync_pingpong_two_cpus),
+		cmocka_unit_test(test_sync_pingpong_stacks_when_busy),
+		cmocka_unit_test(test_three_runnable_never_idle),
+		cmocka_unit_test(test_newidle_pull),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
