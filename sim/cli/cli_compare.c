@@ -67,6 +67,15 @@ static bool wl_param_opt(struct args *a, struct compare_request *req)
 		return false;
 	if (!v)
 		return true;
+	if (!strcmp(v, "mmtests")) { /* resolved with the machines: mmtests_values() */
+		if (!req->wl->mmtests_param || strcmp(req->wl->mmtests_param, name + 2)) {
+			workload_mmtests_sweep(req->wl, 1, req->values, 1, a->err);
+			return true;
+		}
+		req->vary = k;
+		req->mmtests_sweep = true;
+		return true;
+	}
 	if (!strchr(v, ',')) {
 		num_arg(a, name, workload_param_word(req->wl, k, v), 0, 0, INT64_MAX / 1000,
 			&req->params[k]);
@@ -100,6 +109,36 @@ static bool wl_param_opt(struct args *a, struct compare_request *req)
 			return true;
 		v = comma + 1;
 	}
+}
+
+/*
+ * --clients mmtests: MMTests' sweep for the machines' CPU count (the CPUs the tasks may
+ * use: --cpus N with the scheduler). Machines of different sizes sweep differently, so
+ * they are compared one at a time.
+ */
+static int mmtests_values(struct compare_request *req, struct sim_error *err)
+{
+	struct machine m;
+	int i, cpus = 0, n;
+
+	for (i = 0; i < req->nr_machines; i++) {
+		if (run_load_machine(&req->knobs, req->machines[i], &m, err))
+			return -1;
+		n = workload_nr_cpus(req->wl, req->params, &m);
+		if (!workload_sched(req->wl, req->params) || !req->wl->unbound)
+			n = machine_nr_cpus(&m);
+		if (i && n != cpus)
+			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+					     "compare --%s mmtests: machines %s and %s sweep %d and %d "
+					     "CPUs; compare them one at a time",
+					     req->wl->mmtests_param, req->machines[0], m.name, cpus, n);
+		cpus = n;
+	}
+	n = workload_mmtests_sweep(req->wl, cpus, req->values, COMPARE_MAX_VALUES, err);
+	if (n < 0)
+		return -1;
+	req->nr_values = n;
+	return 0;
 }
 
 /* The workload sets which options exist, so it is found first. */
@@ -197,6 +236,8 @@ int cmd_compare(int argc, char **argv)
 		return finish(&err);
 	if (!req.nr_machines)
 		req.machines[req.nr_machines++] = "skl";
+	if (req.mmtests_sweep && mmtests_values(&req, &err))
+		return finish(&err);
 	if (isatty_stderr()) {
 		req.progress = compare_progress_bar;
 		req.progress_ud = stderr;

@@ -332,6 +332,36 @@ static void units_line(FILE *f, const struct compare_result *res, int first, int
 	textwrap_printf(f, 0, TEXTWRAP_INDENT_KEY, "%s\n", line);
 }
 
+/*
+ * Over a listed parameter's values (a client sweep): the geometric mean of each
+ * governor's means, the figure MMTests' summaries give for a whole sweep, and its
+ * percentage against the baseline's. Cells [i, k) are one metric's, a value each; a
+ * mean that is not positive leaves the row out (a geometric mean needs them all > 0).
+ */
+static void sweep_gmean_row(FILE *f, const struct compare_result *res, int i, int k,
+			    int op_width, const struct gov_part *part)
+{
+	struct mm_summary base = { 0 }, x = { 0 };
+	char label[OP_LEN + 32], cell[128];
+	int g, j;
+
+	for (j = i; j < k; j++)
+		for (g = 0; g < res->nr_governors; g++)
+			if (!(res->cells[j].gov[g].sum.mean > 0))
+				return;
+	mm_format_label(label, sizeof(label), "Gmean", res->cells[i].name, op_width);
+	fputs(label, f);
+	base.mean = compare_sweep_gmean(res, i, k, 0);
+	for (g = 0; g < part->g1; g = g ? g + 1 : part->g0) {
+		x.mean = compare_sweep_gmean(res, i, k, g);
+		mm_format_value_cell(cell, sizeof(cell), x.mean,
+				     mm_pct(&base, &x, res->cells[i].higher_is_better), false,
+				     g == 0);
+		fputs(cell, f);
+	}
+	fputc('\n', f);
+}
+
 /* The cells of one machine are res->cells[first..end); a metric's cells are adjacent. */
 static void text_machine(FILE *f, const struct compare_result *res, int first, int end)
 {
@@ -365,6 +395,8 @@ static void text_machine(FILE *f, const struct compare_result *res, int first, i
 					value_row(f, res, &res->cells[j], (enum mm_row)row, width,
 						  &part);
 			}
+			if (res->mmtests_sweep && k - i > 1)
+				sweep_gmean_row(f, res, i, k, width, &part);
 		}
 	}
 }

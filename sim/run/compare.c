@@ -55,7 +55,17 @@ static const struct {
 	[COMPARE_M_BELOW_PCT] = { "below_pct", false, "%" },
 	[COMPARE_M_HITS_PCT] = { "hits_pct", true, "%" },
 	[COMPARE_M_WAKE_P99_NS] = { "wake_latency_p99_ns", false, "ns" },
+	[COMPARE_M_WAKEUPS_IDLE_PCT] = { "wakeups_idle_pct", false, "%" },
+	[COMPARE_M_RUN_DELAY_US] = { "run_delay_us", false, "us" },
+	[COMPARE_M_MIGRATIONS_PER_S] = { "migrations_per_s", false, "/s" },
+	[COMPARE_M_PULLS_PER_S] = { "newidle_pulls_per_s", false, "/s" },
 };
+
+static bool sched_metric(int metric)
+{
+	return metric >= COMPARE_M_WAKEUPS_IDLE_PCT && metric <= COMPARE_M_PULLS_PER_S;
+}
+
 
 #define RESIDENCY_PREFIX "residency_pct."
 
@@ -126,6 +136,17 @@ struct plan {
 	bool stop;
 };
 
+/* The scheduler runs in some row of the plan (placement sched). */
+static bool plan_has_sched(const struct plan *pl)
+{
+	int v;
+
+	for (v = 0; v < pl->nr_rows; v++)
+		if (workload_sched(pl->req->wl, pl->params[v]))
+			return true;
+	return false;
+}
+
 int compare_metric_lookup(const char *name)
 {
 	int i;
@@ -164,12 +185,18 @@ static int check_metrics(const struct plan *pl, struct sim_error *err)
 					     "--metric '%s': unknown (throughput, latency_mean, "
 					     "latency_p99, energy_j, idle_power_w, above_pct, "
 					     "below_pct, hits_pct, wake_latency_p99_ns, "
-					     "residency_pct.STATE)",
+					     "wakeups_idle_pct, run_delay_us, migrations_per_s, "
+					     "newidle_pulls_per_s, residency_pct.STATE)",
 					     name);
 		if (!compare_metric_applies(req->wl, id))
 			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
 					     "--metric %s: workload %s serves no requests", name,
 					     req->wl->name);
+		if (sched_metric(id) && !plan_has_sched(pl))
+			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+					     "--metric %s: the scheduler is not in the loop "
+					     "(workload %s with --placement sched)",
+					     name, req->wl->name);
 		if (id != COMPARE_M_RESIDENCY)
 			continue;
 		for (k = 0; k < req->nr_machines; k++)
@@ -323,6 +350,25 @@ static long job_index(const struct plan *pl, int v, int m, int g, int it)
 	return (((long)v * req->nr_machines + m) * req->nr_governors + g) * req->iterations + it;
 }
 
+/* Totals over the tasks; 0 without the scheduler (such cells are not made). */
+static void sched_metrics_of(const struct loop_sched_stats *st, double dur, double *v)
+{
+	double wakeups = 0, idle = 0, delay = 0, moves = 0, pulls = 0;
+	int i;
+
+	for (i = 0; i < st->nr_tasks; i++) {
+		wakeups += (double)st->task[i].wakeups;
+		idle += (double)st->task[i].wakeups_idle;
+		delay += (double)st->task[i].run_delay_ns;
+		moves += (double)st->task[i].migrations;
+		pulls += (double)st->task[i].pulls;
+	}
+	v[COMPARE_M_WAKEUPS_IDLE_PCT] = wakeups > 0 ? idle * 100.0 / wakeups : 0.0;
+	v[COMPARE_M_RUN_DELAY_US] = wakeups > 0 ? delay / wakeups / 1e3 : 0.0;
+	v[COMPARE_M_MIGRATIONS_PER_S] = dur > 0 ? moves / dur : 0.0;
+	v[COMPARE_M_PULLS_PER_S] = dur > 0 ? pulls / dur : 0.0;
+}
+
 static void metrics_of(const struct workload *wl, const struct loop_result *r, double *v)
 {
 	const struct run_stats *rs = &r->stats;
@@ -340,6 +386,7 @@ static void metrics_of(const struct workload *wl, const struct loop_result *r, d
 	v[COMPARE_M_BELOW_PCT] = s.below_pct;
 	v[COMPARE_M_HITS_PCT] = s.hits_pct;
 	v[COMPARE_M_WAKE_P99_NS] = (double)s.lat_p99_ns;
+	sched_metrics_of(&r->sched, r->duration_s, v);
 	for (i = 0; i < CPUIDLE_STATE_MAX; i++)
 		v[COMPARE_M_RESIDENCY + i] = i < rs->state_count ? s.residency_pct[i] : 0.0;
 }
@@ -497,6 +544,7 @@ static int machine_cells(struct plan *pl, struct compare_result *res, size_t *ca
 	if (!req->nr_metrics) {
 		for (id = 0; id < COMPARE_M_RESIDENCY; id++)
 			if (compare_metric_applies(req->wl, id) &&
+			    (!sched_metric(id) || plan_has_sched(pl)) &&
 			    add_cells(pl, res, cap, m, w, id, 0, err))
 				return -1;
 		for (st = 0; st < pl->mach[m].state_count; st++)
@@ -650,6 +698,7 @@ static int result_init(const struct plan *pl, struct compare_result *res, struct
 	res->wl = req->wl;
 	memcpy(res->params, req->params, sizeof(res->params));
 	res->vary = req->vary;
+	res->mmtests_sweep = req->mmtests_sweep;
 	res->nr_values = pl->nr_values;
 	res->nr_worlds = req->nr_worlds;
 	for (i = 0; i < req->nr_worlds; i++)
@@ -733,4 +782,17 @@ int compare_governor_index(const struct compare_result *res, const char *name)
 		if (!strcasecmp(res->governors[g], name))
 			return g;
 	return -1;
+}
+
+double compare_sweep_gmean(const struct compare_result *res, int first, int end, int g)
+{
+	double sum = 0;
+	int j;
+
+	for (j = first; j < end; j++) {
+		if (!(res->cells[j].gov[g].sum.mean > 0))
+			return NAN;
+		sum += log(res->cells[j].gov[g].sum.mean);
+	}
+	return end > first ? exp(sum / (end - first)) : NAN;
 }

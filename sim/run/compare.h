@@ -52,6 +52,12 @@ enum compare_metric {
 	COMPARE_M_BELOW_PCT,
 	COMPARE_M_HITS_PCT, /* higher is better */
 	COMPARE_M_WAKE_P99_NS,
+	/* what the scheduler did (with placement sched only; lower is counted better: each
+	 * is a cost, an idle exit, a wait or a move) */
+	COMPARE_M_WAKEUPS_IDLE_PCT, /* task wakeups placed on an idle CPU, % of wakeups */
+	COMPARE_M_RUN_DELAY_US,	    /* run-queue wait per wakeup (schedstat run_delay), us */
+	COMPARE_M_MIGRATIONS_PER_S, /* tasks moved to another CPU (wakeup or pull), per s */
+	COMPARE_M_PULLS_PER_S,	    /* newly-idle balance pulls, per s */
 	COMPARE_M_RESIDENCY,
 	COMPARE_M_NR = COMPARE_M_RESIDENCY + CPUIDLE_STATE_MAX,
 };
@@ -69,6 +75,7 @@ struct compare_request {
 	int vary;		       /* index of the listed parameter, -1: none */
 	int64_t values[COMPARE_MAX_VALUES];
 	int nr_values;
+	bool mmtests_sweep; /* the values are MMTests' sweep (--clients mmtests) */
 	/* --housekeeping LIST: each cell is run in each of these timer worlds (presets of
 	 * workload_preset(), applied before the listed value); 0: params as given */
 	char worlds[COMPARE_MAX_WORLDS][COMPARE_WORLD_LEN];
@@ -127,6 +134,7 @@ struct compare_result {
 	int vary; /* index of the listed parameter (the cells' "param"); -1: none */
 	int64_t values[COMPARE_MAX_VALUES];
 	int nr_values;
+	bool mmtests_sweep; /* MMTests' sweep: each metric gets its Gmean over the values */
 	char (*machines)[MACHINE_NAME_LEN];
 	int nr_machines;
 	const char *governors[RUN_MAX_ITEMS]; /* the registry's names */
@@ -174,6 +182,9 @@ const char *compare_metric_unit(const struct workload *wl, int metric);
 /* Run the comparison. Returns 0 with *out filled (free with compare_result_free), or -1. */
 int compare_run(const struct compare_request *req, struct compare_result *out, struct sim_error *err);
 void compare_result_free(struct compare_result *res);
+/* The geometric mean of governor g's means over cells [first, end) (one metric, a value
+ * each: a sweep); NaN unless every mean is > 0. */
+double compare_sweep_gmean(const struct compare_result *res, int first, int end, int g);
 /*
  * With nr_worlds >= 2: mark each governor whose verdict (+1 significantly better than the
  * baseline, -1 significantly worse, 0 no significant difference) is not the same in every

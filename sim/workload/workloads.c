@@ -126,6 +126,24 @@ bool workload_param_applies(const struct workload *w, const int64_t *params, int
 	return first < 0 || k < first || k >= first + WL_SCHED_NR || workload_sched(w, params);
 }
 
+int workload_mmtests_sweep(const struct workload *w, int nr_cpus, int64_t *values, int max,
+			   struct sim_error *err)
+{
+	int k = w->mmtests_param ? workload_param_index(w, w->mmtests_param) : -1, n = 0;
+	int64_t top, v;
+
+	if (k < 0)
+		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+				     "%s: no MMTests sweep (mmtests is a value of tbench's and "
+				     "dbench's --clients and hackbench's --groups)",
+				     w->name);
+	top = sim_min64((int64_t)w->mmtests_per_cpu * nr_cpus, w->params[k].max);
+	for (v = 1; v < top && n < max - 1; v *= 2)
+		values[n++] = v;
+	values[n++] = top;
+	return n;
+}
+
 int workload_nr_cpus(const struct workload *w, const int64_t *params, const struct machine *m)
 {
 	if (!w->unbound || !workload_sched(w, params))

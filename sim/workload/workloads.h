@@ -143,6 +143,10 @@ struct workload {
 	/* Its threads are tasks the scheduler may place anywhere (MMTests' -unbound runs):
 	 * with placement sched it runs on every CPU of the machine, or on --cpus N. */
 	bool unbound;
+	/* MMTests' sweep of it (`compare --clients mmtests`): parameter mmtests_param from 1
+	 * in powers of two up to mmtests_per_cpu x the CPUs, which ends it; NULL: none. */
+	const char *mmtests_param;
+	int mmtests_per_cpu;
 	size_t model_size; /* bytes of model state, zeroed before init */
 	const struct wl_ktimer *ktimers; /* with kernel-timers 1 (may be NULL) */
 	unsigned int nr_ktimers;
@@ -167,6 +171,14 @@ const char *workload_param_value_word(const struct workload *w, int k, int64_t v
 /* Whether parameter k matters with these parameters: the scheduler's (SCHED_PARAMS) do
  * not with placement pinned, so a pinned run reports what it did before the scheduler. */
 bool workload_param_applies(const struct workload *w, const int64_t *params, int k);
+
+/*
+ * MMTests' sweep of w's mmtests_param on nr_cpus CPUs: 1, 2, 4, ... below per_cpu x nr_cpus,
+ * then that, at most max values (and the parameter's range). Returns how many, or -1 with
+ * err set (w has no such sweep).
+ */
+int workload_mmtests_sweep(const struct workload *w, int nr_cpus, int64_t *values, int max,
+			   struct sim_error *err);
 
 unsigned int workload_count(void);
 const struct workload *workload_get(unsigned int i);
