@@ -23,6 +23,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 /* ---- the table ---- */
@@ -172,7 +173,7 @@ static void test_tbench_cpus(void **state)
 	assert_int_equal(err.code, SIM_ERR_INPUT);
 	assert_non_null(strstr(err.text, "tbench needs 16 CPUs"));
 	assert_non_null(strstr(err.text, "machine skl has 8"));
-	assert_non_null(strstr(err.text, "--cpus"));
+	assert_non_null(strstr(err.text, "--placement sched"));
 
 	/* 8 clients sharing skl's 8 CPUs; and on hsx, 48 CPUs, one per thread. */
 	setup_wl(&s, "tbench", "clients", 8LL, "cpus", 8LL, NULL);
@@ -184,6 +185,75 @@ static void test_tbench_cpus(void **state)
 	sim_error_clear(&err);
 	assert_int_equal(run_on(&s, "hsx", "teo", 5000000, 1, &r, &err), 0);
 	assert_int_equal(r.stats.nr_cpus, 16);
+	loop_result_release(&r);
+}
+
+/*
+ * The scheduler's command line: its bad input exits 2 naming the option and the limit,
+ * writing nothing; MMTests' sweep on skl's 8 CPUs is tbench's 1..32 clients (4 x 8) with
+ * a Gmean row; a model too large for the machine pinned is placed by the scheduler.
+ */
+static void test_sched_cli(void **state)
+{
+	static const struct {
+		const char *args, *says;
+	} bad[] = {
+		{ "--workload tbench --cpus 16", "tbench --cpus 16: machine skl has 8 CPUs" },
+		{ "--workload tbench --placement both", "--placement 'both': pinned or sched" },
+		{ "--workload tbench --clients 3000", "--clients: 3000 is out of range (1..2048)" },
+		{ "--workload sockperf --msg-bytes mmtests", "sockperf: no MMTests sweep" },
+		{ "--workload tbench --clients mmtests -m hsx",
+		  "machines hsx and skl sweep 48 and 8 CPUs" },
+		{ "--workload tbench --clients 8 --placement pinned",
+		  "tbench needs 16 CPUs, but machine skl has 8" },
+		{ "--workload tbench --metric run_delay_us --placement pinned",
+		  "--metric run_delay_us: the scheduler is not in the loop" },
+	};
+	char dir[] = "/tmp/idlesim-wl-XXXXXX", cmd[1024], path[256], out[256];
+	struct wl_setup s;
+	struct loop_result r;
+	char *text;
+	size_t i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/err", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	for (i = 0; i < SIM_ARRAY_SIZE(bad); i++) {
+		snprintf(cmd, sizeof(cmd),
+			 BIN " compare %s -m skl -g menu -n 1 --duration-s 0.01 -o %s 2>%s", bad[i].args,
+			 out, path);
+		assert_int_equal(sh(cmd), 2);
+		text = slurp(path);
+		if (!strstr(text, bad[i].says))
+			fprintf(stderr, "%s: %s", bad[i].args, text);
+		assert_non_null(strstr(text, bad[i].says));
+		free(text);
+		assert_int_equal(access(out, F_OK), -1);
+	}
+
+	snprintf(cmd, sizeof(cmd),
+		 BIN " compare --workload tbench --clients mmtests -m skl -g menu,teo -n 1 "
+		     "--duration-s 0.01 --metric throughput >%s 2>%s",
+		 out, path);
+	assert_int_equal(sh(cmd), 0);
+	text = slurp(out);
+	assert_non_null(strstr(text, "clients=1,2,4,8,16,32 "));
+	assert_non_null(strstr(text, "placement=sched "));
+	assert_non_null(strstr(text, "Hmean     throughput-32 "));
+	assert_null(strstr(text, "throughput-64"));
+	assert_non_null(strstr(text, "\nGmean     throughput "));
+	free(text);
+	unlink(out);
+	unlink(path);
+	rmdir(dir);
+
+	/* 8 clients (16 tasks) on skl's 8 CPUs: the scheduler shares them */
+	setup_wl(&s, "tbench", "clients", 8LL, "placement", 1LL, NULL);
+	run_skl(&s, "menu", 5000000, 1, &r);
+	assert_int_equal(r.stats.nr_cpus, 8);
+	assert_int_equal(r.sched.nr_tasks, 16);
+	assert_true(r.requests > 0);
 	loop_result_release(&r);
 }
 
@@ -843,6 +913,7 @@ int main(void)
 		cmocka_unit_test(test_tbench_by_hand),
 		cmocka_unit_test(test_tbench_direction),
 		cmocka_unit_test(test_tbench_cpus),
+		cmocka_unit_test(test_sched_cli),
 		cmocka_unit_test(test_dbench_by_hand),
 		cmocka_unit_test(test_dbench_shared_device),
 		cmocka_unit_test(test_iowait),

@@ -77,8 +77,7 @@ static bool wl_param_opt(struct args *a, struct compare_request *req)
 		return true;
 	}
 	if (!strchr(v, ',')) {
-		num_arg(a, name, workload_param_word(req->wl, k, v), 0, 0, INT64_MAX / 1000,
-			&req->params[k]);
+		wl_param_arg(a, req->wl, k, name, v, &req->params[k]);
 		return true;
 	}
 	if (req->vary >= 0 && req->vary != k) {
@@ -102,8 +101,7 @@ static bool wl_param_opt(struct args *a, struct compare_request *req)
 		if (n >= sizeof(item))
 			n = sizeof(item) - 1;
 		snprintf(item, sizeof(item), "%.*s", (int)n, v);
-		if (num_arg(a, name, workload_param_word(req->wl, k, item), 0, 0, INT64_MAX / 1000,
-			    &req->values[req->nr_values++]))
+		if (wl_param_arg(a, req->wl, k, name, item, &req->values[req->nr_values++]))
 			return true;
 		if (!comma)
 			return true;

@@ -114,8 +114,7 @@ static int gen_model(struct args *a, const struct workload *w)
 			if (v && !workload_preset(w, v, params, err))
 				preset = v;
 		} else if (k >= 0 && opt(a, name, NULL, &v))
-			num_arg(a, name, workload_param_word(w, k, v), 0, 0, INT64_MAX / 1000,
-				&params[k]);
+			wl_param_arg(a, w, k, name, v, &params[k]);
 		else if (opt(a, "--duration-s", NULL, &v))
 			num_arg(a, "--duration-s", v, 9, 1, 3600 * SIM_NS_PER_S, &duration_ns);
 		else if (opt(a, "--seed", NULL, &v)) {

@@ -431,3 +431,16 @@ int option_unused(struct args *a, bool given, const char *option, const char *fm
 	va_end(ap);
 	return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0, "%s %s: %s", a->cmd, option, why);
 }
+
+int wl_param_arg(struct args *a, const struct workload *w, int k, const char *name,
+		 const char *val, int64_t *out)
+{
+	const char *num = workload_param_word(w, k, val);
+
+	if (!num)
+		return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
+				     "%s %s '%s': %s or %s", a->cmd, name, val,
+				     workload_param_value_word(w, k, 0),
+				     workload_param_value_word(w, k, 1));
+	return num_arg(a, name, num, 0, 0, INT64_MAX / 1000, out);
+}

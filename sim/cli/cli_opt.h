@@ -15,6 +15,7 @@
 #include "sim/machine/machine.h"
 #include "sim/run/compare.h"
 #include "sim/run/run.h"
+#include "sim/workload/workloads.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -46,6 +47,10 @@ int bad_model_option(struct args *a, const struct workload *w);
 /* A number option's value (scaled by 10^decimals) in lo..hi into *out, or -1 with an error. */
 int num_arg(struct args *a, const char *name, const char *val, int decimals, int64_t lo,
 	    int64_t hi, int64_t *out);
+/* The value of workload w's parameter k (option `name`) from val: a number, or a word the
+ * parameter takes (--placement pinned|sched). Returns 0, or -1 with the error set. */
+int wl_param_arg(struct args *a, const struct workload *w, int k, const char *name,
+		 const char *val, int64_t *out);
 /* A comma-separated value appended to list[*n] (at most RUN_MAX_ITEMS), split in place. */
 int list_add(struct args *a, const char **list, int *n, const char *val, const char *name);
 /* --wake-latency worst|typical|measured */

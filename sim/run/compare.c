@@ -251,7 +251,7 @@ static int plan_machines(struct plan *pl, struct sim_error *err)
 {
 	const struct compare_request *req = pl->req;
 	char with[96] = "";
-	int i, v, need;
+	int i, v;
 
 	pl->mach = sim_calloc((size_t)req->nr_machines, sizeof(*pl->mach));
 	pl->mask = sim_calloc((size_t)req->nr_machines, sizeof(*pl->mask));
@@ -262,21 +262,13 @@ static int plan_machines(struct plan *pl, struct sim_error *err)
 		    run_disabled_mask(&req->knobs, &pl->mach[i], &pl->mask[i], err))
 			return -1;
 		for (v = 0; v < pl->nr_rows; v++) {
-			need = workload_nr_cpus(req->wl, pl->params[v], &pl->mach[i]);
-			if (need <= machine_nr_cpus(&pl->mach[i]))
-				continue;
+			with[0] = '\0';
 			if (req->vary >= 0)
 				snprintf(with, sizeof(with), " with --%s %lld",
 					 req->wl->params[req->vary].name,
 					 (long long)pl->params[v][req->vary]);
-			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
-					     "workload %s needs %d CPUs%s, but machine %s has %d%s",
-					     req->wl->name, need, with, pl->mach[i].name,
-					     machine_nr_cpus(&pl->mach[i]),
-					     workload_param_index(req->wl, "cpus") >= 0
-						     ? " (--cpus N shares fewer CPUs among its "
-						       "threads)"
-						     : "");
+			if (workload_fits(req->wl, pl->params[v], &pl->mach[i], with, err))
+				return -1;
 		}
 	}
 	return 0;

@@ -109,7 +109,9 @@ const char *workload_param_word(const struct workload *w, int k, const char *tex
 		return "0";
 	if (!strcmp(text, "sched"))
 		return "1";
-	return text;
+	if (!strcmp(text, "0") || !strcmp(text, "1"))
+		return text;
+	return NULL;
 }
 
 const char *workload_param_value_word(const struct workload *w, int k, int64_t v)
@@ -142,6 +144,27 @@ int workload_mmtests_sweep(const struct workload *w, int nr_cpus, int64_t *value
 		values[n++] = v;
 	values[n++] = top;
 	return n;
+}
+
+int workload_fits(const struct workload *w, const int64_t *params, const struct machine *m,
+		  const char *with, struct sim_error *err)
+{
+	int need = workload_nr_cpus(w, params, m), have = machine_nr_cpus(m);
+
+	if (need <= have)
+		return 0;
+	if (w->unbound && workload_sched(w, params))
+		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+				     "%s --cpus %d: machine %s has %d CPUs (the scheduler places "
+				     "the tasks on --cpus 1..%d of them, 0: all)",
+				     w->name, need, m->name, have, have);
+	return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+			     "workload %s needs %d CPUs%s, but machine %s has %d%s", w->name, need,
+			     with, m->name, have,
+			     w->unbound ? " (--placement sched shares them among its tasks)"
+			     : workload_param_index(w, "cpus") >= 0
+				     ? " (--cpus N shares fewer CPUs among its threads)"
+				     : "");
 }
 
 int workload_nr_cpus(const struct workload *w, const int64_t *params, const struct machine *m)
@@ -494,7 +517,7 @@ int workload_run(const struct workload *w, const int64_t *params, const struct s
 	const struct loop_model_ops *ops;
 	struct hk_model hk;
 	void *model, *arg;
-	int nr, have, rc;
+	int nr, rc;
 
 	memset(out, 0, sizeof(*out));
 	if (!cfg->machine || !cfg->gov)
@@ -503,16 +526,9 @@ int workload_run(const struct workload *w, const int64_t *params, const struct s
 	model = model_create(w, params, duration_ns, cfg->machine, &nr, err);
 	if (!model)
 		return -1;
-	have = machine_nr_cpus(cfg->machine);
-	if (nr > have) {
+	if (workload_fits(w, params, cfg->machine, " with these parameters", err)) {
 		model_destroy(w, model);
-		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
-				     "workload %s needs %d CPUs with these parameters, but machine "
-				     "%s has %d%s",
-				     w->name, nr, cfg->machine->name, have,
-				     workload_param_index(w, "cpus") >= 0
-					     ? " (--cpus N shares fewer CPUs among its threads)"
-					     : "");
+		return -1;
 	}
 	c.nr_cpus = nr;
 	hk_wrap(w, params, NULL, model, nr, &hk, &ops, &arg);

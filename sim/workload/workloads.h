@@ -161,10 +161,15 @@ struct workload {
  * per thread, as pinned).
  */
 int workload_nr_cpus(const struct workload *w, const int64_t *params, const struct machine *m);
+/* The machine has the CPUs the parameters need; else err names the option and the limit
+ * (--cpus N with the scheduler; the threads' count pinned). Returns 0 or -1. */
+int workload_fits(const struct workload *w, const int64_t *params, const struct machine *m,
+		  const char *with, struct sim_error *err);
 /* Whether the parameters put the scheduler in the loop (placement 1). */
 bool workload_sched(const struct workload *w, const int64_t *params);
-/* A parameter given as a word: placement's "pinned" and "sched" are "0" and "1"; any other
- * text is returned as it is. */
+/* A parameter given as a word: placement's "pinned" and "sched" are "0" and "1" (and "0"
+ * and "1" themselves; anything else is NULL); any other parameter's text is returned as
+ * it is. */
 const char *workload_param_word(const struct workload *w, int k, const char *text);
 /* The word a value of parameter k prints as ("sched"), or NULL: it prints as a number. */
 const char *workload_param_value_word(const struct workload *w, int k, int64_t v);
