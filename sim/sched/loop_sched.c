@@ -71,7 +71,10 @@ static struct ltask *task_of(struct sched_entity *se)
 
 static void set_nr_running(struct lsched *s, int cpu)
 {
-	sched_place_set_nr_running(s->sp, cpu, s->cpu[cpu].rq.nr_running);
+	unsigned int was = sched_place_nr_running(s->sp, cpu), now = s->cpu[cpu].rq.nr_running;
+
+	s->nr_overloaded += (now >= 2) - (was >= 2);
+	sched_place_set_nr_running(s->sp, cpu, now);
 }
 
 /* A topology for a machine-less run: one package of single-thread cores. */
@@ -383,14 +386,10 @@ static struct ltask *pull_from_domain(struct loop *L, int cpu, int level, int64_
 	return best;
 }
 
+/* The root domain's overload flag: some run queue has two tasks or more. */
 static bool overloaded(const struct loop *L)
 {
-	int j;
-
-	for (j = 0; j < L->nr_cpus; j++)
-		if (L->sched->cpu[j].rq.nr_running >= 2)
-			return true;
-	return false;
+	return L->sched->nr_overloaded > 0;
 }
 
 /* sched_balance_newidle(): before `cpu` idles. Returns whether a task was pulled. */

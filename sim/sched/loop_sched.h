@@ -55,6 +55,7 @@ struct lsched {
 	int cur_cpu;		/* the CPU whose work the model is reacting to, -1: none */
 	struct ltask *cur_task; /* the task whose item the model is reacting to */
 	int64_t next_balance_ns; /* nohz.next_balance */
+	int nr_overloaded;	 /* run queues with two tasks or more */
 	int nr_cpus;
 };
 
