@@ -29,6 +29,8 @@ struct tasks_model {
 	int64_t first_ns[MAX_T];
 	int partner[MAX_T];
 	int64_t reply_ns;
+	struct loop_item extra; /* a kernel item sent at the start too (work_ns 0: none) */
+	bool keep_tick;		/* the governor keeps the tick (else it stops it) */
 	struct loop_world w;
 	int last_cpu[MAX_T]; /* where its last item ran */
 	int done[MAX_T];
@@ -55,7 +57,7 @@ static int tm_start(void *model, struct loop *L, struct sim_error *err)
 		if (loop_send(L, &it, err))
 			return -1;
 	}
-	return 0;
+	return m->extra.work_ns ? loop_send(L, &m->extra, err) : 0;
 }
 
 static int tm_done(void *model, struct loop *L, const struct loop_item *done, int64_t t,
@@ -65,6 +67,8 @@ static int tm_done(void *model, struct loop *L, const struct loop_item *done, in
 	int i = done->tid - 1;
 	struct loop_item it = { 0 };
 
+	if (i < 0)
+		return 0; /* the kernel item */
 	m->last_cpu[i] = done->cpu;
 	m->done[i]++;
 	if (m->partner[i] < 0)
@@ -105,7 +109,7 @@ static void tm_run(struct tasks_model *m, int64_t duration_ns, struct loop_resul
 
 	assert_non_null(all);
 	assert_int_equal(machine_load("skl", &mach, &err), 0);
-	script_set(C1, true);
+	script_set(C1, !m->keep_tick);
 	cfg.machine = &mach;
 	cfg.gov = &gov_scripted;
 	cfg.hz = 250;
@@ -313,6 +317,42 @@ static void test_newidle_pull(void **state)
 	free(l);
 }
 
+/*
+ * A wakeup while the CPU already leaves idle. CPU 1 idles from 0 in C1 (exit 2 us) with the
+ * tick kept; an interrupt (1 us of kernel work) is due at 4,001,500 ns. The tick at 4 ms
+ * wakes it with no work, and its exit ends at 4,002,000, after the interrupt: the idle
+ * loop is left then, the interrupt's wakeup absorbed (cpuidle: one exit). A on CPU 0 wakes
+ * B at 4,000,500 (B's prev, CPU 1, idle: select_idle_sibling's prev), during that exit:
+ * nothing to wake (it used to be an internal error, "rewake ... is not earlier"). CPU 1
+ * runs the interrupt's work [4,002,000, 4,003,000), then B: B waited 2,500 ns.
+ */
+static void test_wakeup_during_exit(void **state)
+{
+	struct tasks_model m;
+	struct loop_result r;
+	struct decision_log *l = calloc(1, sizeof(*l));
+
+	(void)state;
+	assert_non_null(l);
+	tm_init(&m, 2);
+	m.hint[0] = 0, m.hint[1] = 1;
+	m.first_ns[0] = 4000500;
+	m.partner[0] = 1;
+	m.reply_ns = 10 * US_;
+	m.keep_tick = true;
+	m.extra.cpu = 1;
+	m.extra.arrival_ns = 4001500;
+	m.extra.work_ns = 1 * US_;
+	m.extra.cause = WAKE_IRQ;
+	tm_run(&m, 5000 * US_, &r, l);
+	assert_int_equal(r.sched.task[1].last_cpu, 1);
+	assert_int_equal(m.last_cpu[1], 1);
+	assert_int_equal(r.sched.task[1].run_delay_ns, 2500);
+	assert_int_equal(r.sched.task[1].wakeups_idle, 1);
+	loop_result_release(&r);
+	free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -320,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_sync_pingpong_stacks_when_busy),
 		cmocka_unit_test(test_three_runnable_never_idle),
 		cmocka_unit_test(test_newidle_pull),
+		cmocka_unit_test(test_wakeup_during_exit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

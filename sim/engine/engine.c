@@ -458,6 +458,11 @@ void explain_truncated(struct sim *S, struct sim_cpu *c, int64_t end_ns)
  * tick as it was, and asks the governor again once it has left the state at t + lat.
  * Periods whose own wakeup arrives before then end during the exit.
  */
+bool sim_exiting(const struct sim *S, int cpu)
+{
+	return S->cpus[cpu].count == 0;
+}
+
 static int continue_idle(struct sim *S, struct sim_cpu *c, int64_t t, int64_t lat, int64_t ref_ns)
 {
 	int64_t ready = t + lat;

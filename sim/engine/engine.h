@@ -185,6 +185,14 @@ bool sim_tick_stopped(const struct sim *S, int cpu);
 int sim_rewake(struct sim *S, int cpu, int64_t wake_ns, enum wake_cause cause,
 	       struct sim_error *err);
 
+/*
+ * The CPU's idle period has already ended and it is leaving the idle loop: a tick's (or
+ * the POLL limit's) wakeup whose exit latency outlasted the period's own wakeup absorbed
+ * it, and the agent hears `ready` when the exit is done. An earlier wakeup then has
+ * nothing to move (sim_rewake() would find no open period).
+ */
+bool sim_exiting(const struct sim *S, int cpu);
+
 /* Set agent timer `id` to fire at t_ns (not before now); SIM_TIME_NEVER cancels it. */
 void sim_agent_timer(struct sim *S, uint32_t id, int64_t t_ns);
 

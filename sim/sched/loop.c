@@ -201,9 +201,11 @@ int loop_send(struct loop *L, const struct loop_item *it, struct sim_error *err)
 	if (c->state != L_IDLE || x.deferrable ||
 	    (c->wake_ns != SIM_TIME_NEVER && c->wake_ns <= x.arrival_ns))
 		return 0;
-	/* The idle CPU will be woken by this item first. */
+	/* The idle CPU will be woken by this item first (unless it leaves idle already). */
 	c->wake_ns = x.arrival_ns;
 	c->wake_cause = x.cause;
+	if (sim_exiting(L->S, x.cpu))
+		return 0;
 	return sim_rewake(L->S, x.cpu, x.arrival_ns, x.cause, err);
 }
 

@@ -197,6 +197,8 @@ static int wake_cpu(struct loop *L, int cpu, int64_t t, enum wake_cause cause,
 		return 0;
 	c->wake_ns = t;
 	c->wake_cause = cause;
+	if (sim_exiting(L->S, cpu))
+		return 0; /* it leaves the idle loop already (a tick's wakeup absorbed its own) */
 	return sim_rewake(L->S, cpu, t, cause, err);
 }
 
@@ -309,6 +311,8 @@ int loop_sched_send(struct loop *L, const struct loop_item *x, struct sim_error 
 		return 0;
 	c->wake_ns = x->arrival_ns;
 	c->wake_cause = x->cause;
+	if (sim_exiting(L->S, x->cpu))
+		return 0;
 	return sim_rewake(L->S, x->cpu, x->arrival_ns, x->cause, err);
 }
 
