@@ -244,6 +244,20 @@ static void test_sched_cli(void **state)
 	assert_null(strstr(text, "throughput-64"));
 	assert_non_null(strstr(text, "\nGmean     throughput "));
 	free(text);
+
+	/* JSON carries the first run's per-CPU and per-task detail: skl's 8 CPUs, the pair */
+	snprintf(cmd, sizeof(cmd),
+		 BIN " compare --workload tbench -m skl -g menu -n 1 --duration-s 0.01 -f json "
+		     "--metric throughput >%s 2>%s",
+		 out, path);
+	assert_int_equal(sh(cmd), 0);
+	text = slurp(out);
+	assert_non_null(strstr(text, "\"sched\": [\n"));
+	assert_non_null(strstr(text, "\"cpu\": 7,"));
+	assert_null(strstr(text, "\"cpu\": 8,"));
+	assert_non_null(strstr(text, "\"tid\": 2,"));
+	assert_null(strstr(text, "\"tid\": 3,"));
+	free(text);
 	unlink(out);
 	unlink(path);
 	rmdir(dir);

@@ -686,6 +686,72 @@ static json_t *setup_json(const struct compare_result *res)
 	return o;
 }
 
+/*
+ * "sched": what the scheduler did in the first iteration (seed) of each row, machine and
+ * governor: per CPU and per task, schedstat's names (docs/scheduler.md).
+ */
+static json_t *sched_json(const struct compare_result *res)
+{
+	json_t *all = json_array();
+	int nr_rows = res->nr_sched / (res->nr_machines * res->nr_governors);
+	int v, m, g, i, k = 0;
+
+	for (v = 0; v < nr_rows; v++)
+		for (m = 0; m < res->nr_machines; m++)
+			for (g = 0; g < res->nr_governors; g++) {
+				const struct loop_sched_stats *st = &res->sched[k++];
+				json_t *o = json_object(), *cpus = json_array(), *tasks = json_array();
+
+				json_object_set_new(o, "machine", json_string(res->machines[m]));
+				if (res->nr_worlds > 0)
+					json_object_set_new(
+						o, "timer_world",
+						json_string(res->worlds[v / res->nr_values]));
+				if (res->vary >= 0)
+					json_object_set_new(
+						o, "value",
+						param_json(res, res->vary,
+							   res->values[v % res->nr_values]));
+				json_object_set_new(o, "governor", json_string(res->governors[g]));
+				json_object_set_new(o, "seed", json_integer((json_int_t)res->seed));
+				for (i = 0; i < st->nr_cpus; i++) {
+					const struct loop_cpu_stats *c = &st->cpu[i];
+
+					json_array_append_new(
+						cpus,
+						json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "cpu",
+							  i, "wakeups_idle", (json_int_t)c->wakeups_idle,
+							  "wakeups_busy", (json_int_t)c->wakeups_busy,
+							  "migrations_in", (json_int_t)c->migrations_in,
+							  "newidle_pulls", (json_int_t)c->pulls,
+							  "newidle_tries", (json_int_t)c->newidle_tries,
+							  "switches", (json_int_t)c->switches, "run_delay_ns",
+							  (json_int_t)c->run_delay_ns));
+				}
+				for (i = 0; i < st->nr_tasks; i++) {
+					const struct loop_task_stats *t = &st->task[i];
+
+					json_array_append_new(
+						tasks,
+						json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
+							  "s:i}",
+							  "tid", i + 1, "wakeups", (json_int_t)t->wakeups,
+							  "wakeups_idle", (json_int_t)t->wakeups_idle,
+							  "wakeups_busy", (json_int_t)t->wakeups_busy,
+							  "migrations", (json_int_t)t->migrations,
+							  "newidle_pulls", (json_int_t)t->pulls, "pcount",
+							  (json_int_t)t->pcount, "run_delay_ns",
+							  (json_int_t)t->run_delay_ns, "runtime_ns",
+							  (json_int_t)t->runtime_ns, "last_cpu", t->last_cpu));
+				}
+				json_object_set_new(o, "cpus", cpus);
+				json_object_set_new(o, "tasks", tasks);
+				json_array_append(all, o);
+				json_decref(o);
+			}
+	return all;
+}
+
 static int write_json(FILE *f, const struct compare_result *res)
 {
 	json_t *root = json_object(), *cells = json_array(), *gm = json_array();
@@ -715,6 +781,8 @@ static int write_json(FILE *f, const struct compare_result *res)
 		json_object_set_new(root, "timer_worlds", w);
 		json_object_set_new(root, "flips", json_integer(res->nr_flips));
 	}
+	if (res->sched)
+		json_object_set_new(root, "sched", sched_json(res));
 	json_object_set_new(root, "setup", setup_json(res));
 	rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 	if (!rc)

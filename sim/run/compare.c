@@ -112,6 +112,7 @@ void compare_request_defaults(struct compare_request *req)
 
 struct slot {
 	double v[COMPARE_M_NR];
+	struct loop_sched_stats sched; /* first iterations only (moved to the result) */
 	bool failed;
 	struct sim_error err;
 };
@@ -244,6 +245,10 @@ static void plan_release(struct plan *pl)
 	sim_free(pl->mach);
 	sim_free(pl->mask);
 	sim_free(pl->params);
+	for (i = 0; pl->slots && i < pl->nr_jobs; i++) { /* those not moved (a failed run) */
+		sim_free(pl->slots[i].sched.cpu);
+		sim_free(pl->slots[i].sched.task);
+	}
 	sim_free(pl->slots);
 }
 
@@ -414,6 +419,10 @@ static void run_job(struct plan *pl, long j)
 		return;
 	}
 	metrics_of(req->wl, &r, slot->v);
+	if (it == 0) { /* the scheduler's detail of the first iteration is reported */
+		slot->sched = r.sched;
+		memset(&r.sched, 0, sizeof(r.sched));
+	}
 	loop_result_release(&r);
 }
 
@@ -641,6 +650,29 @@ void compare_mark_flips(struct compare_result *res)
 	}
 }
 
+/* The first iterations' scheduler statistics, moved from the slots to the result. */
+static int sched_detail(struct plan *pl, struct compare_result *res, struct sim_error *err)
+{
+	const struct compare_request *req = pl->req;
+	int v, m, g, k = 0;
+
+	if (!plan_has_sched(pl))
+		return 0;
+	res->nr_sched = pl->nr_rows * req->nr_machines * req->nr_governors;
+	res->sched = sim_calloc((size_t)res->nr_sched, sizeof(*res->sched));
+	if (!res->sched)
+		return sim_error_nomem(err, "");
+	for (v = 0; v < pl->nr_rows; v++)
+		for (m = 0; m < req->nr_machines; m++)
+			for (g = 0; g < req->nr_governors; g++) {
+				struct slot *x = &pl->slots[job_index(pl, v, m, g, 0)];
+
+				res->sched[k++] = x->sched;
+				memset(&x->sched, 0, sizeof(x->sched));
+			}
+	return 0;
+}
+
 static int build_cells(struct plan *pl, struct compare_result *res, struct sim_error *err)
 {
 	const struct compare_request *req = pl->req;
@@ -679,7 +711,7 @@ static int build_cells(struct plan *pl, struct compare_result *res, struct sim_e
 	gmean_of(res, ratios);
 	sim_free(ratios);
 	compare_mark_flips(res);
-	return 0;
+	return sched_detail(pl, res, err);
 }
 
 static int result_init(const struct plan *pl, struct compare_result *res, struct sim_error *err)
@@ -758,6 +790,13 @@ const struct compare_cell *compare_world_cell(const struct compare_result *res, 
 
 void compare_result_free(struct compare_result *res)
 {
+	int i;
+
+	for (i = 0; i < res->nr_sched; i++) {
+		sim_free(res->sched[i].cpu);
+		sim_free(res->sched[i].task);
+	}
+	sim_free(res->sched);
 	sim_free(res->machines);
 	sim_free(res->mrec);
 	sim_free(res->cells);

@@ -161,6 +161,11 @@ struct compare_result {
 	int nr_cells;
 	double gmean[RUN_MAX_ITEMS]; /* per governor; the baseline's is 1 */
 	int gmean_cells;	     /* cells that entered it */
+	/* What the scheduler did in the first iteration of each row (world and value),
+	 * machine and governor, by job order (row, machine, governor); NULL when it did not
+	 * run (placement pinned): sched[k].nr_tasks is 0 for such a run. */
+	struct loop_sched_stats *sched;
+	int nr_sched;
 	struct compare_gov *gov_store;   /* storage behind the cells' gov */
 	double *samples;	     /* storage behind the cells' samples */
 };
