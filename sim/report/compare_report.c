@@ -343,12 +343,11 @@ static void sweep_gmean_row(FILE *f, const struct compare_result *res, int i, in
 {
 	struct mm_summary base = { 0 }, x = { 0 };
 	char label[OP_LEN + 32], cell[128];
-	int g, j;
+	int g;
 
-	for (j = i; j < k; j++)
-		for (g = 0; g < res->nr_governors; g++)
-			if (!(res->cells[j].gov[g].sum.mean > 0))
-				return;
+	for (g = 0; g < res->nr_governors; g++)
+		if (isnan(compare_sweep_gmean(res, i, k, g)))
+			return;
 	mm_format_label(label, sizeof(label), "Gmean", res->cells[i].name, op_width);
 	fputs(label, f);
 	base.mean = compare_sweep_gmean(res, i, k, 0);

@@ -198,15 +198,9 @@ int loop_send(struct loop *L, const struct loop_item *it, struct sim_error *err)
 	c = &L->cpus[x.cpu];
 	if (loop_push_item(c, &x))
 		return sim_error_nomem(err, "");
-	if (c->state != L_IDLE || x.deferrable ||
-	    (c->wake_ns != SIM_TIME_NEVER && c->wake_ns <= x.arrival_ns))
+	if (c->state != L_IDLE || x.deferrable)
 		return 0;
-	/* The idle CPU will be woken by this item first (unless it leaves idle already). */
-	c->wake_ns = x.arrival_ns;
-	c->wake_cause = x.cause;
-	if (sim_exiting(L->S, x.cpu))
-		return 0;
-	return sim_rewake(L->S, x.cpu, x.arrival_ns, x.cause, err);
+	return loop_wake_idle(L, x.cpu, x.arrival_ns, x.cause, err);
 }
 
 int loop_request_done(struct loop *L, int64_t latency_ns, uint64_t bytes, struct sim_error *err)

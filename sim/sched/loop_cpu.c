@@ -200,3 +200,19 @@ void loop_rcu_queued(struct loop *L, int cpu, const struct loop_item *done, int6
 			jiffy_edge_ns(sim_grid(L->S),
 				      jiffy_of(sim_grid(L->S), t) + L->world.rcu_jiffies));
 }
+
+/* An idle CPU is woken at t by `cause`, unless it wakes no later already; if it leaves the
+ * idle loop already (sim_exiting()), the wakeup is kept for the record and the exit runs. */
+int loop_wake_idle(struct loop *L, int cpu, int64_t t, enum wake_cause cause,
+		   struct sim_error *err)
+{
+	struct lcpu *c = &L->cpus[cpu];
+
+	if (c->wake_ns != SIM_TIME_NEVER && c->wake_ns <= t)
+		return 0;
+	c->wake_ns = t;
+	c->wake_cause = cause;
+	if (sim_exiting(L->S, cpu))
+		return 0;
+	return sim_rewake(L->S, cpu, t, cause, err);
+}

@@ -66,6 +66,9 @@ void loop_pop_item(struct lcpu *c, struct loop_item *out);
 bool loop_cpu_active(const struct loop *L, int cpu);
 /* An item done at t that queued RCU callbacks keeps its CPU's tick (loop_world). */
 void loop_rcu_queued(struct loop *L, int cpu, const struct loop_item *done, int64_t t);
+/* Wake idle `cpu` at t by `cause` unless it wakes no later (loop_cpu.c). */
+int loop_wake_idle(struct loop *L, int cpu, int64_t t, enum wake_cause cause,
+		   struct sim_error *err);
 /* Keep pass 1's period of `cpu` ending at wake_ns (when recording). */
 int loop_record_period(struct loop *L, int cpu, int64_t wake_ns);
 /* Feed the engine an idle period of `cpu` from t, with its wakeup if one is pending. */

@@ -187,21 +187,6 @@ static void arm(struct loop *L, int cpu, int64_t t_ns, bool force)
 	sim_agent_timer(L->S, (uint32_t)cpu, t_ns);
 }
 
-/* Wake an idle CPU at t by `cause`, unless it wakes no later already. */
-static int wake_cpu(struct loop *L, int cpu, int64_t t, enum wake_cause cause,
-		    struct sim_error *err)
-{
-	struct lcpu *c = &L->cpus[cpu];
-
-	if (c->wake_ns != SIM_TIME_NEVER && c->wake_ns <= t)
-		return 0;
-	c->wake_ns = t;
-	c->wake_cause = cause;
-	if (sim_exiting(L->S, cpu))
-		return 0; /* it leaves the idle loop already (a tick's wakeup absorbed its own) */
-	return sim_rewake(L->S, cpu, t, cause, err);
-}
-
 /* Whether a CPU runs no task and has none queued (the idle task, perhaps in an
  * interrupt): a wakeup placed there is one "on an idle CPU". */
 static bool cpu_is_idle(const struct loop *L, int cpu)
@@ -279,7 +264,7 @@ static int wake_task(struct loop *L, const struct loop_item *x, int waker_cpu, i
 		c->st.wakeups_busy++;
 	}
 	if (L->cpus[cpu].state == L_IDLE) /* its idle period ends */
-		return wake_cpu(L, cpu, now, cpu == waker_cpu ? x->cause : WAKE_IPI, err);
+		return loop_wake_idle(L, cpu, now, cpu == waker_cpu ? x->cause : WAKE_IPI, err);
 	if (cpu == s->cur_cpu) {
 		sched_rq_wakeup_preempt(&c->rq, &t->se, now); /* it picks when the model returns */
 		return 0;
@@ -307,13 +292,7 @@ int loop_sched_send(struct loop *L, const struct loop_item *x, struct sim_error 
 		arm(L, x->cpu, x->arrival_ns, false);
 		return 0;
 	}
-	if (x->deferrable || (c->wake_ns != SIM_TIME_NEVER && c->wake_ns <= x->arrival_ns))
-		return 0;
-	c->wake_ns = x->arrival_ns;
-	c->wake_cause = x->cause;
-	if (sim_exiting(L->S, x->cpu))
-		return 0;
-	return sim_rewake(L->S, x->cpu, x->arrival_ns, x->cause, err);
+	return x->deferrable ? 0 : loop_wake_idle(L, x->cpu, x->arrival_ns, x->cause, err);
 }
 
 void loop_sched_iowait(struct loop *L, int cpu, int delta)
@@ -437,7 +416,7 @@ static int nohz_kick(struct loop *L, int cpu, int64_t now, struct sim_error *err
 		if (j != cpu && L->cpus[j].state == L_IDLE && s->cpu[j].rq.nr_running == 0 &&
 		    sim_tick_stopped(L->S, j)) {
 			s->cpu[j].ilb = true;
-			return wake_cpu(L, j, now, WAKE_IPI, err);
+			return loop_wake_idle(L, j, now, WAKE_IPI, err);
 		}
 	return 0;
 }
