@@ -17,8 +17,11 @@ idlesim_bench_binary timer-worlds.sh
 GOVS=${GOVS:-menu@4.18,teo@5.1}
 EXITS=${EXITS:-typical}
 WORLDS=nohz-6.12,nohz-6.1,nohz-idle,hz-tick-100,hz-tick-250,hz-tick-1000,legacy-10ms,none
+# the tables in docs/benchmarks.md were made with every thread on a fixed CPU, before the
+# scheduler (PLACEMENT=sched for the scheduler's world)
+PLACEMENT=${PLACEMENT:-pinned}
 COMMON=(-g "$GOVS" -m "skl,hsx" -n 3 --duration-s 0.5 --wake-latency "$EXITS"
-	--housekeeping "$WORLDS")
+	--housekeeping "$WORLDS" --placement "$PLACEMENT")
 
 rev=$(git -C "$here" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 git -C "$here" diff --quiet HEAD -- sim governors 2>/dev/null || rev="$rev (sim/ or governors/ modified)"
