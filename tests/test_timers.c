@@ -651,7 +651,9 @@ static int64_t sm_armed(void *model, int cpu, int64_t t)
 	return ((struct script_model *)model)->armed[cpu];
 }
 
-static const struct loop_model_ops sm_ops = { sm_start, sm_done, sm_armed };
+static const struct loop_model_ops sm_ops = { .start = sm_start,
+					      .done = sm_done,
+					      .armed_timer = sm_armed };
 
 /* Run it on skl's first nr_cpus CPUs, HZ 250 (grid at 0), the scripted governor (C1, exit
  * 2 us, stop the tick) for duration_ns; the decisions of `cpu` go to l. */

@@ -256,6 +256,7 @@ static void test_sched_cli(void **state)
 	assert_non_null(strstr(text, "\"cpu\": 7,"));
 	assert_null(strstr(text, "\"cpu\": 8,"));
 	assert_non_null(strstr(text, "\"tid\": 2,"));
+	assert_non_null(strstr(text, "\"comm\": \"tbench_srv\","));
 	assert_null(strstr(text, "\"tid\": 3,"));
 	free(text);
 	unlink(out);
@@ -267,6 +268,9 @@ static void test_sched_cli(void **state)
 	run_skl(&s, "menu", 5000000, 1, &r);
 	assert_int_equal(r.stats.nr_cpus, 8);
 	assert_int_equal(r.sched.nr_tasks, 16);
+	/* client k is tid 2k + 1, its server 2k + 2 */
+	assert_string_equal(r.sched.task[0].comm, "tbench");
+	assert_string_equal(r.sched.task[15].comm, "tbench_srv");
 	assert_true(r.requests > 0);
 	loop_result_release(&r);
 }

@@ -732,9 +732,10 @@ static json_t *sched_json(const struct compare_result *res)
 
 					json_array_append_new(
 						tasks,
-						json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
-							  "s:i}",
-							  "tid", i + 1, "wakeups", (json_int_t)t->wakeups,
+						json_pack("{s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
+							  "s:I, s:i}",
+							  "tid", i + 1, "comm", t->comm ? t->comm : "task",
+							  "wakeups", (json_int_t)t->wakeups,
 							  "wakeups_idle", (json_int_t)t->wakeups_idle,
 							  "wakeups_busy", (json_int_t)t->wakeups_busy,
 							  "migrations", (json_int_t)t->migrations,

@@ -86,6 +86,9 @@ struct loop_model_ops {
 	 * world says (loop_world.tmigr). SIM_TIME_NEVER if none.
 	 */
 	int64_t (*armed_timer)(void *model, int cpu, int64_t t);
+	/* Optional: task tid's command name, as ps and ftrace's comm-pid show it (a string
+	 * that outlives the run, e.g. "tbench_srv"); NULL: every task is "task". */
+	const char *(*task_comm)(void *model, int tid);
 };
 
 /*
@@ -156,6 +159,7 @@ struct loop_task_stats {
 	int64_t run_delay_ns;	     /* time runnable but waiting (schedstat's run_delay) */
 	int64_t runtime_ns;	     /* time it ran (sum_exec_runtime) */
 	int last_cpu;
+	const char *comm; /* the model's task_comm (static), for reports: comm-tid */
 };
 struct loop_cpu_stats {
 	uint64_t wakeups_idle, wakeups_busy; /* task wakeups placed on this CPU */

@@ -645,10 +645,13 @@ int loop_sched_result(struct loop *L, struct loop_sched_stats *out)
 	}
 	for (i = 0; i < s->nr_cpus; i++)
 		out->cpu[i] = s->cpu[i].st;
-	for (i = 0; i < s->nr_tasks; i++)
+	for (i = 0; i < s->nr_tasks; i++) {
 		if (s->task[i])
 			out->task[i] = s->task[i]->st;
 		else
 			out->task[i].last_cpu = -1;
+		out->task[i].comm =
+			L->ops->task_comm ? L->ops->task_comm(L->model, i + 1) : "task";
+	}
 	return 0;
 }

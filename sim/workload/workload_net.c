@@ -121,9 +121,17 @@ static int netperf_done(void *model, struct loop *L, const struct loop_item *don
 	return netperf_send(m, L, t, err);
 }
 
+/* tid 1 the sender (netperf), tid 2 the receiver (netserver) */
+static const char *netperf_comm(void *model, int tid)
+{
+	(void)model;
+	return tid == 1 ? "netperf" : "netserver";
+}
+
 static const struct loop_model_ops netperf_ops = {
 	.start = netperf_start,
 	.done = netperf_done,
+	.task_comm = netperf_comm,
 };
 
 const struct workload wl_netperf_udp = {
@@ -280,9 +288,17 @@ static int sockperf_done(void *model, struct loop *L, const struct loop_item *do
 	return m->queued ? 0 : sockperf_arrive(m, L, m->next_ns, err);
 }
 
+static const char *sockperf_comm(void *model, int tid)
+{
+	(void)model;
+	(void)tid;
+	return "sockperf";
+}
+
 static const struct loop_model_ops sockperf_ops = {
 	.start = sockperf_start,
 	.done = sockperf_done,
+	.task_comm = sockperf_comm,
 };
 
 const struct workload wl_sockperf = {
@@ -466,10 +482,18 @@ static int tbench_done(void *model, struct loop *L, const struct loop_item *done
 	return loop_send(L, &it, err);
 }
 
+/* client k is tid 2k + 1, its server 2k + 2 */
+static const char *tbench_comm(void *model, int tid)
+{
+	(void)model;
+	return tid % 2 ? "tbench" : "tbench_srv";
+}
+
 static const struct loop_model_ops tbench_ops = {
 	.start = tbench_start,
 	.done = tbench_done,
 	.armed_timer = tbench_armed_timer,
+	.task_comm = tbench_comm,
 };
 
 const struct workload wl_tbench = {
@@ -702,10 +726,18 @@ static int64_t dbench_armed_timer(void *model, int cpu, int64_t t)
 	return m->txn_open && cpu == m->commit_timer_cpu ? m->commit_timer_ns : SIM_TIME_NEVER;
 }
 
+static const char *dbench_comm(void *model, int tid)
+{
+	(void)model;
+	(void)tid;
+	return "dbench";
+}
+
 static const struct loop_model_ops dbench_ops = {
 	.start = dbench_start,
 	.done = dbench_done,
 	.armed_timer = dbench_armed_timer,
+	.task_comm = dbench_comm,
 };
 
 const struct workload wl_dbench = {

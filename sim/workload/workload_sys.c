@@ -166,9 +166,17 @@ static int hackbench_done(void *model, struct loop *L, const struct loop_item *d
 	return 0;
 }
 
+static const char *hackbench_comm(void *model, int tid)
+{
+	(void)model;
+	(void)tid;
+	return "hackbench";
+}
+
 static const struct loop_model_ops hackbench_ops = {
 	.start = hackbench_start,
 	.done = hackbench_done,
+	.task_comm = hackbench_comm,
 };
 
 const struct workload wl_hackbench = {
@@ -276,9 +284,17 @@ static int cyclictest_done(void *model, struct loop *L, const struct loop_item *
 			t, err);
 }
 
+static const char *cyclictest_comm(void *model, int tid)
+{
+	(void)model;
+	(void)tid;
+	return "cyclictest";
+}
+
 static const struct loop_model_ops cyclictest_ops = {
 	.start = cyclictest_start,
 	.done = cyclictest_done,
+	.task_comm = cyclictest_comm,
 };
 
 const struct workload wl_cyclictest = {

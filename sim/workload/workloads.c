@@ -387,10 +387,18 @@ static int64_t hk_armed_timer(void *model, int cpu, int64_t t)
 	return h->ops->armed_timer ? h->ops->armed_timer(h->model, cpu, t) : SIM_TIME_NEVER;
 }
 
+static const char *hk_task_comm(void *model, int tid)
+{
+	struct hk_model *h = model;
+
+	return h->ops->task_comm ? h->ops->task_comm(h->model, tid) : "task";
+}
+
 static const struct loop_model_ops hk_ops = {
 	.start = hk_start,
 	.done = hk_done,
 	.armed_timer = hk_armed_timer,
+	.task_comm = hk_task_comm,
 };
 
 /* A timer-world parameter's value (0 for a model without them). */
