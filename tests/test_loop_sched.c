@@ -269,6 +269,9 @@ static void test_three_runnable_never_idle(void **state)
 	assert_int_equal(r.sched.task[0].last_cpu, 0);
 	assert_int_equal(r.sched.task[2].last_cpu, 0);
 	assert_int_equal(r.sched.cpu[0].pulls + r.sched.cpu[1].pulls, 0);
+	/* busy CPU 1's periodic balance (every 28 ms: below) never pulls: CPU 0's two tasks
+	 * are not two more than CPU 1's one */
+	assert_int_equal(r.sched.cpu[1].balance_pulls + r.sched.cpu[0].balance_pulls, 0);
 	loop_result_release(&r);
 	free(l);
 }
@@ -281,7 +284,18 @@ static void test_three_runnable_never_idle(void **state)
  * the waiting one of A and C last ran until the 8 ms tick (A [0,4), C [4,8), A from 8),
  * 2 ms ago > 500 us: not cache-hot. So C is pulled and CPU 1 never idles.
  * With sysctl_sched_migration_cost at 5 ms, C is cache-hot (2 ms < 5 ms): nothing is
- * pulled and CPU 1 idles from 10 ms to the end: one period.
+ * pulled and CPU 1 idles from 10 ms, its tick stopped. Then the NOHZ idle balance
+ * (E.3): CPU 0's ticks with two tasks kick CPU 1 (nohz_balancer_kick(), at most every
+ * max(2 CPUs x 1 ms, a jiffy) = 4 ms; the ticks at 4 and 8 ms found no idle CPU but
+ * moved nohz.next_balance on): at 12, 16 and 20 ms. CPU 1 leaves C1 2 us later, its
+ * newly-idle balance finds the waiting task hot (it ran until the tick that just
+ * passed), and _nohz_idle_balance() runs sched_balance_domains() for it: one domain (2
+ * single-thread cores: the LLC), idle interval sd_weight 2 ms = 1 jiffy, so due every
+ * time. sched_balance_rq() fails at 12.002 and 16.002 ms (hot; nr_balance_failed 1,
+ * then 2), and at 20.002 ms nr_balance_failed 2 > cache_nice_tries 1 lets it pull the
+ * hot task: A, which waits since C took over at the 20 ms tick. So CPU 1 idles three
+ * times (from 10, 12.002, 16.002 ms), and in 30 ms A runs [0,4), [8,12), [16,20) on CPU
+ * 0 and [20.002, 30) on CPU 1; C runs [4,8), [12,16), [20,30).
  */
 static void test_newidle_pull(void **state)
 {
@@ -308,11 +322,94 @@ static void test_newidle_pull(void **state)
 
 	m.w.migration_cost_ns = 5000 * US_;
 	memset(m.done, 0, sizeof(m.done));
-	tm_run(&m, 20000 * US_, &r, l);
-	assert_int_equal(r.sched.task[2].pulls, 0);
+	tm_run(&m, 30000 * US_, &r, l);
+	assert_int_equal(r.sched.task[2].pulls + r.sched.task[0].pulls, 0);
+	assert_int_equal(periods_of(l, 1, s, 8), 3);
+	assert_int_equal(s[0], 10000 * US_);
+	assert_int_equal(s[1], 12002 * US_);
+	assert_int_equal(s[2], 16002 * US_);
+	assert_int_equal(periods_of(l, 0, s, 8), 0);
+	assert_int_equal(r.sched.task[0].balance_pulls, 1);
+	assert_int_equal(r.sched.cpu[1].balance_pulls, 1);
+	assert_int_equal(r.sched.task[0].last_cpu, 1);
+	assert_int_equal(r.sched.task[0].runtime_ns, 12000 * US_ + 9998 * US_);
+	assert_int_equal(r.sched.task[2].runtime_ns, 18000 * US_);
+	loop_result_release(&r);
+	free(l);
+}
+
+/*
+ * Periodic balance on the tick of an idle CPU (E.2). As the second case above (A and C
+ * share CPU 0, B leaves CPU 1 at 10 ms, migration cost 5 ms so the waiting task is always
+ * hot), but the governor keeps the tick: CPU 1 is not a NOHZ idle CPU (no kick finds it),
+ * its own tick balances it. Its newly-idle balance at 10 ms fails and brings
+ * rq->next_balance forward to the LLC domain's idle interval (2 ms = 1 jiffy after its
+ * last balance, at 0: due). At CPU 0's ticks at 12 and 16 ms, the tick pass balances CPU
+ * 1: the waiting task (C at 12, A at 16) ran until 4 ms before: hot, failed (1, then 2).
+ * At 20 ms the waiting C (ran until 16) is hot too, but nr_balance_failed 2 >
+ * cache_nice_tries 1: C is pulled and CPU 1's tick ends its idle period; it runs C from
+ * 20.002 ms (C1's 2 us exit). One idle period on CPU 1, from 10 ms; in 30 ms C runs
+ * [4,8), [12,16) on CPU 0 and [20.002, 30) on CPU 1, A [0,4), [8,12), [16,30).
+ */
+static void test_tick_balance_pull(void **state)
+{
+	struct tasks_model m;
+	struct loop_result r;
+	struct decision_log *l = calloc(1, sizeof(*l));
+	int64_t s[8];
+
+	(void)state;
+	assert_non_null(l);
+	tm_init(&m, 3);
+	m.hint[0] = 0, m.hint[1] = 1, m.hint[2] = 0;
+	m.first_ns[0] = m.first_ns[2] = 1000000 * US_;
+	m.first_ns[1] = 10000 * US_;
+	m.keep_tick = true;
+	m.w.migration_cost_ns = 5000 * US_;
+	tm_run(&m, 30000 * US_, &r, l);
 	assert_int_equal(periods_of(l, 1, s, 8), 1);
 	assert_int_equal(s[0], 10000 * US_);
 	assert_int_equal(periods_of(l, 0, s, 8), 0);
+	assert_int_equal(r.sched.task[2].balance_pulls, 1);
+	assert_int_equal(r.sched.task[2].pulls, 0);
+	assert_int_equal(r.sched.cpu[1].balance_pulls, 1);
+	assert_int_equal(r.sched.task[2].last_cpu, 1);
+	assert_int_equal(r.sched.task[2].runtime_ns, 8000 * US_ + 9998 * US_);
+	assert_int_equal(r.sched.task[0].runtime_ns, 22000 * US_);
+	loop_result_release(&r);
+	free(l);
+}
+
+/*
+ * Periodic balance of a busy CPU (E.2): A, C and D (1 s items) share CPU 0, B runs on CPU
+ * 1. Nothing idles, so only the tick balances. CPU 1 is busy: the LLC domain's interval
+ * is sd_weight 2 ms x busy_factor 16 = 32 ms, msecs_to_jiffies() = 8 jiffies at HZ 250,
+ * less 1 when busy: 7 jiffies = 28 ms after its last balance (0). CPU 0's queue has three
+ * tasks, two more than CPU 1's one: at the 28 ms tick CPU 1 pulls a waiting task, which
+ * last ran at least a tick (4 ms > 500 us) before: not hot. So no pull in 27 ms, one in
+ * 30 ms, and no CPU ever idles.
+ */
+static void test_busy_balance_pull(void **state)
+{
+	struct tasks_model m;
+	struct loop_result r;
+	struct decision_log *l = calloc(1, sizeof(*l));
+
+	(void)state;
+	assert_non_null(l);
+	tm_init(&m, 4);
+	m.hint[0] = 0, m.hint[1] = 1, m.hint[2] = 0, m.hint[3] = 0;
+	m.first_ns[0] = m.first_ns[1] = m.first_ns[2] = m.first_ns[3] = 1000000 * US_;
+	tm_run(&m, 27000 * US_, &r, l);
+	assert_int_equal(r.sched.cpu[1].balance_pulls, 0);
+	loop_result_release(&r);
+
+	tm_run(&m, 30000 * US_, &r, l);
+	assert_int_equal(l->n, 0);
+	assert_int_equal(r.sched.cpu[1].balance_pulls, 1);
+	assert_int_equal(r.sched.cpu[0].balance_pulls, 0);
+	assert_int_equal(r.sched.cpu[1].pulls + r.sched.cpu[0].pulls, 0);
+	assert_int_equal(r.sched.task[2].last_cpu == 1 || r.sched.task[3].last_cpu == 1, 1);
 	loop_result_release(&r);
 	free(l);
 }
@@ -360,6 +457,8 @@ int main(void)
 		cmocka_unit_test(test_sync_pingpong_stacks_when_busy),
 		cmocka_unit_test(test_three_runnable_never_idle),
 		cmocka_unit_test(test_newidle_pull),
+		cmocka_unit_test(test_tick_balance_pull),
+		cmocka_unit_test(test_busy_balance_pull),
 		cmocka_unit_test(test_wakeup_during_exit),
 	};
 

@@ -718,12 +718,14 @@ static json_t *sched_json(const struct compare_result *res)
 
 					json_array_append_new(
 						cpus,
-						json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "cpu",
+						json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+							  "cpu",
 							  i, "wakeups_idle", (json_int_t)c->wakeups_idle,
 							  "wakeups_busy", (json_int_t)c->wakeups_busy,
 							  "migrations_in", (json_int_t)c->migrations_in,
 							  "newidle_pulls", (json_int_t)c->pulls,
 							  "newidle_tries", (json_int_t)c->newidle_tries,
+							  "balance_pulls", (json_int_t)c->balance_pulls,
 							  "switches", (json_int_t)c->switches, "run_delay_ns",
 							  (json_int_t)c->run_delay_ns));
 				}
@@ -733,13 +735,15 @@ static json_t *sched_json(const struct compare_result *res)
 					json_array_append_new(
 						tasks,
 						json_pack("{s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
-							  "s:I, s:i}",
+							  "s:I, s:I, s:i}",
 							  "tid", i + 1, "comm", t->comm ? t->comm : "task",
 							  "wakeups", (json_int_t)t->wakeups,
 							  "wakeups_idle", (json_int_t)t->wakeups_idle,
 							  "wakeups_busy", (json_int_t)t->wakeups_busy,
 							  "migrations", (json_int_t)t->migrations,
-							  "newidle_pulls", (json_int_t)t->pulls, "pcount",
+							  "newidle_pulls", (json_int_t)t->pulls,
+							  "balance_pulls", (json_int_t)t->balance_pulls,
+							  "pcount",
 							  (json_int_t)t->pcount, "run_delay_ns",
 							  (json_int_t)t->run_delay_ns, "runtime_ns",
 							  (json_int_t)t->runtime_ns, "last_cpu", t->last_cpu));

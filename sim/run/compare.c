@@ -59,11 +59,12 @@ static const struct {
 	[COMPARE_M_RUN_DELAY_US] = { "run_delay_us", false, "us" },
 	[COMPARE_M_MIGRATIONS_PER_S] = { "migrations_per_s", false, "/s" },
 	[COMPARE_M_PULLS_PER_S] = { "newidle_pulls_per_s", false, "/s" },
+	[COMPARE_M_BALANCE_PULLS_PER_S] = { "balance_pulls_per_s", false, "/s" },
 };
 
 static bool sched_metric(int metric)
 {
-	return metric >= COMPARE_M_WAKEUPS_IDLE_PCT && metric <= COMPARE_M_PULLS_PER_S;
+	return metric >= COMPARE_M_WAKEUPS_IDLE_PCT && metric <= COMPARE_M_BALANCE_PULLS_PER_S;
 }
 
 
@@ -187,7 +188,8 @@ static int check_metrics(const struct plan *pl, struct sim_error *err)
 					     "latency_p99, energy_j, idle_power_w, above_pct, "
 					     "below_pct, hits_pct, wake_latency_p99_ns, "
 					     "wakeups_idle_pct, run_delay_us, migrations_per_s, "
-					     "newidle_pulls_per_s, residency_pct.STATE)",
+					     "newidle_pulls_per_s, balance_pulls_per_s, "
+					     "residency_pct.STATE)",
 					     name);
 		if (!compare_metric_applies(req->wl, id))
 			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
@@ -350,7 +352,7 @@ static long job_index(const struct plan *pl, int v, int m, int g, int it)
 /* Totals over the tasks; 0 without the scheduler (such cells are not made). */
 static void sched_metrics_of(const struct loop_sched_stats *st, double dur, double *v)
 {
-	double wakeups = 0, idle = 0, delay = 0, moves = 0, pulls = 0;
+	double wakeups = 0, idle = 0, delay = 0, moves = 0, pulls = 0, bpulls = 0;
 	int i;
 
 	for (i = 0; i < st->nr_tasks; i++) {
@@ -359,11 +361,13 @@ static void sched_metrics_of(const struct loop_sched_stats *st, double dur, doub
 		delay += (double)st->task[i].run_delay_ns;
 		moves += (double)st->task[i].migrations;
 		pulls += (double)st->task[i].pulls;
+		bpulls += (double)st->task[i].balance_pulls;
 	}
 	v[COMPARE_M_WAKEUPS_IDLE_PCT] = wakeups > 0 ? idle * 100.0 / wakeups : 0.0;
 	v[COMPARE_M_RUN_DELAY_US] = wakeups > 0 ? delay / wakeups / 1e3 : 0.0;
 	v[COMPARE_M_MIGRATIONS_PER_S] = dur > 0 ? moves / dur : 0.0;
 	v[COMPARE_M_PULLS_PER_S] = dur > 0 ? pulls / dur : 0.0;
+	v[COMPARE_M_BALANCE_PULLS_PER_S] = dur > 0 ? bpulls / dur : 0.0;
 }
 
 static void metrics_of(const struct workload *wl, const struct loop_result *r, double *v)

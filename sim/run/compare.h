@@ -58,6 +58,7 @@ enum compare_metric {
 	COMPARE_M_RUN_DELAY_US,	    /* run-queue wait per wakeup (schedstat run_delay), us */
 	COMPARE_M_MIGRATIONS_PER_S, /* tasks moved to another CPU (wakeup or pull), per s */
 	COMPARE_M_PULLS_PER_S,	    /* newly-idle balance pulls, per s */
+	COMPARE_M_BALANCE_PULLS_PER_S, /* periodic and NOHZ idle balance pulls, per s */
 	COMPARE_M_RESIDENCY,
 	COMPARE_M_NR = COMPARE_M_RESIDENCY + CPUIDLE_STATE_MAX,
 };

@@ -155,6 +155,7 @@ struct loop_task_stats {
 	uint64_t wakeups_busy;	     /* ... placed on a CPU that was running or had tasks */
 	uint64_t migrations;	     /* nr_migrations: woken or pulled elsewhere than it ran */
 	uint64_t pulls;		     /* moved by a newly-idle balance */
+	uint64_t balance_pulls;	     /* moved by a periodic or NOHZ idle balance */
 	uint64_t pcount;	     /* times it was switched to (schedstat's pcount) */
 	int64_t run_delay_ns;	     /* time runnable but waiting (schedstat's run_delay) */
 	int64_t runtime_ns;	     /* time it ran (sum_exec_runtime) */
@@ -165,6 +166,7 @@ struct loop_cpu_stats {
 	uint64_t wakeups_idle, wakeups_busy; /* task wakeups placed on this CPU */
 	uint64_t migrations_in;		     /* tasks that came here from another CPU */
 	uint64_t pulls;			     /* tasks this CPU pulled when newly idle */
+	uint64_t balance_pulls;		     /* ... by periodic balance (its tick, or NOHZ) */
 	uint64_t newidle_tries;		     /* newly-idle balances that ran (not skipped) */
 	uint64_t switches;		     /* a task switched to (nr_switches, tasks only) */
 	int64_t run_delay_ns;		     /* waits of the tasks queued here */

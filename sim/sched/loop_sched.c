@@ -25,9 +25,12 @@
  *    least the domains' cost, it pulls the least recently run waiting task that is not
  *    cache-hot from the busiest queue, domain by domain (SMT siblings, the LLC, the
  *    machine). Otherwise it idles: the engine's governor chooses the state.
+ *  - Periodic balance (sched_balance_domains()): at a jiffy edge where some queue has two
+ *    tasks, every CPU whose tick runs and whose next_balance is due balances its domains
+ *    at the busy or idle interval; an idle CPU that pulls leaves idle at that tick.
  *  - NOHZ idle balance: a busy CPU at a tick with two or more tasks kicks the lowest
- *    numbered idle CPU (an IPI) once per balance interval; that CPU pulls a task for
- *    itself.
+ *    numbered idle CPU whose tick is stopped (an IPI) once per balance interval; it
+ *    balances every due tickless idle CPU on its behalf, then itself.
  * Kernel items, timers and the timer-migration pool are loop.c's as without the
  * scheduler; only how a CPU chooses its work and when it idles differ.
  */
@@ -90,6 +93,24 @@ static struct sched_place *place_for(const struct machine *m, int nr_cpus)
 	return sched_place_new(&flat);
 }
 
+/*
+ * The scheduling domains every CPU has (a symmetric topology): SMT siblings, the LLC
+ * (MC), the machine (PKG, or NUMA across packages); a level whose span is one CPU or
+ * equals the level below is degenerate (sd_degenerate()), weight 0.
+ */
+static void domains_init(struct lsched *s)
+{
+	int j, w0 = 0, w1 = 0;
+
+	for (j = 0; j < s->nr_cpus; j++) {
+		w0 += sched_place_core_of(s->sp, j) == sched_place_core_of(s->sp, 0);
+		w1 += sched_place_llc_of(s->sp, j) == sched_place_llc_of(s->sp, 0);
+	}
+	s->dom_weight[0] = sched_place_smt(s->sp) && w0 > 1 ? w0 : 0;
+	s->dom_weight[1] = w1 > 1 && w1 > w0 ? w1 : 0;
+	s->dom_weight[2] = s->nr_cpus > w1 && s->nr_cpus > 1 ? s->nr_cpus : 0;
+}
+
 int loop_sched_init(struct loop *L, const struct machine *m, struct sim_error *err)
 {
 	struct lsched *s = sim_calloc(1, sizeof(*s));
@@ -102,10 +123,17 @@ int loop_sched_init(struct loop *L, const struct machine *m, struct sim_error *e
 	s->cur_cpu = -1;
 	s->sp = place_for(m, L->nr_cpus);
 	s->cpu = sim_calloc((size_t)L->nr_cpus, sizeof(*s->cpu));
-	if (!s->sp || !s->cpu)
+	s->ov = sim_calloc((size_t)L->nr_cpus, sizeof(*s->ov));
+	if (!s->sp || !s->cpu || !s->ov)
 		return sim_error_nomem(err, "");
+	domains_init(s);
+	s->last_pass_ns = -1;
 	for (i = 0; i < L->nr_cpus; i++) {
 		struct lscpu *c = &s->cpu[i];
+		int level;
+
+		for (level = 0; level < 3; level++) /* sd_init(): min_interval = sd_weight */
+			c->balance_interval_ms[level] = s->dom_weight[level];
 
 		sched_rq_init(&c->rq, L->nr_cpus, sim_grid(L->S)->tick_ns);
 		if (L->world.base_slice_ns > 0)
@@ -135,6 +163,7 @@ void loop_sched_free(struct loop *L)
 		}
 	sim_free(s->task);
 	sim_free(s->cpu);
+	sim_free(s->ov);
 	sched_place_free(s->sp);
 	sim_free(s);
 	L->sched = NULL;
@@ -322,25 +351,42 @@ static bool in_domain(const struct loop *L, int cpu, int j, int level)
 	return sched_place_core_of(sp, j) == sched_place_core_of(sp, cpu);
 }
 
+/* The pass's list of CPUs whose run queue has two tasks or more (s->ov). */
+static void ov_build(struct lsched *s)
+{
+	int j;
+
+	s->nr_ov = 0;
+	for (j = 0; j < s->nr_cpus; j++)
+		if (s->cpu[j].rq.nr_running >= 2)
+			s->ov[s->nr_ov++] = j;
+}
+
 /*
  * sched_balance_rq() for one domain, simplified: the busiest run queue (most runnable
- * tasks, at least two) of the domain's other CPUs gives up its least recently run waiting
- * task that may run here and is not cache-hot (task_hot(): ran within the migration cost;
- * not in an SMT domain). Returns the task pulled, or NULL.
+ * tasks, at least min_nr) of the domain's other CPUs gives up its least recently run
+ * waiting task that may run here and is not cache-hot (task_hot(): ran within the
+ * migration cost; not in an SMT domain; allow_hot: a balance that failed more than
+ * cache_nice_tries times). from_ov: the busiest is among s->ov (a periodic pass). *found
+ * says whether there was a busiest queue at all. Returns the task pulled, or NULL.
  */
 static struct ltask *pull_from_domain(struct loop *L, int cpu, int level, int64_t now,
-				      bool ignore_hot)
+				      unsigned int min_nr, bool allow_hot, bool from_ov,
+				      bool *found)
 {
 	struct lsched *s = L->sched;
 	struct sched_rq *src;
 	struct ltask *best = NULL;
-	int j, busiest = -1;
+	int k, j, n = from_ov ? s->nr_ov : L->nr_cpus, busiest = -1;
 	size_t i;
 
-	for (j = 0; j < L->nr_cpus; j++)
-		if (j != cpu && in_domain(L, cpu, j, level) && s->cpu[j].rq.nr_running >= 2 &&
+	for (k = 0; k < n; k++) {
+		j = from_ov ? s->ov[k] : k;
+		if (j != cpu && in_domain(L, cpu, j, level) && s->cpu[j].rq.nr_running >= min_nr &&
 		    (busiest < 0 || s->cpu[j].rq.nr_running > s->cpu[busiest].rq.nr_running))
 			busiest = j;
+	}
+	*found = busiest >= 0;
 	if (busiest < 0)
 		return NULL;
 	src = &s->cpu[busiest].rq;
@@ -349,7 +395,7 @@ static struct ltask *pull_from_domain(struct loop *L, int cpu, int level, int64_
 
 		if (t->pl.cpus_allowed && !t->pl.cpus_allowed[cpu])
 			continue;
-		if (!ignore_hot && level > 0 && now - t->se.exec_start_ns < L->world.migration_cost_ns)
+		if (!allow_hot && level > 0 && now - t->se.exec_start_ns < L->world.migration_cost_ns)
 			continue;
 		if (!best || t->se.exec_start_ns < best->se.exec_start_ns)
 			best = t;
@@ -359,14 +405,214 @@ static struct ltask *pull_from_domain(struct loop *L, int cpu, int level, int64_
 	sched_rq_dequeue(src, &best->se, now);
 	set_nr_running(s, busiest);
 	if (sched_rq_enqueue(&s->cpu[cpu].rq, &best->se, 0, now))
-		return NULL; /* cannot happen: the queue had room (nothing runs here) */
+		return NULL; /* cannot happen: the queue had room for it */
 	set_nr_running(s, cpu);
 	best->pl.cpu = cpu;
 	best->st.migrations++;
-	best->st.pulls++;
 	s->cpu[cpu].st.migrations_in++;
-	s->cpu[cpu].st.pulls++;
 	return best;
+}
+
+/* ---- periodic balance (sched_balance_domains) ---- */
+
+/* get_sd_balance_interval(): the domain's interval (x busy_factor 16 when busy), in the
+ * run's jiffies (msecs_to_jiffies() rounds up; busy: one less), clamped to
+ * [1, max_load_balance_interval = HZ * CPUs / 10]. */
+static int64_t sd_interval_ns(const struct loop *L, int cpu, int level, bool busy)
+{
+	const struct jiffy_grid *g = sim_grid(L->S);
+	int64_t ms = (int64_t)L->sched->cpu[cpu].balance_interval_ms[level] * (busy ? 16 : 1);
+	int64_t j = (ms * g->hz + 999) / 1000;
+	int64_t max = (int64_t)g->hz * L->nr_cpus / 10;
+
+	if (busy)
+		j -= 1;
+	return sim_max64(1, sim_min64(j, max)) * g->tick_ns;
+}
+
+/* Every SMT sibling of j runs nothing (is_core_idle()). */
+static bool core_idle(const struct loop *L, int j)
+{
+	int k;
+
+	for (k = 0; k < L->nr_cpus; k++)
+		if (in_domain(L, j, k, 0) && !cpu_is_idle(L, k))
+			return false;
+	return true;
+}
+
+/*
+ * should_we_balance() for a periodic balance: one CPU of the local group (the span of the
+ * level below) balances the domain: its first idle CPU on an idle core, else its first
+ * idle CPU, else its first CPU.
+ */
+static bool should_we_balance(const struct loop *L, int cpu, int level)
+{
+	int child = level - 1, j, idle_smt = -1, first = -1;
+
+	while (child >= 0 && !L->sched->dom_weight[child])
+		child--;
+	if (child < 0)
+		return true; /* the local group is this CPU */
+	for (j = 0; j < L->nr_cpus; j++) {
+		if (!in_domain(L, cpu, j, child))
+			continue;
+		if (first < 0)
+			first = j;
+		if (!cpu_is_idle(L, j))
+			continue;
+		if (!core_idle(L, j)) {
+			if (idle_smt < 0)
+				idle_smt = j;
+			continue;
+		}
+		return j == cpu;
+	}
+	return (idle_smt >= 0 ? idle_smt : first) == cpu;
+}
+
+/*
+ * sched_balance_rq() of a periodic balance at `level`: an idle CPU pulls from a queue with
+ * two tasks, a busy one only from a queue with two more than its own (a simplification of
+ * calculate_imbalance(): the move must leave the pair closer). cache_nice_tries is 1 for
+ * the LLC (MC) and 2 above it (NUMA: the machines with several LLCs have several nodes).
+ * The interval goes back to min_interval (sd_weight ms) after a move or a failure, and
+ * doubles up to 2 x sd_weight while the domain is balanced.
+ */
+static struct ltask *balance_rq(struct loop *L, int cpu, int level, int64_t now, bool idle)
+{
+	struct lscpu *c = &L->sched->cpu[cpu];
+	int min = L->sched->dom_weight[level];
+	struct ltask *t;
+	bool found;
+
+	t = pull_from_domain(L, cpu, level, now, idle ? 2 : c->rq.nr_running + 2,
+			     c->nr_balance_failed[level] > level, true, &found);
+	if (t || found) {
+		c->nr_balance_failed[level] = t ? 0 : c->nr_balance_failed[level] + 1;
+		c->balance_interval_ms[level] = min;
+	} else {
+		c->nr_balance_failed[level] = 0;
+		if (c->balance_interval_ms[level] < 2 * min)
+			c->balance_interval_ms[level] *= 2;
+	}
+	if (t) {
+		t->st.balance_pulls++;
+		c->st.balance_pulls++;
+	}
+	return t;
+}
+
+/* sched_balance_domains() of `cpu` at now, bottom-up; returns the last task pulled (the
+ * one a busy CPU checks for preemption), or NULL. Sets rq->next_balance. */
+static struct ltask *balance_domains(struct loop *L, int cpu, int64_t now)
+{
+	struct lsched *s = L->sched;
+	struct lscpu *c = &s->cpu[cpu];
+	struct ltask *pulled = NULL, *t;
+	bool idle = cpu_is_idle(L, cpu);
+	int64_t next = SIM_TIME_NEVER, iv;
+	int level;
+
+	for (level = 0; level < 3; level++) {
+		if (!s->dom_weight[level])
+			continue;
+		iv = sd_interval_ns(L, cpu, level, !idle);
+		if (now >= c->last_balance_ns[level] + iv) {
+			bool go = should_we_balance(L, cpu, level);
+
+			if (!go) { /* out_balanced: another CPU balances this domain */
+				c->nr_balance_failed[level] = 0;
+				if (c->balance_interval_ms[level] < 2 * s->dom_weight[level])
+					c->balance_interval_ms[level] *= 2;
+			} else if ((t = balance_rq(L, cpu, level, now, idle))) {
+				pulled = t;
+				idle = false;
+			}
+			c->last_balance_ns[level] = now;
+			iv = sd_interval_ns(L, cpu, level, !idle);
+			next = sim_min64(next, now + iv);
+			if (!go)
+				break; /* continue_balancing = 0 */
+			continue;
+		}
+		next = sim_min64(next, c->last_balance_ns[level] + iv);
+	}
+	c->next_balance_ns = next;
+	return pulled;
+}
+
+/* A task a balance pulled to `cpu` (not the CPU whose step runs): an idle CPU is woken
+ * by `cause` (its tick, or the ILB's IPI), a busy one checks for preemption
+ * (attach_task(): wakeup_preempt()). */
+static int after_pull(struct loop *L, int cpu, struct ltask *t, int64_t now,
+		      enum wake_cause cause, struct sim_error *err)
+{
+	struct lscpu *c = &L->sched->cpu[cpu];
+
+	if (L->cpus[cpu].state == L_IDLE)
+		return loop_wake_idle(L, cpu, now, cause, err);
+	if (sched_rq_wakeup_preempt(&c->rq, &t->se, now))
+		arm(L, cpu, now, false);
+	else
+		arm(L, cpu, jiffy_edge_after(sim_grid(L->S), now), false);
+	return 0;
+}
+
+/*
+ * The periodic balance of the jiffy edge `now` (sched_tick() -> sched_balance_trigger()),
+ * run once per edge at which some run queue has two tasks or more (at other edges there is
+ * nothing to pull; the kernel's balance would find the domains balanced). Every CPU whose
+ * tick runs (busy, or idle with the tick retained) and whose rq->next_balance is due
+ * balances its domains; tickless idle CPUs are balanced by the NOHZ idle balancer.
+ */
+static int balance_pass(struct loop *L, int cpu_now, int64_t now, struct sim_error *err)
+{
+	struct lsched *s = L->sched;
+	struct ltask *t;
+	int j;
+
+	if (s->last_pass_ns == now)
+		return 0;
+	s->last_pass_ns = now;
+	ov_build(s);
+	for (j = 0; j < L->nr_cpus; j++) {
+		if (now < s->cpu[j].next_balance_ns ||
+		    (L->cpus[j].state == L_IDLE && sim_tick_stopped(L->S, j)))
+			continue;
+		t = balance_domains(L, j, now);
+		if (t && j != cpu_now && after_pull(L, j, t, now, WAKE_TIMER, err))
+			return -1;
+		if (t)
+			ov_build(s);
+	}
+	return 0;
+}
+
+/*
+ * _nohz_idle_balance() on the kicked CPU `cpu`: for every other tickless idle CPU that is
+ * due, sched_balance_domains() on its behalf (a pull wakes it by IPI), then its own.
+ * Returns 1 if it pulled a task for itself, 0 if not, -1 on error.
+ */
+static int nohz_idle_balance(struct loop *L, int cpu, int64_t now, struct sim_error *err)
+{
+	struct lsched *s = L->sched;
+	struct ltask *t;
+	int k, j;
+
+	ov_build(s);
+	for (k = 1; k < L->nr_cpus && s->nr_ov; k++) {
+		j = (cpu + k) % L->nr_cpus;
+		if (L->cpus[j].state != L_IDLE || !sim_tick_stopped(L->S, j) ||
+		    !cpu_is_idle(L, j) || now < s->cpu[j].next_balance_ns)
+			continue;
+		t = balance_domains(L, j, now);
+		if (t && after_pull(L, j, t, now, WAKE_IPI, err))
+			return -1;
+		if (t)
+			ov_build(s);
+	}
+	return s->nr_ov && now >= s->cpu[cpu].next_balance_ns && balance_domains(L, cpu, now);
 }
 
 /* The root domain's overload flag: some run queue has two tasks or more. */
@@ -375,24 +621,53 @@ static bool overloaded(const struct loop *L)
 	return L->sched->nr_overloaded > 0;
 }
 
+/*
+ * update_next_balance() of sched_balance_newidle(): rq->next_balance comes forward to the
+ * idle interval of the domains from level `from` (the first that exists) to below `to`,
+ * which a CPU about to idle balances at (a busy one's was 16 times longer).
+ */
+static void next_balance_idle(struct loop *L, int cpu, int from, int to)
+{
+	struct lscpu *c = &L->sched->cpu[cpu];
+	int level;
+
+	for (level = from; level < 3; level++) {
+		if (!L->sched->dom_weight[level])
+			continue;
+		c->next_balance_ns = sim_min64(c->next_balance_ns,
+					       c->last_balance_ns[level] +
+						       sd_interval_ns(L, cpu, level, false));
+		if (level + 1 >= to)
+			break;
+	}
+}
+
 /* sched_balance_newidle(): before `cpu` idles. Returns whether a task was pulled. */
 static bool balance_newidle(struct loop *L, int cpu, int64_t now)
 {
 	struct lscpu *c = &L->sched->cpu[cpu];
 	int64_t cost = L->world.newidle_cost_ns, curr_cost = 0;
+	struct ltask *t;
+	bool found;
 	int level;
 
 	c->idle_stamp_ns = now > 0 ? now : 1;
-	if (!overloaded(L) || c->avg_idle_ns < cost)
+	if (!overloaded(L) || c->avg_idle_ns < cost) {
+		next_balance_idle(L, cpu, 0, 1);
 		return false;
+	}
 	c->st.newidle_tries++;
 	for (level = 0; level < 3; level++) {
 		if (level == 0 && !sched_place_smt(L->sched->sp))
 			continue; /* no SMT domain */
+		next_balance_idle(L, cpu, level, level + 1);
 		if (c->avg_idle_ns < curr_cost + cost)
 			break;
 		curr_cost += cost;
-		if (pull_from_domain(L, cpu, level, now, false)) {
+		t = pull_from_domain(L, cpu, level, now, 2, false, false, &found);
+		if (t) {
+			t->st.pulls++;
+			c->st.pulls++;
 			c->idle_stamp_ns = 0;
 			return true;
 		}
@@ -562,7 +837,7 @@ static int step(struct loop *L, int cpu, int64_t t, struct sim_error *err)
 		return 0; /* cannot happen: a running CPU stays running while it works */
 	if (c->curr && c->rq.nr_running > 1 && jiffy_edge_at_or_after(sim_grid(L->S), t) == t) {
 		sched_rq_tick(&c->rq, t); /* sched_tick(): task_tick_fair() */
-		if (nohz_kick(L, cpu, t, err))
+		if (balance_pass(L, cpu, t, err) || nohz_kick(L, cpu, t, err))
 			return -1;
 	}
 	if (!lc->has_cur && c->kn) { /* kernel work first */
@@ -576,9 +851,14 @@ static int step(struct loop *L, int cpu, int64_t t, struct sim_error *err)
 		return 0;
 	}
 	if (!c->curr || c->rq.need_resched || !c->curr->se.on_rq) {
+		int got = 0;
+
 		switch_to(L, cpu, t);
-		if (!c->curr && (balance_newidle(L, cpu, t) ||
-				 (c->ilb && pull_from_domain(L, cpu, 2, t, true))))
+		if (!c->curr && !balance_newidle(L, cpu, t) && c->ilb)
+			got = nohz_idle_balance(L, cpu, t, err);
+		if (got < 0)
+			return -1;
+		if (!c->curr)
 			switch_to(L, cpu, t);
 		c->ilb = false;
 	}

@@ -44,6 +44,12 @@ struct lscpu {
 	int64_t avg_idle_ns;	/* rq->avg_idle */
 	int64_t idle_stamp_ns;	/* rq->idle_stamp, 0: none */
 	bool ilb;		/* kicked to balance for the NOHZ idle CPUs */
+	/* periodic balance, per domain level (SMT, LLC, machine): sd->balance_interval (ms),
+	 * sd->last_balance, sd->nr_balance_failed; and rq->next_balance */
+	int balance_interval_ms[3];
+	int64_t last_balance_ns[3];
+	int nr_balance_failed[3];
+	int64_t next_balance_ns;
 	struct loop_cpu_stats st;
 };
 
@@ -57,6 +63,11 @@ struct lsched {
 	int64_t next_balance_ns; /* nohz.next_balance */
 	int nr_overloaded;	 /* run queues with two tasks or more */
 	int nr_cpus;
+	/* the domains' spans (sd_weight) at levels SMT, LLC, machine; 0: no such domain
+	 * (one CPU, or the same span as the level below: the kernel degenerates it) */
+	int dom_weight[3];
+	int64_t last_pass_ns; /* the jiffy edge of the last periodic balance pass */
+	int *ov, nr_ov;	      /* during a pass: the CPUs with two tasks or more */
 };
 
 /* Build the scheduler for L's CPUs on machine m's topology (NULL: single-thread cores of
