@@ -276,6 +276,15 @@ static void test_three_runnable_never_idle(void **state)
 	free(l);
 }
 
+/* A and C (1 s items) on CPU 0, B (10 ms) on CPU 1: the newly-idle and tick cases. */
+static void tm_init_b_leaves(struct tasks_model *m)
+{
+	tm_init(m, 3);
+	m->hint[0] = 0, m->hint[1] = 1, m->hint[2] = 0;
+	m->first_ns[0] = m->first_ns[2] = 1000000 * US_;
+	m->first_ns[1] = 10000 * US_;
+}
+
 /*
  * Newly-idle balance. A and C (1 s items) share CPU 0 as above; B on CPU 1 works 10 ms,
  * then blocks for good. At 10 ms CPU 1's queue picks nothing: sched_balance_newidle()
@@ -306,10 +315,7 @@ static void test_newidle_pull(void **state)
 
 	(void)state;
 	assert_non_null(l);
-	tm_init(&m, 3);
-	m.hint[0] = 0, m.hint[1] = 1, m.hint[2] = 0;
-	m.first_ns[0] = m.first_ns[2] = 1000000 * US_;
-	m.first_ns[1] = 10000 * US_;
+	tm_init_b_leaves(&m);
 	tm_run(&m, 20000 * US_, &r, l);
 	assert_int_equal(l->n, 0);
 	assert_int_equal(r.sched.task[2].pulls, 1);
@@ -360,10 +366,7 @@ static void test_tick_balance_pull(void **state)
 
 	(void)state;
 	assert_non_null(l);
-	tm_init(&m, 3);
-	m.hint[0] = 0, m.hint[1] = 1, m.hint[2] = 0;
-	m.first_ns[0] = m.first_ns[2] = 1000000 * US_;
-	m.first_ns[1] = 10000 * US_;
+	tm_init_b_leaves(&m);
 	m.keep_tick = true;
 	m.w.migration_cost_ns = 5000 * US_;
 	tm_run(&m, 30000 * US_, &r, l);
