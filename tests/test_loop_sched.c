@@ -199,6 +199,57 @@ static void test_sync_pingpong_two_cpus(void **state)
 }
 
 /*
+ * The same pair bound to CPU 1 (--affinity 1: loop_world.affinity). A's first item names
+ * CPU 0, which its mask excludes: it starts on the next allowed CPU, 1 (as
+ * sched_setaffinity() moves a task); the run starts with every CPU running (as in the
+ * case above, A's start waits for no exit), so A runs [0, 10) on CPU 1, its start counted
+ * as a wakeup on an idle CPU (no task there). From then on every wakeup is placed on CPU 1
+ * (select_task_rq_fair() never leaves the mask: no wake_affine to CPU 0, which is not
+ * allowed) while the waker still runs there: a busy wakeup, and the wakee runs as the
+ * waker blocks: B [10, 20), A [20, 30), ... with no wait and CPU 1 never idle. In 236 us
+ * B is woken at 10 + 20j (12 times), A at 0 and 20 + 20j (1 + 11). CPU 0 runs no task: it
+ * idles from 0 to the end, one period.
+ */
+static void test_affinity(void **state)
+{
+	static const bool cpu1_only[2] = { false, true };
+	struct tasks_model m;
+	struct loop_result r;
+	struct decision_log *l = calloc(1, sizeof(*l));
+	int64_t s[64];
+	int n, k;
+
+	(void)state;
+	assert_non_null(l);
+	tm_init(&m, 2);
+	m.hint[0] = 0, m.hint[1] = 1;
+	m.first_ns[0] = 10 * US_;
+	m.partner[0] = 1, m.partner[1] = 0;
+	m.reply_ns = 10 * US_;
+	m.w.affinity = cpu1_only;
+	tm_run(&m, 236 * US_, &r, l);
+
+	assert_int_equal(r.sched.task[0].wakeups, 12);
+	assert_int_equal(r.sched.task[1].wakeups, 12);
+	assert_int_equal(r.sched.task[0].wakeups_idle, 1);
+	assert_int_equal(r.sched.task[0].wakeups_busy, 11);
+	assert_int_equal(r.sched.task[1].wakeups_busy, 12);
+	assert_int_equal(r.sched.task[0].run_delay_ns, 0);
+	assert_int_equal(r.sched.task[1].run_delay_ns, 0);
+	for (k = 0; k < 2; k++) {
+		assert_int_equal(r.sched.task[k].last_cpu, 1);
+		assert_int_equal(r.sched.task[k].migrations, 0);
+	}
+	assert_int_equal(r.sched.cpu[0].switches, 0);
+	n = periods_of(l, 0, s, 64);
+	assert_int_equal(n, 1);
+	assert_int_equal(s[0], 0);
+	assert_int_equal(periods_of(l, 1, s, 64), 0);
+	loop_result_release(&r);
+	free(l);
+}
+
+/*
  * The same pair with CPU 1 taken by C, a task pinned there that never blocks (a 1 s item).
  * B's first wakeup: target 0 (sync, one task on the waking CPU) as above; prev 1 is not
  * idle; no recent_used_cpu; no SMT; select_idle_cpu() scans from CPU 1: busy, CPU 0:
@@ -457,6 +508,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sync_pingpong_two_cpus),
+		cmocka_unit_test(test_affinity),
 		cmocka_unit_test(test_sync_pingpong_stacks_when_busy),
 		cmocka_unit_test(test_three_runnable_never_idle),
 		cmocka_unit_test(test_newidle_pull),

@@ -208,6 +208,13 @@ static void test_sched_cli(void **state)
 		  "tbench needs 16 CPUs, but machine skl has 8" },
 		{ "--workload tbench --metric run_delay_us --placement pinned",
 		  "--metric run_delay_us: the scheduler is not in the loop" },
+		{ "--workload tbench --affinity 0-8", "CPU 8, but tbench's tasks run on 8 CPUs" },
+		{ "--workload tbench --cpus 4 --affinity 4", "run on 4 CPUs of machine skl (0-3: --cpus)" },
+		{ "--workload tbench --affinity ''", "--affinity: the value is empty" },
+		{ "--workload tbench --affinity ,", "column 1: ',' where a CPU number belongs" },
+		{ "--workload tbench --affinity 3-1", "the range 3-1 runs backwards" },
+		{ "--workload tbench --affinity 0-3 --placement pinned",
+		  "--affinity binds the scheduler's tasks; with --placement pinned there are none" },
 	};
 	char dir[] = "/tmp/idlesim-wl-XXXXXX", cmd[1024], path[256], out[256];
 	struct wl_setup s;

@@ -5,6 +5,7 @@
  * which options exist (its parameters, --clients 1,2,4); the run knobs are those of run.
  */
 #include "sim/cli/cli_int.h"
+#include "sim/base/cpulist.h"
 #include "sim/cli/cli_opt.h"
 #include "sim/base/common.h"
 #include "sim/base/outfile.h"
@@ -139,6 +140,19 @@ static int mmtests_values(struct compare_request *req, struct sim_error *err)
 	return 0;
 }
 
+/* --affinity LIST against every machine: the CPUs the model's tasks may use there. */
+static int check_affinity(struct compare_request *req, struct sim_error *err)
+{
+	struct machine m;
+	int i;
+
+	for (i = 0; i < req->nr_machines; i++)
+		if (run_load_machine(&req->knobs, req->machines[i], &m, err) ||
+		    workload_check_affinity(req->wl, req->params, &m, req->affinity_top, err))
+			return -1;
+	return 0;
+}
+
 /* The workload sets which options exist, so it is found first. */
 static const char *find_workload_arg(int argc, char **argv)
 {
@@ -166,6 +180,8 @@ int cmd_compare(int argc, char **argv)
 	struct compare_result res;
 	struct outfile out;
 	const char *v, *output = NULL, *wl = find_workload_arg(argc, argv);
+	bool affinity[CPULIST_MAX]; /* --affinity */
+	char why[128];
 	int64_t n;
 
 	compare_request_defaults(&req);
@@ -222,9 +238,19 @@ int cmd_compare(int argc, char **argv)
 				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
 					      "compare --style: '%s' is not mmtests or normalized",
 					      v);
-		} else if (opt(&a, "--output", "-o", &v))
+		} else if (opt(&a, "--output", "-o", &v)) {
 			output = v;
-		else if (!wl_param_opt(&a, &req))
+		} else if (opt(&a, "--affinity", NULL, &v)) {
+			if (!v)
+				continue;
+			req.affinity_top = cpulist_parse(v, affinity, why, sizeof(why));
+			req.affinity = affinity;
+			if (req.affinity_top < 0)
+				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+					      "compare --affinity '%s': %s (CPUs and ranges, as "
+					      "taskset -c takes them: 0-3,8)",
+					      v, why);
+		} else if (!wl_param_opt(&a, &req))
 			bad_model_option(&a, req.wl);
 	}
 	option_unused(&a, style != COMPARE_STYLE_MMTESTS && (html || format != COMPARE_TEXT),
@@ -234,7 +260,8 @@ int cmd_compare(int argc, char **argv)
 		return finish(&err);
 	if (!req.nr_machines)
 		req.machines[req.nr_machines++] = "skl";
-	if (req.mmtests_sweep && mmtests_values(&req, &err))
+	if ((req.affinity && check_affinity(&req, &err)) ||
+	    (req.mmtests_sweep && mmtests_values(&req, &err)))
 		return finish(&err);
 	if (isatty_stderr()) {
 		req.progress = compare_progress_bar;

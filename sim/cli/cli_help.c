@@ -203,6 +203,8 @@ static const char *const help_compare =
 	"                        the model's tasks on every CPU (or --cpus N of them); pinned:\n"
 	"                        each thread on a fixed CPU, as before the scheduler\n"
 	"                        (docs/scheduler.md)\n"
+	"  --affinity LIST       sched: the model's tasks run only on these CPUs, as taskset -c\n"
+	"                        LIST runs a benchmark (e.g. 0-3,8); default: every CPU\n"
 	"  --housekeeping P,...  the kernel timers: a preset (idlesim help gen), default nohz-6.12;\n"
 	"                        a list runs every cell in each (a table per timer world) and\n"
 	"                        names the differences that flip between them (sign or\n"

@@ -93,6 +93,9 @@ struct compare_request {
 	uint64_t seed;
 	int64_t duration_ns;
 	int threads; /* 0: the number of online CPUs */
+	/* --affinity: the tasks' CPUs, affinity[0..affinity_top-1] (the caller's); NULL: all */
+	const bool *affinity;
+	int affinity_top;
 	/* hz, latency limit, --disable/--enable, --topology, --set; traces and
 	 * governors of `knobs` are ignored (hz 0 means COMPARE_DEFAULT_HZ). */
 	struct run_request knobs;

@@ -116,6 +116,10 @@ struct loop_world {
 	 */
 	bool sched;
 	int64_t migration_cost_ns, base_slice_ns, newidle_cost_ns;
+	/* The CPUs the model's unpinned tasks may run on (sched_setaffinity(), as taskset -c
+	 * runs a benchmark), one flag per CPU of the run; NULL: all. A task whose first item
+	 * names a CPU outside starts on the next allowed one. */
+	const bool *affinity;
 };
 /* Set by the model's start(), before it sends anything. Returns 0 or -1 with err set. */
 int loop_set_world(struct loop *L, const struct loop_world *w, struct sim_error *err);

@@ -258,6 +258,18 @@ static int wake_task(struct loop *L, const struct loop_item *x, int waker_cpu, i
 				return sim_error_nomem(err, "");
 			t->mask[x->cpu] = true;
 			t->pl.cpus_allowed = t->mask;
+		} else if (L->world.affinity) {
+			int k = 0;
+
+			while (k < L->nr_cpus && !L->world.affinity[(x->cpu + k) % L->nr_cpus])
+				k++;
+			if (k == L->nr_cpus)
+				return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+						     "the tasks' affinity has none of the run's "
+						     "%d CPUs",
+						     L->nr_cpus);
+			t->pl.cpu = (x->cpu + k) % L->nr_cpus; /* moved as sched_setaffinity does */
+			t->pl.cpus_allowed = L->world.affinity;
 		}
 		t->known = true;
 	}

@@ -521,7 +521,15 @@ static void model_destroy(const struct workload *w, void *model)
 int workload_run(const struct workload *w, const int64_t *params, const struct sim_config *cfg,
 		 int64_t duration_ns, uint64_t seed, struct loop_result *out, struct sim_error *err)
 {
+	return workload_run_on(w, params, NULL, 0, cfg, duration_ns, seed, out, err);
+}
+
+int workload_run_on(const struct workload *w, const int64_t *params, const bool *affinity,
+		    int affinity_top, const struct sim_config *cfg, int64_t duration_ns,
+		    uint64_t seed, struct loop_result *out, struct sim_error *err)
+{
 	struct sim_config c = *cfg;
+	bool *mask = NULL;
 	const struct loop_model_ops *ops;
 	struct hk_model hk;
 	void *model, *arg;
@@ -540,9 +548,41 @@ int workload_run(const struct workload *w, const int64_t *params, const struct s
 	}
 	c.nr_cpus = nr;
 	hk_wrap(w, params, NULL, model, nr, &hk, &ops, &arg);
+	if (affinity && workload_sched(w, params)) {
+		if (workload_check_affinity(w, params, cfg->machine, affinity_top, err)) {
+			model_destroy(w, model);
+			return -1;
+		}
+		mask = sim_calloc((size_t)nr, sizeof(*mask));
+		if (!mask) {
+			model_destroy(w, model);
+			return sim_error_nomem(err, "");
+		}
+		memcpy(mask, affinity, (size_t)affinity_top * sizeof(*mask));
+		hk.world.affinity = mask;
+	}
 	rc = loop_run(&c, ops, arg, duration_ns, seed, out, err);
 	model_destroy(w, model);
+	sim_free(mask);
 	return rc;
+}
+
+int workload_check_affinity(const struct workload *w, const int64_t *params,
+			    const struct machine *m, int affinity_top, struct sim_error *err)
+{
+	int n = workload_nr_cpus(w, params, m);
+
+	if (!workload_sched(w, params))
+		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+				     "--affinity binds the scheduler's tasks; with --placement "
+				     "pinned there are none");
+	if (affinity_top > n)
+		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+				     "--affinity names CPU %d, but %s's tasks run on %d CPUs of "
+				     "machine %s (0-%d%s)",
+				     affinity_top - 1, w->name, n, m->name, n - 1,
+				     n < machine_nr_cpus(m) ? ": --cpus" : "");
+	return 0;
 }
 
 double workload_throughput(const struct workload *w, const struct loop_result *r)
