@@ -141,6 +141,16 @@ static int periods_of(const struct decision_log *l, int cpu, int64_t *starts, in
 	return n;
 }
 
+/* A (from CPU 0, 10 us) and B (hint CPU 1) wake each other with 10 us of work. */
+static void tm_init_pingpong(struct tasks_model *m)
+{
+	tm_init(m, 2);
+	m->hint[0] = 0, m->hint[1] = 1;
+	m->first_ns[0] = 10 * US_;
+	m->partner[0] = 1, m->partner[1] = 0;
+	m->reply_ns = 10 * US_;
+}
+
 /*
  * Two tasks ping-ponging with sync wakeups on two idle CPUs. A (tid 1) starts on CPU 0
  * and works 10 us; each item done wakes the other with WF_SYNC and 10 us of work.
@@ -167,11 +177,7 @@ static void test_sync_pingpong_two_cpus(void **state)
 
 	(void)state;
 	assert_non_null(l);
-	tm_init(&m, 2);
-	m.hint[0] = 0, m.hint[1] = 1;
-	m.first_ns[0] = 10 * US_;
-	m.partner[0] = 1, m.partner[1] = 0;
-	m.reply_ns = 10 * US_;
+	tm_init_pingpong(&m);
 	tm_run(&m, 236 * US_, &r, l);
 
 	assert_int_equal(r.sched.nr_tasks, 2);
@@ -221,11 +227,7 @@ static void test_affinity(void **state)
 
 	(void)state;
 	assert_non_null(l);
-	tm_init(&m, 2);
-	m.hint[0] = 0, m.hint[1] = 1;
-	m.first_ns[0] = 10 * US_;
-	m.partner[0] = 1, m.partner[1] = 0;
-	m.reply_ns = 10 * US_;
+	tm_init_pingpong(&m);
 	m.w.affinity = cpu1_only;
 	tm_run(&m, 236 * US_, &r, l);
 
