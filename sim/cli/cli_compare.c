@@ -168,6 +168,33 @@ static const char *find_workload_arg(int argc, char **argv)
 	return w;
 }
 
+/*
+ * --per-cpu and --per-task add the scheduler's detail to the text report (either style).
+ * JSON always has it (its "sched" array), so there they change nothing; CSV (a row per
+ * cell and governor) and HTML have no place for it: an error, as any option a format makes
+ * no use of. Without the scheduler (--placement pinned, or a model without tasks) there is
+ * no detail to show: an error too, before anything runs.
+ */
+static void sched_tables_used(struct args *a, const struct compare_request *req,
+			      unsigned int tables, bool html, enum compare_format format)
+{
+	const char *o = tables & COMPARE_SCHED_CPUS ? "--per-cpu" : "--per-task";
+
+	option_unused(a, tables && (html || format == COMPARE_CSV), o,
+		      "the scheduler's tables are text (and always in --format json); --format %s "
+		      "has no place for them",
+		      html ? "html" : "csv");
+	if (!tables || a->err->code != SIM_OK)
+		return;
+	if (workload_param_index(req->wl, "placement") < 0)
+		option_unused(a, true, o, "workload %s has no tasks: the scheduler is not in the loop",
+			      req->wl->name);
+	else if (!compare_request_sched(req))
+		option_unused(a, true, o,
+			      "the scheduler is not in the loop with --placement pinned; its "
+			      "counters exist with --placement sched");
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct sim_error err = { 0 };
@@ -182,6 +209,7 @@ int cmd_compare(int argc, char **argv)
 	const char *v, *output = NULL, *wl = find_workload_arg(argc, argv);
 	bool affinity[CPULIST_MAX]; /* --affinity */
 	char why[128];
+	unsigned int tables = 0; /* --per-cpu, --per-task */
 	int64_t n;
 
 	compare_request_defaults(&req);
@@ -238,6 +266,10 @@ int cmd_compare(int argc, char **argv)
 				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
 					      "compare --style: '%s' is not mmtests or normalized",
 					      v);
+		} else if (opt(&a, "--per-cpu", NULL, NULL)) {
+			tables |= COMPARE_SCHED_CPUS;
+		} else if (opt(&a, "--per-task", NULL, NULL)) {
+			tables |= COMPARE_SCHED_TASKS;
 		} else if (opt(&a, "--output", "-o", &v)) {
 			output = v;
 		} else if (opt(&a, "--affinity", NULL, &v)) {
@@ -256,6 +288,7 @@ int cmd_compare(int argc, char **argv)
 	option_unused(&a, style != COMPARE_STYLE_MMTESTS && (html || format != COMPARE_TEXT),
 		      "--style", "a layout of the text tables; --format %s has its own",
 		      html ? "html" : format == COMPARE_JSON ? "json" : "csv");
+	sched_tables_used(&a, &req, tables, html, format);
 	if (err.code != SIM_OK || kgov_resolve(req.governors, req.nr_governors, stderr, &err))
 		return finish(&err);
 	if (!req.nr_machines)
@@ -270,8 +303,11 @@ int cmd_compare(int argc, char **argv)
 	if (compare_run(&req, &res, &err))
 		return finish(&err);
 	if (!outfile_open(&out, output, &err)) {
+		bool text = !html && format == COMPARE_TEXT;
+
 		if (html ? html_compare(out.f, &res, cmdline, IDLESIM_VERSION, &err)
-			 : compare_write(out.f, &res, format, style)) {
+			 : compare_write(out.f, &res, format, style) ||
+				   (text && tables && compare_write_sched(out.f, &res, tables))) {
 			outfile_fail(&out, &err);
 		} else {
 			outfile_commit(&out, &err);

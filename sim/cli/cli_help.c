@@ -188,6 +188,7 @@ static const char *const help_compare =
 	"                       [--machine M,...] [--iterations N] [--seed S] [--duration-s S]\n"
 	"                       [--metric NAME]... [--threads N] [knobs]\n"
 	"                       [--format text|json|csv|html] [--style mmtests|normalized] [-o FILE]\n"
+	"                       [--per-cpu] [--per-task]\n"
 	"\n"
 	"Runs a closed-loop workload through governors, N times each, and prints MMTests-style\n"
 	"tables: per metric Min, Amean or Hmean, Stddev, CoeffVar, Max, the percentage against\n"
@@ -227,6 +228,15 @@ static const char *const help_compare =
 	"  -f, --format F        text (default), json (schema idlesim-compare/1), csv, or html\n"
 	"                        (bar charts with error bars and significance marks)\n"
 	"  --style S             text layout: mmtests (default) or normalized (tip[pct imp](CV))\n"
+	"  --per-cpu             text: after the tables, what the scheduler did in the first\n"
+	"                        iteration of each row, machine and governor, a row per CPU:\n"
+	"                        wakeups placed on an idle or a busy CPU, migrations in,\n"
+	"                        newly-idle tries and pulls, switches, run_delay, and a total\n"
+	"                        (--placement sched only; json always has it, csv and html\n"
+	"                        refuse it)\n"
+	"  --per-task            the same, a row per task named comm-tid as ftrace shows it\n"
+	"                        (tbench_srv-4): nr_wakeups, on an idle or a busy CPU,\n"
+	"                        nr_migrations, pulls, pcount, run_delay, runtime, last_cpu\n"
 	"  -o, --output FILE     write to FILE (atomically) instead of stdout\n";
 
 static const char *const help_sweep =

@@ -17,6 +17,16 @@
 int compare_write(FILE *f, const struct compare_result *res, enum compare_format format,
 	      enum compare_style style);
 
+/*
+ * What the scheduler did, as text tables (compare --per-cpu, --per-task; sim/report/
+ * compare_sched.c): for the first iteration of each row, machine and governor of
+ * res->sched, a row per CPU and/or per task and a total row, each table headed by its run.
+ * Nothing without res->sched (placement pinned). Returns 0, or -1 on a write error.
+ */
+#define COMPARE_SCHED_CPUS 1u
+#define COMPARE_SCHED_TASKS 2u
+int compare_write_sched(FILE *f, const struct compare_result *res, unsigned int tables);
+
 /* The configuration record as text lines (compare's text reports and check's output). */
 void compare_write_config(FILE *f, const struct compare_result *res);
 /* The same record as a JSON object (compare's and check's JSON reports). */

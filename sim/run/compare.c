@@ -149,6 +149,22 @@ static bool plan_has_sched(const struct plan *pl)
 	return false;
 }
 
+bool compare_request_sched(const struct compare_request *req)
+{
+	int64_t p[WL_MAX_PARAMS];
+	int v;
+
+	memcpy(p, req->params, sizeof(p));
+	if (req->vary < 0)
+		return workload_sched(req->wl, p);
+	for (v = 0; v < req->nr_values; v++) {
+		p[req->vary] = req->values[v];
+		if (workload_sched(req->wl, p))
+			return true;
+	}
+	return false;
+}
+
 int compare_metric_lookup(const char *name)
 {
 	int i;

@@ -188,6 +188,10 @@ int compare_residency_state(const struct machine *m, const char *metric);
 /* A metric's unit for the workload: "req/s", "us", "J", "W", "%", "ns". */
 const char *compare_metric_unit(const struct workload *wl, int metric);
 
+/* Whether the scheduler runs in some row of the request (placement sched for some value):
+ * then the result has its detail (compare_result.sched). */
+bool compare_request_sched(const struct compare_request *req);
+
 /* Run the comparison. Returns 0 with *out filled (free with compare_result_free), or -1. */
 int compare_run(const struct compare_request *req, struct compare_result *out, struct sim_error *err);
 void compare_result_free(struct compare_result *res);

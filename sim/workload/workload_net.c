@@ -71,6 +71,12 @@ static int netperf_cpus(const int64_t *p)
 	return 2;
 }
 
+static int64_t netperf_tasks(const int64_t *p)
+{
+	(void)p;
+	return 2;
+}
+
 static int netperf_init(void *model, const int64_t *p, int nr_cpus, struct sim_error *err)
 {
 	struct netperf *m = model;
@@ -143,6 +149,8 @@ const struct workload wl_netperf_udp = {
 	.throughput_unit = "MB/s",
 	.nr_cpus = netperf_cpus,
 	.unbound = true,
+	.nr_tasks = netperf_tasks,
+	.tasks_rule = "a sender and a receiver",
 	.model_size = sizeof(struct netperf),
 	.init = netperf_init,
 	.ops = &netperf_ops,
@@ -206,6 +214,12 @@ struct sockperf {
 };
 
 static int sockperf_cpus(const int64_t *p)
+{
+	(void)p;
+	return 1;
+}
+
+static int64_t sockperf_tasks(const int64_t *p)
 {
 	(void)p;
 	return 1;
@@ -310,6 +324,8 @@ const struct workload wl_sockperf = {
 	.throughput_unit = "MB/s",
 	.nr_cpus = sockperf_cpus,
 	.unbound = true,
+	.nr_tasks = sockperf_tasks,
+	.tasks_rule = "the server",
 	.model_size = sizeof(struct sockperf),
 	.init = sockperf_init,
 	.ops = &sockperf_ops,
@@ -386,6 +402,11 @@ struct tbench {
 static int tbench_cpus(const int64_t *p)
 {
 	return p[TB_CPUS] ? (int)p[TB_CPUS] : (int)(2 * p[TB_CLIENTS]);
+}
+
+static int64_t tbench_tasks(const int64_t *p)
+{
+	return 2 * p[TB_CLIENTS];
 }
 
 static int tbench_init(void *model, const int64_t *p, int nr_cpus, struct sim_error *err)
@@ -505,6 +526,9 @@ const struct workload wl_tbench = {
 	.throughput_unit = "MB/s",
 	.nr_cpus = tbench_cpus,
 	.unbound = true,
+	.nr_tasks = tbench_tasks,
+	.tasks_from = { "clients" },
+	.tasks_rule = "2 x clients",
 	.mmtests_param = "clients",
 	.mmtests_per_cpu = 4,
 	.model_size = sizeof(struct tbench),
@@ -607,6 +631,11 @@ struct dbench {
 static int dbench_cpus(const int64_t *p)
 {
 	return p[DB_CPUS] ? (int)p[DB_CPUS] : (int)p[DB_CLIENTS];
+}
+
+static int64_t dbench_tasks(const int64_t *p)
+{
+	return p[DB_CLIENTS];
 }
 
 static int dbench_init(void *model, const int64_t *p, int nr_cpus, struct sim_error *err)
@@ -749,6 +778,9 @@ const struct workload wl_dbench = {
 	.throughput_unit = "MB/s",
 	.nr_cpus = dbench_cpus,
 	.unbound = true,
+	.nr_tasks = dbench_tasks,
+	.tasks_from = { "clients" },
+	.tasks_rule = "one per client",
 	.mmtests_param = "clients",
 	.mmtests_per_cpu = 8,
 	.model_size = sizeof(struct dbench),

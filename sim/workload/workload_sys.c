@@ -69,6 +69,11 @@ static int hackbench_cpus(const int64_t *p)
 	return (int)p[HB_CPUS];
 }
 
+static int64_t hackbench_tasks(const int64_t *p)
+{
+	return 2 * p[HB_GROUPS] * p[HB_FDS];
+}
+
 static int hackbench_init(void *model, const int64_t *p, int nr_cpus, struct sim_error *err)
 {
 	struct hackbench *m = model;
@@ -188,6 +193,9 @@ const struct workload wl_hackbench = {
 	.throughput_unit = "req/s",
 	.nr_cpus = hackbench_cpus,
 	.unbound = true,
+	.nr_tasks = hackbench_tasks,
+	.tasks_from = { "groups", "fds" },
+	.tasks_rule = "2 x groups x fds",
 	.mmtests_param = "groups",
 	.mmtests_per_cpu = 1,
 	.model_size = sizeof(struct hackbench),
@@ -235,6 +243,11 @@ struct cyclictest {
 static int cyclictest_cpus(const int64_t *p)
 {
 	return (int)p[CT_CPUS];
+}
+
+static int64_t cyclictest_tasks(const int64_t *p)
+{
+	return p[CT_CPUS];
 }
 
 static int cyclictest_init(void *model, const int64_t *p, int nr_cpus, struct sim_error *err)
@@ -306,6 +319,9 @@ const struct workload wl_cyclictest = {
 	.throughput_unit = NULL,
 	.reports_latency = true,
 	.nr_cpus = cyclictest_cpus,
+	.nr_tasks = cyclictest_tasks,
+	.tasks_from = { "cpus" },
+	.tasks_rule = "one per CPU",
 	.model_size = sizeof(struct cyclictest),
 	.init = cyclictest_init,
 	.ops = &cyclictest_ops,

@@ -72,6 +72,30 @@ void workload_defaults(const struct workload *w, int64_t *params)
 		params[i] = w->params[i].def;
 }
 
+/*
+ * A task count beyond LOOP_MAX_TASKS would stop the run at the first item of a task past
+ * it; it is refused here, before anything runs or is written, naming the options that set
+ * it: "hackbench --groups 129 --fds 256: 66048 tasks (2 x groups x fds); ...".
+ */
+static int check_tasks(const struct workload *w, const int64_t *params, struct sim_error *err)
+{
+	int64_t n = w->nr_tasks ? w->nr_tasks(params) : 0;
+	char opts[128] = "";
+	size_t used = 0;
+	unsigned int i;
+
+	if (n <= LOOP_MAX_TASKS)
+		return 0;
+	for (i = 0; i < SIM_ARRAY_SIZE(w->tasks_from) && w->tasks_from[i] && used < sizeof(opts);
+	     i++)
+		used += (size_t)snprintf(opts + used, sizeof(opts) - used, " --%s %lld",
+					 w->tasks_from[i],
+					 (long long)params[workload_param_index(w, w->tasks_from[i])]);
+	return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+			     "%s%s: %lld tasks (%s); a run has at most %d", w->name, opts,
+			     (long long)n, w->tasks_rule, LOOP_MAX_TASKS);
+}
+
 int workload_check_params(const struct workload *w, const int64_t *params, struct sim_error *err)
 {
 	unsigned int i;
@@ -85,7 +109,7 @@ int workload_check_params(const struct workload *w, const int64_t *params, struc
 					     p->name, (long long)params[i], (long long)p->min,
 					     (long long)p->max);
 	}
-	return 0;
+	return check_tasks(w, params, err);
 }
 
 /* A parameter's value (0 for a model without it). */

@@ -147,6 +147,12 @@ struct workload {
 	 * in powers of two up to mmtests_per_cpu x the CPUs, which ends it; NULL: none. */
 	const char *mmtests_param;
 	int mmtests_per_cpu;
+	/* The tasks (tids) a run has for these parameters, at most LOOP_MAX_TASKS (NULL: it has
+	 * none), and the parameters that set the count ("groups", "fds": NULL after the last)
+	 * with the rule ("2 x groups x fds"), which the message of a count beyond it names. */
+	int64_t (*nr_tasks)(const int64_t *params);
+	const char *tasks_from[3];
+	const char *tasks_rule;
 	size_t model_size; /* bytes of model state, zeroed before init */
 	const struct wl_ktimer *ktimers; /* with kernel-timers 1 (may be NULL) */
 	unsigned int nr_ktimers;
@@ -208,7 +214,8 @@ int workload_preset_hz(const char *name);
  */
 int workload_preset_run_hz(const char *cmd, const char *name, int hz, int *out,
 			   struct sim_error *err);
-/* Range checks with messages naming the option (--NAME). */
+/* Range checks with messages naming the option (--NAME), and the task count's (at most
+ * LOOP_MAX_TASKS: the message names the options that set it). */
 int workload_check_params(const struct workload *w, const int64_t *params, struct sim_error *err);
 
 /*
