@@ -27,7 +27,7 @@
  * work, until `items` items are done; then both sleep to the end. As test_loop_sched.c's
  * ping-pong, with the scheduler's parameters of every task model.
  */
-enum { PQ_ITEMS, PQ_PLACEMENT, PQ_MIGRATION_COST, PQ_BASE_SLICE, PQ_NEWIDLE_COST, PQ_NR };
+enum { PQ_ITEMS, PQ_PLACEMENT, PQ_MIGRATION_COST, PQ_BASE_SLICE, PQ_NEWIDLE_COST, PQ_REFILL, PQ_NR };
 
 static const struct wl_param pq_params[PQ_NR] = {
 	[PQ_ITEMS] = { "items", "items done before both tasks sleep", 5, 1, 1000 },

@@ -398,6 +398,36 @@ static void test_newidle_pull(void **state)
 }
 
 /*
+ * The cost of a migration (loop_world.refill_ns). As the newly-idle case above, but C has
+ * 8 ms of work: it runs [4, 8) on CPU 0, waits, and is pulled by CPU 1 at 10 ms with 4 ms
+ * left. On CPU 1 it needs those 4 ms plus the refill: it is done at 14 ms + refill, blocks,
+ * and CPU 1 (no queue with two tasks any more: CPU 0 runs A alone) idles from then. Refill
+ * 0: from 14 ms; 1 ms: from 15 ms.
+ */
+static void test_migration_refill(void **state)
+{
+	struct tasks_model m;
+	struct loop_result r;
+	struct decision_log *l = calloc(1, sizeof(*l));
+	int64_t s[8], refill;
+
+	(void)state;
+	assert_non_null(l);
+	for (refill = 0; refill <= 1000 * US_; refill += 1000 * US_) {
+		tm_init_b_leaves(&m);
+		m.first_ns[2] = 8000 * US_;
+		m.w.refill_ns = refill;
+		tm_run(&m, 20000 * US_, &r, l);
+		assert_int_equal(r.sched.task[2].pulls, 1);
+		assert_int_equal(r.sched.task[2].migrations, 1);
+		assert_int_equal(periods_of(l, 1, s, 8), 1);
+		assert_int_equal(s[0], 14000 * US_ + refill);
+		loop_result_release(&r);
+	}
+	free(l);
+}
+
+/*
  * Periodic balance on the tick of an idle CPU (E.2). As the second case above (A and C
  * share CPU 0, B leaves CPU 1 at 10 ms, migration cost 5 ms so the waiting task is always
  * hot), but the governor keeps the tick: CPU 1 is not a NOHZ idle CPU (no kick finds it),
@@ -514,6 +544,7 @@ int main(void)
 		cmocka_unit_test(test_sync_pingpong_stacks_when_busy),
 		cmocka_unit_test(test_three_runnable_never_idle),
 		cmocka_unit_test(test_newidle_pull),
+		cmocka_unit_test(test_migration_refill),
 		cmocka_unit_test(test_tick_balance_pull),
 		cmocka_unit_test(test_busy_balance_pull),
 		cmocka_unit_test(test_wakeup_during_exit),

@@ -116,6 +116,10 @@ struct loop_world {
 	 */
 	bool sched;
 	int64_t migration_cost_ns, base_slice_ns, newidle_cost_ns;
+	/* refill_ns  CPU time a task's next work needs on top after it moved to another CPU
+	 *            (a wakeup placed elsewhere, a pull): its caches refilled there; an
+	 *            assumption, 0 by default (docs/scheduler.md) */
+	int64_t refill_ns;
 	/* The CPUs the model's unpinned tasks may run on (sched_setaffinity(), as taskset -c
 	 * runs a benchmark), one flag per CPU of the run; NULL: all. A task whose first item
 	 * names a CPU outside starts on the next allowed one. */

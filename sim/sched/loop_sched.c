@@ -67,6 +67,15 @@ static struct loop_item fifo_pop(struct loop_item *q, size_t *head, size_t *n)
 
 /* ---- state ---- */
 
+/* A task moved to another CPU: its work there pays the cache refill (loop_world). */
+static void moved(struct loop *L, struct ltask *t)
+{
+	if (t->left_ns > 0)
+		t->left_ns += L->world.refill_ns; /* preempted mid-item, then pulled */
+	else
+		t->refill_ns = L->world.refill_ns;
+}
+
 static struct ltask *task_of(struct sched_entity *se)
 {
 	return (struct ltask *)se; /* se is the first member */
@@ -279,6 +288,7 @@ static int wake_task(struct loop *L, const struct loop_item *x, int waker_cpu, i
 	c = &s->cpu[cpu];
 	idle = cpu_is_idle(L, cpu);
 	if (!first && cpu != t->pl.cpu) {
+		moved(L, t);
 		t->st.migrations++;
 		c->st.migrations_in++;
 	}
@@ -420,6 +430,7 @@ static struct ltask *pull_from_domain(struct loop *L, int cpu, int level, int64_
 		return NULL; /* cannot happen: the queue had room for it */
 	set_nr_running(s, cpu);
 	best->pl.cpu = cpu;
+	moved(L, best);
 	best->st.migrations++;
 	s->cpu[cpu].st.migrations_in++;
 	return best;
@@ -882,7 +893,8 @@ static int step(struct loop *L, int cpu, int64_t t, struct sim_error *err)
 		struct loop_item *head = &c->curr->q[c->curr->head];
 
 		head->start_ns = t;
-		c->curr->left_ns = head->work_ns;
+		c->curr->left_ns = head->work_ns + c->curr->refill_ns;
+		c->curr->refill_ns = 0;
 	}
 	arm_next(L, cpu, t);
 	return 0;

@@ -24,6 +24,7 @@ struct ltask {
 	struct loop_item *q; /* its work that has arrived, in order: a FIFO */
 	size_t head, n, cap;
 	int64_t left_ns;     /* work left of q[head]; -1: not started */
+	int64_t refill_ns;   /* added to its next item's work: it moved (loop_world.refill_ns) */
 	bool known;	     /* it has woken once (it exists) */
 	bool runnable;	     /* on a run queue, queued or running */
 	bool *mask;	     /* its affinity when pinned (pl.cpus_allowed) */

@@ -46,7 +46,7 @@
  */
 enum { NP_MSG_BYTES, NP_RCVBUF, NP_JITTER, NP_HOUSEKEEPING, NP_HK_ALIGNED, NP_WATCHDOG, NP_VMSTAT,
        NP_KTIMERS, NP_TMIGR, NP_RCU_JIFFIES, NP_PLACEMENT, NP_MIGRATION_COST, NP_BASE_SLICE,
-       NP_NEWIDLE_COST, NP_NR };
+       NP_NEWIDLE_COST, NP_REFILL, NP_NR };
 
 static const struct wl_param netperf_params[NP_NR] = {
 	[NP_MSG_BYTES] = { "msg-bytes", "UDP payload per message", 1024, 1, 65507 },
@@ -187,7 +187,7 @@ const struct workload wl_netperf_udp = {
  */
 enum { SP_MSG_BYTES, SP_MPS, SP_RING, SP_RCVBUF, SP_MODE, SP_WIRE_US, SP_JITTER, SP_HOUSEKEEPING,
        SP_HK_ALIGNED, SP_WATCHDOG, SP_VMSTAT, SP_KTIMERS, SP_TMIGR, SP_RCU_JIFFIES, SP_PLACEMENT, SP_MIGRATION_COST, SP_BASE_SLICE,
-       SP_NEWIDLE_COST, SP_NR };
+       SP_NEWIDLE_COST, SP_REFILL, SP_NR };
 
 static const struct wl_param sockperf_params[SP_NR] = {
 	[SP_MSG_BYTES] = { "msg-bytes", "UDP payload per message", 1024, 1, 65507 },
@@ -356,7 +356,7 @@ const struct workload wl_sockperf = {
 enum { TB_CLIENTS, TB_CPUS, TB_CLIENT_US, TB_SERVER_US, TB_NET_US, TB_MSG_BYTES, TB_JITTER,
        TB_HOUSEKEEPING, TB_HK_ALIGNED, TB_WATCHDOG, TB_VMSTAT, TB_KTIMERS, TB_TMIGR,
        TB_RCU_JIFFIES, TB_PLACEMENT, TB_MIGRATION_COST, TB_BASE_SLICE,
-       TB_NEWIDLE_COST, TB_NR };
+       TB_NEWIDLE_COST, TB_REFILL, TB_NR };
 
 static const struct wl_param tbench_params[TB_NR] = {
 	[TB_CLIENTS] = { "clients", "clients, each with its server thread", 1, 1, 2048 },
@@ -562,7 +562,7 @@ const struct workload wl_tbench = {
 enum { DB_CLIENTS, DB_CPUS, DB_CLIENT_US, DB_IO_US, DB_IO_BYTES, DB_FLUSH_EVERY, DB_FLUSH_US,
        DB_CHANNELS, DB_RCU_EVERY, DB_JITTER, DB_HOUSEKEEPING, DB_HK_ALIGNED, DB_WATCHDOG,
        DB_VMSTAT, DB_KTIMERS, DB_TMIGR, DB_RCU_JIFFIES, DB_PLACEMENT, DB_MIGRATION_COST, DB_BASE_SLICE,
-       DB_NEWIDLE_COST, DB_NR };
+       DB_NEWIDLE_COST, DB_REFILL, DB_NR };
 
 static const struct wl_param dbench_params[DB_NR] = {
 	[DB_CLIENTS] = { "clients", "clients, each with one I/O in flight", 1, 1, 4096 },

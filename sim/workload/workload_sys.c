@@ -34,7 +34,7 @@
 enum { HB_GROUPS, HB_FDS, HB_BURST, HB_CPUS, HB_MSG_BYTES, HB_SEND_US, HB_RECV_US, HB_JITTER,
        HB_HOUSEKEEPING, HB_HK_ALIGNED, HB_WATCHDOG, HB_VMSTAT, HB_KTIMERS, HB_TMIGR,
        HB_RCU_JIFFIES, HB_PLACEMENT, HB_MIGRATION_COST, HB_BASE_SLICE,
-       HB_NEWIDLE_COST, HB_NR };
+       HB_NEWIDLE_COST, HB_REFILL, HB_NR };
 
 static const struct wl_param hackbench_params[HB_NR] = {
 	[HB_GROUPS] = { "groups", "groups of senders and receivers", 2, 1, 1024 },
@@ -223,7 +223,7 @@ const struct workload wl_hackbench = {
  */
 enum { CT_CPUS, CT_PERIOD_US, CT_DISTANCE_US, CT_WORK_US, CT_JITTER, CT_HOUSEKEEPING,
        CT_HK_ALIGNED, CT_WATCHDOG, CT_VMSTAT, CT_KTIMERS, CT_TMIGR, CT_RCU_JIFFIES, CT_PLACEMENT, CT_MIGRATION_COST, CT_BASE_SLICE,
-       CT_NEWIDLE_COST, CT_NR };
+       CT_NEWIDLE_COST, CT_REFILL, CT_NR };
 
 static const struct wl_param cyclictest_params[CT_NR] = {
 	[CT_CPUS] = { "cpus", "threads, one per CPU", 1, 1, MACHINE_MAX_CPUS },

@@ -456,6 +456,7 @@ static void hk_wrap(const struct workload *w, const int64_t *params,
 	h->world.migration_cost_ns = hk_param(w, params, "migration-cost-us") * SIM_NS_PER_US;
 	h->world.base_slice_ns = hk_param(w, params, "base-slice-us") * SIM_NS_PER_US;
 	h->world.newidle_cost_ns = hk_param(w, params, "newidle-cost-ns");
+	h->world.refill_ns = hk_param(w, params, "migrate-refill-ns");
 	if (workload_param_index(w, "tmigr") < 0)
 		return;
 	h->ops = w->ops;

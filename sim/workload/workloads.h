@@ -98,8 +98,10 @@ static inline int64_t wl_vary(struct loop *L, int stream, int64_t mean_ns, int j
 	{ "base-slice-us", "sysctl_sched_base_slice (0: the kernel's for the CPU count)", 0, 0,   \
 	  100000 },                                                                               \
 	{ "newidle-cost-ns", "assumed cost of a newly-idle balance per domain level", 5000, 0,    \
-	  10000000 }
-#define WL_SCHED_NR 4 /* the entries of SCHED_PARAMS */
+	  10000000 },                                                                             \
+	{ "migrate-refill-ns", "CPU time a task loses refilling caches after it moves (0: none)", \
+	  0, 0, 10000000 }
+#define WL_SCHED_NR 5 /* the entries of SCHED_PARAMS */
 #define WL_HOUSEKEEPING_WORK_NS 2000
 #define WL_WATCHDOG_WORK_NS 2000
 #define WL_VMSTAT_WORK_NS 5000
