@@ -185,9 +185,34 @@ static int teardown(void **state)
 	return tmpdir_remove();
 }
 
+/*
+ * MMTests' sweeps (compare --clients/--groups mmtests): powers of two from 1, ended by the
+ * benchmark's multiple of the CPUs. hackbench: configs/config-scheduler-unbound sets
+ * HACKBENCH_MAX_GROUPS = NUMCPUS * 4, at most 296: on 8 CPUs 1..32, on 128 CPUs 1..256
+ * then 296 (not 512). tbench 4 x: 1..32 on 8 CPUs; dbench 8 x: 1..64.
+ */
+static void test_mmtests_sweeps(void **state)
+{
+	struct sim_error err = { 0 };
+	int64_t v[32];
+
+	(void)state;
+	assert_int_equal(workload_mmtests_sweep(workload_find("hackbench"), 8, v, 32, &err), 6);
+	assert_int_equal(v[0], 1);
+	assert_int_equal(v[5], 32);
+	assert_int_equal(workload_mmtests_sweep(workload_find("hackbench"), 128, v, 32, &err), 10);
+	assert_int_equal(v[8], 256);
+	assert_int_equal(v[9], 296);
+	assert_int_equal(workload_mmtests_sweep(workload_find("tbench"), 8, v, 32, &err), 6);
+	assert_int_equal(v[5], 32);
+	assert_int_equal(workload_mmtests_sweep(workload_find("dbench"), 8, v, 32, &err), 7);
+	assert_int_equal(v[6], 64);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mmtests_sweeps),
 		cmocka_unit_test(test_every_model_count),
 		cmocka_unit_test(test_counts_by_rule),
 		cmocka_unit_test(test_cli_beyond),

@@ -164,6 +164,8 @@ int workload_mmtests_sweep(const struct workload *w, int nr_cpus, int64_t *value
 				     "dbench's --clients and hackbench's --groups)",
 				     w->name);
 	top = sim_min64((int64_t)w->mmtests_per_cpu * nr_cpus, w->params[k].max);
+	if (w->mmtests_max)
+		top = sim_min64(top, w->mmtests_max);
 	for (v = 1; v < top && n < max - 1; v *= 2)
 		values[n++] = v;
 	values[n++] = top;

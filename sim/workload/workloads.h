@@ -146,9 +146,10 @@ struct workload {
 	 * with placement sched it runs on every CPU of the machine, or on --cpus N. */
 	bool unbound;
 	/* MMTests' sweep of it (`compare --clients mmtests`): parameter mmtests_param from 1
-	 * in powers of two up to mmtests_per_cpu x the CPUs, which ends it; NULL: none. */
+	 * in powers of two up to mmtests_per_cpu x the CPUs (at most mmtests_max, if set),
+	 * which ends it; NULL: none. */
 	const char *mmtests_param;
-	int mmtests_per_cpu;
+	int mmtests_per_cpu, mmtests_max;
 	/* The tasks (tids) a run has for these parameters, at most LOOP_MAX_TASKS (NULL: it has
 	 * none), and the parameters that set the count ("groups", "fds": NULL after the last)
 	 * with the rule ("2 x groups x fds"), which the message of a count beyond it names. */
