@@ -521,6 +521,14 @@ static void model_destroy(const struct workload *w, void *model)
 int workload_run(const struct workload *w, const int64_t *params, const struct sim_config *cfg,
 		 int64_t duration_ns, uint64_t seed, struct loop_result *out, struct sim_error *err)
 {
+	return workload_run_timeline(w, params, cfg, duration_ns, seed, NULL, out, err);
+}
+
+int workload_run_timeline(const struct workload *w, const int64_t *params,
+			  const struct sim_config *cfg, int64_t duration_ns, uint64_t seed,
+			  const struct loop_timeline *tl, struct loop_result *out,
+			  struct sim_error *err)
+{
 	struct sim_config c = *cfg;
 	const struct loop_model_ops *ops;
 	struct hk_model hk;
@@ -540,7 +548,7 @@ int workload_run(const struct workload *w, const int64_t *params, const struct s
 	}
 	c.nr_cpus = nr;
 	hk_wrap(w, params, NULL, model, nr, &hk, &ops, &arg);
-	rc = loop_run(&c, ops, arg, duration_ns, seed, out, err);
+	rc = loop_run_timeline(&c, ops, arg, duration_ns, seed, tl, out, err);
 	model_destroy(w, model);
 	return rc;
 }

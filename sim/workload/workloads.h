@@ -219,6 +219,12 @@ int workload_check_params(const struct workload *w, const int64_t *params, struc
 int workload_run(const struct workload *w, const int64_t *params, const struct sim_config *cfg,
 		 int64_t duration_ns, uint64_t seed, struct loop_result *out, struct sim_error *err);
 
+/* workload_run() that also keeps what ran where (loop_run_timeline(); tl NULL: nothing). */
+int workload_run_timeline(const struct workload *w, const int64_t *params,
+			  const struct sim_config *cfg, int64_t duration_ns, uint64_t seed,
+			  const struct loop_timeline *tl, struct loop_result *out,
+			  struct sim_error *err);
+
 /* Throughput of a result in w->throughput_unit; NAN when the workload has none. */
 double workload_throughput(const struct workload *w, const struct loop_result *r);
 
