@@ -160,7 +160,7 @@ static int agent_timer(void *ctx, struct sim *S, uint32_t cpu, int64_t t, struct
 	done = c->cur;
 	c->has_cur = false;
 	if (L->tl)
-		loop_keep_segment(L, (int)cpu, LOOP_SEG_WORK, done.start_ns, t);
+		loop_keep_segment(L, (int)cpu, LOOP_SEG_WORK, done.start_ns, t, false);
 	loop_rcu_queued(L, (int)cpu, &done, t);
 	if (L->ops->done(L->model, L, &done, t, err))
 		return -1;
@@ -293,7 +293,8 @@ static int run_closed(struct loop *L, const struct sim_config *cfg, struct run_s
 		loop_sched_close_segments(L);
 	for (i = 0; i < L->nr_cpus && L->tl && !L->sched; i++)
 		if (L->cpus[i].has_cur)
-			loop_keep_segment(L, i, LOOP_SEG_WORK, L->cpus[i].cur.start_ns, L->end_ns);
+			loop_keep_segment(L, i, LOOP_SEG_WORK, L->cpus[i].cur.start_ns, L->end_ns,
+					  false);
 	/* Periods still open at the end, cut there by the replay. A failure here gives back
 	 * what sim_finish() handed over. */
 	for (i = 0; i < L->nr_cpus && L->record; i++)

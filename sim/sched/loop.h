@@ -187,7 +187,8 @@ struct loop_sched_stats {
 struct loop_segment {
 	int64_t start_ns, end_ns;
 	int cpu;
-	int tid; /* the task (1, 2, ...); 0: kernel work; LOOP_SEG_WORK: pinned work */
+	int tid;	/* the task (1, 2, ...); 0: kernel work; LOOP_SEG_WORK: pinned work */
+	bool preempted; /* the task was still runnable when switched away (prev_state R+) */
 };
 /* A request for segments: those that overlap [from_ns, to_ns) (to_ns < 0: no end), at
  * most cap of them (0: no limit), as run.c bounds a timeline. */

@@ -150,7 +150,8 @@ int loop_record_period(struct loop *L, int cpu, int64_t wake_ns)
 	return 0;
 }
 
-void loop_keep_segment(struct loop *L, int cpu, int tid, int64_t start_ns, int64_t end_ns)
+void loop_keep_segment(struct loop *L, int cpu, int tid, int64_t start_ns, int64_t end_ns,
+		       bool preempted)
 {
 	const struct loop_timeline *tl = L->tl;
 	struct lcpu *c = &L->cpus[cpu];
@@ -171,7 +172,7 @@ void loop_keep_segment(struct loop *L, int cpu, int tid, int64_t start_ns, int64
 		return;
 	}
 	s = &L->segs[L->nr_segs++];
-	*s = (struct loop_segment){ start_ns, end_ns, cpu, tid };
+	*s = (struct loop_segment){ start_ns, end_ns, cpu, tid, preempted };
 	if (tid == LOOP_SEG_WORK)
 		c->last_seg = L->nr_segs;
 }

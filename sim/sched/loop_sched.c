@@ -472,7 +472,7 @@ static int finish_work(struct loop *L, int cpu, int64_t t, struct sim_error *err
 		it = lc->cur;
 		lc->has_cur = false;
 		if (L->tl)
-			loop_keep_segment(L, cpu, 0, it.start_ns, t);
+			loop_keep_segment(L, cpu, 0, it.start_ns, t, false);
 		loop_rcu_queued(L, cpu, &it, t);
 		return item_done(L, cpu, NULL, &it, t, err);
 	}
@@ -542,7 +542,7 @@ static void switch_to(struct loop *L, int cpu, int64_t t)
 	if (prev && prev->runnable)
 		prev->queued_ns = t; /* preempted: it waits again */
 	if (prev && L->tl)
-		loop_keep_segment(L, cpu, prev->tid, c->curr_since_ns, t);
+		loop_keep_segment(L, cpu, prev->tid, c->curr_since_ns, t, prev->runnable);
 	c->curr = next;
 	c->curr_since_ns = t;
 	if (!next)
@@ -625,10 +625,10 @@ void loop_sched_close_segments(struct loop *L)
 
 	for (i = 0; s && i < s->nr_cpus; i++) {
 		if (L->cpus[i].has_cur)
-			loop_keep_segment(L, i, 0, L->cpus[i].cur.start_ns, L->end_ns);
+			loop_keep_segment(L, i, 0, L->cpus[i].cur.start_ns, L->end_ns, false);
 		if (s->cpu[i].curr)
 			loop_keep_segment(L, i, s->cpu[i].curr->tid, s->cpu[i].curr_since_ns,
-					  L->end_ns);
+					  L->end_ns, false);
 	}
 }
 
