@@ -1133,7 +1133,8 @@ static void test_workload_run_report(void **state)
 	(void)state;
 	for (i = 0; i < SIM_ARRAY_SIZE(cmds); i++) {
 		snprintf(args, sizeof(args),
-			 "%s --workload tbench --trace traces/demo.trace -m skl -g menu -o %s/w.out",
+			 "%s --workload tbench --trace traces/demo.trace -m skl -g menu "
+			 "-o %s/w.out",
 			 cmds[i], tmpdir);
 		expect_usage_error(args, "--trace and --workload: give one of them");
 		snprintf(args, sizeof(args), "%s --workload tbench --clients 1,2 -o %s/w.out",

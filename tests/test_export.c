@@ -206,13 +206,13 @@ static void test_ftrace_round_trip_workload(void **state)
 	(void)state;
 	for (i = 0; i < 2; i++) {
 		snprintf(args, sizeof(args),
-			 "run --workload tbench --clients 2 --placement %s --duration-s 0.02 -m skl "
-			 "-g menu@6.19 --format json -o %s",
+			 "run --workload tbench --clients 2 --placement %s --duration-s 0.02 "
+			 "-m skl -g menu@6.19 --format json -o %s",
 			 placement[i], tmp_path("wl.json"));
 		assert_int_equal(run_idlesim(args), 0);
 		snprintf(args, sizeof(args),
-			 "run --workload tbench --clients 2 --placement %s --duration-s 0.02 -m skl "
-			 "-g menu@6.19 --format ftrace -o %s",
+			 "run --workload tbench --clients 2 --placement %s --duration-s 0.02 "
+			 "-m skl -g menu@6.19 --format ftrace -o %s",
 			 placement[i], tmp_path("wl.ftrace"));
 		assert_int_equal(run_idlesim(args), 0);
 		text = slurp_tmp("wl.ftrace");

@@ -724,8 +724,8 @@ static void workload_name(char *buf, size_t n, const struct workload *w, const i
 		if (params[k] == def[k] || (!word && !workload_param_applies(w, params, (int)k)))
 			continue;
 		if (word)
-			used += (size_t)snprintf(buf + used, n - used, " --%s %s", w->params[k].name,
-						 word);
+			used += (size_t)snprintf(buf + used, n - used, " --%s %s",
+						 w->params[k].name, word);
 		else
 			used += (size_t)snprintf(buf + used, n - used, " --%s %lld",
 						 w->params[k].name, (long long)params[k]);

@@ -157,7 +157,8 @@ void loop_keep_segment(struct loop *L, int cpu, int tid, int64_t start_ns, int64
 	struct lcpu *c = &L->cpus[cpu];
 	struct loop_segment *s;
 
-	if (end_ns <= start_ns || end_ns <= tl->from_ns || (tl->to_ns >= 0 && start_ns >= tl->to_ns))
+	if (end_ns <= start_ns || end_ns <= tl->from_ns ||
+	    (tl->to_ns >= 0 && start_ns >= tl->to_ns))
 		return;
 	if (tid == LOOP_SEG_WORK && c->last_seg && L->segs[c->last_seg - 1].end_ns == start_ns) {
 		L->segs[c->last_seg - 1].end_ns = end_ns;

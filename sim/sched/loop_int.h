@@ -78,7 +78,8 @@ int loop_wake_idle(struct loop *L, int cpu, int64_t t, enum wake_cause cause,
 /* Keep pass 1's period of `cpu` ending at wake_ns (when recording). */
 int loop_record_period(struct loop *L, int cpu, int64_t wake_ns);
 /* Keep the segment [start_ns, end_ns) of tid on `cpu` if the timeline wants it (L->tl set;
- * preempted: switched away still runnable; pinned work merges with the CPU's last segment when it ends where this one starts). */
+ * preempted: switched away still runnable); pinned work merges with the CPU's last
+ * segment when that ends where this one starts. */
 void loop_keep_segment(struct loop *L, int cpu, int tid, int64_t start_ns, int64_t end_ns,
 		       bool preempted);
 /* Feed the engine an idle period of `cpu` from t, with its wakeup if one is pending. */
