@@ -1118,6 +1118,49 @@ static void test_stdin_machine_and_expectation(void **state)
 	free(e);
 }
 
+/*
+ * run and report --workload: a closed-loop model instead of a trace. Both --trace and
+ * --workload, a list where one value is taken, or --duration-s without a workload: exit 2,
+ * the message, and no output file (final or temporary). A short run writes its report.
+ */
+static void test_workload_run_report(void **state)
+{
+	static const char *const cmds[] = { "run", "report" };
+	char args[512];
+	char *out;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < SIM_ARRAY_SIZE(cmds); i++) {
+		snprintf(args, sizeof(args),
+			 "%s --workload tbench --trace traces/demo.trace -m skl -g menu "
+			 "-o %s/w.out",
+			 cmds[i], tmpdir);
+		expect_usage_error(args, "--trace and --workload: give one of them");
+		snprintf(args, sizeof(args), "%s --workload tbench --clients 1,2 -o %s/w.out",
+			 cmds[i], tmpdir);
+		expect_usage_error(args, "--clients '1,2': one value");
+		snprintf(args, sizeof(args), "%s --duration-s 0.01 -m skl -g menu -o %s/w.out",
+			 cmds[i], tmpdir);
+		expect_usage_error(args, "--duration-s: the length of a --workload run");
+		snprintf(args, sizeof(args), "%s --workload nosuch -o %s/w.out", cmds[i], tmpdir);
+		expect_usage_error(args, "unknown workload 'nosuch'");
+		assert_false(exists("w.out"));
+		assert_no_tmp_files();
+	}
+	expect_usage_error("run --workload tbench --bogus 1", "workload tbench takes --clients");
+	expect_usage_error("run --workload tbench -m skl,hsx", "one --machine");
+	snprintf(args, sizeof(args),
+		 "run --workload tbench --clients 2 --placement pinned -m skl -g menu "
+		 "--duration-s 0.002 -f json -o %s/w.json",
+		 tmpdir);
+	assert_int_equal(run_idlesim(args), 0);
+	out = slurp_tmp("w.json");
+	assert_non_null(out);
+	assert_non_null(strstr(out, "tbench --clients 2 --placement pinned (seed 1, 0.002 s)"));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1138,6 +1181,7 @@ int main(void)
 		cmocka_unit_test(test_help_run_lists_readme_options),
 		cmocka_unit_test(test_calibrate_and_measured),
 		cmocka_unit_test(test_bad_input_corpus),
+		cmocka_unit_test(test_workload_run_report),
 		cmocka_unit_test(test_options_used),
 		cmocka_unit_test(test_gen_and_machines),
 		cmocka_unit_test(test_stdin),

@@ -23,6 +23,7 @@
  */
 #include "tests/testbin.h"
 #include "tests/testjson.h"
+#include "sim/report/export.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -51,7 +52,8 @@ static const char hand_trace[] = "idlesim-trace v1\ncpus 1\nstart 0\nend 1000000
 #define HAND_KNOBS "--machine skl --disable C3,C6,C7s,C8,C9,C10 --governor deepest --wake-latency worst"
 
 /* The event lines of an ftrace text (no '#' header lines), in order, as "TIME: EVENT". */
-static int ftrace_events(const char *text, char out[][96], int max)
+#define EV_LEN 192
+static int ftrace_events(const char *text, char out[][EV_LEN], int max)
 {
 	const char *p = text;
 	int n = 0;
@@ -63,11 +65,12 @@ static int ftrace_events(const char *text, char out[][96], int max)
 
 		if (!eol)
 			eol = p + strlen(p);
-		if (*p != '#' && (ts = strstr(p, "d..1.")) && ts < eol && n < max) {
+		if (*p != '#' && (ts = strstr(p, "] d..")) && ts < eol && n < max) {
+			ts += 2;
 			ts += 5;
 			while (*ts == ' ')
 				ts++;
-			len = (size_t)(eol - ts) < 95 ? (size_t)(eol - ts) : 95;
+			len = (size_t)(eol - ts) < EV_LEN - 1 ? (size_t)(eol - ts) : EV_LEN - 1;
 			memcpy(out[n], ts, len);
 			out[n][len] = '\0';
 			n++;
@@ -79,7 +82,7 @@ static int ftrace_events(const char *text, char out[][96], int max)
 
 static void test_ftrace_by_hand(void **state)
 {
-	char args[1024], ev[16][96];
+	char args[1024], ev[16][EV_LEN];
 	char *text;
 	int n;
 
@@ -125,39 +128,21 @@ static void test_ftrace_by_hand(void **state)
 	}
 }
 
-/*
- * A generated trace (4 CPUs of irq-poisson with a background timer and work): run, export,
- * import, and every CPU's usage, time, above and below per state agree with the run's JSON.
- */
-static void test_ftrace_round_trip(void **state)
+/* Every CPU's usage, time, above and below per state in the run's JSON (tmpdir/RUN) and in
+ * the import's of its ftrace export (tmpdir/out) agree, and they are not all zero. */
+static void assert_round_trip(const char *run_json, size_t nr_cpus)
 {
 	static const char *const fields[] = { "usage", "time_ns", "above", "below" };
-	char args[1024];
 	json_t *run, *imp, *rcpus, *icpus;
 	size_t c, k, f, checked = 0;
 
-	(void)state;
-	snprintf(args, sizeof(args),
-		 "gen --workload irq-poisson --cpus 4 --duration-s 0.2 --mean-us 300 "
-		 "--timer-period-us 2000 --busy-us 20 --seed 7 -o %s",
-		 tmp_path("gen.trace"));
-	assert_int_equal(run_idlesim(args), 0);
-	snprintf(args, sizeof(args), "run --trace %s -m skl -g menu@6.19 --format json -o %s",
-		 tmp_path("gen.trace"), tmp_path("gen.json"));
-	assert_int_equal(run_idlesim(args), 0);
-	snprintf(args, sizeof(args), "run --trace %s -m skl -g menu@6.19 --format ftrace -o %s",
-		 tmp_path("gen.trace"), tmp_path("gen.ftrace"));
-	assert_int_equal(run_idlesim(args), 0);
-	snprintf(args, sizeof(args), "import %s --machine skl -o /dev/null --format json",
-		 tmp_path("gen.ftrace"));
-	assert_int_equal(run_idlesim(args), 0);
-	run = load_json_tmp("gen.json");
+	run = load_json_tmp(run_json);
 	imp = load_json_tmp("out");
 	rcpus = json_object_get(json_array_get(json_object_get(run, "runs"), 0), "cpus");
 	icpus = json_object_get(json_object_get(imp, "recorded"), "cpus");
-	assert_int_equal(json_array_size(rcpus), 4);
-	assert_int_equal(json_array_size(icpus), 4);
-	for (c = 0; c < 4; c++) {
+	assert_int_equal(json_array_size(rcpus), nr_cpus);
+	assert_int_equal(json_array_size(icpus), nr_cpus);
+	for (c = 0; c < nr_cpus; c++) {
 		json_t *rs = json_object_get(json_array_get(rcpus, c), "states");
 		json_t *is = json_object_get(json_array_get(icpus, c), "states");
 
@@ -176,6 +161,211 @@ static void test_ftrace_round_trip(void **state)
 	assert_true(checked > 8); /* not a vacuous comparison */
 	json_decref(run);
 	json_decref(imp);
+}
+
+/*
+ * A generated trace (4 CPUs of irq-poisson with a background timer and work): run, export,
+ * import, and every CPU's usage, time, above and below per state agree with the run's JSON.
+ */
+static void test_ftrace_round_trip(void **state)
+{
+	char args[1024];
+
+	(void)state;
+	snprintf(args, sizeof(args),
+		 "gen --workload irq-poisson --cpus 4 --duration-s 0.2 --mean-us 300 "
+		 "--timer-period-us 2000 --busy-us 20 --seed 7 -o %s",
+		 tmp_path("gen.trace"));
+	assert_int_equal(run_idlesim(args), 0);
+	snprintf(args, sizeof(args), "run --trace %s -m skl -g menu@6.19 --format json -o %s",
+		 tmp_path("gen.trace"), tmp_path("gen.json"));
+	assert_int_equal(run_idlesim(args), 0);
+	snprintf(args, sizeof(args), "run --trace %s -m skl -g menu@6.19 --format ftrace -o %s",
+		 tmp_path("gen.trace"), tmp_path("gen.ftrace"));
+	assert_int_equal(run_idlesim(args), 0);
+	snprintf(args, sizeof(args), "import %s --machine skl -o /dev/null --format json",
+		 tmp_path("gen.ftrace"));
+	assert_int_equal(run_idlesim(args), 0);
+	assert_round_trip("gen.json", 4);
+}
+
+/*
+ * A closed-loop run (tbench, 2 client pairs, the scheduler, on skl's 8 CPUs): its ftrace
+ * export has sched_switch lines, which make the importer merge idle periods between which
+ * no task ran (a CPU woken by an interrupt that wakes nobody, as the kernel's idle loop
+ * re-enters without a switch); each entry keeps its own state and residency, so the
+ * per-state counts still agree with the run's, for the scheduler's run (every CPU of skl)
+ * and a pinned one (a CPU per thread: 4).
+ */
+static void test_ftrace_round_trip_workload(void **state)
+{
+	static const char *const placement[] = { "sched", "pinned" };
+	char args[1024], *text;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		snprintf(args, sizeof(args),
+			 "run --workload tbench --clients 2 --placement %s --duration-s 0.02 "
+			 "-m skl -g menu@6.19 --format json -o %s",
+			 placement[i], tmp_path("wl.json"));
+		assert_int_equal(run_idlesim(args), 0);
+		snprintf(args, sizeof(args),
+			 "run --workload tbench --clients 2 --placement %s --duration-s 0.02 "
+			 "-m skl -g menu@6.19 --format ftrace -o %s",
+			 placement[i], tmp_path("wl.ftrace"));
+		assert_int_equal(run_idlesim(args), 0);
+		text = slurp_tmp("wl.ftrace");
+		/* pinned: no tasks, no switches */
+		assert_true(!strstr(text, "sched_switch: prev_comm=swapper/") == (i == 1));
+		free(text);
+		snprintf(args, sizeof(args), "import %s --machine skl -o /dev/null --format json",
+			 tmp_path("wl.ftrace"));
+		assert_int_equal(run_idlesim(args), 0);
+		text = slurp_tmp("out");
+		assert_true(!strstr(text, "\"merging\": \"sched_switch\"") == (i == 1));
+		free(text);
+		assert_round_trip("wl.json", i ? 4 : 8); /* pinned: a CPU per thread */
+	}
+}
+
+/*
+ * A closed-loop run's results made by hand: 2 CPUs, HZ 250, states POLL and C1, the run
+ * [0, 30 us). Tasks 1 "tbench", 2 "tbench_srv", 3 "t3".
+ *  CPU 1: idle (C1) from 0, woken by an IPI at 10 us, exit over at 12 us; tbench_srv (2)
+ *         runs [12, 22) and blocks; idle again from 22 (cut by the end).
+ *  CPU 0: tbench (1) runs [1, 5) and is preempted by t3 (3), which runs [5, 8) and blocks.
+ * ftrace, by the kernel's order (the idle loop's exit and the IPI's handler, then the
+ * switch; a switch to idle, then the idle entry), in time order across CPUs:
+ *   0      cpu_idle state=1 cpu 1
+ *   1 us   swapper/0 (R) ==> tbench 1          logged by <idle>-0
+ *   5 us   tbench 1 (R+: preempted) ==> t3 3   logged by tbench-1
+ *   8 us   t3 3 (S: blocked) ==> swapper/0     logged by t3-3
+ *   12 us  cpu_idle exit, ipi_entry, swapper/1 (R) ==> tbench_srv 2
+ *   22 us  tbench_srv 2 (S) ==> swapper/1 (logged by tbench_srv-2), cpu_idle state=1
+ * Perfetto: CPU 1's track is thread 2 of process 1, so tbench_srv's segment is an X event
+ * named "tbench_srv-2" on tid 2, ts 12.000 us, dur 10.000 us, args {tid 2, comm}.
+ */
+static void hand_segments(struct run_result *r, struct loop_task_stats *tasks)
+{
+	static const struct loop_segment segs[] = {
+		{ 12000, 22000, 1, 2, false },
+		{ 1000, 5000, 0, 1, true },
+		{ 5000, 8000, 0, 3, false },
+	};
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->trace, sizeof(r->trace), "hand");
+	snprintf(r->machine, sizeof(r->machine), "skl");
+	snprintf(r->governor, sizeof(r->governor), "menu");
+	r->hz = 250;
+	r->stats.nr_cpus = 2;
+	r->stats.state_count = 2;
+	snprintf(r->stats.state_names[0], sizeof(r->stats.state_names[0]), "POLL");
+	snprintf(r->stats.state_names[1], sizeof(r->stats.state_names[1]), "C1");
+	r->stats.end_ns = 30000;
+	r->slices = calloc(2, sizeof(*r->slices));
+	assert_non_null(r->slices);
+	r->slices[0] = (struct run_slice){ 0, 10000, 12000, 10000, 1, 1, WAKE_IPI, 0,
+					   RUN_SLICE_FIRST };
+	r->slices[1] = (struct run_slice){ 22000, 30000, 30000, -1, 1, 1, WAKE_NR_CAUSES, 0,
+					   RUN_SLICE_FIRST | RUN_SLICE_TRUNCATED };
+	r->nr_slices = 2;
+	r->segs = (struct loop_segment *)segs;
+	r->nr_segs = 3;
+	memset(tasks, 0, 3 * sizeof(*tasks));
+	tasks[0].comm = "tbench";
+	tasks[1].comm = "tbench_srv";
+	tasks[2].comm = "t3";
+	r->sched.nr_tasks = 3;
+	r->sched.task = tasks;
+}
+
+/* A string member of an object, "" when it is not one. */
+static const char *jstr_or(json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	return v ? v : "";
+}
+
+static void test_task_segments_by_hand(void **state)
+{
+	struct loop_task_stats tasks[3];
+	struct sim_error err = { 0 };
+	struct run_results res;
+	struct run_result r;
+	char *text = NULL, ev[16][EV_LEN];
+	size_t len = 0, i;
+	json_t *root, *evs, *e, *x = NULL, *meta = NULL;
+	json_error_t je;
+	FILE *f;
+	int n;
+
+	(void)state;
+	hand_segments(&r, tasks);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(export_ftrace(f, &r, "hand", &err), 0);
+	fclose(f);
+	n = ftrace_events(text, ev, 16);
+	assert_int_equal(n, 9);
+	assert_string_equal(ev[0], "0.000000000: cpu_idle: state=1 cpu_id=1");
+	assert_string_equal(ev[1], "0.000001000: sched_switch: prev_comm=swapper/0 prev_pid=0 "
+				   "prev_prio=120 prev_state=R ==> next_comm=tbench next_pid=1 "
+				   "next_prio=120");
+	assert_string_equal(ev[2], "0.000005000: sched_switch: prev_comm=tbench prev_pid=1 "
+				   "prev_prio=120 prev_state=R+ ==> next_comm=t3 next_pid=3 "
+				   "next_prio=120");
+	assert_string_equal(ev[3], "0.000008000: sched_switch: prev_comm=t3 prev_pid=3 "
+				   "prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 "
+				   "next_prio=120");
+	assert_string_equal(ev[4], "0.000012000: cpu_idle: state=4294967295 cpu_id=1");
+	assert_string_equal(ev[5], "0.000012000: ipi_entry: (Rescheduling interrupts)");
+	assert_string_equal(ev[6], "0.000012000: sched_switch: prev_comm=swapper/1 prev_pid=0 "
+				   "prev_prio=120 prev_state=R ==> next_comm=tbench_srv next_pid=2 "
+				   "next_prio=120");
+	assert_string_equal(ev[7], "0.000022000: sched_switch: prev_comm=tbench_srv prev_pid=2 "
+				   "prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 "
+				   "next_prio=120");
+	assert_string_equal(ev[8], "0.000022000: cpu_idle: state=1 cpu_id=1");
+	/* the logging task, as ftrace's TASK-PID column (%16s-%-7d) shows it */
+	assert_non_null(strstr(text, "          <idle>-0       [000] d..2.    0.000001000: "));
+	assert_non_null(strstr(text, "          tbench-1       [000] d..2.    0.000005000: "));
+	assert_non_null(strstr(text, "      tbench_srv-2       [001] d..2.    0.000022000: "));
+	assert_non_null(strstr(text, "entries-in-buffer/entries-written: 9/9 "));
+	free(text);
+
+	res.r = &r;
+	res.n = 1;
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(export_perfetto(f, &res, "hand", &err), 0);
+	fclose(f);
+	root = json_loads(text, 0, &je);
+	assert_non_null(root);
+	evs = json_object_get(root, "traceEvents");
+	for (i = 0; i < json_array_size(evs); i++) {
+		e = json_array_get(evs, i);
+		if (!strcmp(jstr_or(e, "name"), "tbench_srv-2"))
+			x = e;
+		if (!strcmp(jstr_or(e, "name"), "thread_name") &&
+		    json_integer_value(json_object_get(e, "tid")) == 2)
+			meta = e;
+	}
+	assert_non_null(x);
+	assert_string_equal(jstr_or(x, "ph"), "X");
+	assert_int_equal(json_integer_value(json_object_get(x, "pid")), 1);
+	assert_int_equal(json_integer_value(json_object_get(x, "tid")), 2);
+	assert_true(fabs(json_number_value(json_object_get(x, "ts")) - 12.0) < 1e-9);
+	assert_true(fabs(json_number_value(json_object_get(x, "dur")) - 10.0) < 1e-9);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(x, "args"), "tid")), 2);
+	assert_string_equal(jstr_or(json_object_get(x, "args"), "comm"), "tbench_srv");
+	assert_non_null(meta);
+	assert_string_equal(jstr_or(json_object_get(meta, "args"), "name"), "CPU 1");
+	json_decref(root);
+	free(text);
+	free(r.slices);
 }
 
 static void test_ftrace_one_run(void **state)
@@ -284,6 +474,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ftrace_by_hand),
 		cmocka_unit_test(test_ftrace_round_trip),
+		cmocka_unit_test(test_ftrace_round_trip_workload),
+		cmocka_unit_test(test_task_segments_by_hand),
 		cmocka_unit_test(test_ftrace_one_run),
 		cmocka_unit_test(test_perfetto),
 	};

@@ -330,6 +330,49 @@ static void test_report_window(void **state)
 }
 
 /*
+ * report --workload: a closed-loop run. Well-formed; each CPU's lane has a band of task
+ * rects (class "task"), each with a title "comm-tid ran T"; tbench's first client (tid 1,
+ * "tbench") and its server (tid 2, "tbench_srv") both start in the first millisecond, so
+ * both are in the band and the legend of the window [0, 1 ms); the oracle's lane is said
+ * to be the no-exit-latency run's. Pinned, the band has "work" only, and no task legend.
+ */
+static void test_report_workload(void **state)
+{
+	char args[512];
+	char *html;
+
+	(void)state;
+	snprintf(args, sizeof(args),
+		 "report --workload tbench --clients 1 --duration-s 0.01 -m skl -g menu "
+		 "--from 0 --to 0.001 -o %s",
+		 tmp_path("wl.html"));
+	assert_int_equal(run_idlesim(args), 0);
+	html = slurp_tmp("wl.html");
+	assert_string_equal(xml_check(html), "");
+	assert_non_null(strstr(html, "<rect class=\"task\" data-tid=\"1\""));
+	assert_non_null(strstr(html, "<title>tbench-1 ran "));
+	assert_non_null(strstr(html, "<title>tbench_srv-2 ran "));
+	assert_non_null(strstr(html, "<p class=\"legend\">Tasks ("));
+	assert_non_null(strstr(html, "</span>tbench-1 <span"));
+	assert_non_null(strstr(html, "</span>tbench_srv-2</p>"));
+	assert_non_null(strstr(html, "a run without exit latency"));
+	free(html);
+
+	snprintf(args, sizeof(args),
+		 "report --workload tbench --clients 1 --placement pinned --duration-s 0.01 -m skl "
+		 "-g menu --from 0 --to 0.001 -o %s",
+		 tmp_path("wlp.html"));
+	assert_int_equal(run_idlesim(args), 0);
+	html = slurp_tmp("wlp.html");
+	assert_string_equal(xml_check(html), "");
+	assert_non_null(strstr(html, "<rect class=\"task\" data-tid=\"-1\""));
+	assert_null(strstr(html, "data-tid=\"1\""));
+	assert_non_null(strstr(html, "Tasks (the band"));
+	assert_non_null(strstr(html, "</span>work</p>"));
+	free(html);
+}
+
+/*
  * compare --format html: well-formed and self-contained; one bar per cell and governor,
  * each with the JSON's mean, stddev and significance (the same comparison in JSON).
  */
@@ -400,6 +443,7 @@ int main(void)
 		cmocka_unit_test(test_xml_checker),
 		cmocka_unit_test(test_report_demo),
 		cmocka_unit_test(test_report_window),
+		cmocka_unit_test(test_report_workload),
 		cmocka_unit_test(test_compare_html),
 		cmocka_unit_test(test_escape_control),
 	};

@@ -97,9 +97,10 @@ static void tm_init(struct tasks_model *m, int n)
 	m->w.newidle_cost_ns = 5 * US_;
 }
 
-/* Run on two CPUs for duration_ns; every first decision of an idle period goes to l. */
-static void tm_run(struct tasks_model *m, int64_t duration_ns, struct loop_result *r,
-		   struct decision_log *l)
+/* Run on two CPUs for duration_ns; every first decision of an idle period goes to l; the
+ * segments tl asks for (NULL: none) to r. */
+static void tm_run_tl(struct tasks_model *m, int64_t duration_ns, const struct loop_timeline *tl,
+		      struct loop_result *r, struct decision_log *l)
 {
 	struct decision_log *all = calloc(1, sizeof(*all));
 	struct sim_config cfg = { 0 };
@@ -119,7 +120,7 @@ static void tm_run(struct tasks_model *m, int64_t duration_ns, struct loop_resul
 	cfg.explain_ud = all;
 	cfg.explain_limit = -1;
 	cfg.explain_truncated = true;
-	if (loop_run(&cfg, &tm_ops, m, duration_ns, 1, r, &err)) {
+	if (loop_run_timeline(&cfg, &tm_ops, m, duration_ns, 1, tl, r, &err)) {
 		sim_error_print(stderr, &err);
 		fail();
 	}
@@ -128,6 +129,12 @@ static void tm_run(struct tasks_model *m, int64_t duration_ns, struct loop_resul
 		if (all->d[i].first)
 			l->d[l->n++] = all->d[i];
 	free(all);
+}
+
+static void tm_run(struct tasks_model *m, int64_t duration_ns, struct loop_result *r,
+		   struct decision_log *l)
+{
+	tm_run_tl(m, duration_ns, NULL, r, l);
 }
 
 /* The idle periods of `cpu` in l: their starts into starts[], their count returned. */
@@ -536,6 +543,135 @@ static void test_wakeup_during_exit(void **state)
 	free(l);
 }
 
+static void assert_seg(const struct loop_segment *s, int cpu, int tid, int64_t start_us,
+		       int64_t end_us)
+{
+	assert_int_equal(s->cpu, cpu);
+	assert_int_equal(s->tid, tid);
+	assert_int_equal(s->start_ns, start_us * US_);
+	assert_int_equal(s->end_ns, end_us * US_);
+}
+
+/* The ping-pong of test_sync_pingpong_two_cpus (A = tid 1 on CPU 0, B = tid 2 on CPU 1,
+ * 10 us items, C1's 2 us exit); with sched 0, the same items pinned to those CPUs. */
+static void pingpong(struct tasks_model *m, bool sched)
+{
+	tm_init(m, 2);
+	m->hint[0] = 0, m->hint[1] = 1;
+	m->first_ns[0] = 10 * US_;
+	m->partner[0] = 1, m->partner[1] = 0;
+	m->reply_ns = 10 * US_;
+	m->w.sched = sched;
+}
+
+/*
+ * What ran where, for the ping-pong: A runs [0, 10) on CPU 0 and blocks (switch to idle at
+ * 10); B, woken at 10 on idle CPU 1, runs once C1's exit is over: [12, 22); A, woken at 22,
+ * [24, 34); so A [24k, 24k + 10) and B [12 + 24k, 22 + 24k). A segment is kept when it
+ * ends: A's, B's, A's, ... In 236 us A runs 10 times (the last [216, 226)); B's 10th run,
+ * woken at 226, starts at 228 and is cut by the end at 236: kept last, 20 in all.
+ */
+static void test_segments_pingpong(void **state)
+{
+	struct loop_timeline tl = { 0, -1, 0 };
+	struct tasks_model m;
+	struct loop_result r;
+	struct decision_log *l = calloc(1, sizeof(*l));
+	int k;
+
+	(void)state;
+	assert_non_null(l);
+	pingpong(&m, true);
+	tm_run_tl(&m, 236 * US_, &tl, &r, l);
+	assert_int_equal(r.nr_segs, 20);
+	assert_false(r.segs_cut);
+	for (k = 0; k < 19; k++)
+		if (k % 2 == 0)
+			assert_seg(&r.segs[k], 0, 1, 24 * (k / 2), 24 * (k / 2) + 10);
+		else
+			assert_seg(&r.segs[k], 1, 2, 12 + 24 * (k / 2), 22 + 24 * (k / 2));
+	assert_seg(&r.segs[19], 1, 2, 228, 236);
+	loop_result_release(&r);
+
+	/* Without a timeline nothing is kept. */
+	pingpong(&m, true);
+	tm_run(&m, 236 * US_, &r, l);
+	assert_null(r.segs);
+	assert_int_equal(r.nr_segs, 0);
+	loop_result_release(&r);
+	free(l);
+}
+
+/*
+ * The window [30, 60) us overlaps A [24, 34), B [36, 46), A [48, 58) (B [60, 70) starts at
+ * its end): with a cap of 2, the first two to end are kept and the cut is said.
+ */
+static void test_segments_window_cap(void **state)
+{
+	struct loop_timeline tl = { 30 * US_, 60 * US_, 2 };
+	struct tasks_model m;
+	struct loop_result r;
+	struct decision_log *l = calloc(1, sizeof(*l));
+
+	(void)state;
+	assert_non_null(l);
+	pingpong(&m, true);
+	tm_run_tl(&m, 236 * US_, &tl, &r, l);
+	assert_int_equal(r.nr_segs, 2);
+	assert_true(r.segs_cut);
+	assert_seg(&r.segs[0], 0, 1, 24, 34);
+	assert_seg(&r.segs[1], 1, 2, 36, 46);
+	loop_result_release(&r);
+	free(l);
+}
+
+/* The ping-pong with an IRQ on CPU 0 at 5 us that brings 3 us of kernel work. */
+static void irq_pingpong(struct tasks_model *m, bool sched)
+{
+	pingpong(m, sched);
+	m->extra.cpu = 0;
+	m->extra.arrival_ns = 5 * US_;
+	m->extra.work_ns = 3 * US_;
+	m->extra.cause = WAKE_IRQ;
+}
+
+/*
+ * Kernel work: an IRQ on CPU 0 at 5 us with 3 us of work.
+ *  - With the scheduler it interrupts A: kernel segment [5, 8) (tid 0), kept first (it ends
+ *    first); A resumes with 5 us left and ends at 13, its segment [0, 13) (sched_switch
+ *    does not show an interrupt). B is woken at 13, runs [15, 25); A [27, 37).
+ *  - Pinned there are no tasks: CPU 0 runs A's item [0, 10) and the IRQ's work after it,
+ *    [10, 13): one work segment [0, 13) (tid LOOP_SEG_WORK); B's item is sent at 10 to
+ *    CPU 1, which runs it [12, 22); A's next item [24, 34) on CPU 0.
+ */
+static void test_segments_kernel_work(void **state)
+{
+	struct loop_timeline tl = { 0, -1, 0 };
+	struct tasks_model m;
+	struct loop_result r;
+	struct decision_log *l = calloc(1, sizeof(*l));
+
+	(void)state;
+	assert_non_null(l);
+	irq_pingpong(&m, true);
+	tm_run_tl(&m, 40 * US_, &tl, &r, l);
+	assert_true(r.nr_segs >= 4);
+	assert_seg(&r.segs[0], 0, 0, 5, 8);
+	assert_seg(&r.segs[1], 0, 1, 0, 13);
+	assert_seg(&r.segs[2], 1, 2, 15, 25);
+	assert_seg(&r.segs[3], 0, 1, 27, 37);
+	loop_result_release(&r);
+
+	irq_pingpong(&m, false);
+	tm_run_tl(&m, 40 * US_, &tl, &r, l);
+	assert_true(r.nr_segs >= 3);
+	assert_seg(&r.segs[0], 0, LOOP_SEG_WORK, 0, 13);
+	assert_seg(&r.segs[1], 1, LOOP_SEG_WORK, 12, 22);
+	assert_seg(&r.segs[2], 0, LOOP_SEG_WORK, 24, 34);
+	loop_result_release(&r);
+	free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -548,6 +684,9 @@ int main(void)
 		cmocka_unit_test(test_tick_balance_pull),
 		cmocka_unit_test(test_busy_balance_pull),
 		cmocka_unit_test(test_wakeup_during_exit),
+		cmocka_unit_test(test_segments_pingpong),
+		cmocka_unit_test(test_segments_window_cap),
+		cmocka_unit_test(test_segments_kernel_work),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -47,24 +47,18 @@ static void housekeeping_list(struct args *a, struct compare_request *req, const
 /* --NAME VALUE for a parameter of the workload; VALUE may be a comma-separated list. */
 static bool wl_param_opt(struct args *a, struct compare_request *req)
 {
-	const char *s = a->argv[a->i], *v;
-	char name[64];
+	const char *v;
+	char name[WL_OPT_NAME];
 	int k;
 	size_t n;
 
-	if (strncmp(s, "--", 2))
-		return false;
 	if (opt(a, "--housekeeping", NULL, &v)) {
 		if (v)
 			housekeeping_list(a, req, v);
 		return true;
 	}
-	n = strcspn(s + 2, "=");
-	if (n >= sizeof(name) - 2)
-		return false;
-	snprintf(name, sizeof(name), "--%.*s", (int)n, s + 2);
-	k = workload_param_index(req->wl, name + 2);
-	if (k < 0 || !opt(a, name, NULL, &v))
+	k = wl_param_take(a, req->wl, name, &v);
+	if (k < 0)
 		return false;
 	if (!v)
 		return true;
@@ -151,21 +145,6 @@ static int check_affinity(struct compare_request *req, struct sim_error *err)
 		    workload_check_affinity(req->wl, req->params, &m, req->affinity_top, err))
 			return -1;
 	return 0;
-}
-
-/* The workload sets which options exist, so it is found first. */
-static const char *find_workload_arg(int argc, char **argv)
-{
-	const char *w = NULL;
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--workload") && i + 1 < argc)
-			w = argv[++i];
-		else if (!strncmp(argv[i], "--workload=", 11))
-			w = argv[i] + 11;
-	}
-	return w;
 }
 
 /*

@@ -444,3 +444,36 @@ int wl_param_arg(struct args *a, const struct workload *w, int k, const char *na
 				     workload_param_value_word(w, k, 1));
 	return num_arg(a, name, num, 0, 0, INT64_MAX / 1000, out);
 }
+
+const char *find_workload_arg(int argc, char **argv)
+{
+	const char *w = NULL;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--workload") && i + 1 < argc)
+			w = argv[++i];
+		else if (!strncmp(argv[i], "--workload=", 11))
+			w = argv[i] + 11;
+	}
+	return w;
+}
+
+int wl_param_take(struct args *a, const struct workload *w, char name[WL_OPT_NAME],
+		  const char **val)
+{
+	const char *s = a->argv[a->i];
+	size_t n;
+	int k;
+
+	if (strncmp(s, "--", 2))
+		return -1;
+	n = strcspn(s + 2, "=");
+	if (n >= WL_OPT_NAME - 2)
+		return -1;
+	snprintf(name, WL_OPT_NAME, "--%.*s", (int)n, s + 2);
+	k = workload_param_index(w, name + 2);
+	if (k < 0 || !opt(a, name, NULL, val))
+		return -1;
+	return k;
+}

@@ -51,6 +51,17 @@ int num_arg(struct args *a, const char *name, const char *val, int decimals, int
  * parameter takes (--placement pinned|sched). Returns 0, or -1 with the error set. */
 int wl_param_arg(struct args *a, const struct workload *w, int k, const char *name,
 		 const char *val, int64_t *out);
+/* The value of the last --workload W (or --workload=W) in argv, or NULL: a workload's
+ * options exist only once it is known, so it is found before the walk. */
+const char *find_workload_arg(int argc, char **argv);
+/*
+ * If argv[a->i] is --NAME or --NAME=V for a parameter of w, take it: returns the parameter's
+ * index, with "--NAME" in name and its value in *val (NULL when it has none: the error is
+ * set); -1 when it is not one of w's (nothing taken).
+ */
+#define WL_OPT_NAME 64
+int wl_param_take(struct args *a, const struct workload *w, char name[WL_OPT_NAME],
+		  const char **val);
 /* A comma-separated value appended to list[*n] (at most RUN_MAX_ITEMS), split in place. */
 int list_add(struct args *a, const char **list, int *n, const char *val, const char *name);
 /* --wake-latency worst|typical|measured */

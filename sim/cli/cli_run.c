@@ -15,6 +15,7 @@
 #include "sim/report/report.h"
 #include "sim/run/kgov.h"
 #include "sim/run/run.h"
+#include "sim/workload/workloads.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,15 +26,126 @@
 
 /* ---- run ---- */
 
+/* The length of a --workload run without --duration-s: a short stretch, for a timeline. */
+#define WL_RUN_DEFAULT_NS (50 * SIM_NS_PER_MS)
+
+/* --workload W, its parameters (one value each: lists are compare's), length and seed. */
+struct wl_opts {
+	const struct workload *w; /* NULL: traces are replayed */
+	int64_t params[WL_MAX_PARAMS];
+	char preset[32];	  /* --housekeeping NAME, "" if not given */
+	int64_t duration_ns;	  /* < 0: not given */
+	int64_t seed;		  /* < 0: not given */
+};
+
+/* Find --workload before the walk (its parameters are options); 0, or -1 with the error. */
+static int wl_opts_init(struct wl_opts *wo, const char *cmd, int argc, char **argv,
+			struct sim_error *err)
+{
+	const char *name = find_workload_arg(argc, argv);
+
+	memset(wo, 0, sizeof(*wo));
+	wo->duration_ns = wo->seed = -1;
+	if (!name)
+		return 0;
+	wo->w = workload_find(name);
+	if (!wo->w)
+		return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+				     "%s: unknown workload '%s' (see idlesim help gen)", cmd, name);
+	workload_defaults(wo->w, wo->params);
+	return 0;
+}
+
+/* --workload's own options and its model's parameters: whether argv[a->i] was one. */
+static bool wl_opt(struct args *a, struct wl_opts *wo)
+{
+	char name[WL_OPT_NAME];
+	const char *v;
+	int k;
+
+	if (opt(a, "--workload", NULL, &v))
+		return true;
+	if (opt(a, "--duration-s", NULL, &v)) {
+		num_arg(a, "--duration-s", v, 9, 1, 3600 * SIM_NS_PER_S, &wo->duration_ns);
+		return true;
+	}
+	if (opt(a, "--seed", NULL, &v)) {
+		num_arg(a, "--seed", v, 0, 0, INT64_MAX / 1000, &wo->seed);
+		return true;
+	}
+	if (!wo->w)
+		return false;
+	if (opt(a, "--housekeeping", NULL, &v)) {
+		if (v && strchr(v, ','))
+			sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
+				      "%s --housekeeping '%s': one preset (a list is compare's)",
+				      a->cmd, v);
+		else if (v && !workload_preset(wo->w, v, wo->params, a->err))
+			snprintf(wo->preset, sizeof(wo->preset), "%s", v);
+		return true;
+	}
+	k = wl_param_take(a, wo->w, name, &v);
+	if (k < 0)
+		return false;
+	if (v && (strchr(v, ',') || !strcmp(v, "mmtests")))
+		sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
+			      "%s %s '%s': one value (lists and sweeps are compare's)", a->cmd,
+			      name, v);
+	else if (v)
+		wl_param_arg(a, wo->w, k, name, v, &wo->params[k]);
+	return true;
+}
+
 /*
- * The options `run` and `report` share: what to run (--trace, --machine, --governor), the
- * knobs, and the window (--from, --to). Returns whether argv[a->i] was one of them.
+ * With --workload: no trace, one machine (default skl), --duration-s and --seed only with
+ * it, and a --housekeeping tick preset at its HZ. Errors go to a->err.
  */
-static bool run_common_opt(struct args *a, struct run_request *req)
+static void wl_check(struct args *a, const struct wl_opts *wo, struct run_request *req)
+{
+	if (a->err->code != SIM_OK)
+		return;
+	if (!wo->w) {
+		option_unused(a, wo->duration_ns >= 0, "--duration-s",
+			      "the length of a --workload run; a trace has its own");
+		option_unused(a, wo->seed >= 0, "--seed",
+			      "the seed of a --workload run; a trace is replayed as it is");
+		return;
+	}
+	if (req->nr_traces)
+		sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
+			      "%s: --trace and --workload: give one of them (a trace is replayed, "
+			      "a workload runs in closed loop)", a->cmd);
+	else if (req->nr_machines > 1)
+		sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
+			      "%s --workload: one --machine (compare runs several)", a->cmd);
+	else
+		workload_preset_run_hz(a->cmd, wo->preset, req->hz, &req->hz, a->err);
+	req->wake_seed = wo->seed >= 0 ? (uint64_t)wo->seed : 1;
+}
+
+/* Run the grid: the traces, or the workload (wl_check()'s). */
+static int run_what(const struct wl_opts *wo, const struct run_request *req,
+		    struct run_results *res, struct sim_error *err)
+{
+	if (!wo->w)
+		return run_grid(req, res, err);
+	return run_workload(req, wo->w, wo->params,
+			    wo->duration_ns >= 0 ? wo->duration_ns : WL_RUN_DEFAULT_NS,
+			    wo->seed >= 0 ? (uint64_t)wo->seed : 1, res, err);
+}
+
+/*
+ * The options `run` and `report` share: what to run (--trace or --workload, --machine,
+ * --governor), the knobs, and the window (--from, --to). Returns whether argv[a->i] was one
+ * of them.
+ */
+static bool run_common_opt(struct args *a, struct run_request *req, struct wl_opts *wo)
 {
 	const char *v;
 
-	if (opt(a, "--trace", "-t", &v)) {
+	if (wl_opt(a, wo)) {
+		return true;
+	} else if (opt(a, "--trace", "-t", &v)) {
 		list_add(a, req->traces, &req->nr_traces, v, "--trace");
 	} else if (opt(a, "--machine", "-m", &v)) {
 		list_add(a, req->machines, &req->nr_machines, v, "--machine");
@@ -199,6 +311,7 @@ int cmd_run(int argc, char **argv)
 	struct run_request req;
 	struct run_results res;
 	struct outfile out;
+	struct wl_opts wo;
 	const char *v, *output = NULL;
 	char cmdline[1024];
 	int64_t n;
@@ -206,8 +319,10 @@ int cmd_run(int argc, char **argv)
 	/* Before the lists are split in place at their commas. */
 	command_line(cmdline, sizeof(cmdline), argc, argv);
 	run_request_defaults(&req);
+	if (wl_opts_init(&wo, a.cmd, argc, argv, &err))
+		return finish(&err);
 	while (more(&a)) {
-		if (run_common_opt(&a, &req))
+		if (run_common_opt(&a, &req, &wo))
 			continue;
 		if (opt(&a, "--format", "-f", &v)) {
 			if (v && report_format_parse(v, &ro.format))
@@ -245,10 +360,13 @@ int cmd_run(int argc, char **argv)
 					      "run --queue: '%s' is not lanes, heap or naive",
 					      v ? v : "");
 			}
-		} else
+		} else if (wo.w)
+			bad_model_option(&a, wo.w);
+		else
 			bad_option(&a);
 	}
 	check_window(&a, &req);
+	wl_check(&a, &wo, &req);
 	run_options_used(&a, &req, &ro);
 	if (err.code != SIM_OK || kgov_resolve(req.governors, req.nr_governors, stderr, &err))
 		return finish(&err);
@@ -256,7 +374,7 @@ int cmd_run(int argc, char **argv)
 	req.timeline = ro.format == REPORT_FTRACE || ro.format == REPORT_PERFETTO;
 	req.progress = isatty_stderr() ? stderr : NULL;
 	ro.command = cmdline;
-	if (run_grid(&req, &res, &err))
+	if (run_what(&wo, &req, &res, &err))
 		return finish(&err);
 	if (window_past_end(&err, "run", &req, &res)) {
 		run_results_free(&res);
@@ -265,8 +383,8 @@ int cmd_run(int argc, char **argv)
 	if (ro.format == REPORT_FTRACE && res.n != 1) {
 		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
 			      "run --format ftrace writes one run, and this one makes %d: give one "
-			      "--trace, one --machine and one --governor",
-			      res.n);
+			      "%s, one --machine and one --governor",
+			      res.n, wo.w ? "--workload" : "--trace");
 		run_results_free(&res);
 		return finish(&err);
 	}
@@ -304,6 +422,7 @@ int cmd_report(int argc, char **argv)
 	struct outfile out;
 	const char *v, *output = NULL;
 	char cmdline[1024];
+	struct wl_opts wo;
 	bool oracle = false;
 	int64_t n;
 	int i;
@@ -311,14 +430,18 @@ int cmd_report(int argc, char **argv)
 	/* Before the lists are split in place at their commas. */
 	command_line(cmdline, sizeof(cmdline), argc, argv);
 	run_request_defaults(&req);
+	if (wl_opts_init(&wo, a.cmd, argc, argv, &err))
+		return finish(&err);
 	while (more(&a)) {
-		if (run_common_opt(&a, &req))
+		if (run_common_opt(&a, &req, &wo))
 			continue;
 		if (opt(&a, "--decisions", NULL, &v)) {
 			if (!num_arg(&a, "--decisions", v, 0, 0, 100000, &n))
 				ho.decisions = (int)n;
 		} else if (opt(&a, "--output", "-o", &v))
 			output = v;
+		else if (wo.w)
+			bad_model_option(&a, wo.w);
 		else
 			bad_option(&a);
 	}
@@ -327,6 +450,7 @@ int cmd_report(int argc, char **argv)
 			      "report: one --trace and one --machine (a report draws one run of "
 			      "each governor)");
 	check_window(&a, &req);
+	wl_check(&a, &wo, &req);
 	if (err.code != SIM_OK || kgov_resolve(req.governors, req.nr_governors, stderr, &err))
 		return finish(&err);
 	if (!req.nr_machines)
@@ -348,7 +472,7 @@ int cmd_report(int argc, char **argv)
 	ho.to_ns = req.window_to_ns;
 	ho.command = cmdline;
 	req.progress = isatty_stderr() ? stderr : NULL;
-	if (run_grid(&req, &res, &err))
+	if (run_what(&wo, &req, &res, &err))
 		return finish(&err);
 	if (window_past_end(&err, "report", &req, &res)) {
 		run_results_free(&res);

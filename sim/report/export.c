@@ -22,18 +22,22 @@ static void fmt_us(char *buf, size_t n, int64_t ns)
 
 /* ---- ftrace ---- */
 
-enum fev_kind { FEV_ENTRY, FEV_EXIT, FEV_CAUSE };
+enum fev_kind { FEV_ENTRY, FEV_EXIT, FEV_CAUSE, FEV_SWITCH };
 
 struct fev {
 	int64_t t_ns;
-	size_t seq;   /* generation order: per CPU, the order of the CPU's events */
-	size_t slice;
+	size_t seq;   /* order at equal times: per CPU, the order of the CPU's events */
+	size_t slice; /* FEV_SWITCH: the segment switched to (or from, with `out`) */
 	enum fev_kind kind;
+	bool out;     /* FEV_SWITCH: to the idle task */
 };
+
+/* Slice events go 4 apart, so that a switch can sit right before or after one. */
+#define FEV_STEP 4
 
 static void fev_push(struct fev *ev, size_t *n, int64_t t_ns, size_t slice, enum fev_kind kind)
 {
-	ev[*n] = (struct fev){ t_ns, *n, slice, kind };
+	ev[*n] = (struct fev){ t_ns, FEV_STEP * *n + 2, slice, kind, false };
 	(*n)++;
 }
 
@@ -80,14 +84,155 @@ static void ftrace_cause(FILE *f, const struct run_slice *s, int64_t t_ns)
 	ftrace_line(f, s->cpu, t_ns, buf);
 }
 
+/* ---- ftrace: which task ran (sched_switch) ---- */
+
+/* A task's command name as the run names it (comm-tid), "task" if it has none. */
+static const char *task_comm(const struct run_result *r, int tid)
+{
+	if (tid > 0 && tid <= r->sched.nr_tasks && r->sched.task[tid - 1].comm)
+		return r->sched.task[tid - 1].comm;
+	return "task";
+}
+
+/* An event of a CPU at a time, to find the slice event a switch sits next to. */
+struct fat {
+	int64_t t_ns;
+	int cpu;
+	size_t seq;
+};
+
+static int fat_cmp(const void *a, const void *b)
+{
+	const struct fat *x = a, *y = b;
+
+	if (x->t_ns != y->t_ns)
+		return x->t_ns < y->t_ns ? -1 : 1;
+	return x->cpu - y->cpu;
+}
+
+/* The latest (highest seq) of the events of `cpu` at t_ns, or NULL. */
+static const struct fat *fat_find(const struct fat *v, size_t n, int64_t t_ns, int cpu)
+{
+	struct fat k = { t_ns, cpu, 0 };
+	const struct fat *a = bsearch(&k, v, n, sizeof(*v), fat_cmp), *b, *best = a;
+
+	for (b = a; b && b > v && !fat_cmp(b - 1, a); b--)
+		best = b[-1].seq > best->seq ? b - 1 : best;
+	for (b = a; b && b + 1 < v + n && !fat_cmp(b + 1, a); b++)
+		best = b[1].seq > best->seq ? b + 1 : best;
+	return best;
+}
+
+/* The task segments (tid > 0) of the run, by CPU then start. */
+static int seg_cmp(const void *a, const void *b)
+{
+	const struct loop_segment *x = *(const struct loop_segment *const *)a;
+	const struct loop_segment *y = *(const struct loop_segment *const *)b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu - y->cpu;
+	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
+/*
+ * The sched_switch events of the task segments, after the slice events ev[0..*n): a switch
+ * to a task at each segment's start (from the task that ended there, else from the idle
+ * task), one to the idle task at an end no segment starts at (none at the run's end). A
+ * switch from idle goes right after the exit (and its cause) at that time on that CPU, one
+ * to idle right before the entry, as the kernel logs them. Returns 0 or -1 (no memory).
+ */
+static int switch_events(const struct run_result *r, struct fev *ev, size_t *n,
+			 const struct loop_segment **seg, size_t nseg)
+{
+	struct fat *exits = sim_calloc(2 * r->nr_slices + 1, sizeof(*exits));
+	struct fat *entries = sim_calloc(r->nr_slices + 1, sizeof(*entries));
+	size_t ne = 0, nx = 0, i, base = *n;
+
+	if (!exits || !entries) {
+		sim_free(exits);
+		sim_free(entries);
+		return -1;
+	}
+	for (i = 0; i < *n; i++) {
+		const struct run_slice *s = &r->slices[ev[i].slice];
+
+		if (ev[i].kind == FEV_ENTRY)
+			entries[ne++] = (struct fat){ ev[i].t_ns, s->cpu, ev[i].seq };
+		else /* an exit or its cause: the later one counts (fat_find()) */
+			exits[nx++] = (struct fat){ ev[i].t_ns, s->cpu, ev[i].seq };
+	}
+	qsort(entries, ne, sizeof(*entries), fat_cmp);
+	qsort(exits, nx, sizeof(*exits), fat_cmp);
+	for (i = 0; i < nseg; i++) {
+		const struct loop_segment *g = seg[i];
+		bool after = i && seg[i - 1]->cpu == g->cpu && seg[i - 1]->end_ns == g->start_ns;
+		bool before = i + 1 < nseg && seg[i + 1]->cpu == g->cpu &&
+			      seg[i + 1]->start_ns == g->end_ns;
+		const struct fat *a;
+		size_t seq = FEV_STEP * (base + 2 * i) + 2;
+
+		if (!after) { /* from idle: after the exit (and its cause) at that time */
+			a = fat_find(exits, nx, g->start_ns, g->cpu);
+			seq = a ? a->seq + 1 : seq;
+		}
+		ev[(*n)++] = (struct fev){ g->start_ns, seq, i, FEV_SWITCH, false };
+		if (before || g->end_ns >= r->stats.end_ns)
+			continue;
+		a = fat_find(entries, ne, g->end_ns, g->cpu);
+		ev[(*n)++] = (struct fev){ g->end_ns, a ? a->seq - 1 : seq + FEV_STEP, i,
+					   FEV_SWITCH, true };
+	}
+	sim_free(exits);
+	sim_free(entries);
+	return 0;
+}
+
+/* sched_switch: prev ==> next, on the CPU, logged by prev (the idle task is swapper/N). */
+static void ftrace_switch(FILE *f, const struct run_result *r, const struct loop_segment **seg,
+			  const struct fev *e)
+{
+	const struct loop_segment *g = seg[e->slice];
+	const struct loop_segment *prev = NULL, *next = NULL;
+	char ts[32], idle[32], pc[32], nc[32];
+	int ppid = 0, npid = 0;
+
+	if (e->out) {
+		prev = g;
+	} else {
+		next = g;
+		if (e->slice && seg[e->slice - 1]->cpu == g->cpu &&
+		    seg[e->slice - 1]->end_ns == g->start_ns)
+			prev = seg[e->slice - 1];
+	}
+	snprintf(idle, sizeof(idle), "swapper/%d", g->cpu);
+	snprintf(pc, sizeof(pc), "%.15s", prev ? task_comm(r, prev->tid) : idle);
+	snprintf(nc, sizeof(nc), "%.15s", next ? task_comm(r, next->tid) : idle);
+	ppid = prev ? prev->tid : 0;
+	npid = next ? next->tid : 0;
+	fmt_sec(ts, sizeof(ts), e->t_ns);
+	fprintf(f, "%16s-%-7d [%03d] d..2. %14s: sched_switch: prev_comm=%s prev_pid=%d "
+		   "prev_prio=120 prev_state=%s ==> next_comm=%s next_pid=%d next_prio=120\n",
+		prev ? pc : "<idle>", ppid, g->cpu, ts, pc, ppid,
+		!prev ? "R" : prev->preempted ? "R+" : "S", nc, npid);
+}
+
 int export_ftrace(FILE *f, const struct run_result *r, const char *command, struct sim_error *err)
 {
+	const struct loop_segment **seg;
 	struct fev *ev;
-	size_t n = 0, i, lines = 0;
+	size_t n = 0, i, lines = 0, nseg = 0;
 
-	ev = sim_calloc(r->nr_slices * 3 + 1, sizeof(*ev));
-	if (!ev)
+	ev = sim_calloc(r->nr_slices * 3 + 2 * r->nr_segs + 1, sizeof(*ev));
+	seg = sim_calloc(r->nr_segs + 1, sizeof(*seg));
+	if (!ev || !seg) {
+		sim_free(ev);
+		sim_free(seg);
 		return sim_error_nomem(err, "");
+	}
+	for (i = 0; i < r->nr_segs; i++)
+		if (r->segs[i].tid > 0)
+			seg[nseg++] = &r->segs[i];
+	qsort(seg, nseg, sizeof(*seg), seg_cmp);
 	for (i = 0; i < r->nr_slices; i++) {
 		const struct run_slice *s = &r->slices[i];
 
@@ -97,6 +242,11 @@ int export_ftrace(FILE *f, const struct run_result *r, const char *command, stru
 		fev_push(ev, &n, s->reflect_ns, i, FEV_EXIT);
 		if (s->cause < WAKE_POLL)
 			fev_push(ev, &n, s->reflect_ns, i, FEV_CAUSE);
+	}
+	if (nseg && switch_events(r, ev, &n, seg, nseg)) {
+		sim_free(ev);
+		sim_free(seg);
+		return sim_error_nomem(err, "");
 	}
 	qsort(ev, n, sizeof(*ev), fev_cmp);
 	for (i = 0; i < n; i++)
@@ -115,9 +265,14 @@ int export_ftrace(FILE *f, const struct run_result *r, const char *command, stru
 	      "#              | |         |   |||||     |         |\n",
 	      f);
 	for (i = 0; i < n; i++) {
-		const struct run_slice *s = &r->slices[ev[i].slice];
+		const struct run_slice *s;
 		char buf[96];
 
+		if (ev[i].kind == FEV_SWITCH) {
+			ftrace_switch(f, r, seg, &ev[i]);
+			continue;
+		}
+		s = &r->slices[ev[i].slice];
 		if (ev[i].kind == FEV_CAUSE) {
 			ftrace_cause(f, s, ev[i].t_ns);
 			continue;
@@ -127,6 +282,7 @@ int export_ftrace(FILE *f, const struct run_result *r, const char *command, stru
 		ftrace_line(f, s->cpu, ev[i].t_ns, buf);
 	}
 	sim_free(ev);
+	sim_free(seg);
 	return 0;
 }
 
@@ -201,6 +357,42 @@ static int perfetto_run(FILE *f, const struct run_result *r, int pid, bool *firs
 	return 0;
 }
 
+/*
+ * What ran where (a closed-loop run's segments) on the CPUs' tracks, as Perfetto draws its
+ * own CPU tracks from sched_switch: a task as "comm-tid" with args {tid, comm}; kernel work
+ * (interrupts, timers: tid 0) as "kernel work", nested in the task it interrupted; pinned
+ * work (no tasks) as "work".
+ */
+static int perfetto_segments(FILE *f, const struct run_result *r, int pid)
+{
+	char ts[32], dur[32], name[64];
+	size_t i;
+
+	for (i = 0; i < r->nr_segs; i++) {
+		const struct loop_segment *g = &r->segs[i];
+		const char *comm = task_comm(r, g->tid);
+
+		fmt_us(ts, sizeof(ts), g->start_ns);
+		fmt_us(dur, sizeof(dur), g->end_ns - g->start_ns);
+		if (g->tid > 0)
+			snprintf(name, sizeof(name), "%s-%d", comm, g->tid);
+		else
+			snprintf(name, sizeof(name), "%s", g->tid ? "work" : "kernel work");
+		fprintf(f, ",\n{\"ph\":\"X\",\"cat\":\"sched\",\"name\":");
+		if (json_str(f, name))
+			return -1;
+		fprintf(f, ",\"pid\":%d,\"tid\":%d,\"ts\":%s,\"dur\":%s,\"args\":{\"tid\":%d",
+			pid, g->cpu + 1, ts, dur, g->tid < 0 ? 0 : g->tid);
+		if (g->tid > 0) {
+			fputs(",\"comm\":", f);
+			if (json_str(f, comm))
+				return -1;
+		}
+		fputs("}}", f);
+	}
+	return 0;
+}
+
 int export_perfetto(FILE *f, const struct run_results *res, const char *command,
 		    struct sim_error *err)
 {
@@ -212,7 +404,8 @@ int export_perfetto(FILE *f, const struct run_results *res, const char *command,
 		return sim_error_nomem(err, "");
 	fputs("},\n\"traceEvents\":[\n", f);
 	for (i = 0; i < res->n; i++)
-		if (perfetto_run(f, &res->r[i], i + 1, &first))
+		if (perfetto_run(f, &res->r[i], i + 1, &first) ||
+		    perfetto_segments(f, &res->r[i], i + 1))
 			return sim_error_nomem(err, "");
 	fputs("\n]}\n", f);
 	return 0;

@@ -7,9 +7,15 @@
  *    the run's usage, time, above and below per CPU and state (the exit is written at the
  *    wakeup plus the exit latency, where cpuidle_enter_state() returns, so exit - entry is
  *    the residency the kernel measures), with the wakeup's cause as the event the kernel
- *    would log after it (hrtimer_expire_entry, irq_handler_entry, ipi_entry);
+ *    would log after it (hrtimer_expire_entry, irq_handler_entry, ipi_entry); for a
+ *    closed-loop run with tasks (run_result.segs), sched_switch lines in the kernel's
+ *    format (prev_state S when the task blocked, R+ when preempted; swapper/N pid 0 for
+ *    idle), after the idle exit and its cause, before the idle entry, as the kernel logs
+ *    them; the importer then merges idle periods between which no task ran;
  *  - Chrome trace-event JSON (Perfetto UI, chrome://tracing): a process per run, a thread
- *    per CPU, a complete ("X") slice per idle entry and an instant ("i") per wakeup.
+ *    per CPU, a complete ("X") slice per idle entry and an instant ("i") per wakeup; for a
+ *    closed-loop run, an "X" slice per task segment named comm-tid (args tid, comm), kernel
+ *    work as "kernel work", pinned work as "work", on the CPU's thread.
  *
  * Both write times in exact decimals of the nanosecond values; both are pure functions of
  * the results.

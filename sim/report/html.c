@@ -151,6 +151,45 @@ void html_default_window(const struct run_results *res, int64_t *from_ns, int64_
 #define TL_ORACLE 8.0
 #define TL_GAP 6.0
 #define TL_HEAD 18.0
+#define TL_TASK 5.0 /* the band of the tasks that ran, above a closed-loop run's lane */
+
+/* A task's colour by its tid: a stable palette; kernel work dark, pinned work grey. */
+static const char *task_colour(int tid)
+{
+	static const char *const pal[] = { "#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
+					   "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
+					   "#9c755f", "#17becf", "#bcbd22", "#8c564b" };
+
+	if (tid == 0)
+		return "#333333";
+	if (tid < 0)
+		return "#8a8a8a";
+	return pal[(tid - 1) % (int)SIM_ARRAY_SIZE(pal)];
+}
+
+/* "tbench_srv-4", "kernel work" or "work" (sim/sched/loop.h's segments). */
+static void task_name(char *buf, size_t n, const struct run_result *r, int tid)
+{
+	if (tid > 0)
+		snprintf(buf, n, "%s-%d",
+			 tid <= r->sched.nr_tasks && r->sched.task[tid - 1].comm
+				 ? r->sched.task[tid - 1].comm
+				 : "task",
+			 tid);
+	else
+		snprintf(buf, n, "%s", tid ? "work" : "kernel work");
+}
+
+/* Whether the results have task bands: a closed-loop run's (the oracle's has none). */
+static bool has_tasks(const struct run_results *res)
+{
+	int i;
+
+	for (i = 0; i < res->n; i++)
+		if (res->r[i].closed_loop)
+			return true;
+	return false;
+}
 
 struct tl {
 	FILE *f;
@@ -203,6 +242,70 @@ static void tl_slice(const struct tl *t, const struct run_slice *s, double y, do
 			x1, y - 1, x1, y + h + 1, cause_colour(s->cause));
 }
 
+/*
+ * The band over `cpu`'s lane: a rect per segment in the window, in its task's colour, with
+ * "comm-tid ran T" to hover; kernel work drawn over the task it interrupted. The tids drawn
+ * are marked in seen[] (by tid + 1: [0] pinned work, [1] kernel work), for the legend.
+ */
+static void tl_tasks(const struct tl *t, int cpu, double y, bool *seen, int nseen)
+{
+	const struct run_result *r = t->r;
+	char name[64], ran[32];
+	size_t i;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) /* tasks, then the kernel work on top */
+		for (i = 0; i < r->nr_segs; i++) {
+			const struct loop_segment *g = &r->segs[i];
+			double x0, x1;
+
+			if (g->cpu != cpu || (g->tid == 0) != pass || g->start_ns >= t->to ||
+			    g->end_ns <= t->from)
+				continue;
+			x0 = tl_x(t, g->start_ns);
+			x1 = tl_x(t, g->end_ns);
+			task_name(name, sizeof(name), r, g->tid);
+			report_fmt_ns(ran, sizeof(ran), g->end_ns - g->start_ns);
+			fprintf(t->f, "<rect class=\"task\" data-tid=\"%d\" x=\"%.1f\" y=\"%.1f\" "
+				      "width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>",
+				g->tid, x0, y, x1 - x0 < 0.5 ? 0.5 : x1 - x0, TL_TASK - 1,
+				task_colour(g->tid));
+			esc(t->f, name);
+			fprintf(t->f, " ran %s</title></rect>\n", ran);
+			if (g->tid + 1 < nseen)
+				seen[g->tid + 1] = true;
+		}
+}
+
+/* The tasks drawn in the window, in tid order, with their colours (at most 64 named). */
+static void task_legend(FILE *f, const struct run_result *r, const bool *seen, int nseen)
+{
+	char name[64];
+	int k, shown = 0, more = 0;
+
+	fputs("<p class=\"legend\">Tasks (the band over each CPU's lane: which ran there, as "
+	      "sched_switch shows it):",
+	      f);
+	for (k = 0; k < nseen; k++) {
+		if (!seen[k])
+			continue;
+		if (shown == 64) {
+			more++;
+			continue;
+		}
+		shown++;
+		task_name(name, sizeof(name), r, k - 1);
+		fprintf(f, " <span class=\"sw\" style=\"background:%s\"></span>",
+			task_colour(k - 1));
+		esc(f, name);
+	}
+	if (more)
+		fprintf(f, " and %d more", more);
+	if (!shown)
+		fputs(" none in the window", f);
+	fputs("</p>\n", f);
+}
+
 static void tl_lane(const struct tl *t, const struct run_slice *s, size_t n, int cpu, double y,
 		    double h, bool oracle)
 {
@@ -247,15 +350,26 @@ static void tl_axis(FILE *f, int64_t from, int64_t to, double height)
 static void timeline(FILE *f, const struct run_results *res, int64_t from, int64_t to)
 {
 	struct tl t = { f, from, to, NULL };
-	double y = 20, height = 20;
-	int i, c, ncpu;
+	double y = 20, height = 20, band = has_tasks(res) ? TL_TASK : 0;
+	const struct run_result *tasks = NULL; /* the first run with a band: the legend's names */
+	bool *seen = NULL;
+	int i, c, ncpu, nseen = 0;
 	char a[32], b[32];
 
-	for (i = 0; i < res->n; i++)
+	for (i = 0; i < res->n; i++) {
+		if (res->r[i].closed_loop && !tasks && !is_oracle(&res->r[i]))
+			tasks = &res->r[i];
+		nseen = res->r[i].sched.nr_tasks + 2 > nseen ? res->r[i].sched.nr_tasks + 2 : nseen;
 		if (has_lanes(res, i)) {
 			ncpu = res->r[i].stats.nr_cpus < HTML_MAX_CPUS ? res->r[i].stats.nr_cpus : HTML_MAX_CPUS;
-			height += TL_HEAD + ncpu * (TL_LANE + (is_oracle(&res->r[i]) ? 0 : TL_ORACLE) + TL_GAP);
+			height += TL_HEAD + ncpu * (TL_LANE + TL_GAP + band +
+						    (is_oracle(&res->r[i]) ? 0 : TL_ORACLE));
 		}
+	}
+	if (band)
+		seen = calloc((size_t)nseen, sizeof(*seen)); /* no legend if it fails */
+	if (!seen)
+		nseen = 0;
 	fmt_time(a, sizeof(a), from);
 	fmt_time(b, sizeof(b), to);
 	fprintf(f, "<h2 id=\"timeline\">Timeline</h2>\n<p>Trace time %s to %s. ", a, b);
@@ -266,6 +380,14 @@ static void timeline(FILE *f, const struct run_results *res, int64_t from, int64
 	      "select to wakeup, the pale part after it the exit latency; grey is the CPU running "
 	      "or leaving the idle loop. Hover for details.</p>\n",
 	      f);
+	if (band)
+		fputs("<p>A closed-loop run: the thin band over each CPU's lane shows which task "
+		      "ran there (a colour per task, as sched_switch would show it; dark: "
+		      "interrupt and timer work; grey: the work of a pinned run, which has no "
+		      "tasks). The oracle's lane is its replay of a run without exit latency: its "
+		      "idle periods, and so the work around them, are that run's, not the "
+		      "governor's (docs/html-report.md).</p>\n",
+		      f);
 	fprintf(f, "<svg class=\"tl\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
 		TL_LABEL + TL_PLOT + 40, height, TL_LABEL + TL_PLOT + 40, height);
 	tl_axis(f, from, to, height);
@@ -282,6 +404,10 @@ static void timeline(FILE *f, const struct run_results *res, int64_t from, int64
 		y += TL_HEAD;
 		ncpu = r->stats.nr_cpus < HTML_MAX_CPUS ? r->stats.nr_cpus : HTML_MAX_CPUS;
 		for (c = 0; c < ncpu; c++) {
+			if (band) {
+				tl_tasks(&t, c, y, seen, nseen);
+				y += band;
+			}
 			fprintf(f, "<text class=\"lane\" x=\"%.1f\" y=\"%.1f\">CPU %d</text>\n",
 				TL_LABEL - 4, y + 11, c);
 			tl_lane(&t, r->slices, r->nr_slices, c, y, TL_LANE, false);
@@ -297,6 +423,9 @@ static void timeline(FILE *f, const struct run_results *res, int64_t from, int64
 		}
 	}
 	fputs("</svg>\n", f);
+	if (tasks && seen)
+		task_legend(f, tasks, seen, nseen);
+	free(seen);
 }
 
 static void legend(FILE *f, const struct run_result *r)

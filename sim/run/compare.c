@@ -434,7 +434,7 @@ static void run_job(struct plan *pl, long j)
 	cfg.wake_seed = req->seed + (uint64_t)it;
 	cfg.gov_timeout_ns = req->knobs.gov_timeout_ns;
 	if (workload_run_on(req->wl, pl->params[v], req->affinity, req->affinity_top, &cfg,
-			    req->duration_ns, req->seed + (uint64_t)it, &r, &slot->err)) {
+			    req->duration_ns, req->seed + (uint64_t)it, NULL, &r, &slot->err)) {
 		slot->failed = true;
 		return;
 	}

@@ -327,6 +327,54 @@ static int replay_file(const struct run_trace *t, const struct sim_config *cfg,
 	return rc;
 }
 
+/* A closed-loop workload in place of a trace (run_workload()). */
+struct run_loop {
+	const struct workload *w;
+	const int64_t *params;
+	int64_t duration_ns;
+	uint64_t seed;
+};
+
+/* Run it as the loop does, its idle entries kept as a replay's (cfg->explain), what ran
+ * where with the request's window and cap. */
+static int loop_file(const struct run_loop *lp, const struct sim_config *cfg,
+		     struct run_result *r, struct sim_error *err)
+{
+	const struct run_request *q = r->req;
+	struct loop_timeline tl = { q->window_from_ns, q->window_to_ns, q->timeline_cap };
+	struct sim_config c = *cfg;
+	struct loop_result lr;
+
+	if (!c.hz)
+		c.hz = 250;
+	r->hz = c.hz;
+	if (c.explain)
+		c.explain_ud = r;
+	if (workload_run_timeline(lp->w, lp->params, &c, lp->duration_ns, lp->seed,
+				  q->timeline ? &tl : NULL, &lr, err))
+		return -1;
+	r->closed_loop = true;
+	r->stats = lr.stats;
+	memset(&lr.stats, 0, sizeof(lr.stats));
+	r->segs = lr.segs;
+	r->nr_segs = lr.nr_segs;
+	r->segs_cut = lr.segs_cut;
+	lr.segs = NULL;
+	if (!c.gov->oracle) {
+		r->sched = lr.sched;
+		memset(&lr.sched, 0, sizeof(lr.sched));
+	}
+	loop_result_release(&lr);
+	return 0;
+}
+
+/* One run of a cell: a replay of the trace, or the closed loop (lp non-NULL). */
+static int run_one(const struct run_trace *t, const struct run_loop *lp,
+		   const struct sim_config *cfg, struct run_result *r, struct sim_error *err)
+{
+	return lp ? loop_file(lp, cfg, r, err) : replay_file(t, cfg, r, err);
+}
+
 static int add_result(struct run_results *res, struct run_result **r, struct sim_error *err)
 {
 	struct run_result *n = sim_realloc(res->r, (size_t)(res->n + 1) * sizeof(*n));
@@ -424,8 +472,8 @@ static void progress_step(struct run_progress *rp, const char *trace, const char
 }
 
 static int run_cell(const struct run_request *req, const struct run_trace *trace,
-		    const struct machine *m, uint32_t mask, struct run_progress *rp,
-		    struct run_results *res, struct sim_error *err)
+		    const struct run_loop *lp, const struct machine *m, uint32_t mask,
+		    struct run_progress *rp, struct run_results *res, struct sim_error *err)
 {
 	struct sim_config cfg = { 0 };
 	struct run_stats oracle = { 0 }, eref = { 0 };
@@ -455,7 +503,7 @@ static int run_cell(const struct run_request *req, const struct run_trace *trace
 	cfg.explain_limit = -1;
 	cfg.explain_truncated = true;
 	progress_step(rp, trace->name, m->name, RUN_LATENCY_REFERENCE);
-	if (replay_file(trace, &cfg, &scratch, err) || timeline_nomem(&scratch, err)) {
+	if (run_one(trace, lp, &cfg, &scratch, err) || timeline_nomem(&scratch, err)) {
 		run_stats_release(&scratch.stats);
 		sim_free(scratch.slices);
 		return -1;
@@ -468,7 +516,7 @@ static int run_cell(const struct run_request *req, const struct run_trace *trace
 	cfg.gov = gov_find(RUN_ENERGY_REFERENCE);
 	cfg.explain = NULL;
 	progress_step(rp, trace->name, m->name, RUN_ENERGY_REFERENCE);
-	if (replay_file(trace, &cfg, &eref_r, err)) {
+	if (run_one(trace, lp, &cfg, &eref_r, err)) {
 		run_stats_release(&eref_r.stats);
 		goto fail;
 	}
@@ -512,7 +560,7 @@ static int run_cell(const struct run_request *req, const struct run_trace *trace
 					    : req->explain_limit;
 		cfg.explain_truncated = req->timeline;
 		progress_step(rp, trace->name, m->name, g->name);
-		rc = replay_file(trace, &cfg, r, err);
+		rc = run_one(trace, lp, &cfg, r, err);
 		progress_step(rp, NULL, NULL, NULL);
 		sim_free(params);
 		if (rc || timeline_nomem(r, err))
@@ -627,7 +675,7 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 			rc = load_machine(&q, q.machines[k], mstdin_fd >= 0 ? mstdin_path : NULL, &m,
 					  err) ||
 			     run_disabled_mask(&q, &m, &mask, err) ||
-			     run_cell(&q, &tr, &m, mask, &rp, out, err);
+			     run_cell(&q, &tr, NULL, &m, mask, &rp, out, err);
 		}
 	}
 	progress_end(&rp.bar);
@@ -652,7 +700,66 @@ int run_machine_trace(const struct run_request *req, const struct machine *m,
 	if (prepare_governors(&q, err) || machine_check_wake_model(m, q.wake_model, err) ||
 	    run_disabled_mask(&q, m, &mask, err))
 		return -1;
-	if (run_cell(&q, trace, m, mask, NULL, out, err)) {
+	if (run_cell(&q, trace, NULL, m, mask, NULL, out, err)) {
+		run_results_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+/* "tbench --clients 2 (seed 1, 0.05 s)": the parameters that differ from the defaults and
+ * matter (a pinned run names --placement pinned, and leaves out the scheduler's others). */
+static void workload_name(char *buf, size_t n, const struct workload *w, const int64_t *params,
+			  int64_t duration_ns, uint64_t seed)
+{
+	int64_t def[WL_MAX_PARAMS];
+	size_t used;
+	unsigned int k;
+
+	workload_defaults(w, def);
+	used = (size_t)snprintf(buf, n, "%s", w->name);
+	for (k = 0; k < w->nr_params && used < n; k++) {
+		const char *word = workload_param_value_word(w, (int)k, params[k]);
+
+		if (params[k] == def[k] || (!word && !workload_param_applies(w, params, (int)k)))
+			continue;
+		if (word)
+			used += (size_t)snprintf(buf + used, n - used, " --%s %s",
+						 w->params[k].name, word);
+		else
+			used += (size_t)snprintf(buf + used, n - used, " --%s %lld",
+						 w->params[k].name, (long long)params[k]);
+	}
+	if (used < n)
+		snprintf(buf + used, n - used, " (seed %llu, %.9g s)", (unsigned long long)seed,
+			 (double)duration_ns / 1e9);
+}
+
+int run_workload(const struct run_request *req, const struct workload *w, const int64_t *params,
+		 int64_t duration_ns, uint64_t seed, struct run_results *out,
+		 struct sim_error *err)
+{
+	struct run_request q = *req;
+	struct run_loop lp = { w, params, duration_ns, seed };
+	struct run_trace tr = { NULL, NULL, NULL, CFGREC_FNV_OFFSET };
+	char name[512];
+	struct machine m;
+	uint32_t mask;
+
+	memset(out, 0, sizeof(*out));
+	workload_name(name, sizeof(name), w, params, duration_ns, seed);
+	tr.name = name;
+	/* what ran: the model, all its parameters, the seed and the length */
+	tr.hash = cfgrec_fnv1a(tr.hash, w->name, strlen(w->name));
+	tr.hash = cfgrec_fnv1a(tr.hash, params, w->nr_params * sizeof(*params));
+	tr.hash = cfgrec_fnv1a(tr.hash, &seed, sizeof(seed));
+	tr.hash = cfgrec_fnv1a(tr.hash, &duration_ns, sizeof(duration_ns));
+	if (!q.nr_machines)
+		q.machines[q.nr_machines++] = "skl";
+	if (prepare_governors(&q, err) || load_machine(&q, q.machines[0], NULL, &m, err) ||
+	    run_disabled_mask(&q, &m, &mask, err))
+		return -1;
+	if (run_cell(&q, &tr, &lp, &m, mask, NULL, out, err)) {
 		run_results_free(out);
 		return -1;
 	}
@@ -668,6 +775,9 @@ void run_results_free(struct run_results *res)
 		sim_free(res->r[i].decisions);
 		sim_free(res->r[i].slices);
 		sim_free(res->r[i].oracle_slices);
+		sim_free(res->r[i].segs);
+		sim_free(res->r[i].sched.cpu);
+		sim_free(res->r[i].sched.task);
 	}
 	sim_free(res->r);
 	memset(res, 0, sizeof(*res));

@@ -17,6 +17,8 @@
 #include "sim/engine/replay.h"
 #include "sim/engine/stats.h"
 #include "sim/run/run_set.h"
+#include "sim/sched/loop.h"
+#include "sim/workload/workloads.h"
 
 #define RUN_MAX_ITEMS 64
 #define RUN_MAX_PARAMS 32 /* tunables of one governor, at most */
@@ -119,6 +121,13 @@ struct run_result {
 	size_t nr_slices, cap_slices;
 	struct run_slice *oracle_slices; /* the oracle's on the same input */
 	size_t nr_oracle_slices;
+	/* a closed-loop run (run_workload()) with req->timeline: what ran where (loop.h), cut
+	 * by the window and timeline_cap as the slices are; NULL for a replay and the oracle */
+	struct loop_segment *segs;
+	size_t nr_segs;
+	bool segs_cut;
+	bool closed_loop;	       /* run_workload()'s: trace names the workload */
+	struct loop_sched_stats sched; /* its tasks (comm by tid) and CPUs; 0 tasks: pinned */
 	uint64_t idle_hist[RUN_HIST_BINS][CPUIDLE_STATE_MAX];
 	uint64_t oracle_idle_hist[RUN_HIST_BINS][CPUIDLE_STATE_MAX];
 	/* while running: */
@@ -196,6 +205,18 @@ void run_trace_close(struct run_trace_src *s);
  * machines, traces and topology are not used. Returns 0 with *out filled, or -1. */
 int run_machine_trace(const struct run_request *req, const struct machine *m,
 		      const struct run_trace *trace, struct run_results *out, struct sim_error *err);
+
+/*
+ * The timeline of a closed-loop workload (idlesim run|report --workload): w with params
+ * for duration_ns from seed, on req's one machine (req->machines[0]) through req's
+ * governors, and the two references on the same model: results as run_grid()'s, each with
+ * the segments of what ran where (with req->timeline). The oracle's idle periods are its
+ * pass 2's, on the periods of a run without exit latency (pass 1, sim/sched/loop.h), so its
+ * work is that run's, not the governors'; it keeps no segments. Returns 0 or -1.
+ */
+int run_workload(const struct run_request *req, const struct workload *w, const int64_t *params,
+		 int64_t duration_ns, uint64_t seed, struct run_results *out,
+		 struct sim_error *err);
 
 /* The tunables of g after req's --set options, range-checked; *params is NULL when g has
  * none (free with sim_free). Returns 0 or -1. */

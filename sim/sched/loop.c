@@ -159,6 +159,8 @@ static int agent_timer(void *ctx, struct sim *S, uint32_t cpu, int64_t t, struct
 	c = &L->cpus[cpu];
 	done = c->cur;
 	c->has_cur = false;
+	if (L->tl)
+		loop_keep_segment(L, (int)cpu, LOOP_SEG_WORK, done.start_ns, t, false);
 	loop_rcu_queued(L, (int)cpu, &done, t);
 	if (L->ops->done(L->model, L, &done, t, err))
 		return -1;
@@ -238,6 +240,7 @@ static void loop_free(struct loop *L)
 	sim_free(L->cpus);
 	sim_free(L->pool.pending);
 	sim_free(L->periods);
+	sim_free(L->segs);
 	lat_hist_release(&L->latency);
 	loop_sched_free(L);
 }
@@ -286,6 +289,12 @@ static int run_closed(struct loop *L, const struct sim_config *cfg, struct run_s
 			goto out;
 	if (sim_finish(L->S, L->end_ns, stats, err))
 		goto out;
+	if (L->tl && L->sched) /* what still runs at the end, cut there */
+		loop_sched_close_segments(L);
+	for (i = 0; i < L->nr_cpus && L->tl && !L->sched; i++)
+		if (L->cpus[i].has_cur)
+			loop_keep_segment(L, i, LOOP_SEG_WORK, L->cpus[i].cur.start_ns, L->end_ns,
+					  false);
 	/* Periods still open at the end, cut there by the replay. A failure here gives back
 	 * what sim_finish() handed over. */
 	for (i = 0; i < L->nr_cpus && L->record; i++)
@@ -485,6 +494,14 @@ out:
 int loop_run(const struct sim_config *cfg, const struct loop_model_ops *ops, void *model,
 	     int64_t duration_ns, uint64_t seed, struct loop_result *out, struct sim_error *err)
 {
+	return loop_run_timeline(cfg, ops, model, duration_ns, seed, NULL, out, err);
+}
+
+int loop_run_timeline(const struct sim_config *cfg, const struct loop_model_ops *ops,
+		      void *model, int64_t duration_ns, uint64_t seed,
+		      const struct loop_timeline *tl, struct loop_result *out,
+		      struct sim_error *err)
+{
 	struct loop L;
 	int rc;
 
@@ -493,9 +510,18 @@ int loop_run(const struct sim_config *cfg, const struct loop_model_ops *ops, voi
 		loop_free(&L);
 		return sim_error_nomem(err, "");
 	}
+	L.tl = cfg->gov->oracle ? NULL : tl;
 	rc = cfg->gov->oracle ? run_oracle(&L, cfg, &out->stats, err)
 			       : run_closed(&L, cfg, &out->stats, err);
+	if (!rc && L.segs_nomem) {
+		run_stats_release(&out->stats);
+		rc = sim_error_nomem(err, "");
+	}
 	if (!rc) {
+		out->segs = L.segs;
+		out->nr_segs = L.nr_segs;
+		out->segs_cut = L.segs_cut;
+		L.segs = NULL; /* moved to out */
 		out->requests = L.requests;
 		out->bytes = L.bytes;
 		out->duration_s = (double)duration_ns / 1e9;
@@ -516,5 +542,6 @@ void loop_result_release(struct loop_result *r)
 	lat_hist_release(&r->latency);
 	sim_free(r->sched.cpu);
 	sim_free(r->sched.task);
+	sim_free(r->segs);
 	memset(r, 0, sizeof(*r));
 }

@@ -185,8 +185,34 @@ struct loop_sched_stats {
 	struct loop_task_stats *task; /* by tid - 1 */
 };
 
+/*
+ * What ran where (loop_run_timeline()): per CPU, a segment per stretch in which one task
+ * ran: from the switch to it until the switch away (it blocked, was preempted, went idle
+ * with the CPU): what sched_switch shows; the interrupt and timer work (kernel items, tid
+ * 0) as segments of their own, nested in the task segment they interrupted. Without the
+ * scheduler (placement pinned) there are no tasks: each CPU's work, back-to-back items
+ * merged, is a segment of tid LOOP_SEG_WORK.
+ */
+#define LOOP_SEG_WORK (-1)
+struct loop_segment {
+	int64_t start_ns, end_ns;
+	int cpu;
+	int tid;	/* the task (1, 2, ...); 0: kernel work; LOOP_SEG_WORK: pinned work */
+	bool preempted; /* the task was still runnable when switched away (prev_state R+) */
+};
+/* A request for segments: those that overlap [from_ns, to_ns) (to_ns < 0: no end), at
+ * most cap of them (0: no limit), as run.c bounds a timeline. */
+struct loop_timeline {
+	int64_t from_ns, to_ns;
+	long cap;
+};
+
 struct loop_result {
 	struct loop_sched_stats sched;
+	/* with a loop_timeline: the segments, in the order they ended; cut: cap reached */
+	struct loop_segment *segs;
+	size_t nr_segs;
+	bool segs_cut;
 	struct run_stats stats; /* idle statistics and energy, as for a replay */
 	uint64_t requests;
 	uint64_t bytes;
@@ -201,6 +227,14 @@ struct loop_result {
  */
 int loop_run(const struct sim_config *cfg, const struct loop_model_ops *ops, void *model,
 	     int64_t duration_ns, uint64_t seed, struct loop_result *out, struct sim_error *err);
+/*
+ * loop_run() that also keeps the segments tl asks for (tl NULL: none, as loop_run()). The
+ * oracle's runs keep none: its work is pass 1's, on a machine without exit latency.
+ */
+int loop_run_timeline(const struct sim_config *cfg, const struct loop_model_ops *ops,
+		      void *model, int64_t duration_ns, uint64_t seed,
+		      const struct loop_timeline *tl, struct loop_result *out,
+		      struct sim_error *err);
 void loop_result_release(struct loop_result *r);
 
 /*

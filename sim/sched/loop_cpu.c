@@ -150,6 +150,34 @@ int loop_record_period(struct loop *L, int cpu, int64_t wake_ns)
 	return 0;
 }
 
+void loop_keep_segment(struct loop *L, int cpu, int tid, int64_t start_ns, int64_t end_ns,
+		       bool preempted)
+{
+	const struct loop_timeline *tl = L->tl;
+	struct lcpu *c = &L->cpus[cpu];
+	struct loop_segment *s;
+
+	if (end_ns <= start_ns || end_ns <= tl->from_ns ||
+	    (tl->to_ns >= 0 && start_ns >= tl->to_ns))
+		return;
+	if (tid == LOOP_SEG_WORK && c->last_seg && L->segs[c->last_seg - 1].end_ns == start_ns) {
+		L->segs[c->last_seg - 1].end_ns = end_ns;
+		return;
+	}
+	if (tl->cap && (long)L->nr_segs >= tl->cap) {
+		L->segs_cut = true;
+		return;
+	}
+	if (sim_grow((void **)&L->segs, &L->cap_segs, L->nr_segs + 1, sizeof(*L->segs))) {
+		L->segs_nomem = true;
+		return;
+	}
+	s = &L->segs[L->nr_segs++];
+	*s = (struct loop_segment){ start_ns, end_ns, cpu, tid, preempted };
+	if (tid == LOOP_SEG_WORK)
+		c->last_seg = L->nr_segs;
+}
+
 /* The earliest pending item that wakes an idle CPU (not a deferrable timer), or NULL. */
 static const struct loop_item *first_waking(const struct lcpu *c)
 {

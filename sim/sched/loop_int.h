@@ -26,6 +26,7 @@ struct lcpu {
 	int64_t next_timer_ns, next_wheel_ns;
 	int idle_iowait;
 	int64_t rcu_until_ns; /* RCU callbacks pending until this tick (0: none) */
+	size_t last_seg;      /* with segments, pinned: its last one + 1 (0: none) */
 };
 
 /* A period of pass 1, kept for pass 2. */
@@ -55,6 +56,11 @@ struct loop {
 	int last_idle_cpu; /* the CPU that went idle last (-1: none yet) */
 	const struct machine *machine; /* the run's (its topology), NULL: none */
 	struct lsched *sched;	       /* the scheduler, with world.sched */
+	/* what ran where, when asked (loop_run_timeline()); tl NULL: nothing is kept */
+	const struct loop_timeline *tl;
+	struct loop_segment *segs;
+	size_t nr_segs, cap_segs;
+	bool segs_cut, segs_nomem;
 };
 
 
@@ -71,6 +77,11 @@ int loop_wake_idle(struct loop *L, int cpu, int64_t t, enum wake_cause cause,
 		   struct sim_error *err);
 /* Keep pass 1's period of `cpu` ending at wake_ns (when recording). */
 int loop_record_period(struct loop *L, int cpu, int64_t wake_ns);
+/* Keep the segment [start_ns, end_ns) of tid on `cpu` if the timeline wants it (L->tl set;
+ * preempted: switched away still runnable); pinned work merges with the CPU's last
+ * segment when that ends where this one starts. */
+void loop_keep_segment(struct loop *L, int cpu, int tid, int64_t start_ns, int64_t end_ns,
+		       bool preempted);
 /* Feed the engine an idle period of `cpu` from t, with its wakeup if one is pending. */
 int loop_go_idle(struct loop *L, int cpu, int64_t t, struct sim_error *err);
 

@@ -208,6 +208,7 @@ static struct ltask *task_get(struct loop *L, int tid, struct sim_error *err)
 		}
 		t->left_ns = -1;
 		t->iowait_cpu = -1;
+		t->tid = tid;
 		t->st.last_cpu = -1;
 		s->task[tid - 1] = t;
 	}
@@ -768,6 +769,8 @@ static int finish_work(struct loop *L, int cpu, int64_t t, struct sim_error *err
 			return 0;
 		it = lc->cur;
 		lc->has_cur = false;
+		if (L->tl)
+			loop_keep_segment(L, cpu, 0, it.start_ns, t, false);
 		loop_rcu_queued(L, cpu, &it, t);
 		return item_done(L, cpu, NULL, &it, t, err);
 	}
@@ -836,7 +839,10 @@ static void switch_to(struct loop *L, int cpu, int64_t t)
 		return;
 	if (prev && prev->runnable)
 		prev->queued_ns = t; /* preempted: it waits again */
+	if (prev && L->tl)
+		loop_keep_segment(L, cpu, prev->tid, c->curr_since_ns, t, prev->runnable);
 	c->curr = next;
+	c->curr_since_ns = t;
 	if (!next)
 		return;
 	next->st.run_delay_ns += t - next->queued_ns;
@@ -914,6 +920,20 @@ int loop_sched_timer(struct loop *L, int cpu, int64_t t, struct sim_error *err)
 		return 0;
 	/* a zero-length item ends where it starts; run the steps it takes */
 	return step(L, cpu, t, err);
+}
+
+void loop_sched_close_segments(struct loop *L)
+{
+	struct lsched *s = L->sched;
+	int i;
+
+	for (i = 0; s && i < s->nr_cpus; i++) {
+		if (L->cpus[i].has_cur)
+			loop_keep_segment(L, i, 0, L->cpus[i].cur.start_ns, L->end_ns, false);
+		if (s->cpu[i].curr)
+			loop_keep_segment(L, i, s->cpu[i].curr->tid, s->cpu[i].curr_since_ns,
+					  L->end_ns, false);
+	}
 }
 
 int loop_sched_result(struct loop *L, struct loop_sched_stats *out)

@@ -30,6 +30,7 @@ struct ltask {
 	bool *mask;	     /* its affinity when pinned (pl.cpus_allowed) */
 	int iowait_cpu;	     /* the run queue whose nr_iowait it adds to, -1: none */
 	int64_t queued_ns;   /* since when it waits to run (runnable, not running) */
+	int tid;
 	struct loop_task_stats st;
 };
 
@@ -37,6 +38,7 @@ struct ltask {
 struct lscpu {
 	struct sched_rq rq;
 	struct ltask *curr;	/* the task it runs (NULL: none, or only kernel work) */
+	int64_t curr_since_ns;	/* since when (its segment, loop_keep_segment()) */
 	int64_t seg_start_ns;	/* since when the current work has been running */
 	int64_t timer_ns;	/* its agent timer, SIM_TIME_NEVER: none */
 	int64_t kleft_ns;	/* work left of the kernel item (lcpu.cur) it runs */
@@ -82,6 +84,8 @@ int loop_sched_ready(struct loop *L, int cpu, int64_t t, struct sim_error *err);
 int loop_sched_timer(struct loop *L, int cpu, int64_t t, struct sim_error *err);
 /* loop_iowait() with the scheduler: a task's count goes where it slept. */
 void loop_sched_iowait(struct loop *L, int cpu, int delta);
+/* The segments still open at the end of the run (L->tl set). */
+void loop_sched_close_segments(struct loop *L);
 /* Move the statistics into out (and zero them in L). Returns 0 or -1 (no memory). */
 int loop_sched_result(struct loop *L, struct loop_sched_stats *out);
 

@@ -548,12 +548,21 @@ static void model_destroy(const struct workload *w, void *model)
 int workload_run(const struct workload *w, const int64_t *params, const struct sim_config *cfg,
 		 int64_t duration_ns, uint64_t seed, struct loop_result *out, struct sim_error *err)
 {
-	return workload_run_on(w, params, NULL, 0, cfg, duration_ns, seed, out, err);
+	return workload_run_on(w, params, NULL, 0, cfg, duration_ns, seed, NULL, out, err);
+}
+
+int workload_run_timeline(const struct workload *w, const int64_t *params,
+			  const struct sim_config *cfg, int64_t duration_ns, uint64_t seed,
+			  const struct loop_timeline *tl, struct loop_result *out,
+			  struct sim_error *err)
+{
+	return workload_run_on(w, params, NULL, 0, cfg, duration_ns, seed, tl, out, err);
 }
 
 int workload_run_on(const struct workload *w, const int64_t *params, const bool *affinity,
 		    int affinity_top, const struct sim_config *cfg, int64_t duration_ns,
-		    uint64_t seed, struct loop_result *out, struct sim_error *err)
+		    uint64_t seed, const struct loop_timeline *tl, struct loop_result *out,
+		    struct sim_error *err)
 {
 	struct sim_config c = *cfg;
 	bool *mask = NULL;
@@ -588,7 +597,7 @@ int workload_run_on(const struct workload *w, const int64_t *params, const bool 
 		memcpy(mask, affinity, (size_t)affinity_top * sizeof(*mask));
 		hk.world.affinity = mask;
 	}
-	rc = loop_run(&c, ops, arg, duration_ns, seed, out, err);
+	rc = loop_run_timeline(&c, ops, arg, duration_ns, seed, tl, out, err);
 	model_destroy(w, model);
 	sim_free(mask);
 	return rc;

@@ -229,14 +229,20 @@ int workload_check_params(const struct workload *w, const int64_t *params, struc
 int workload_run(const struct workload *w, const int64_t *params, const struct sim_config *cfg,
 		 int64_t duration_ns, uint64_t seed, struct loop_result *out, struct sim_error *err);
 
+/* workload_run() that also keeps what ran where (loop_run_timeline(); tl NULL: nothing). */
+int workload_run_timeline(const struct workload *w, const int64_t *params,
+			  const struct sim_config *cfg, int64_t duration_ns, uint64_t seed,
+			  const struct loop_timeline *tl, struct loop_result *out,
+			  struct sim_error *err);
 /*
  * workload_run() with the tasks bound to the CPUs of affinity[0..affinity_top-1]
  * (--affinity; NULL: every CPU the model uses); an error if it names a CPU beyond them
- * or the model runs pinned (workload_check_affinity()).
+ * or the model runs pinned (workload_check_affinity()); tl as workload_run_timeline().
  */
 int workload_run_on(const struct workload *w, const int64_t *params, const bool *affinity,
 		    int affinity_top, const struct sim_config *cfg, int64_t duration_ns,
-		    uint64_t seed, struct loop_result *out, struct sim_error *err);
+		    uint64_t seed, const struct loop_timeline *tl, struct loop_result *out,
+		    struct sim_error *err);
 /* --affinity naming CPUs up to affinity_top - 1 for w on machine m: 0, or -1 with a
  * message naming the option and the limit. */
 int workload_check_affinity(const struct workload *w, const int64_t *params,
