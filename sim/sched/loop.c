@@ -407,8 +407,10 @@ static int run_ideal(struct loop *L, const struct sim_config *cfg, struct sim_er
 	if (run_closed(L, &c1, &scratch, err))
 		return -1;
 	run_stats_release(&scratch);
-	/* A period's wakeup is its earliest pending arrival, so its timer never comes first. */
-	qsort(L->periods, L->nr_periods, sizeof(*L->periods), by_start);
+	/* A period's wakeup is its earliest pending arrival, so its timer never comes first.
+	 * A run in which no CPU ever idles has none (and no array: qsort(NULL) is undefined). */
+	if (L->nr_periods)
+		qsort(L->periods, L->nr_periods, sizeof(*L->periods), by_start);
 	return 0;
 }
 
