@@ -373,6 +373,60 @@ static void test_report_workload(void **state)
 }
 
 /*
+ * The default window of a closed-loop run where no CPU idles (more tasks than CPUs): it
+ * ends at the HTML_LANE_SEGS-th task segment of the busiest CPU, not at the end of the run.
+ * By hand: CPU 0 runs task segments of 10 us back to back from 1 ms (1 000 of them), CPU 1
+ * one of 10 ms; kernel work (tid 0) nested in CPU 0's segments is not counted. The 64th
+ * segment of CPU 0 starts at 1 ms + 63 x 10 us = 1.63 ms; the window is [1 ms, 1.63 ms).
+ */
+static void test_window_segments(void **state)
+{
+	struct loop_segment segs[2001];
+	struct run_result r = { 0 };
+	struct run_results res = { &r, 1 };
+	int64_t from = -1, to = -1;
+	int k, n = 0;
+
+	(void)state;
+	for (k = 0; k < 1000; k++) {
+		segs[n++] = (struct loop_segment){ 1000000 + k * 10000, 1010000 + k * 10000, 0, 1 + k % 3, false };
+		segs[n++] = (struct loop_segment){ 1002000 + k * 10000, 1003000 + k * 10000, 0, 0, false };
+	}
+	segs[n++] = (struct loop_segment){ 1000000, 11000000, 1, 4, false };
+	r.segs = segs;
+	r.nr_segs = (size_t)n;
+	html_default_window(&res, &from, &to);
+	assert_int_equal(from, 1000000);
+	assert_int_equal(to, 1000000 + (HTML_LANE_SEGS - 1) * 10000);
+}
+
+/*
+ * The same end to end: tbench with 8 clients on skl (16 tasks on 8 CPUs: no CPU idles once
+ * the pairs are placed) without --from/--to draws at most HTML_LANE_SEGS task rects per
+ * lane and kernel work in them, not every segment of the run (was 84 000 rects, 11.5 MB).
+ */
+static void test_report_workload_busy_window(void **state)
+{
+	char args[512];
+	char *html, *p;
+	long rects = 0;
+
+	(void)state;
+	snprintf(args, sizeof(args),
+		 "report --workload tbench --clients 8 --duration-s 0.05 -m skl -g menu -o %s",
+		 tmp_path("busy.html"));
+	assert_int_equal(run_idlesim(args), 0);
+	html = slurp_tmp("busy.html");
+	assert_string_equal(xml_check(html), "");
+	for (p = html; (p = strstr(p, "<rect class=\"task\"")); p++)
+		rects++;
+	assert_true(rects > 8);
+	/* 8 CPUs x 2 lanes (menu, oracle) x 64 tasks, each with kernel work, + one at each edge */
+	assert_true(rects <= 8 * 2 * (2 * HTML_LANE_SEGS + 2));
+	free(html);
+}
+
+/*
  * compare --format html: well-formed and self-contained; one bar per cell and governor,
  * each with the JSON's mean, stddev and significance (the same comparison in JSON).
  */
@@ -444,6 +498,8 @@ int main(void)
 		cmocka_unit_test(test_report_demo),
 		cmocka_unit_test(test_report_window),
 		cmocka_unit_test(test_report_workload),
+		cmocka_unit_test(test_window_segments),
+		cmocka_unit_test(test_report_workload_busy_window),
 		cmocka_unit_test(test_compare_html),
 		cmocka_unit_test(test_escape_control),
 	};

@@ -117,17 +117,43 @@ static void window_lane_counts(const struct run_slice *s, size_t n, int64_t from
 	}
 }
 
+/*
+ * A closed-loop run's task segments count too: with more tasks than CPUs no CPU may ever
+ * idle, and a window bounded by idle entries alone would draw every segment of the run.
+ * A task's segments of a CPU are recorded in time order (kernel work, tid 0, nests inside
+ * them and is not counted).
+ */
+static void window_seg_counts(const struct run_result *r, int64_t from, int64_t *to)
+{
+	int cnt[HTML_MAX_CPUS] = { 0 };
+	size_t i;
+
+	for (i = 0; i < r->nr_segs; i++) {
+		const struct loop_segment *g = &r->segs[i];
+
+		if (g->cpu < 0 || g->cpu >= HTML_MAX_CPUS || g->tid == 0 || g->start_ns < from)
+			continue;
+		if (++cnt[g->cpu] == HTML_LANE_SEGS && g->start_ns < *to)
+			*to = g->start_ns;
+	}
+}
+
 void html_default_window(const struct run_results *res, int64_t *from_ns, int64_t *to_ns)
 {
 	int64_t from = INT64_MAX, to = INT64_MAX, last = INT64_MIN;
 	size_t j;
 	int i;
 
-	for (i = 0; i < res->n; i++)
+	for (i = 0; i < res->n; i++) {
 		for (j = 0; j < res->r[i].nr_slices; j++) {
 			from = sim_min64(from, res->r[i].slices[j].entry_ns);
 			last = sim_max64(last, res->r[i].slices[j].reflect_ns);
 		}
+		for (j = 0; j < res->r[i].nr_segs; j++) {
+			from = sim_min64(from, res->r[i].segs[j].start_ns);
+			last = sim_max64(last, res->r[i].segs[j].end_ns);
+		}
+	}
 	if (from == INT64_MAX) {
 		*from_ns = res->n ? res->r[0].stats.start_ns : 0;
 		*to_ns = res->n ? res->r[0].stats.end_ns : 1;
@@ -136,6 +162,7 @@ void html_default_window(const struct run_results *res, int64_t *from_ns, int64_
 	for (i = 0; i < res->n; i++) {
 		window_lane_counts(res->r[i].slices, res->r[i].nr_slices, from, &to);
 		window_lane_counts(res->r[i].oracle_slices, res->r[i].nr_oracle_slices, from, &to);
+		window_seg_counts(&res->r[i], from, &to);
 	}
 	if (to == INT64_MAX)
 		to = last;

@@ -6,7 +6,7 @@
  *  - timeline: a lane per CPU and governor, the oracle's lane under each, coloured by
  *    C-state, the exit drawn apart, wakeups marked by cause, the tick stopped, above and
  *    below entries marked; over a window (--from/--to, or the first stretch with at most
- *    HTML_LANE_SLICES entries in every lane);
+ *    HTML_LANE_SLICES entries and HTML_LANE_SEGS task segments in every lane);
  *  - residency: a bar per governor (busy, each state, truncated: 100 %), with usage, above
  *    and below per state;
  *  - idle durations: the idle-period lengths in log2 bins, coloured by what each governor
@@ -28,6 +28,7 @@
 #include "sim/run/run.h"
 
 #define HTML_LANE_SLICES 24 /* default window: at most this many entries in any lane */
+#define HTML_LANE_SEGS 64   /* ... and this many task segments on any CPU */
 #define HTML_MAX_CPUS 16    /* lanes drawn per governor */
 
 struct html_opts {
