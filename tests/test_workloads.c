@@ -364,8 +364,9 @@ static void test_dbench_shared_device(void **state)
 
 /*
  * iowait: every idle period of dbench has its client in iowait (the CPU only idles while
- * its I/O is in flight); no tbench period has any. With a flush every 4th operation the
- * periods are 80 us three times, then 2000 us, all ended by the device's IRQ.
+ * its I/O is in flight); no tbench period has any. With a flush exactly every 4th operation
+ * (flush-spread-pct 0) the periods are 80 us three times, then 2000 us, all ended by the
+ * device's IRQ.
  */
 static void test_iowait(void **state)
 {
@@ -378,7 +379,7 @@ static void test_iowait(void **state)
 
 	(void)state;
 	setup_wl(&s, "dbench", "clients", 2LL, "jitter-pct", 0LL, "flush-every", 4LL,
-		 "watchdog-ms", 0LL, NULL);
+		 "flush-spread-pct", 0LL, "watchdog-ms", 0LL, NULL);
 	tr = ideal_trace(&s, 20000000, &buf);
 	assert_int_equal(trace_header(tr)->cpus, 2);
 	while ((got = trace_next(tr, &rec, &err)) > 0) {
@@ -409,6 +410,67 @@ static void test_iowait(void **state)
 	assert_true(n > 100);
 	trace_close(tr);
 	free(buf);
+}
+
+/*
+ * flush-spread-pct: one client, no jitter otherwise, so its idle periods are 80 us (an I/O)
+ * or 2000 us (a flush: a commit of its own). Spread 0: exactly 31 I/Os between flushes.
+ * Spread 100 (the default): 1 + round(Exp(31)) operations from a flush to the next, so
+ * the I/Os between flushes average 31 (rounding an exponential of mean 30 moves its mean by
+ * under 0.01). A cycle of 32 operations takes 31 x (20 + 80) us + 20 us + 2 ms = 5.12 ms on
+ * average, so 2 s hold ~390 gaps: the mean is within 31 +- 4 standard errors (the
+ * exponential's standard deviation 30 / sqrt(390) = 1.5: 25..37, checked as 24.6..37.4),
+ * and the gaps are not all equal.
+ */
+static void dbench_flush_gaps(const char *spread, long long pct, double *mean, int *distinct)
+{
+	struct sim_error err = { 0 };
+	struct wl_setup s;
+	struct trace_reader *tr;
+	struct trace_record rec;
+	char *buf = NULL;
+	int got, ios = 0, gaps = 0, seen[512] = { 0 };
+	long sum = 0;
+	bool first = true;
+
+	setup_wl(&s, "dbench", "jitter-pct", 0LL, spread, pct, "watchdog-ms", 0LL,
+		 "kernel-timers", 0LL, NULL);
+	tr = ideal_trace(&s, 2000000000, &buf);
+	*distinct = 0;
+	while ((got = trace_next(tr, &rec, &err)) > 0) {
+		if (rec.length_ns == 80000) {
+			ios++;
+			continue;
+		}
+		assert_int_equal(rec.length_ns, 2000000);
+		if (!first) { /* the I/Os before the first flush are its phase, not a gap */
+			sum += ios;
+			gaps++;
+			if (ios < 512 && !seen[ios]++)
+				(*distinct)++;
+		}
+		first = false;
+		ios = 0;
+	}
+	assert_int_equal(got, 0);
+	assert_true(gaps > 300);
+	*mean = (double)sum / gaps;
+	trace_close(tr);
+	free(buf);
+}
+
+static void test_dbench_flush_spread(void **state)
+{
+	double mean;
+	int distinct;
+
+	(void)state;
+	dbench_flush_gaps("flush-spread-pct", 0, &mean, &distinct);
+	assert_true(mean == 31.0);
+	assert_int_equal(distinct, 1);
+	dbench_flush_gaps("flush-spread-pct", 100, &mean, &distinct);
+	assert_true(mean > 24.6 && mean < 37.4);
+	assert_true(distinct > 10);
 }
 
 /* ---- netperf-udp, sockperf ---- */
@@ -942,6 +1004,7 @@ int main(void)
 		cmocka_unit_test(test_dbench_by_hand),
 		cmocka_unit_test(test_dbench_shared_device),
 		cmocka_unit_test(test_iowait),
+		cmocka_unit_test(test_dbench_flush_spread),
 		cmocka_unit_test(test_netperf_by_hand),
 		cmocka_unit_test(test_netperf_late_receiver),
 		cmocka_unit_test(test_sockperf_late_server),

@@ -548,8 +548,9 @@ const struct workload wl_tbench = {
  *    io-latency-us (drawn with the jitter from the device's own stream); an I/O submitted
  *    while every channel is busy waits for the first to free, in submission order (a FIFO
  *    multi-server queue), so completion latency grows with the clients beyond `channels`;
- *  - one journal: every flush-every-th operation of a client is a flush (fsync, a journal
- *    commit), which takes flush-latency-us; commits run one at a time, and a flush
+ *  - one journal: one operation in flush-every of a client is a flush (fsync, a journal
+ *    commit; at irregular points, db_flush_gap()), which takes flush-latency-us; commits
+ *    run one at a time, and a flush
  *    submitted while one runs waits for the next, which takes every flush submitted before
  *    it starts (group commit, as jbd2 does).
  * The completion comes back by an interrupt on the submitting CPU, as blk-mq's per-CPU
@@ -559,8 +560,8 @@ const struct workload wl_tbench = {
  * on the completion; its bytes are io-bytes (0 for a flush). Throughput: MB/s, as dbench
  * reports it.
  */
-enum { DB_CLIENTS, DB_CPUS, DB_CLIENT_US, DB_IO_US, DB_IO_BYTES, DB_FLUSH_EVERY, DB_FLUSH_US,
-       DB_CHANNELS, DB_RCU_EVERY, DB_JITTER, DB_HOUSEKEEPING, DB_HK_ALIGNED, DB_WATCHDOG,
+enum { DB_CLIENTS, DB_CPUS, DB_CLIENT_US, DB_IO_US, DB_IO_BYTES, DB_FLUSH_EVERY, DB_FLUSH_SPREAD,
+       DB_FLUSH_US, DB_CHANNELS, DB_RCU_EVERY, DB_JITTER, DB_HOUSEKEEPING, DB_HK_ALIGNED, DB_WATCHDOG,
        DB_VMSTAT, DB_KTIMERS, DB_TMIGR, DB_RCU_JIFFIES, DB_PLACEMENT, DB_MIGRATION_COST, DB_BASE_SLICE,
        DB_NEWIDLE_COST, DB_REFILL, DB_NR };
 
@@ -573,6 +574,10 @@ static const struct wl_param dbench_params[DB_NR] = {
 	[DB_IO_BYTES] = { "io-bytes", "bytes an operation moves", 4096, 0, 1 << 30 },
 	[DB_FLUSH_EVERY] = { "flush-every", "every N-th operation is a flush (0: none)", 32, 0,
 			     1000000 },
+	[DB_FLUSH_SPREAD] = { "flush-spread-pct",
+			      "spread of the operations between a client's flushes: the exponential "
+			      "share of flush-every (0: exactly every flush-every-th)",
+			      100, 0, 100 },
 	[DB_FLUSH_US] = { "flush-latency-us", "mean duration of a journal commit", 2000, 1,
 			  10000000 },
 	[DB_CHANNELS] = { "channels", "I/Os the device serves at once", 4, 1, 4096 },
@@ -623,7 +628,9 @@ struct dbench {
 	int64_t commit_timer_ns; /* its expiry (a jiffy edge) */
 	uint64_t bytes;
 	int clients, cpus, jitter, channels;
-	int64_t *ops;	  /* operations submitted, per client */
+	int flush_spread;
+	int64_t *ops;	     /* operations submitted, per client */
+	int64_t *next_flush; /* per client: the operation (count) that is its next flush */
 	int64_t *free_ns; /* per channel: when it is free */
 	int64_t commit_start_ns, commit_end_ns; /* the last commit scheduled */
 };
@@ -655,9 +662,11 @@ static int dbench_init(void *model, const int64_t *p, int nr_cpus, struct sim_er
 	m->rcu_every = m->ktimers ? p[DB_RCU_EVERY] : 0;
 	m->commit_timer_cpu = -1;
 	m->commit_start_ns = m->commit_end_ns = -1;
+	m->flush_spread = (int)p[DB_FLUSH_SPREAD];
 	m->ops = sim_calloc((size_t)m->clients, sizeof(*m->ops));
+	m->next_flush = sim_calloc((size_t)m->clients, sizeof(*m->next_flush));
 	m->free_ns = sim_calloc((size_t)m->channels, sizeof(*m->free_ns));
-	return m->ops && m->free_ns ? 0 : sim_error_nomem(err, "");
+	return m->ops && m->next_flush && m->free_ns ? 0 : sim_error_nomem(err, "");
 }
 
 static void dbench_fini(void *model)
@@ -665,6 +674,7 @@ static void dbench_fini(void *model)
 	struct dbench *m = model;
 
 	sim_free(m->ops);
+	sim_free(m->next_flush);
 	sim_free(m->free_ns);
 }
 
@@ -679,6 +689,21 @@ static int64_t db_io_done(struct dbench *m, struct loop *L, int64_t t)
 	m->free_ns[k] = sim_max64(t, m->free_ns[k]) +
 			wl_vary(L, DB_DEVICE_STREAM, m->io_ns, m->jitter);
 	return m->free_ns[k];
+}
+
+/*
+ * Operations from one flush of client c to its next: 1 + the rest of flush-every, whose
+ * exponential share flush-spread-pct is drawn from the client's stream and rounded (mean
+ * flush-every to 0.1 % from flush-every 8; exactly it with spread 0; 1 for flush-every 1).
+ * dbench's loadfile has its fsyncs at irregular points of the operation mix; a fixed period
+ * (spread 0, the model before the option) keeps clients that one group commit released
+ * together in step, flush after flush (docs/benchmarks.md "dbench-16 on skl").
+ */
+static int64_t db_flush_gap(struct dbench *m, struct loop *L, int c)
+{
+	int64_t milli = wl_vary(L, c, (m->flush_every - 1) * 1000, m->flush_spread);
+
+	return 1 + (milli + 500) / 1000;
 }
 
 /* When a flush submitted at t completes: with the commit it joins (group commit). */
@@ -700,6 +725,8 @@ static int dbench_start(void *model, struct loop *L, struct sim_error *err)
 		it.cpu = it.task % m->cpus;
 		it.tid = it.task + 1;
 		it.work_ns = wl_vary(L, it.task, m->client_ns, m->jitter);
+		if (m->flush_every)
+			m->next_flush[it.task] = db_flush_gap(m, L, it.task);
 		if (loop_send(L, &it, err))
 			return -1;
 	}
@@ -736,7 +763,9 @@ static int dbench_done(void *model, struct loop *L, const struct loop_item *done
 		m->commit_timer_ns = jiffy_edge_ns(g, wheel_bucket_expiry(g->hz, j, now));
 	}
 	/* The next operation: its completion comes back on this CPU. */
-	flush = m->flush_every && ++m->ops[c] % m->flush_every == 0;
+	flush = m->flush_every && ++m->ops[c] == m->next_flush[c];
+	if (flush)
+		m->next_flush[c] += db_flush_gap(m, L, c);
 	it.kind = flush ? DB_FLUSH : DB_IO;
 	it.arrival_ns = flush ? db_flush_done(m, L, t) : db_io_done(m, L, t);
 	it.work_ns = wl_vary(L, c, m->client_ns, m->jitter);
