@@ -463,6 +463,7 @@ static void test_csv(void **state)
  *   regret -0.0001, package +0.0002, per CPU -0.0002               -> "core"
  *   regret -0.0001, package -0.0003: cores +0.0002                 -> "package"
  *   regret -0.0000000005 (above -1e-9 J, rounding)                 -> none
+ *   any negative regret of a closed-loop run                       -> "loop"
  */
 static void test_negative_regret(void **state)
 {
@@ -492,6 +493,9 @@ static void test_negative_regret(void **state)
 	r->regret_energy_j = -0.0000000005;
 	assert_null(run_regret_negative(r));
 	r->regret_energy_j = -0.0001;
+	r->closed_loop = true; /* the references ran their own loop: that is the cause */
+	assert_string_equal(run_regret_negative(r), "loop");
+	r->closed_loop = false;
 	r->has_regret = false; /* no reference ran: nothing to flag */
 	assert_null(run_regret_negative(r));
 	run_results_free(&res);

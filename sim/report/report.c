@@ -200,7 +200,7 @@ static int text_summary(FILE *f, const struct run_results *res, int width)
 	textwrap_printf(f, width, 4,
 		"regret_J, regret_E%%, regret_pkg_J: energy minus the energy reference's (%s); "
 		   "regret_us: mean wake latency minus the oracle's (%s); negative: why a regret_J "
-		   "is below 0 (package, smt or core; docs/regret.md)\n",
+		   "is below 0 (package, smt, core or loop; docs/regret.md)\n",
 		RUN_ENERGY_REFERENCE, RUN_LATENCY_REFERENCE);
 	return 0;
 }

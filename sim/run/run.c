@@ -406,6 +406,9 @@ const char *run_regret_negative(const struct run_result *r)
 {
 	if (!r->has_regret || r->regret_energy_j >= -RUN_REGRET_EPS_J)
 		return NULL;
+	/* the references ran their own closed loop: other work at other times */
+	if (r->closed_loop)
+		return "loop";
 	if (r->regret_energy_j - r->regret_package_j >= -RUN_REGRET_EPS_J)
 		return "package";
 	return r->regret_cpu_j >= -RUN_REGRET_EPS_J ? "smt" : "core";
