@@ -374,6 +374,20 @@ static bool in_domain(const struct loop *L, int cpu, int j, int level)
 	return sched_place_core_of(sp, j) == sched_place_core_of(sp, cpu);
 }
 
+/* The CPUs of cpu's domain at level 0 (its core) or 1 (its LLC), ascending, *nr of them;
+ * NULL for level 2, the machine (every CPU). */
+static const int *domain_cpus(const struct loop *L, int cpu, int level, int *nr)
+{
+	const struct sched_place *sp = L->sched->sp;
+
+	if (level == 0)
+		return sched_place_smt_cpus(sp, cpu, nr);
+	if (level == 1)
+		return sched_place_llc_cpus(sp, cpu, nr);
+	*nr = L->nr_cpus;
+	return NULL;
+}
+
 /* The pass's list of CPUs whose run queue has two tasks or more (s->ov). */
 static void ov_build(struct lsched *s)
 {
@@ -400,12 +414,19 @@ static struct ltask *pull_from_domain(struct loop *L, int cpu, int level, int64_
 	struct lsched *s = L->sched;
 	struct sched_rq *src;
 	struct ltask *best = NULL;
-	int k, j, n = from_ov ? s->nr_ov : L->nr_cpus, busiest = -1;
+	const int *span = NULL;
+	int k, j, n, busiest = -1;
 	size_t i;
 
+	/* the overloaded CPUs of the domain, or the domain's CPUs, both ascending */
+	if (from_ov)
+		n = s->nr_ov;
+	else
+		span = domain_cpus(L, cpu, level, &n);
 	for (k = 0; k < n; k++) {
-		j = from_ov ? s->ov[k] : k;
-		if (j != cpu && in_domain(L, cpu, j, level) && s->cpu[j].rq.nr_running >= min_nr &&
+		j = from_ov ? s->ov[k] : span ? span[k] : k;
+		if (j != cpu && (!from_ov || in_domain(L, cpu, j, level)) &&
+		    s->cpu[j].rq.nr_running >= min_nr &&
 		    (busiest < 0 || s->cpu[j].rq.nr_running > s->cpu[busiest].rq.nr_running))
 			busiest = j;
 	}
@@ -454,13 +475,14 @@ static int64_t sd_interval_ns(const struct loop *L, int cpu, int level, bool bus
 	return sim_max64(1, sim_min64(j, max)) * g->tick_ns;
 }
 
-/* Every SMT sibling of j runs nothing (is_core_idle()). */
+/* Every SMT sibling of j runs nothing (is_core_idle()): O(SMT width). */
 static bool core_idle(const struct loop *L, int j)
 {
-	int k;
+	int k, n;
+	const int *smt = sched_place_smt_cpus(L->sched->sp, j, &n);
 
-	for (k = 0; k < L->nr_cpus; k++)
-		if (in_domain(L, j, k, 0) && !cpu_is_idle(L, k))
+	for (k = 0; k < n; k++)
+		if (!cpu_is_idle(L, smt[k]))
 			return false;
 	return true;
 }
@@ -468,19 +490,20 @@ static bool core_idle(const struct loop *L, int j)
 /*
  * should_we_balance() for a periodic balance: one CPU of the local group (the span of the
  * level below) balances the domain: its first idle CPU on an idle core, else its first
- * idle CPU, else its first CPU.
+ * idle CPU, else its first CPU. The group is the core or the LLC: O(its size).
  */
 static bool should_we_balance(const struct loop *L, int cpu, int level)
 {
-	int child = level - 1, j, idle_smt = -1, first = -1;
+	int child = level - 1, j, k, n, idle_smt = -1, first = -1;
+	const int *group;
 
 	while (child >= 0 && !L->sched->dom_weight[child])
 		child--;
 	if (child < 0)
 		return true; /* the local group is this CPU */
-	for (j = 0; j < L->nr_cpus; j++) {
-		if (!in_domain(L, cpu, j, child))
-			continue;
+	group = domain_cpus(L, cpu, child, &n); /* child < 2: never NULL */
+	for (k = 0; k < n; k++) {
+		j = group[k];
 		if (first < 0)
 			first = j;
 		if (!cpu_is_idle(L, j))

@@ -44,6 +44,8 @@ struct sched_place {
 	int *llc;	   /* per CPU: its LLC (package) */
 	int *core;	   /* per CPU: its core, numbered over the machine */
 	int *smt;	   /* per core: its CPUs in ascending order (cpu_smt_mask) */
+	int *llc_cpus;	   /* per LLC: its llc_size CPUs in ascending order (sd_llc's span) */
+	int *llc_pos;	   /* per CPU: its index in its LLC's llc_cpus */
 	unsigned int *nr_running;  /* per CPU: rq->nr_running */
 	bool *has_idle_cores;	   /* per LLC: sd_llc_shared->has_idle_cores */
 	int *nr_idle_scan;	   /* per LLC: sd_llc_shared->nr_idle_scan */
@@ -64,18 +66,22 @@ struct sched_place *sched_place_new(const struct machine *m)
 	sp->llc = sim_calloc((size_t)n, sizeof(*sp->llc));
 	sp->core = sim_calloc((size_t)n, sizeof(*sp->core));
 	sp->smt = sim_calloc((size_t)n, sizeof(*sp->smt));
+	sp->llc_cpus = sim_calloc((size_t)n, sizeof(*sp->llc_cpus));
+	sp->llc_pos = sim_calloc((size_t)n, sizeof(*sp->llc_pos));
 	sp->nr_running = sim_calloc((size_t)n, sizeof(*sp->nr_running));
 	sp->has_idle_cores = sim_calloc((size_t)m->packages, sizeof(*sp->has_idle_cores));
 	sp->nr_idle_scan = sim_calloc((size_t)m->packages, sizeof(*sp->nr_idle_scan));
 	sp->select_rq_mask = sim_calloc((size_t)n, sizeof(*sp->select_rq_mask));
-	fill = sim_calloc((size_t)ncores, sizeof(*fill));
-	if (!sp->llc || !sp->core || !sp->smt || !sp->nr_running || !sp->has_idle_cores ||
+	fill = sim_calloc((size_t)(ncores + m->packages), sizeof(*fill));
+	if (!sp->llc || !sp->core || !sp->smt || !sp->llc_cpus || !sp->llc_pos ||
+	    !sp->nr_running || !sp->has_idle_cores ||
 	    !sp->nr_idle_scan || !sp->select_rq_mask || !fill) {
 		sim_free(fill);
 		sched_place_free(sp);
 		return NULL;
 	}
-	/* Ascending CPU order fills each core's sibling list in cpumask order. */
+	/* Ascending CPU order fills each core's sibling list and each LLC's CPU list in
+	 * cpumask order (fill: per core, then per LLC, how many are listed). */
 	for (int cpu = 0; cpu < n; cpu++) {
 		int package, core;
 
@@ -83,6 +89,8 @@ struct sched_place *sched_place_new(const struct machine *m)
 		sp->llc[cpu] = package;
 		sp->core[cpu] = package * m->cores + core;
 		sp->smt[sp->core[cpu] * m->threads + fill[sp->core[cpu]]++] = cpu;
+		sp->llc_pos[cpu] = fill[ncores + package]++;
+		sp->llc_cpus[package * sp->llc_size + sp->llc_pos[cpu]] = cpu;
 	}
 	sim_free(fill);
 	for (int l = 0; l < m->packages; l++) {
@@ -99,6 +107,8 @@ void sched_place_free(struct sched_place *sp)
 	sim_free(sp->llc);
 	sim_free(sp->core);
 	sim_free(sp->smt);
+	sim_free(sp->llc_cpus);
+	sim_free(sp->llc_pos);
 	sim_free(sp->nr_running);
 	sim_free(sp->has_idle_cores);
 	sim_free(sp->nr_idle_scan);
@@ -124,6 +134,18 @@ int sched_place_core_of(const struct sched_place *sp, int cpu)
 bool sched_place_smt(const struct sched_place *sp)
 {
 	return sp->threads > 1;
+}
+
+const int *sched_place_llc_cpus(const struct sched_place *sp, int cpu, int *nr)
+{
+	*nr = sp->llc_size;
+	return sp->llc_cpus + sp->llc[cpu] * sp->llc_size;
+}
+
+const int *sched_place_smt_cpus(const struct sched_place *sp, int cpu, int *nr)
+{
+	*nr = sp->threads;
+	return sp->smt + sp->core[cpu] * sp->threads;
 }
 
 bool sched_place_cpu_idle(const struct sched_place *sp, int cpu)
@@ -301,21 +323,25 @@ static int select_idle_smt(const struct sched_place *sp, const struct sched_task
  * select_idle_cpu(): scan target's LLC, allowed CPUs only, in for_each_cpu_wrap() order
  * from target + 1. With has_idle_core, look for a whole idle core (no limit) and fall back
  * to the first idle thread seen, clearing the hint; without, look for any idle CPU among
- * at most nr_idle_scan CPUs (SIS_UTIL; none at all when it is 0).
+ * at most nr_idle_scan CPUs (SIS_UTIL; none at all when it is 0). The LLC's CPUs are
+ * listed in ascending order, so its wrap order is the list's from target's place + 1:
+ * the scan and the mask (which holds only the LLC's CPUs) cost O(LLC), not O(CPUs).
  */
 static int select_idle_cpu(struct sched_place *sp, const struct sched_task *p,
 			   bool has_idle_core, int target)
 {
 	bool *cpus = sp->select_rq_mask;
+	const int *llc = sp->llc_cpus + sp->llc[target] * sp->llc_size;
 	int idle_cpu = -1, nr = sp->nr_idle_scan[sp->llc[target]] + 1;
+	int pos = sp->llc_pos[target];
 
-	for (int cpu = 0; cpu < sp->nr_cpus; cpu++)
-		cpus[cpu] = cpus_share_cache(sp, cpu, target) && task_allowed(p, cpu);
+	for (int i = 0; i < sp->llc_size; i++)
+		cpus[llc[i]] = task_allowed(p, llc[i]);
 	/* because !--nr is the condition to stop the scan */
 	if (nr == 1)
 		return -1;
-	for (int i = 0; i < sp->nr_cpus; i++) {
-		int cpu = (target + 1 + i) % sp->nr_cpus;
+	for (int i = 1; i <= sp->llc_size; i++) {
+		int cpu = llc[(pos + i) % sp->llc_size];
 
 		if (!cpus[cpu])
 			continue;

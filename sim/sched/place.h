@@ -56,6 +56,10 @@ int sched_place_nr_cpus(const struct sched_place *sp);
 int sched_place_llc_of(const struct sched_place *sp, int cpu);
 int sched_place_core_of(const struct sched_place *sp, int cpu);
 bool sched_place_smt(const struct sched_place *sp);
+/* The CPUs of cpu's LLC (sd_llc's span) and of its core (cpu_smt_mask()), in ascending
+ * order, *nr of them: the arrays live as long as sp. */
+const int *sched_place_llc_cpus(const struct sched_place *sp, int cpu, int *nr);
+const int *sched_place_smt_cpus(const struct sched_place *sp, int cpu, int *nr);
 
 /* Set a run queue's nr_running. When a CPU becomes idle (n drops to 0), the kernel's
  * update_idle_core() runs: has_idle_cores is set if every SMT sibling is idle too. */
