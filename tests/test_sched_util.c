@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_sched_util.c - PELT utilisation (sim/sched/pelt.c), each value worked out by hand
- * from Linux v6.12.118's kernel/sched/pelt.c in the test's comment.
+ * test_sched_util.c - PELT utilisation (sim/sched/pelt.c) and SIS_UTIL's scan depth
+ * (place.c's sched_update_idle_cpu_scan()), each value worked out by hand from Linux
+ * v6.12.118's kernel/sched/pelt.c and fair.c (update_idle_cpu_scan) in the test's
+ * comment.
  *
  * PELT's arithmetic, as used below: time goes in units of 1024 ns (delta >>= 10, the
  * remainder of ns left for the next update), periods of 1024 units. An update that
@@ -20,7 +22,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "sim/machine/machine.h"
 #include "sim/sched/pelt.h"
+#include "sim/sched/place.h"
 
 #define MS_ (1000000LL)
 #define PERIOD_NS (1024LL * 1024) /* one PELT period: 1024 units of 1024 ns */
@@ -129,6 +133,117 @@ static void test_long_running(void **state)
 	expect_avg(&a, 47327189, 512, 1002);
 }
 
+static struct sched_place *shape(int packages, int cores, int threads)
+{
+	struct machine m = { .packages = packages, .cores = cores, .threads = threads };
+	struct sched_place *sp = sched_place_new(&m);
+
+	assert_non_null(sp);
+	return sp;
+}
+
+/*
+ * update_idle_cpu_scan() on an 8-CPU LLC (skl's shape, 1 x 4 x 2: the LLC domain is MC,
+ * imbalance_pct 117; 117^2 = 13689; 10000 * 1024 = 10,240,000):
+ *  - sum 0: x = 0, tmp = 0, y = 1024, nr = 1024 * 8 / 1024 = 8 (a full scan, the start);
+ *  - every CPU at 512, sum 4096: x = 512, tmp = 262,144 * 13689 / 10,240,000 = 350.4 ->
+ *    350, y = 674, nr = 674 * 8 / 1024 = 5.27 -> 5;
+ *  - every CPU at 819, sum 6552: x = 819, tmp = 670,761 * 13689 / 10,240,000 = 896.7 ->
+ *    896, y = 128, nr = 1024 / 1024 = 1; sum 6559 still has x = 819 (6559 / 8 = 819.9):
+ *    nr 1;
+ *  - sum 6560: x = 820, tmp = 672,400 * 13689 / 10,240,000 = 898.9 -> 898, y = 126,
+ *    nr = 1008 / 1024 -> 0: no scan (nr_idle_scan + 1 = 1 stops select_idle_cpu at once);
+ *  - every CPU at 876 (> 1024 * 100 / 117 = 875.2), sum 7008: tmp = 767,376 * 13689 /
+ *    10,240,000 = 1025.8 -> capped at 1024, y = 0, nr 0; and at 1024 (sum 8192): the same.
+ * Each update replaces the value, down and back up (sum 0 again: 8).
+ */
+static void test_idle_cpu_scan_llc8(void **state)
+{
+	static const struct {
+		unsigned long sum_util;
+		int nr;
+	} upd[] = { { 4096, 5 }, { 6552, 1 }, { 6559, 1 }, { 6560, 0 },
+		    { 7008, 0 }, { 8192, 0 }, { 0, 8 } };
+	struct sched_place *sp = shape(1, 4, 2);
+	size_t i;
+
+	(void)state;
+	assert_int_equal(sched_place_nr_idle_scan(sp, 3), 8);
+	for (i = 0; i < sizeof(upd) / sizeof(upd[0]); i++) {
+		sched_update_idle_cpu_scan(sp, 3, upd[i].sum_util);
+		assert_int_equal(sched_place_nr_idle_scan(sp, (int)i % 8), upd[i].nr);
+	}
+	sched_place_free(sp);
+}
+
+/*
+ * Which domain's imbalance_pct, and which LLC:
+ *  - two LLCs (2 x 2 x 1, CPUs 0-1 and 2-3): an update by CPU 2 sets LLC 1 only;
+ *    sum 1300 on 2 CPUs: x = 650, with 117: tmp = 422,500 * 13689 / 10,240,000 = 564.8 ->
+ *    564, y = 460, nr = 920 / 1024 -> 0; LLC 0 keeps 2;
+ *  - a package of one SMT core (1 x 1 x 2): the domain spanning the LLC is SMT
+ *    (SD_SHARE_CPUCAPACITY, imbalance_pct 110; MC degenerates): x = 650, tmp = 422,500 *
+ *    12100 / 10,240,000 = 499.2 -> 499, y = 525, nr = 1050 / 1024 -> 1;
+ *  - one CPU per LLC (2 x 1 x 1): no sd_llc_shared, nothing changes (nr stays 1).
+ */
+static void test_idle_cpu_scan_domains(void **state)
+{
+	struct sched_place *sp = shape(2, 2, 1);
+
+	(void)state;
+	sched_update_idle_cpu_scan(sp, 2, 1300);
+	assert_int_equal(sched_place_nr_idle_scan(sp, 3), 0);
+	assert_int_equal(sched_place_nr_idle_scan(sp, 0), 2);
+	sched_place_free(sp);
+	sp = shape(1, 1, 2);
+	sched_update_idle_cpu_scan(sp, 0, 1300);
+	assert_int_equal(sched_place_nr_idle_scan(sp, 1), 1);
+	sched_place_free(sp);
+	sp = shape(2, 1, 1);
+	sched_update_idle_cpu_scan(sp, 1, 1024);
+	assert_int_equal(sched_place_nr_idle_scan(sp, 1), 1);
+	sched_place_free(sp);
+}
+
+/*
+ * The scan depth at work (skl, 8 CPUs, no idle core so has_idle_cores is cleared first):
+ * CPUs 0-5 busy, 6 and 7 idle. The first wakeup (prev 0, waker on 0) scans for an idle core
+ * (the stale hint): cores {1,5}, {2,6}: 6 idle but 2 busy -> fallback 6 ... no core: the
+ * hint is cleared, CPU 6 returned. Then, hint clear, with prev 1 and the waker on 1: target
+ * 1 busy, prev = target, no recent CPU; select_idle_smt(1): sibling 5 busy; select_idle_cpu
+ * from 2 with nr_idle_scan:
+ *  - 8 (the start): 2, 3, 4, 5 busy, 6 idle -> 6;
+ *  - 4 (nr = 5: the 4th CPU looked at is the last): 2, 3, 4, 5 busy, then --nr reaches 0
+ *    at 6: -1 -> the target, 1;
+ *  - 5: 2..5 busy, 6 is the 5th: idle -> 6.
+ */
+static void test_scan_depth_placement(void **state)
+{
+	struct sched_place *sp = shape(1, 4, 2);
+	struct sched_task waker, p;
+	struct sched_waker w = { .cpu = 0, .task = &waker };
+	int cpu;
+
+	(void)state;
+	for (cpu = 0; cpu < 6; cpu++)
+		sched_place_set_nr_running(sp, cpu, 1);
+	sched_task_init(&waker, 0);
+	sched_task_init(&p, 0);
+	assert_int_equal(sched_select_cpu(sp, &p, &w, 0, 0), 6);
+	assert_false(sched_place_has_idle_cores(sp, 0));
+	w.cpu = 1;
+	sched_task_init(&waker, 1);
+	sched_task_init(&p, 1);
+	assert_int_equal(sched_select_cpu(sp, &p, &w, 0, 0), 6);
+	sched_place_set_nr_idle_scan(sp, 0, 4);
+	sched_task_init(&p, 1);
+	assert_int_equal(sched_select_cpu(sp, &p, &w, 0, 0), 1);
+	sched_place_set_nr_idle_scan(sp, 0, 5);
+	sched_task_init(&p, 1);
+	assert_int_equal(sched_select_cpu(sp, &p, &w, 0, 0), 6);
+	sched_place_free(sp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +251,9 @@ int main(void)
 		cmocka_unit_test(test_running_from_zero),
 		cmocka_unit_test(test_burst_then_idle),
 		cmocka_unit_test(test_long_running),
+		cmocka_unit_test(test_idle_cpu_scan_llc8),
+		cmocka_unit_test(test_idle_cpu_scan_domains),
+		cmocka_unit_test(test_scan_depth_placement),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,10 +18,11 @@
  *    when wake_affine_idle() has no answer the wakee stays with prev_cpu. The kernel pulls
  *    it to the waker's CPU when prev is more loaded (with a 8% bias to prev at the LLC
  *    level, imbalance_pct 117), so this model migrates less when both CPUs are busy.
- *  - SIS_UTIL: nr_idle_scan is whatever the caller set, by default the LLC's size, which is
- *    what update_idle_cpu_scan() computes at zero utilisation (a full scan). Under load the
- *    kernel scans fewer CPUs (none above ~85% average utilisation), so it can miss idle
- *    CPUs that this model finds.
+ *  - SIS_UTIL: sched_update_idle_cpu_scan() is update_idle_cpu_scan()'s arithmetic, fed by
+ *    the caller with the LLC's sum of cpu_util_cfs() when it models a periodic balance of
+ *    the LLC domain (loop_sched.c: PELT per CPU, pelt.c; when it runs is said there). A
+ *    new context scans the whole LLC (nr_idle_scan = LLC size, what zero utilisation
+ *    gives), where the kernel's sd_llc_shared starts at 0 until the first balance.
  *  - available_idle_cpu() is nr_running == 0: no ttwu_pending (the caller enqueues at
  *    once), no vCPU preemption, no SCHED_IDLE tasks (sched_idle_cpu() is always false),
  *    no core scheduling cookies, no delayed-dequeue entities (cfs_h_nr_delayed() is 0).
@@ -36,6 +37,7 @@
 #include "sim/sched/place.h"
 
 #include "sim/base/alloc.h"
+#include "sim/sched/pelt.h"
 
 struct sched_place {
 	int nr_cpus;	   /* nr_cpumask_bits */
@@ -187,6 +189,38 @@ bool sched_place_has_idle_cores(const struct sched_place *sp, int cpu)
 void sched_place_set_nr_idle_scan(struct sched_place *sp, int cpu, int nr_idle_scan)
 {
 	sp->nr_idle_scan[sp->llc[cpu]] = nr_idle_scan;
+}
+
+int sched_place_nr_idle_scan(const struct sched_place *sp, int cpu)
+{
+	return sp->nr_idle_scan[sp->llc[cpu]];
+}
+
+/*
+ * update_idle_cpu_scan() (SIS_UTIL), from a periodic balance of the LLC domain by
+ * dst_cpu: the share of the LLC to scan falls with the square of the LLC's average
+ * utilisation x, to none once x reaches 100 / imbalance_pct of a CPU (~85 % for 117):
+ *   x = sum_util / llc_weight
+ *   y = SCHED_CAPACITY_SCALE - min(x^2 * pct^2 / (10000 * SCHED_CAPACITY_SCALE), SCALE)
+ *   nr_idle_scan = y * llc_weight / SCHED_CAPACITY_SCALE
+ * pct is the imbalance_pct of the domain whose span is the LLC: 117 for MC (SD_SHARE_LLC),
+ * 110 when that domain is the SMT one (a package of one core). No sd_llc_shared when the
+ * LLC is one CPU: nothing to do.
+ */
+void sched_update_idle_cpu_scan(struct sched_place *sp, int dst_cpu, unsigned long sum_util)
+{
+	uint64_t x, y, tmp, llc_weight = (uint64_t)sp->llc_size;
+	uint64_t pct = sp->threads > 1 && sp->threads == sp->llc_size ? 110 : 117;
+
+	if (sp->llc_size <= 1)
+		return;
+	x = sum_util / llc_weight;
+	tmp = x * x * pct * pct / (10000 * SCHED_CAPACITY_SCALE);
+	if (tmp > SCHED_CAPACITY_SCALE)
+		tmp = SCHED_CAPACITY_SCALE;
+	y = SCHED_CAPACITY_SCALE - tmp;
+	y = y * llc_weight / SCHED_CAPACITY_SCALE;
+	sp->nr_idle_scan[sp->llc[dst_cpu]] = (int)y;
 }
 
 /* __update_idle_core(): a CPU went idle; if all its siblings are idle, its LLC has an
