@@ -374,9 +374,11 @@ static int select_idle_cpu(struct sched_place *sp, const struct sched_task *p,
 	/* because !--nr is the condition to stop the scan */
 	if (nr == 1)
 		return -1;
-	for (int i = 1; i <= sp->llc_size; i++) {
-		int cpu = llc[(pos + i) % sp->llc_size];
+	for (int i = 1, k = pos; i <= sp->llc_size; i++) {
+		int cpu;
 
+		k = k + 1 == sp->llc_size ? 0 : k + 1; /* (pos + i) % llc_size */
+		cpu = llc[k];
 		if (!cpus[cpu])
 			continue;
 		if (has_idle_core) {
