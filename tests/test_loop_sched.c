@@ -27,6 +27,8 @@ struct tasks_model {
 	int hint[MAX_T];
 	bool pinned[MAX_T];
 	int64_t first_ns[MAX_T];
+	int64_t at_ns[MAX_T]; /* when the first item arrives: 0 at the start (an IPI), else
+			       * an interrupt on CPU hint[i] then, whose handler wakes it */
 	int partner[MAX_T];
 	int64_t reply_ns;
 	struct loop_item extra; /* a kernel item sent at the start too (work_ns 0: none) */
@@ -51,7 +53,8 @@ static int tm_start(void *model, struct loop *L, struct sim_error *err)
 			continue; /* woken by its partner */
 		it.cpu = m->hint[i];
 		it.work_ns = m->first_ns[i];
-		it.cause = WAKE_IPI;
+		it.arrival_ns = m->at_ns[i];
+		it.cause = m->at_ns[i] ? WAKE_IRQ : WAKE_IPI;
 		it.tid = i + 1;
 		it.pinned = m->pinned[i];
 		if (loop_send(L, &it, err))
@@ -565,6 +568,69 @@ static void pingpong(struct tasks_model *m, bool sched)
 }
 
 /*
+ * SIS_UTIL: a wakee misses an idle CPU because its LLC is busy. The pair of CPUs is one
+ * LLC of 2 single-thread CPUs (imbalance_pct 117). A (tid 1) runs 300 ms of work from 0
+ * on CPU 0, B (tid 2) 200 ms from 0 on CPU 1, then blocks: CPU 1 idles from 200 ms. C's
+ * first item arrives at 201 ms as an interrupt on CPU 0, whose handler wakes C there
+ * (waker CPU 0 running A, prev_cpu 0 = the waking CPU: no wake_affine; target 0).
+ * select_idle_sibling(): 0 runs A; prev = target; no recent CPU; no SMT; so
+ * select_idle_cpu() from CPU 1 with nr_idle_scan + 1 CPUs at most.
+ * nr_idle_scan: the starts at 0 updated it (sums 0: 2) and made it due again one
+ * min_interval later (2 ms -> 1 jiffy at HZ 250: 4 ms); the next wakeup, C's at 201 ms,
+ * updates it from the utilisations then (pelt.c's arithmetic, as in test_sched_util.c):
+ *  - CPU 0 ran [0, 201 ms), one update: 201,000,000 >> 10 = 196,289 units, p = 191,
+ *    r = 705; decay_load(1024, 191) = (1024 >> 5) * inv[31] >> 32 = 32 * 0.510949 -> 16,
+ *    decay_load(47742, 191) = 1491 * 0.510949 = 761.8 -> 761; contrib = 16 + 47742 - 761
+ *    - 1024 + 705 = 46678; util = 46678 * 1024 / (46718 + 705) = 1007.9 -> 1007;
+ *  - CPU 1 ran [0, 200 ms), updated when B blocked: 195,312 units (199,999,488 ns),
+ *    p = 190, r = 752; decay_load(1024, 190) = 32 * inv[30] = 16.7 -> 16, decay_load(47742,
+ *    190) = 1491 * 0.522137 = 778.5 -> 778; contrib = 16 + 47742 - 778 - 1024 + 752 =
+ *    46708, util_sum = 47,828,992; idle to 201 ms: (201,000,000 - 199,999,488) >> 10 = 977
+ *    units, 752 + 977 crosses one boundary (r = 705): util_sum = decay_load(47,828,992, 1)
+ *    = 47,828,992 * 0.978572 = 46,804,115.x, util = 46,804,115 / 47423 = 986.9 -> 986;
+ *  - sum 1993, x = 996, tmp = 996^2 * 117^2 / 10,240,000 = 1326 -> capped 1024, y = 0:
+ *    nr_idle_scan 0 (any x >= 620 gives 0 on 2 CPUs: y * 2 / 1024 < 1 needs tmp > 512).
+ * So the scan stops at once and C is queued on the busy target, CPU 0 (a busy wakeup),
+ * while CPU 1 idles; before SIS_UTIL was modelled (a full scan always) C went to CPU 1.
+ * Control: B runs only [0, 20 ms): at 201 ms CPU 1's utilisation has decayed for 181 ms
+ * from below 1024 * (1 - 2^(-19/32)) = 349 to below 349 * 2^(-172/32) = 8.5 (172 whole
+ * periods), so sum <= 1007 + 8, x <= 507, tmp <= 507^2 * 13689 / 10,240,000 = 343,
+ * y >= 681, nr = 681 * 2 / 1024 -> 1 (x = 503 from sum 1007 alone gives 338 -> 686 -> 1
+ * too): one CPU is scanned, CPU 1, idle: C wakes it.
+ */
+static void test_sis_util_busy_llc(void **state)
+{
+	struct tasks_model m;
+	struct loop_result r;
+	struct decision_log *l = calloc(1, sizeof(*l));
+	int64_t b_ms;
+
+	(void)state;
+	assert_non_null(l);
+	for (b_ms = 200; b_ms >= 20; b_ms -= 180) {
+		tm_init(&m, 3);
+		m.hint[0] = 0, m.hint[1] = 1, m.hint[2] = 0;
+		m.first_ns[0] = 300000 * US_;
+		m.first_ns[1] = b_ms * 1000 * US_;
+		m.first_ns[2] = 10 * US_;
+		m.at_ns[2] = 201000 * US_;
+		tm_run(&m, 202000 * US_, &r, l);
+		assert_int_equal(r.sched.task[2].wakeups, 1);
+		if (b_ms == 200) { /* busy LLC: no scan */
+			assert_int_equal(r.sched.task[2].wakeups_busy, 1);
+			assert_int_equal(r.sched.cpu[0].wakeups_busy, 1);
+			assert_int_equal(r.sched.cpu[1].wakeups_idle, 1); /* B's start only */
+		} else { /* one CPU scanned: CPU 1, idle */
+			assert_int_equal(r.sched.task[2].wakeups_idle, 1);
+			assert_int_equal(r.sched.cpu[1].wakeups_idle, 2);
+			assert_int_equal(r.sched.task[2].last_cpu, 1);
+		}
+		loop_result_release(&r);
+	}
+	free(l);
+}
+
+/*
  * What ran where, for the ping-pong: A runs [0, 10) on CPU 0 and blocks (switch to idle at
  * 10); B, woken at 10 on idle CPU 1, runs once C1's exit is over: [12, 22); A, woken at 22,
  * [24, 34); so A [24k, 24k + 10) and B [12 + 24k, 22 + 24k). A segment is kept when it
@@ -684,6 +750,7 @@ int main(void)
 		cmocka_unit_test(test_tick_balance_pull),
 		cmocka_unit_test(test_busy_balance_pull),
 		cmocka_unit_test(test_wakeup_during_exit),
+		cmocka_unit_test(test_sis_util_busy_llc),
 		cmocka_unit_test(test_segments_pingpong),
 		cmocka_unit_test(test_segments_window_cap),
 		cmocka_unit_test(test_segments_kernel_work),

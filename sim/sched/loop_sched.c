@@ -31,6 +31,12 @@
  *  - NOHZ idle balance: a busy CPU at a tick with two or more tasks kicks the lowest
  *    numbered idle CPU whose tick is stopped (an IPI) once per balance interval; it
  *    balances every due tickless idle CPU on its behalf, then itself.
+ *  - SIS_UTIL: each CPU's PELT utilisation (pelt.c) follows whether a task's work runs on
+ *    it, updated when that changes and when read; a periodic balance of the LLC domain
+ *    that passes should_we_balance() sets the LLC's nr_idle_scan from their sum
+ *    (update_idle_cpu_scan()), and so does the first wakeup after the LLC domain's
+ *    min_interval (LLC size ms) has passed since the last update, standing for the idle
+ *    CPUs' balances at ticks the loop does not visit.
  * Kernel items, timers and the timer-migration pool are loop.c's as without the
  * scheduler; only how a CPU chooses its work and when it idles differ.
  */
@@ -133,7 +139,8 @@ int loop_sched_init(struct loop *L, const struct machine *m, struct sim_error *e
 	s->sp = place_for(m, L->nr_cpus);
 	s->cpu = sim_calloc((size_t)L->nr_cpus, sizeof(*s->cpu));
 	s->ov = sim_calloc((size_t)L->nr_cpus, sizeof(*s->ov));
-	if (!s->sp || !s->cpu || !s->ov)
+	s->sis_next_ns = sim_calloc((size_t)L->nr_cpus, sizeof(*s->sis_next_ns)); /* >= LLCs */
+	if (!s->sp || !s->cpu || !s->ov || !s->sis_next_ns)
 		return sim_error_nomem(err, "");
 	domains_init(s);
 	s->last_pass_ns = -1;
@@ -173,6 +180,7 @@ void loop_sched_free(struct loop *L)
 	sim_free(s->task);
 	sim_free(s->cpu);
 	sim_free(s->ov);
+	sim_free(s->sis_next_ns);
 	sched_place_free(s->sp);
 	sim_free(s);
 	L->sched = NULL;
@@ -235,6 +243,85 @@ static bool cpu_is_idle(const struct loop *L, int cpu)
 	return c->rq.nr_running == 0 && !c->curr;
 }
 
+/* ---- utilisation (PELT) and SIS_UTIL ---- */
+
+/* Whether a task's own work runs on cpu: cfs_rq->curr is set and no interrupt work runs
+ * ahead of it (IRQ time is not the task's, as with IRQ_TIME_ACCOUNTING). */
+static bool pelt_running(const struct loop *L, int cpu)
+{
+	return L->sched->cpu[cpu].curr && !L->cpus[cpu].has_cur;
+}
+
+/* After cpu's step at t: if a task started or stopped running, its PELT sums take the
+ * time since their last update at the state that held until t. O(1). */
+static void pelt_sync(struct loop *L, int cpu, int64_t t)
+{
+	struct lscpu *c = &L->sched->cpu[cpu];
+	bool running = pelt_running(L, cpu);
+
+	if (running == c->pelt_running)
+		return;
+	pelt_update_util(&c->avg, t, c->pelt_running);
+	c->pelt_running = running;
+}
+
+/* cpu_util_cfs(): cpu's util_avg brought up to now, at most its capacity (1024). */
+static unsigned long cpu_util_cfs(struct loop *L, int cpu, int64_t now)
+{
+	struct lscpu *c = &L->sched->cpu[cpu];
+
+	pelt_update_util(&c->avg, now, c->pelt_running);
+	return c->avg.util_avg < SCHED_CAPACITY_SCALE ? c->avg.util_avg : SCHED_CAPACITY_SCALE;
+}
+
+/* msecs_to_jiffies(ms) (rounded up), one jiffy less when busy, clamped to
+ * [1, max_load_balance_interval = HZ * CPUs / 10], in ns. */
+static int64_t balance_jiffies_ns(const struct loop *L, int64_t ms, bool busy)
+{
+	const struct jiffy_grid *g = sim_grid(L->S);
+	int64_t j = (ms * g->hz + 999) / 1000;
+	int64_t max = (int64_t)g->hz * L->nr_cpus / 10;
+
+	if (busy)
+		j -= 1;
+	return sim_max64(1, sim_min64(j, max)) * g->tick_ns;
+}
+
+/*
+ * update_idle_cpu_scan() of a periodic balance of dst_cpu's LLC domain at now: the sum of
+ * the LLC's cpu_util_cfs() sets its nr_idle_scan (place.c). The LLC's next update at a
+ * wakeup is due one min_interval (llc_weight ms, in jiffies) after this jiffy's edge.
+ */
+static void update_idle_cpu_scan(struct loop *L, int dst_cpu, int64_t now)
+{
+	struct lsched *s = L->sched;
+	unsigned long sum_util = 0;
+	int k, n;
+	const int *llc = sched_place_llc_cpus(s->sp, dst_cpu, &n);
+	const struct jiffy_grid *g = sim_grid(L->S);
+
+	for (k = 0; k < n; k++)
+		sum_util += cpu_util_cfs(L, llc[k], now);
+	sched_update_idle_cpu_scan(s->sp, dst_cpu, sum_util);
+	s->sis_next_ns[sched_place_llc_of(s->sp, dst_cpu)] =
+		jiffy_edge_ns(g, jiffy_of(g, now)) + balance_jiffies_ns(L, n, false);
+}
+
+/*
+ * Before a wakeup placed at now whose target may be in cpu's LLC: if that LLC's update
+ * is due, run it, standing for the periodic balance of the LLC domain that an idle CPU
+ * (its tick kept, or the NOHZ idle balancer on its behalf) runs every min_interval.
+ * The loop has no event at every tick, so the update comes at the first wakeup at or
+ * after the tick it is due (docs/scheduler.md, "SIS_UTIL").
+ */
+static void sis_util_due(struct loop *L, int cpu, int64_t now)
+{
+	struct lsched *s = L->sched;
+
+	if (now >= s->sis_next_ns[sched_place_llc_of(s->sp, cpu)])
+		update_idle_cpu_scan(L, cpu, now);
+}
+
 /*
  * try_to_wake_up() of task t for item x by the CPU waker_cpu (its running task, if any, is
  * the waker): queue the work; if the task was blocked, place it, enqueue it, and either
@@ -285,6 +372,10 @@ static int wake_task(struct loop *L, const struct loop_item *x, int waker_cpu, i
 	}
 	w.cpu = waker_cpu;
 	w.task = s->cpu[waker_cpu].curr ? &s->cpu[waker_cpu].curr->pl : NULL;
+	/* the target is the waker's CPU or prev (wake_affine()): their LLCs' scan depth */
+	sis_util_due(L, waker_cpu, now);
+	if (sched_place_llc_of(s->sp, t->pl.cpu) != sched_place_llc_of(s->sp, waker_cpu))
+		sis_util_due(L, t->pl.cpu, now);
 	cpu = sched_select_cpu(s->sp, &t->pl, &w, x->sync ? WF_SYNC : 0, now);
 	c = &s->cpu[cpu];
 	idle = cpu_is_idle(L, cpu);
@@ -374,6 +465,20 @@ static bool in_domain(const struct loop *L, int cpu, int j, int level)
 	return sched_place_core_of(sp, j) == sched_place_core_of(sp, cpu);
 }
 
+/* The CPUs of cpu's domain at level 0 (its core) or 1 (its LLC), ascending, *nr of them;
+ * NULL for level 2, the machine (every CPU). */
+static const int *domain_cpus(const struct loop *L, int cpu, int level, int *nr)
+{
+	const struct sched_place *sp = L->sched->sp;
+
+	if (level == 0)
+		return sched_place_smt_cpus(sp, cpu, nr);
+	if (level == 1)
+		return sched_place_llc_cpus(sp, cpu, nr);
+	*nr = L->nr_cpus;
+	return NULL;
+}
+
 /* The pass's list of CPUs whose run queue has two tasks or more (s->ov). */
 static void ov_build(struct lsched *s)
 {
@@ -400,12 +505,19 @@ static struct ltask *pull_from_domain(struct loop *L, int cpu, int level, int64_
 	struct lsched *s = L->sched;
 	struct sched_rq *src;
 	struct ltask *best = NULL;
-	int k, j, n = from_ov ? s->nr_ov : L->nr_cpus, busiest = -1;
+	const int *span = NULL;
+	int k, j, n, busiest = -1;
 	size_t i;
 
+	/* the overloaded CPUs of the domain, or the domain's CPUs, both ascending */
+	if (from_ov)
+		n = s->nr_ov;
+	else
+		span = domain_cpus(L, cpu, level, &n);
 	for (k = 0; k < n; k++) {
-		j = from_ov ? s->ov[k] : k;
-		if (j != cpu && in_domain(L, cpu, j, level) && s->cpu[j].rq.nr_running >= min_nr &&
+		j = from_ov ? s->ov[k] : span ? span[k] : k;
+		if (j != cpu && (!from_ov || in_domain(L, cpu, j, level)) &&
+		    s->cpu[j].rq.nr_running >= min_nr &&
 		    (busiest < 0 || s->cpu[j].rq.nr_running > s->cpu[busiest].rq.nr_running))
 			busiest = j;
 	}
@@ -444,23 +556,19 @@ static struct ltask *pull_from_domain(struct loop *L, int cpu, int level, int64_
  * [1, max_load_balance_interval = HZ * CPUs / 10]. */
 static int64_t sd_interval_ns(const struct loop *L, int cpu, int level, bool busy)
 {
-	const struct jiffy_grid *g = sim_grid(L->S);
 	int64_t ms = (int64_t)L->sched->cpu[cpu].balance_interval_ms[level] * (busy ? 16 : 1);
-	int64_t j = (ms * g->hz + 999) / 1000;
-	int64_t max = (int64_t)g->hz * L->nr_cpus / 10;
 
-	if (busy)
-		j -= 1;
-	return sim_max64(1, sim_min64(j, max)) * g->tick_ns;
+	return balance_jiffies_ns(L, ms, busy);
 }
 
-/* Every SMT sibling of j runs nothing (is_core_idle()). */
+/* Every SMT sibling of j runs nothing (is_core_idle()): O(SMT width). */
 static bool core_idle(const struct loop *L, int j)
 {
-	int k;
+	int k, n;
+	const int *smt = sched_place_smt_cpus(L->sched->sp, j, &n);
 
-	for (k = 0; k < L->nr_cpus; k++)
-		if (in_domain(L, j, k, 0) && !cpu_is_idle(L, k))
+	for (k = 0; k < n; k++)
+		if (!cpu_is_idle(L, smt[k]))
 			return false;
 	return true;
 }
@@ -468,19 +576,20 @@ static bool core_idle(const struct loop *L, int j)
 /*
  * should_we_balance() for a periodic balance: one CPU of the local group (the span of the
  * level below) balances the domain: its first idle CPU on an idle core, else its first
- * idle CPU, else its first CPU.
+ * idle CPU, else its first CPU. The group is the core or the LLC: O(its size).
  */
 static bool should_we_balance(const struct loop *L, int cpu, int level)
 {
-	int child = level - 1, j, idle_smt = -1, first = -1;
+	int child = level - 1, j, k, n, idle_smt = -1, first = -1;
+	const int *group;
 
 	while (child >= 0 && !L->sched->dom_weight[child])
 		child--;
 	if (child < 0)
 		return true; /* the local group is this CPU */
-	for (j = 0; j < L->nr_cpus; j++) {
-		if (!in_domain(L, cpu, j, child))
-			continue;
+	group = domain_cpus(L, cpu, child, &n); /* child < 2: never NULL */
+	for (k = 0; k < n; k++) {
+		j = group[k];
 		if (first < 0)
 			first = j;
 		if (!cpu_is_idle(L, j))
@@ -536,7 +645,9 @@ static struct ltask *balance_domains(struct loop *L, int cpu, int64_t now)
 	struct ltask *pulled = NULL, *t;
 	bool idle = cpu_is_idle(L, cpu);
 	int64_t next = SIM_TIME_NEVER, iv;
-	int level;
+	int level, llc_weight;
+
+	sched_place_llc_cpus(s->sp, cpu, &llc_weight);
 
 	for (level = 0; level < 3; level++) {
 		if (!s->dom_weight[level])
@@ -549,9 +660,14 @@ static struct ltask *balance_domains(struct loop *L, int cpu, int64_t now)
 				c->nr_balance_failed[level] = 0;
 				if (c->balance_interval_ms[level] < 2 * s->dom_weight[level])
 					c->balance_interval_ms[level] *= 2;
-			} else if ((t = balance_rq(L, cpu, level, now, idle))) {
-				pulled = t;
-				idle = false;
+			} else {
+				/* update_sd_lb_stats(): the LLC domain's SIS_UTIL update */
+				if (s->dom_weight[level] == llc_weight)
+					update_idle_cpu_scan(L, cpu, now);
+				if ((t = balance_rq(L, cpu, level, now, idle))) {
+					pulled = t;
+					idle = false;
+				}
 			}
 			c->last_balance_ns[level] = now;
 			iv = sd_interval_ns(L, cpu, level, !idle);
@@ -853,7 +969,7 @@ static void switch_to(struct loop *L, int cpu, int64_t t)
 }
 
 /* What `cpu` (running) does from t: the core of the scheduler's side of the loop. */
-static int step(struct loop *L, int cpu, int64_t t, struct sim_error *err)
+static int step_work(struct loop *L, int cpu, int64_t t, struct sim_error *err)
 {
 	struct lsched *s = L->sched;
 	struct lscpu *c = &s->cpu[cpu];
@@ -904,6 +1020,15 @@ static int step(struct loop *L, int cpu, int64_t t, struct sim_error *err)
 	}
 	arm_next(L, cpu, t);
 	return 0;
+}
+
+/* step_work(), then the CPU's PELT state follows what it now runs. */
+static int step(struct loop *L, int cpu, int64_t t, struct sim_error *err)
+{
+	int rc = step_work(L, cpu, t, err);
+
+	pelt_sync(L, cpu, t);
+	return rc;
 }
 
 int loop_sched_ready(struct loop *L, int cpu, int64_t t, struct sim_error *err)

@@ -12,6 +12,7 @@
 #include "sim/base/error.h"
 #include "sim/machine/machine.h"
 #include "sim/sched/loop.h"
+#include "sim/sched/pelt.h"
 #include "sim/sched/place.h"
 #include "sim/sched/rq.h"
 
@@ -53,6 +54,10 @@ struct lscpu {
 	int64_t last_balance_ns[3];
 	int nr_balance_failed[3];
 	int64_t next_balance_ns;
+	/* cfs_rq->avg's utilisation, brought up to date when a task starts or stops running
+	 * here and when read; pelt_running: whether one ran since its last update */
+	struct sched_avg avg;
+	bool pelt_running;
 	struct loop_cpu_stats st;
 };
 
@@ -71,6 +76,9 @@ struct lsched {
 	int dom_weight[3];
 	int64_t last_pass_ns; /* the jiffy edge of the last periodic balance pass */
 	int *ov, nr_ov;	      /* during a pass: the CPUs with two tasks or more */
+	/* per LLC: when its nr_idle_scan is next due for an update at a wakeup (SIS_UTIL,
+	 * update_idle_cpu_scan(); loop_sched.c) */
+	int64_t *sis_next_ns;
 };
 
 /* Build the scheduler for L's CPUs on machine m's topology (NULL: single-thread cores of

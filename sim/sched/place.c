@@ -18,10 +18,11 @@
  *    when wake_affine_idle() has no answer the wakee stays with prev_cpu. The kernel pulls
  *    it to the waker's CPU when prev is more loaded (with a 8% bias to prev at the LLC
  *    level, imbalance_pct 117), so this model migrates less when both CPUs are busy.
- *  - SIS_UTIL: nr_idle_scan is whatever the caller set, by default the LLC's size, which is
- *    what update_idle_cpu_scan() computes at zero utilisation (a full scan). Under load the
- *    kernel scans fewer CPUs (none above ~85% average utilisation), so it can miss idle
- *    CPUs that this model finds.
+ *  - SIS_UTIL: sched_update_idle_cpu_scan() is update_idle_cpu_scan()'s arithmetic, fed by
+ *    the caller with the LLC's sum of cpu_util_cfs() when it models a periodic balance of
+ *    the LLC domain (loop_sched.c: PELT per CPU, pelt.c; when it runs is said there). A
+ *    new context scans the whole LLC (nr_idle_scan = LLC size, what zero utilisation
+ *    gives), where the kernel's sd_llc_shared starts at 0 until the first balance.
  *  - available_idle_cpu() is nr_running == 0: no ttwu_pending (the caller enqueues at
  *    once), no vCPU preemption, no SCHED_IDLE tasks (sched_idle_cpu() is always false),
  *    no core scheduling cookies, no delayed-dequeue entities (cfs_h_nr_delayed() is 0).
@@ -36,6 +37,7 @@
 #include "sim/sched/place.h"
 
 #include "sim/base/alloc.h"
+#include "sim/sched/pelt.h"
 
 struct sched_place {
 	int nr_cpus;	   /* nr_cpumask_bits */
@@ -44,6 +46,8 @@ struct sched_place {
 	int *llc;	   /* per CPU: its LLC (package) */
 	int *core;	   /* per CPU: its core, numbered over the machine */
 	int *smt;	   /* per core: its CPUs in ascending order (cpu_smt_mask) */
+	int *llc_cpus;	   /* per LLC: its llc_size CPUs in ascending order (sd_llc's span) */
+	int *llc_pos;	   /* per CPU: its index in its LLC's llc_cpus */
 	unsigned int *nr_running;  /* per CPU: rq->nr_running */
 	bool *has_idle_cores;	   /* per LLC: sd_llc_shared->has_idle_cores */
 	int *nr_idle_scan;	   /* per LLC: sd_llc_shared->nr_idle_scan */
@@ -64,18 +68,22 @@ struct sched_place *sched_place_new(const struct machine *m)
 	sp->llc = sim_calloc((size_t)n, sizeof(*sp->llc));
 	sp->core = sim_calloc((size_t)n, sizeof(*sp->core));
 	sp->smt = sim_calloc((size_t)n, sizeof(*sp->smt));
+	sp->llc_cpus = sim_calloc((size_t)n, sizeof(*sp->llc_cpus));
+	sp->llc_pos = sim_calloc((size_t)n, sizeof(*sp->llc_pos));
 	sp->nr_running = sim_calloc((size_t)n, sizeof(*sp->nr_running));
 	sp->has_idle_cores = sim_calloc((size_t)m->packages, sizeof(*sp->has_idle_cores));
 	sp->nr_idle_scan = sim_calloc((size_t)m->packages, sizeof(*sp->nr_idle_scan));
 	sp->select_rq_mask = sim_calloc((size_t)n, sizeof(*sp->select_rq_mask));
-	fill = sim_calloc((size_t)ncores, sizeof(*fill));
-	if (!sp->llc || !sp->core || !sp->smt || !sp->nr_running || !sp->has_idle_cores ||
+	fill = sim_calloc((size_t)(ncores + m->packages), sizeof(*fill));
+	if (!sp->llc || !sp->core || !sp->smt || !sp->llc_cpus || !sp->llc_pos ||
+	    !sp->nr_running || !sp->has_idle_cores ||
 	    !sp->nr_idle_scan || !sp->select_rq_mask || !fill) {
 		sim_free(fill);
 		sched_place_free(sp);
 		return NULL;
 	}
-	/* Ascending CPU order fills each core's sibling list in cpumask order. */
+	/* Ascending CPU order fills each core's sibling list and each LLC's CPU list in
+	 * cpumask order (fill: per core, then per LLC, how many are listed). */
 	for (int cpu = 0; cpu < n; cpu++) {
 		int package, core;
 
@@ -83,6 +91,8 @@ struct sched_place *sched_place_new(const struct machine *m)
 		sp->llc[cpu] = package;
 		sp->core[cpu] = package * m->cores + core;
 		sp->smt[sp->core[cpu] * m->threads + fill[sp->core[cpu]]++] = cpu;
+		sp->llc_pos[cpu] = fill[ncores + package]++;
+		sp->llc_cpus[package * sp->llc_size + sp->llc_pos[cpu]] = cpu;
 	}
 	sim_free(fill);
 	for (int l = 0; l < m->packages; l++) {
@@ -99,6 +109,8 @@ void sched_place_free(struct sched_place *sp)
 	sim_free(sp->llc);
 	sim_free(sp->core);
 	sim_free(sp->smt);
+	sim_free(sp->llc_cpus);
+	sim_free(sp->llc_pos);
 	sim_free(sp->nr_running);
 	sim_free(sp->has_idle_cores);
 	sim_free(sp->nr_idle_scan);
@@ -124,6 +136,18 @@ int sched_place_core_of(const struct sched_place *sp, int cpu)
 bool sched_place_smt(const struct sched_place *sp)
 {
 	return sp->threads > 1;
+}
+
+const int *sched_place_llc_cpus(const struct sched_place *sp, int cpu, int *nr)
+{
+	*nr = sp->llc_size;
+	return sp->llc_cpus + sp->llc[cpu] * sp->llc_size;
+}
+
+const int *sched_place_smt_cpus(const struct sched_place *sp, int cpu, int *nr)
+{
+	*nr = sp->threads;
+	return sp->smt + sp->core[cpu] * sp->threads;
 }
 
 bool sched_place_cpu_idle(const struct sched_place *sp, int cpu)
@@ -165,6 +189,38 @@ bool sched_place_has_idle_cores(const struct sched_place *sp, int cpu)
 void sched_place_set_nr_idle_scan(struct sched_place *sp, int cpu, int nr_idle_scan)
 {
 	sp->nr_idle_scan[sp->llc[cpu]] = nr_idle_scan;
+}
+
+int sched_place_nr_idle_scan(const struct sched_place *sp, int cpu)
+{
+	return sp->nr_idle_scan[sp->llc[cpu]];
+}
+
+/*
+ * update_idle_cpu_scan() (SIS_UTIL), from a periodic balance of the LLC domain by
+ * dst_cpu: the share of the LLC to scan falls with the square of the LLC's average
+ * utilisation x, to none once x reaches 100 / imbalance_pct of a CPU (~85 % for 117):
+ *   x = sum_util / llc_weight
+ *   y = SCHED_CAPACITY_SCALE - min(x^2 * pct^2 / (10000 * SCHED_CAPACITY_SCALE), SCALE)
+ *   nr_idle_scan = y * llc_weight / SCHED_CAPACITY_SCALE
+ * pct is the imbalance_pct of the domain whose span is the LLC: 117 for MC (SD_SHARE_LLC),
+ * 110 when that domain is the SMT one (a package of one core). No sd_llc_shared when the
+ * LLC is one CPU: nothing to do.
+ */
+void sched_update_idle_cpu_scan(struct sched_place *sp, int dst_cpu, unsigned long sum_util)
+{
+	uint64_t x, y, tmp, llc_weight = (uint64_t)sp->llc_size;
+	uint64_t pct = sp->threads > 1 && sp->threads == sp->llc_size ? 110 : 117;
+
+	if (sp->llc_size <= 1)
+		return;
+	x = sum_util / llc_weight;
+	tmp = x * x * pct * pct / (10000 * SCHED_CAPACITY_SCALE);
+	if (tmp > SCHED_CAPACITY_SCALE)
+		tmp = SCHED_CAPACITY_SCALE;
+	y = SCHED_CAPACITY_SCALE - tmp;
+	y = y * llc_weight / SCHED_CAPACITY_SCALE;
+	sp->nr_idle_scan[sp->llc[dst_cpu]] = (int)y;
 }
 
 /* __update_idle_core(): a CPU went idle; if all its siblings are idle, its LLC has an
@@ -301,22 +357,28 @@ static int select_idle_smt(const struct sched_place *sp, const struct sched_task
  * select_idle_cpu(): scan target's LLC, allowed CPUs only, in for_each_cpu_wrap() order
  * from target + 1. With has_idle_core, look for a whole idle core (no limit) and fall back
  * to the first idle thread seen, clearing the hint; without, look for any idle CPU among
- * at most nr_idle_scan CPUs (SIS_UTIL; none at all when it is 0).
+ * at most nr_idle_scan CPUs (SIS_UTIL; none at all when it is 0). The LLC's CPUs are
+ * listed in ascending order, so its wrap order is the list's from target's place + 1:
+ * the scan and the mask (which holds only the LLC's CPUs) cost O(LLC), not O(CPUs).
  */
 static int select_idle_cpu(struct sched_place *sp, const struct sched_task *p,
 			   bool has_idle_core, int target)
 {
 	bool *cpus = sp->select_rq_mask;
+	const int *llc = sp->llc_cpus + sp->llc[target] * sp->llc_size;
 	int idle_cpu = -1, nr = sp->nr_idle_scan[sp->llc[target]] + 1;
+	int pos = sp->llc_pos[target];
 
-	for (int cpu = 0; cpu < sp->nr_cpus; cpu++)
-		cpus[cpu] = cpus_share_cache(sp, cpu, target) && task_allowed(p, cpu);
+	for (int i = 0; i < sp->llc_size; i++)
+		cpus[llc[i]] = task_allowed(p, llc[i]);
 	/* because !--nr is the condition to stop the scan */
 	if (nr == 1)
 		return -1;
-	for (int i = 0; i < sp->nr_cpus; i++) {
-		int cpu = (target + 1 + i) % sp->nr_cpus;
+	for (int i = 1, k = pos; i <= sp->llc_size; i++) {
+		int cpu;
 
+		k = k + 1 == sp->llc_size ? 0 : k + 1; /* (pos + i) % llc_size */
+		cpu = llc[k];
 		if (!cpus[cpu])
 			continue;
 		if (has_idle_core) {

@@ -56,6 +56,10 @@ int sched_place_nr_cpus(const struct sched_place *sp);
 int sched_place_llc_of(const struct sched_place *sp, int cpu);
 int sched_place_core_of(const struct sched_place *sp, int cpu);
 bool sched_place_smt(const struct sched_place *sp);
+/* The CPUs of cpu's LLC (sd_llc's span) and of its core (cpu_smt_mask()), in ascending
+ * order, *nr of them: the arrays live as long as sp. */
+const int *sched_place_llc_cpus(const struct sched_place *sp, int cpu, int *nr);
+const int *sched_place_smt_cpus(const struct sched_place *sp, int cpu, int *nr);
 
 /* Set a run queue's nr_running. When a CPU becomes idle (n drops to 0), the kernel's
  * update_idle_core() runs: has_idle_cores is set if every SMT sibling is idle too. */
@@ -65,10 +69,15 @@ unsigned int sched_place_nr_running(const struct sched_place *sp, int cpu);
 /* available_idle_cpu(): nothing runs or is queued on cpu. */
 bool sched_place_cpu_idle(const struct sched_place *sp, int cpu);
 
-/* The LLC of cpu's sd_llc_shared fields. nr_idle_scan is what SIS_UTIL's
- * update_idle_cpu_scan() would store; it is not derived from utilisation here. */
+/* The LLC of cpu's sd_llc_shared fields: has_idle_cores, and nr_idle_scan, the number of
+ * CPUs select_idle_cpu() may look at (SIS_UTIL), set directly or by
+ * sched_update_idle_cpu_scan(). */
 bool sched_place_has_idle_cores(const struct sched_place *sp, int cpu);
 void sched_place_set_nr_idle_scan(struct sched_place *sp, int cpu, int nr_idle_scan);
+int sched_place_nr_idle_scan(const struct sched_place *sp, int cpu);
+/* update_idle_cpu_scan(): nr_idle_scan of dst_cpu's LLC from sum_util, the sum of its CPUs'
+ * cpu_util_cfs() (0..1024 each), as a periodic balance of the LLC domain sets it. */
+void sched_update_idle_cpu_scan(struct sched_place *sp, int dst_cpu, unsigned long sum_util);
 
 /* A task with prev_cpu p->cpu, where it may run everywhere. */
 void sched_task_init(struct sched_task *p, int prev_cpu);
