@@ -36,7 +36,8 @@ extern const struct cpuidle_governor gov_deepest;
 #define BUILTIN_PORTS(X)                                                                           \
 	X(menu_4_18) X(menu_5_4) X(menu_6_1) X(menu_6_6) X(menu_6_12) X(menu_6_19)                            \
 	X(teo_5_1) X(teo_5_10) X(teo_5_14) X(teo_6_12) X(teo_6_19)                                             \
-	X(ladder)
+	X(ladder)                                                                                  \
+	X(haltpoll_6_1) X(haltpoll_6_12)
 
 #define DECLARE_INITCALL(id) extern int (*const idlesim_initcall_##id)(void);
 BUILTIN_PORTS(DECLARE_INITCALL)

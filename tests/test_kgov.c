@@ -7,13 +7,16 @@
  * devices: its services see the device of the call, its per-CPU data is per CPU and per
  * simulation (also from two threads at once); the cache; compile errors; the CLI.
  *
- * `test_kgov fidelity` (label fidelity): the menu, teo and ladder files of Debian's
+ * `test_kgov fidelity` (label fidelity): the menu, teo, ladder and haltpoll files of Debian's
  * linux-source-6.1 and -6.12 packages (extracted into the build tree, never the repository),
  * each run in lockstep with idlesim's port of the same logic: the kernel file drives the
  * simulation and at every select() the port is asked the same question on a copy of the
  * device with its own history (it is told the kernel file's choices, as reflect() tells a
  * governor the state entered), so a mismatch is a difference of logic, never a diverged
- * timeline. Without the packages it prints SKIPPED and exits 77 (ctest: "Skipped").
+ * timeline. haltpoll keeps its state in the device (dev->poll_limit_ns, its poll window, which
+ * the engine's POLL also reads): the port's copy of the device keeps its own window, and a
+ * window that differs from the kernel file's at a select counts as a mismatch too. Without
+ * the packages it prints SKIPPED and exits 77 (ctest: "Skipped").
  */
 #include <pthread.h>
 #include <sys/stat.h>
@@ -532,15 +535,18 @@ static int teardown(void **state)
 struct pairing {
 	const char *release, *file, *port;
 	long expect_no_timer; /* mismatches with no timer pending */
+	bool guest;	      /* a KVM guest's governor: the kvm machine first (fid_machines_guest) */
 };
 
 static const struct pairing pairings[] = {
-	{ "6.1", "menu", "menu@6.1", 58574 },
-	{ "6.12", "menu", "menu@6.12", 58535 },
-	{ "6.1", "teo", "teo@5.14", 0 },
-	{ "6.12", "teo", "teo@6.12", 0 },
-	{ "6.1", "ladder", "ladder@6.12", 0 },
-	{ "6.12", "ladder", "ladder@6.12", 0 },
+	{ "6.1", "menu", "menu@6.1", 58574, false },
+	{ "6.12", "menu", "menu@6.12", 58535, false },
+	{ "6.1", "teo", "teo@5.14", 0, false },
+	{ "6.12", "teo", "teo@6.12", 0, false },
+	{ "6.1", "ladder", "ladder@6.12", 0, false },
+	{ "6.12", "ladder", "ladder@6.12", 0, false },
+	{ "6.1", "haltpoll", "haltpoll@6.1", 0, true },
+	{ "6.12", "haltpoll", "haltpoll@6.12", 0, true },
 };
 
 /* The lockstep governor: the kernel file decides, the port is asked the same question. */
@@ -548,6 +554,8 @@ struct tee_cpu {
 	struct cpuidle_device shadow; /* the port's view of the device */
 	int shadow_last_state_idx;
 	bool shadow_poll_time_limit;
+	u64 shadow_poll_limit_ns; /* the port's poll window (haltpoll writes it) */
+	u64 kern_poll_limit_ns;	  /* the device's window when the kernel file's last call ended */
 };
 
 struct mismatch {
@@ -556,6 +564,7 @@ struct mismatch {
 	int kstate, pstate;
 	bool kstop, pstop, tick_stopped;
 	int64_t sleep_ns, latency_ns;
+	u64 kwindow, pwindow; /* dev->poll_limit_ns of each */
 };
 
 /* The test runs one comparison at a time, single-threaded: the pair is this file's. */
@@ -591,6 +600,13 @@ static struct cpuidle_device *shadow_sync(struct cpuidle_device *dev, bool at_se
 		t->shadow.last_state_idx = t->shadow_last_state_idx;
 		t->shadow.poll_time_limit = t->shadow_poll_time_limit;
 	}
+	/* The poll window is the governor's (haltpoll) and the core's: the engine's
+	 * cpuidle_poll_time() caches its default there when a POLL entry finds it 0, and would
+	 * have done so on the port's device too if the port's window was 0. */
+	if (dev->poll_limit_ns != t->kern_poll_limit_ns && !t->shadow_poll_limit_ns)
+		t->shadow_poll_limit_ns = dev->poll_limit_ns;
+	t->kern_poll_limit_ns = dev->poll_limit_ns;
+	t->shadow.poll_limit_ns = t->shadow_poll_limit_ns;
 	return &t->shadow;
 }
 
@@ -600,6 +616,14 @@ static void shadow_save(struct cpuidle_device *dev)
 
 	t->shadow_last_state_idx = t->shadow.last_state_idx;
 	t->shadow_poll_time_limit = t->shadow.poll_time_limit;
+	t->shadow_poll_limit_ns = t->shadow.poll_limit_ns;
+}
+
+/* After the kernel file's call: the window it left, to tell the engine's changes from it. */
+static void kern_done(struct cpuidle_device *dev)
+{
+	if (tee.port)
+		tee_cpu_of(dev)->kern_poll_limit_ns = dev->poll_limit_ns;
 }
 
 static int tee_enable(struct cpuidle_driver *drv, struct cpuidle_device *dev)
@@ -611,13 +635,17 @@ static int tee_enable(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 			return -1;
 		shadow_save(dev);
 	}
-	return tee.kern->enable ? tee.kern->enable(drv, dev) : 0;
+	if (tee.kern->enable && tee.kern->enable(drv, dev))
+		return -1;
+	kern_done(dev);
+	return 0;
 }
 
 static int tee_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bool *stop_tick)
 {
 	bool pstop = true, kstop;
 	int pidx = 0, kidx;
+	u64 pwin = 0;
 	ktime_t delta;
 	s64 sleep = cpuidle_env_sleep_length(dev, &delta);
 
@@ -627,12 +655,14 @@ static int tee_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 
 		pidx = tee.port->select(drv, sh, &pstop);
 		shadow_save(dev);
+		pwin = sh->poll_limit_ns;
 	}
 	kidx = tee.kern->select(drv, dev, stop_tick);
+	kern_done(dev);
 	kstop = *stop_tick;
 	tee.decisions++;
 	tee.stopped_decisions += dev->env.tick_stopped;
-	if (tee.port && (pidx != kidx || pstop != kstop)) {
+	if (tee.port && (pidx != kidx || pstop != kstop || pwin != dev->poll_limit_ns)) {
 		if (tee.mismatches < MAX_SHOWN) {
 			struct mismatch *m = &tee.shown[tee.mismatches];
 
@@ -645,6 +675,8 @@ static int tee_select(struct cpuidle_driver *drv, struct cpuidle_device *dev, bo
 			m->tick_stopped = dev->env.tick_stopped;
 			m->sleep_ns = sleep;
 			m->latency_ns = dev->env.latency_req_ns;
+			m->kwindow = dev->poll_limit_ns;
+			m->pwindow = pwin;
 		}
 		tee.mismatches++;
 		if (sleep == KTIME_MAX)
@@ -665,6 +697,7 @@ static void tee_reflect(struct cpuidle_device *dev, int index)
 	}
 	if (tee.kern->reflect)
 		tee.kern->reflect(dev, index);
+	kern_done(dev);
 }
 
 static size_t round16(size_t n)
@@ -768,6 +801,9 @@ static int extract(const char *release)
 /* The workloads and knobs of every comparison (docs/kernel-governor-files.md). */
 static const char *const fid_workloads[] = { "periodic", "irq-fixed", "irq-poisson", "mixed" };
 static const char *const fid_machines[] = { "skl", "hsx" };
+/* A guest's governor (haltpoll): the KVM guest, and skl, where a guest kernel could run it
+ * with another driver (cpuidle.governor=haltpoll). */
+static const char *const fid_machines_guest[] = { "kvm", "skl" };
 static const int fid_hzs[] = { 250, 1000 };
 /* knobs: none; PM QoS 20 us; C1E (state 2 on both) disabled; 30 % resched=0 wakeups;
  * a background timer-wheel timer every 3 ms; one task in iowait; resched=0 wakeups with
@@ -787,8 +823,12 @@ static const struct fid_knob {
 	{ -1, 0, 0, 3000000, 0, "3 ms timer" },
 	{ -1, 0, 0, 3000000, 1, "iowait 1, 3 ms timer" },
 	{ -1, 0, 30, 3000000, 0, "30% resched=0, 3 ms timer" },
+	/* guests only (haltpoll: the one limit it tests is 0) */
+	{ 0, 0, 0, 0, 0, "latency 0" },
 };
 #define FID_NR_KNOBS (sizeof(fid_knobs) / sizeof(fid_knobs[0]))
+/* On the kvm machine, "C1E disabled" disables its state 1, HLT (it has no state 2). */
+#define FID_KVM_DISABLED (1u << 1)
 
 /*
  * The kernel file at `path` in lockstep with `port_name` over the whole matrix; prints the
@@ -797,8 +837,10 @@ static const struct fid_knob {
  * of those without one; else 1.
  */
 static int fid_compare(const char *path, const char *release, const char *file,
-		       const char *port_name, long expect_no_timer)
+		       const char *port_name, long expect_no_timer, bool guest)
 {
+	const char *const *machines = guest ? fid_machines_guest : fid_machines;
+	size_t nr_knobs = guest ? FID_NR_KNOBS : FID_NR_KNOBS - 1;
 	const struct cpuidle_governor *kern, *port = NULL;
 	struct cpuidle_governor teeg;
 	long decisions = 0, mismatches = 0, no_timer = 0, stopped = 0, stopped_dec = 0;
@@ -817,11 +859,14 @@ static int fid_compare(const char *path, const char *release, const char *file,
 	for (w = 0; w < 4; w++)
 		for (m = 0; m < 2; m++)
 			for (h = 0; h < 2; h++)
-				for (k = 0; k < FID_NR_KNOBS; k++) {
+				for (k = 0; k < nr_knobs; k++) {
 					const struct fid_knob *kn = &fid_knobs[k];
-					struct fid_case c = { fid_workloads[w], fid_machines[m], fid_hzs[h],
+					struct fid_case c = { fid_workloads[w], machines[m], fid_hzs[h],
 							      kn->lat, kn->dis, kn->nowake, kn->timer,
 							      kn->iowait };
+
+					if (kn->dis && !strcmp(c.machine, "kvm"))
+						c.disabled = FID_KVM_DISABLED;
 
 					tee_setup(&teeg, kern, port);
 					fid_run(&c, &teeg);
@@ -843,11 +888,13 @@ static int fid_compare(const char *path, const char *release, const char *file,
 					stopped_dec += tee.stopped_decisions;
 				}
 	for (i = 0; i < nshown; i++)
-		printf("    t=%lld cpu%d sleep=%lld tick_stopped=%d lat=%lld: kernel %d/%s, port %d/%s\n",
+		printf("    t=%lld cpu%d sleep=%lld tick_stopped=%d lat=%lld: kernel %d/%s window %llu,"
+		       " port %d/%s window %llu\n",
 		       (long long)shown[i].time_ns, shown[i].cpu, (long long)shown[i].sleep_ns,
 		       shown[i].tick_stopped, (long long)shown[i].latency_ns, shown[i].kstate,
-		       shown[i].kstop ? "stop" : "keep", shown[i].pstate,
-		       shown[i].pstop ? "stop" : "keep");
+		       shown[i].kstop ? "stop" : "keep", (unsigned long long)shown[i].kwindow,
+		       shown[i].pstate, shown[i].pstop ? "stop" : "keep",
+		       (unsigned long long)shown[i].pwindow);
 	printf("%-7s %-7s %-10s %9ld %9ld %8.3f  (no timer %ld, tick stopped %ld of %ld, other %ld)\n",
 	       release, file, port_name ? port_name : "(none)", decisions, mismatches,
 	       decisions ? 100.0 * (double)(decisions - mismatches) / (double)decisions : 0.0,
@@ -882,7 +929,8 @@ static int kgov_fidelity_file_main(int argc, char **argv)
 	base = strrchr(argv[0], '/');
 	base = base ? base + 1 : argv[0];
 	fid_header();
-	rc = fid_compare(argv[0], "file", base, argv[1], -1);
+	rc = fid_compare(argv[0], "file", base, argv[1], -1,
+			 gov_find(argv[1]) && gov_find(argv[1])->kvm_guest_only);
 	free(tee.port_params);
 	return rc;
 }
@@ -920,7 +968,7 @@ static int kgov_fidelity_main(int argc, char **argv)
 			continue;
 		snprintf(path, sizeof(path), KSRC "/%s/%s.c", pr->release, pr->file);
 		if (fid_compare(path, pr->release, pr->file, argc >= 3 ? argv[2] : pr->port,
-				argc >= 3 ? -1 : pr->expect_no_timer))
+				argc >= 3 ? -1 : pr->expect_no_timer, pr->guest))
 			failed = 1;
 	}
 	free(tee.port_params);

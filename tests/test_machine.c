@@ -168,22 +168,60 @@ static char *temp_file(const char *contents, size_t len)
 
 static void test_builtin_list(void **state)
 {
-	static const char *const names[] = {"hsw", "bdw", "skl", "hsx", "bdx", "skx"};
+	static const char *const names[] = {"hsw", "bdw", "skl", "hsx", "bdx", "skx", "kvm"};
 	unsigned int i;
 
 	(void)state;
-	assert_int_equal(machine_builtin_count(), 6);
-	for (i = 0; i < 6; i++) {
+	/* the six intel_idle tables, then the KVM guest (sim/machine/cstates_guest.c) */
+	assert_int_equal(machine_builtin_count(), 7);
+	for (i = 0; i < 7; i++) {
 		assert_string_equal(machine_builtin(i)->name, names[i]);
-		assert_string_equal(machine_builtin(i)->driver, "intel_idle");
+		assert_string_equal(machine_builtin(i)->driver, i < 6 ? "intel_idle" : "haltpoll");
 		assert_ptr_equal(machine_find_builtin(names[i]), machine_builtin(i));
 	}
-	assert_null(machine_builtin(6));
+	assert_null(machine_builtin(7));
 	assert_ptr_equal(machine_find_builtin("SKL"), machine_builtin(2));
 	assert_null(machine_find_builtin("skylake"));
 	assert_null(machine_find_builtin(NULL));
 	assert_string_equal(machine_builtin(2)->desc,
 			    "Skylake client (SKYLAKE, KABYLAKE), intel_idle skl_cstates");
+}
+
+/*
+ * drivers/cpuidle/cpuidle-haltpoll.c (the same in linux-source-6.1 and -6.12): POLL from
+ * cpuidle_poll_state_init() (0/0 us, POLLING), then "haltpoll idle", exit latency 1 us, target
+ * residency 1 us, no flags. 8 vCPUs as 1x8x1; no package power (the host's); HLT's typical
+ * wake-up 6 us (docs/wake-latency.md); the default rule gives HLT 0.34 x 4 W = 1.36 W (its
+ * 1 us target is below the rule's first point, 2 us) and POLL 0.875 x 4 W = 3.5 W.
+ */
+static void test_kvm_table(void **state)
+{
+	const struct machine *m = machine_find_builtin("kvm");
+	struct machine l;
+	struct sim_error err = { 0 };
+
+	(void)state;
+	assert_non_null(m);
+	assert_int_equal(m->state_count, 2);
+	assert_int_equal(machine_nr_cpus(m), 8);
+	assert_int_equal(m->packages * 100 + m->cores * 10 + m->threads, 181);
+	assert_string_equal(m->states[0].name, "POLL");
+	assert_int_equal(m->states[0].flags, CPUIDLE_FLAG_POLLING);
+	assert_int_equal(m->states[0].exit_latency_ns, 0);
+	assert_int_equal(m->states[0].target_residency_ns, 0);
+	assert_string_equal(m->states[1].name, "haltpoll idle");
+	assert_string_equal(m->states[1].desc, "default architecture idle");
+	assert_int_equal(m->states[1].flags, 0);
+	assert_int_equal(m->states[1].exit_latency_ns, 1000);
+	assert_int_equal(m->states[1].target_residency_ns, 1000);
+	assert_int_equal(machine_wake_fixed_ns(&m->states[1], WAKE_MODEL_TYPICAL), 6000);
+	assert_int_equal(machine_wake_fixed_ns(&m->states[1], WAKE_MODEL_WORST), 1000);
+	assert_int_equal(machine_validate(m, "raw", &err), 0);
+	assert_int_equal(machine_load("kvm", &l, &err), 0);
+	assert_true(l.states[1].core_power_w == 4.0 * 0.34);
+	assert_true(l.states[0].core_power_w == 4.0 * 0.875);
+	assert_true(l.states[1].package_power_w == 0.0);
+	assert_int_equal(machine_state_lookup(&l, "haltpoll idle"), 1);
 }
 
 static void test_skl_table(void **state)
@@ -922,7 +960,7 @@ static void test_load_unknown_name(void **state)
 	assert_int_equal(err.code, SIM_ERR_INPUT);
 	assert_string_equal(err.source, "");
 	assert_string_equal(
-		err.text, "unknown machine 'foo'; built-in machines: hsw, bdw, skl, hsx, bdx, skx; "
+		err.text, "unknown machine 'foo'; built-in machines: hsw, bdw, skl, hsx, bdx, skx, kvm; "
 			  "or give a path to a JSON file (see idlesim machines NAME --json)");
 }
 
@@ -1122,6 +1160,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_builtin_list),
 		cmocka_unit_test(test_skl_table),
+		cmocka_unit_test(test_kvm_table),
 		cmocka_unit_test(test_hsw_bdw_tables),
 		cmocka_unit_test(test_server_tables),
 		cmocka_unit_test(test_builtins_validate),

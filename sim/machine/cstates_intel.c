@@ -43,9 +43,8 @@
  * rule of machine.c, which interpolates in log10 and so cannot run at compile time.
  */
 #include "sim/machine/machine.h"
+#include "sim/machine/machine_int.h"
 #include "sim/base/common.h"
-
-#include <strings.h>
 
 /* intel_idle flag shorthands, as in the kernel reference tables. */
 #define TLB CPUIDLE_FLAG_TLB_FLUSHED
@@ -220,22 +219,9 @@ static const struct machine builtin_machines[] = {
 	},
 };
 
-unsigned int machine_builtin_count(void)
+/* The intel_idle machines, in their fixed order: the first built-ins (machine_builtin.c). */
+const struct machine *machine_intel_builtins(unsigned int *count)
 {
-	return SIM_ARRAY_SIZE(builtin_machines);
-}
-
-const struct machine *machine_builtin(unsigned int i)
-{
-	return i < SIM_ARRAY_SIZE(builtin_machines) ? &builtin_machines[i] : NULL;
-}
-
-const struct machine *machine_find_builtin(const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; name && i < SIM_ARRAY_SIZE(builtin_machines); i++)
-		if (!strcasecmp(builtin_machines[i].name, name))
-			return &builtin_machines[i];
-	return NULL;
+	*count = SIM_ARRAY_SIZE(builtin_machines);
+	return builtin_machines;
 }

@@ -92,7 +92,8 @@ struct machine {
 };
 
 /*
- * Built-in machines (sim/machine/cstates_intel.c), in a fixed order. These return the raw const
+ * Built-in machines (sim/machine/machine_builtin.c: the intel_idle tables of
+ * sim/machine/cstates_intel.c, then the KVM guest of sim/machine/cstates_guest.c), in a fixed order. These return the raw const
  * tables, whose per-state power fields (core_power_w, package_power_w, entry_exit_energy_j)
  * are all 0: the default energy rule interpolates in log10 and cannot be evaluated at compile
  * time, and a table filled at first use would be mutable global state. machine_load() copies

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * machine_int.h - private to sim/machine/machine.c and sim/machine/machine_json.c; not for other modules.
+ * machine_int.h - private to sim/machine/ (machine.c, machine_json.c, the built-in tables of
+ * cstates_*.c and machine_builtin.c); not for other modules.
  *
  * What the JSON form of a machine (sim/machine/machine_json.c) shares with the rest of the machine
  * code (sim/machine/machine.c): the flag names, the checks of machine_validate() with errors placed
@@ -27,6 +28,10 @@ extern const char *const machine_flag_names[FLAG_BITS];
 int machine_validate_at(const struct machine *m, const struct json_where *w);
 /* The wake-latency model of state i (sim/machine/machine_wake.c). */
 int machine_validate_wake(const struct machine *m, int i, const struct json_where *w);
+/* The built-in tables of each driver, in order (cstates_intel.c, cstates_guest.c): the
+ * array and its length; machine_builtin() (machine_builtin.c) lists them one after the other. */
+const struct machine *machine_intel_builtins(unsigned int *count);
+const struct machine *machine_guest_builtins(unsigned int *count);
 /* machine_default_energy(), except for the fields marked in given[i] */
 void machine_fill_energy(struct machine *m, const unsigned int *given, unsigned int which);
 

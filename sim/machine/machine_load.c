@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * machine_load.c - machine_load(): a built-in by name (sim/machine/cstates_intel.c) or a JSON
+ * machine_load.c - machine_load(): a built-in by name (sim/machine/machine_builtin.c) or a JSON
  * file by path (sim/machine/machine_json.c), the top of the machine layer.
  */
 #include "sim/machine/machine.h"

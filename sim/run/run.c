@@ -598,17 +598,43 @@ int run_unique_governors(const char **names, int n)
 }
 
 /*
- * The governors of a request: every registered one when none is named, each name known, a
+ * Is one of the request's machines a KVM guest (the cpuidle-haltpoll driver)? Built-ins and
+ * machine files are read for their driver; a machine on standard input is not (it is read
+ * once, later), nor one that does not load (its error comes later).
+ */
+static bool has_guest_machine(const struct run_request *q)
+{
+	struct machine m;
+	struct sim_error e = { 0 };
+	int k;
+
+	for (k = 0; k < q->nr_machines; k++) {
+		if (!strcmp(q->machines[k], "-"))
+			continue;
+		if (!machine_load(q->machines[k], &m, &e) && !strcmp(m.driver, "haltpoll"))
+			return true;
+		sim_error_clear(&e);
+	}
+	return false;
+}
+
+/*
+ * The governors of a request: every registered one when none is named (those the kernel
+ * registers only in a KVM guest, haltpoll, only if a machine is one), each name known, a
  * governor listed twice (menu,menu or menu and menu@6.19, the same table entry) once at its
  * first place, and the --set options checked against them.
  */
 static int prepare_governors(struct run_request *q, struct sim_error *err)
 {
 	int i;
+	unsigned int k;
 
 	if (!q->nr_governors) {
-		for (i = 0; i < (int)gov_count() && i < RUN_MAX_ITEMS; i++)
-			q->governors[i] = gov_get((unsigned int)i)->name;
+		bool guest = has_guest_machine(q);
+
+		for (k = 0, i = 0; k < gov_count() && i < RUN_MAX_ITEMS; k++)
+			if (guest || !gov_get(k)->kvm_guest_only)
+				q->governors[i++] = gov_get(k)->name;
 		q->nr_governors = i;
 	}
 	for (i = 0; i < q->nr_governors; i++)

@@ -202,6 +202,12 @@ struct cpuidle_governor {
 	 */
 	bool energy_horizon;
 	/*
+	 * Registered by the kernel only in a KVM guest (haltpoll.c: kvm_para_available()): a run
+	 * with no --governor lists it only when one of its machines is a guest, whose driver is
+	 * "haltpoll" (sim/run/run.c). Named, it runs on any machine.
+	 */
+	bool kvm_guest_only;
+	/*
 	 * A governor built from a kernel file (sim/run/kgov.c): the path it was first loaded
 	 * from, as given. The engine makes its calls isolated (sim/engine/govguard.h): a fault,
 	 * a call that does not return in time or an index out of range ends the run with a

@@ -18,7 +18,8 @@
  * variable's size (rounded up to 16 bytes, as sim/engine/engine.c lays the CPUs out). The variable
  * is then only a type and a size, never read or written (the compiler drops it);
  * DEFINE_PER_CPU also names its size, idlesim_builtin_percpu_size, for the registration, and a
- * second DEFINE_PER_CPU in one file does not compile.
+ * second DEFINE_PER_CPU in one file does not compile. A port whose kernel file has none
+ * (haltpoll) says IDLESIM_NO_PER_CPU instead: a size of 0.
  */
 #ifndef _IDLESIM_LINUX_PERCPU_H
 #define _IDLESIM_LINUX_PERCPU_H
@@ -33,6 +34,9 @@
 	__typeof__(type) name __attribute__((unused));                                             \
 	enum { idlesim_builtin_percpu_size = sizeof(__typeof__(type)) }
 #define DEFINE_PER_CPU_SHARED_ALIGNED(type, name) DEFINE_PER_CPU(type, name)
+/* A port of a kernel file that has no per-CPU variable (haltpoll.c keeps its state in the
+ * device): no per-CPU data to register. */
+#define IDLESIM_NO_PER_CPU enum { idlesim_builtin_percpu_size = 0 }
 
 #define this_cpu_ptr(ptr) ((__typeof__(ptr))idlesim_current_device()->governor_data)
 #define per_cpu_ptr(ptr, cpu_nr)                                                                   \
