@@ -558,7 +558,7 @@ static void test_spec_errors(void **state)
 	write_tmp("s.json", "{\"machines\": [\"skl\"], \"governors\": [\"menu\"]}");
 	assert_int_equal(idlesim("sweep %s -o %s", tmp_path("s.json"), tmp_path("res.jsonl")), 2);
 	expect_error("missing required field 'traces' or 'workloads'");
-	/* hackbench wants 8 CPUs by default; skl with a 1x1x1 topology has 1 */
+	/* hackbench pinned (placement 0) wants 8 CPUs by default; skl 1x1x1 has 1 */
 	{
 		json_t *m;
 
@@ -571,11 +571,12 @@ static void test_spec_errors(void **state)
 		json_decref(m);
 	}
 	snprintf(text, sizeof(text),
-		 "{\"workloads\": [\"hackbench\"], \"machines\": [\"%s\"], \"governors\": [\"menu\"]}",
+		 "{\"workloads\": [{\"name\": \"hackbench\", \"placement\": 0}], "
+		 "\"machines\": [\"%s\"], \"governors\": [\"menu\"]}",
 		 tmp_path("m.json"));
 	write_tmp("s.json", text);
 	assert_int_equal(idlesim("sweep %s -o %s", tmp_path("s.json"), tmp_path("res.jsonl")), 2);
-	expect_error("workload hackbench needs 8 CPUs, but machine");
+	expect_error("workload hackbench placement=0 needs 8 CPUs, but machine");
 	assert_int_equal(access(tmp_path("res.jsonl"), F_OK), -1);
 }
 

@@ -40,7 +40,10 @@ static const struct wl_param hackbench_params[HB_NR] = {
 	[HB_GROUPS] = { "groups", "groups of senders and receivers", 2, 1, 1024 },
 	[HB_FDS] = { "fds", "senders, and receivers, per group", 10, 1, 256 },
 	[HB_BURST] = { "burst", "messages per sender and receiver in a round", 1, 1, 10000 },
-	[HB_CPUS] = { "cpus", "CPUs the tasks share", 8, 1, MACHINE_MAX_CPUS },
+	[HB_CPUS] = { "cpus",
+		      "CPUs the tasks share (0: every CPU of the machine with the scheduler, "
+		      "8 with --placement pinned or no machine)",
+		      0, 0, MACHINE_MAX_CPUS },
 	[HB_MSG_BYTES] = { "msg-bytes", "bytes per message", 100, 0, 1 << 20 },
 	[HB_SEND_US] = { "send-us", "sender work per message written", 2, 0, 1000000 },
 	[HB_RECV_US] = { "recv-us", "receiver work per message read", 2, 0, 1000000 },
@@ -64,9 +67,13 @@ struct hackbench {
 	struct hb_group *g;
 };
 
+/* 0 is the machine's CPUs with the scheduler (workload_nr_cpus()); without one, the 8 of
+ * the model before the scheduler, so pinned runs and gen are unchanged. */
+#define HB_PINNED_CPUS 8
+
 static int hackbench_cpus(const int64_t *p)
 {
-	return (int)p[HB_CPUS];
+	return p[HB_CPUS] ? (int)p[HB_CPUS] : HB_PINNED_CPUS;
 }
 
 static int64_t hackbench_tasks(const int64_t *p)
