@@ -157,17 +157,72 @@ void machine_default_energy(struct machine *m, unsigned int which)
 
 /* ---- topology, lookup, kernel view, printing ---- */
 
+/* Hybrid: CPUs of a package core by core, siblings adjacent, kind by kind. */
+static void hybrid_topology(const struct machine *m, int cpu, int *package, int *core, int *thread,
+			    int *kind)
+{
+	int per_package = machine_nr_cpus(m) / m->packages;
+	int r = cpu % per_package, first_core = 0, k;
+
+	for (k = 0; k < m->nr_core_types - 1; k++) {
+		const struct machine_core_type *t = &m->core_types[k];
+
+		if (r < t->cores * t->threads)
+			break;
+		r -= t->cores * t->threads;
+		first_core += t->cores;
+	}
+	if (package)
+		*package = cpu / per_package;
+	if (core)
+		*core = first_core + r / m->core_types[k].threads;
+	if (thread)
+		*thread = r % m->core_types[k].threads;
+	if (kind)
+		*kind = k;
+}
+
 void machine_cpu_topology(const struct machine *m, int cpu, int *package, int *core, int *thread)
 {
 	int per_rank = m->packages * m->cores; /* CPUs in one thread rank */
 	int r = cpu % per_rank;
 
+	if (m->nr_core_types) {
+		hybrid_topology(m, cpu, package, core, thread, NULL);
+		return;
+	}
 	if (thread)
 		*thread = cpu / per_rank;
 	if (package)
 		*package = r / m->cores;
 	if (core)
 		*core = r % m->cores;
+}
+
+int machine_cpu_core_type(const struct machine *m, int cpu)
+{
+	int kind = 0;
+
+	if (m->nr_core_types)
+		hybrid_topology(m, cpu, NULL, NULL, NULL, &kind);
+	return kind;
+}
+
+int machine_core_threads(const struct machine *m, int core)
+{
+	for (int k = 0; k < m->nr_core_types; k++) {
+		if (core < m->core_types[k].cores)
+			return m->core_types[k].threads;
+		core -= m->core_types[k].cores;
+	}
+	return m->threads;
+}
+
+double machine_core_active_power_w(const struct machine *m, int k)
+{
+	if (k >= 0 && k < m->nr_core_types && m->core_types[k].active_core_power_w > 0)
+		return m->core_types[k].active_core_power_w;
+	return m->active_core_power_w;
 }
 
 int machine_state_lookup(const struct machine *m, const char *name_or_index)

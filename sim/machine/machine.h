@@ -78,13 +78,36 @@ struct machine_state {
 	struct machine_wake wake;   /* the hardware's actual wake latency (above) */
 };
 
+/*
+ * A hybrid machine's kinds of core (Alder Lake: 8 P-cores with SMT, 8 E-cores without), in
+ * the order Linux numbers their CPUs: core by core, a core's SMT siblings adjacent, kind by
+ * kind (the ACPI MADT order of hybrid clients: CPUs 0-15 are the P-cores' threads, 16-23 the
+ * E-cores). Names are the kernel's hybrid PMU names ("cpu_core", "cpu_atom").
+ */
+#define MACHINE_MAX_CORE_TYPES 4
+#define MACHINE_CORE_TYPE_LEN 16
+
+struct machine_core_type {
+	char name[MACHINE_CORE_TYPE_LEN];
+	int cores;		    /* per package */
+	int threads;		    /* per core */
+	double active_core_power_w; /* 0: the machine's */
+};
+
 struct machine {
 	char name[MACHINE_NAME_LEN];
 	char desc[MACHINE_DESC_LEN];
 	char driver[32]; /* cpuidle driver name: "intel_idle" for the built-ins */
 	int packages;
-	int cores;   /* per package */
-	int threads; /* per core */
+	int cores;   /* per package (hybrid: of every kind) */
+	int threads; /* per core (hybrid: the most any kind has) */
+	/*
+	 * 0: every core alike, CPUs numbered thread rank by thread rank (above). Else the
+	 * core kinds of a hybrid package, numbered as struct machine_core_type says; cores and
+	 * threads then hold the sum and the maximum (machine_validate() checks).
+	 */
+	int nr_core_types;
+	struct machine_core_type core_types[MACHINE_MAX_CORE_TYPES];
 	double active_core_power_w;
 	double active_package_power_w;
 	int state_count;
@@ -136,10 +159,26 @@ void machine_print_idle_info(FILE *f, const struct machine *m);
 
 static inline int machine_nr_cpus(const struct machine *m)
 {
-	return m->packages * m->cores * m->threads;
+	int per_package = 0;
+
+	if (!m->nr_core_types)
+		return m->packages * m->cores * m->threads;
+	for (int k = 0; k < m->nr_core_types; k++)
+		per_package += m->core_types[k].cores * m->core_types[k].threads;
+	return m->packages * per_package;
 }
 
+/*
+ * CPU cpu's package, its core within the package (0 .. cores-1; hybrid: kind by kind) and
+ * its thread within the core. Any out pointer may be NULL.
+ */
 void machine_cpu_topology(const struct machine *m, int cpu, int *package, int *core, int *thread);
+/* The core kind of CPU cpu (0 when the machine is not hybrid). */
+int machine_cpu_core_type(const struct machine *m, int cpu);
+/* The number of SMT threads of core `core` (within any package). */
+int machine_core_threads(const struct machine *m, int core);
+/* The active power of a core of kind k (the machine's unless the kind has its own). */
+double machine_core_active_power_w(const struct machine *m, int k);
 
 /* State index from a name (case-insensitive) or a decimal index; -1 if none. */
 int machine_state_lookup(const struct machine *m, const char *name_or_index);

@@ -33,6 +33,44 @@ static int check_count(const struct json_where *w, const char *field, int value)
 	return 0;
 }
 
+/* A hybrid machine's kinds: cores and threads are their sum and maximum (machine.h). */
+static int validate_core_types(const struct machine *m, const struct json_where *w,
+			       long long *cpus)
+{
+	long long cores = 0, per_package = 0;
+	int threads = 0, k;
+
+	if (m->nr_core_types < 0 || m->nr_core_types > MACHINE_MAX_CORE_TYPES)
+		return jsonpos_fail(w, "topology.core_types", "%d core types; at most %d",
+				    m->nr_core_types, MACHINE_MAX_CORE_TYPES);
+	for (k = 0; k < m->nr_core_types; k++) {
+		const struct machine_core_type *t = &m->core_types[k];
+		char path[PATH_LEN];
+
+		snprintf(path, sizeof(path), "topology.core_types[%d]", k);
+		if (!terminated(t->name, sizeof(t->name)) || !t->name[0])
+			return jsonpos_fail(w, path, "%s has no name", path);
+		if (t->cores < 1 || t->threads < 1 || t->cores > MACHINE_MAX_CPUS ||
+		    t->threads > MACHINE_MAX_CPUS)
+			return jsonpos_fail(w, path, "%s: cores and threads must be 1..%d", path,
+					    MACHINE_MAX_CPUS);
+		if (!isfinite(t->active_core_power_w) || t->active_core_power_w < 0 ||
+		    t->active_core_power_w > MACHINE_POWER_MAX_W)
+			return jsonpos_fail(w, path, "%s: active core power %g must be in 0..%g W",
+					    path, t->active_core_power_w, MACHINE_POWER_MAX_W);
+		cores += t->cores;
+		per_package += (long long)t->cores * t->threads;
+		threads = t->threads > threads ? t->threads : threads;
+	}
+	if (cores != m->cores || threads != m->threads)
+		return jsonpos_fail(w, "topology",
+				    "topology: cores %d and threads %d are not the core types' sum "
+				    "%lld and maximum %d",
+				    m->cores, m->threads, cores, threads);
+	*cpus = m->packages * per_package;
+	return 0;
+}
+
 static int validate_topology(const struct machine *m, const struct json_where *w)
 {
 	long long cpus;
@@ -41,6 +79,8 @@ static int validate_topology(const struct machine *m, const struct json_where *w
 	    check_count(w, "threads", m->threads))
 		return -1;
 	cpus = (long long)m->packages * m->cores * m->threads;
+	if (m->nr_core_types && validate_core_types(m, w, &cpus))
+		return -1;
 	if (cpus > MACHINE_MAX_CPUS)
 		return jsonpos_fail(
 			w, "topology",

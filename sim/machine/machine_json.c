@@ -48,7 +48,8 @@ static int flag_bit(const char *name)
 static const char *const machine_keys[] = {
 	"name", "description", "driver", "topology", "power", "states", NULL,
 };
-static const char *const topology_keys[] = {"packages", "cores", "threads", NULL};
+static const char *const topology_keys[] = {"packages", "cores", "threads", "core_types", NULL};
+static const char *const core_type_keys[] = {"name", "cores", "threads", "active_core_w", NULL};
 static const char *const power_keys[] = {"active_core_w", "active_package_w", NULL};
 static const char *const state_keys[] = {
 	"name",
@@ -200,6 +201,54 @@ static int get_object(const struct json_where *w, json_t *obj, const char *key, 
 	return 0;
 }
 
+/*
+ * A hybrid package: "core_types": [{"name", "cores", "threads", "active_core_w"?}, ...] in
+ * CPU numbering order, instead of "cores" and "threads" (which then hold the sum and the
+ * maximum: struct machine).
+ */
+static int load_core_types(const struct json_where *w, json_t *topo, struct machine *m)
+{
+	const char *what = "a positive integer";
+	json_t *arr = json_object_get(topo, "core_types");
+	char p[PATH_LEN];
+	size_t i;
+
+	if (json_object_get(topo, "cores") || json_object_get(topo, "threads"))
+		return jsonpos_fail(w, "topology.core_types",
+				    "topology gives core_types and cores or threads: cores and "
+				    "threads of a hybrid machine are its core types'");
+	if (!json_is_array(arr) || !json_array_size(arr) ||
+	    json_array_size(arr) > MACHINE_MAX_CORE_TYPES)
+		return jsonpos_fail(w, "topology.core_types",
+				    "topology.core_types must be an array of 1 to %d objects",
+				    MACHINE_MAX_CORE_TYPES);
+	m->nr_core_types = (int)json_array_size(arr);
+	m->cores = m->threads = 0;
+	for (i = 0; i < json_array_size(arr); i++) {
+		struct machine_core_type *t = &m->core_types[i];
+		json_t *o = json_array_get(arr, i);
+		long long c, th;
+		bool present;
+
+		snprintf(p, sizeof(p), "topology.core_types[%zu]", i);
+		if (!json_is_object(o))
+			return jsonpos_fail(w, p, "%s must be an object", p);
+		if (check_keys(w, o, p, core_type_keys) ||
+		    get_string(w, o, p, "name", true, t->name, sizeof(t->name)) ||
+		    get_int(w, o, p, "cores", what, 1, MACHINE_MAX_CPUS, &c) ||
+		    get_int(w, o, p, "threads", what, 1, MACHINE_MAX_CPUS, &th) ||
+		    get_power(w, o, p, "active_core_w", "W", &t->active_core_power_w, &present))
+			return -1;
+		t->cores = (int)c;
+		t->threads = (int)th;
+		if (m->cores > MACHINE_MAX_CPUS - t->cores)
+			return jsonpos_fail(w, p, "too many cores: at most %d", MACHINE_MAX_CPUS);
+		m->cores += t->cores;
+		m->threads = t->threads > m->threads ? t->threads : m->threads;
+	}
+	return 0;
+}
+
 static int load_topology(const struct json_where *w, json_t *root, struct machine *m)
 {
 	const char *what = "a positive integer";
@@ -209,11 +258,14 @@ static int load_topology(const struct json_where *w, json_t *root, struct machin
 	if (get_object(w, root, "topology", true, &obj) ||
 	    check_keys(w, obj, "topology", topology_keys))
 		return -1;
-	if (get_int(w, obj, "topology", "packages", what, 1, MACHINE_MAX_CPUS, &p) ||
-	    get_int(w, obj, "topology", "cores", what, 1, MACHINE_MAX_CPUS, &c) ||
-	    get_int(w, obj, "topology", "threads", what, 1, MACHINE_MAX_CPUS, &t))
+	if (get_int(w, obj, "topology", "packages", what, 1, MACHINE_MAX_CPUS, &p))
 		return -1;
 	m->packages = (int)p;
+	if (json_object_get(obj, "core_types"))
+		return load_core_types(w, obj, m);
+	if (get_int(w, obj, "topology", "cores", what, 1, MACHINE_MAX_CPUS, &c) ||
+	    get_int(w, obj, "topology", "threads", what, 1, MACHINE_MAX_CPUS, &t))
+		return -1;
 	m->cores = (int)c;
 	m->threads = (int)t;
 	return 0;
@@ -654,8 +706,29 @@ static json_t *state_to_json(const struct machine_state *s)
 
 static json_t *topology_to_json(const struct machine *m)
 {
-	return json_pack("{s:i, s:i, s:i}", "packages", m->packages, "cores", m->cores, "threads",
-			 m->threads);
+	json_t *o, *types;
+
+	if (!m->nr_core_types)
+		return json_pack("{s:i, s:i, s:i}", "packages", m->packages, "cores", m->cores,
+				 "threads", m->threads);
+	types = json_array();
+	for (int k = 0; types && k < m->nr_core_types; k++) {
+		const struct machine_core_type *t = &m->core_types[k];
+		json_t *ct = json_pack("{s:s, s:i, s:i}", "name", t->name, "cores", t->cores,
+				       "threads", t->threads);
+
+		if (ct && t->active_core_power_w > 0 &&
+		    json_object_set_new(ct, "active_core_w", json_real(t->active_core_power_w))) {
+			json_decref(ct);
+			ct = NULL;
+		}
+		if (!ct || json_array_append_new(types, ct)) {
+			json_decref(types);
+			return NULL;
+		}
+	}
+	o = json_pack("{s:i, s:o}", "packages", m->packages, "core_types", types);
+	return o;
 }
 
 static json_t *machine_to_json(const struct machine *m)
