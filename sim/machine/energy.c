@@ -13,9 +13,11 @@
  * thread sits in the deepest state for the whole window, which changes no intersection, so
  * only online CPUs take part; a unit without any is in the deepest state throughout.
  *
- * CPU numbering (sim/machine/machine.h): CPU n is on core n % (packages * cores), and core g on
- * package g / cores; so the threads of core g are CPUs g, g + nr_cores, ..., and the cores
- * with an online thread are those below the number of online CPUs.
+ * CPU numbering (sim/machine/machine.h): machine_cpu_topology() puts CPU n on a core g
+ * (numbered over the machine) of package g / cores; a core's threads are listed from
+ * core_off[g] in core_cpus, ascending. A hybrid part's core of another kind draws its kind's
+ * active power: every level of its cores is scaled by the ratio of the two active powers
+ * (an assumption: docs/machines.md).
  */
 #include "sim/machine/energy.h"
 #include "sim/base/alloc.h"
@@ -51,6 +53,10 @@ struct energy {
 	int *thread_level; /* in time order, per machine CPU */
 	int *core_of_cpu;  /* per machine CPU (a table: no division per change) */
 	int *pkg_of_core;
+	int *core_cpus, *core_off; /* the CPUs of core g: core_cpus[core_off[g] .. core_off[g+1]) */
+	double *core_scale;	   /* per core: its kind's active power / the machine's */
+	const struct idle_span **pkg_spans; /* scratch: a package's cores with online threads */
+	size_t *pkg_n;
 	struct unit *cores, *pkgs;
 	double core_power_w[CPUIDLE_STATE_MAX + 1]; /* by level, in W/ns (J per ns) */
 	double pkg_power_w[CPUIDLE_STATE_MAX + 1];
@@ -127,9 +133,12 @@ struct energy *energy_new(const struct machine *m, int nr_cpus, int64_t start_ns
 	E->pkgs = sim_calloc((size_t)m->packages, sizeof(*E->pkgs));
 	E->core_of_cpu = sim_calloc((size_t)E->nr_threads, sizeof(*E->core_of_cpu));
 	E->pkg_of_core = sim_calloc((size_t)E->nr_cores, sizeof(*E->pkg_of_core));
+	E->core_cpus = sim_calloc((size_t)E->nr_threads, sizeof(*E->core_cpus));
+	E->core_off = sim_calloc((size_t)E->nr_cores + 1, sizeof(*E->core_off));
+	E->core_scale = sim_calloc((size_t)E->nr_cores, sizeof(*E->core_scale));
 	E->cpu = sim_calloc((size_t)nr_cpus, sizeof(*E->cpu));
 	if (!E->thread_level || !E->cores || !E->pkgs || !E->core_of_cpu || !E->pkg_of_core ||
-	    !E->cpu)
+	    !E->core_cpus || !E->core_off || !E->core_scale || !E->cpu)
 		goto nomem;
 	for (i = 0; i < nr_cpus; i++) {
 		E->cpu[i].start_ns = start_ns;
@@ -137,16 +146,42 @@ struct energy *energy_new(const struct machine *m, int nr_cpus, int64_t start_ns
 		E->cpu[i].cpu = i;
 		E->cpu[i].E = E;
 	}
-	for (i = 0; i < E->nr_threads; i++)
-		E->core_of_cpu[i] = i % E->nr_cores;
-	for (i = 0; i < E->nr_cores; i++)
+	for (i = 0; i < E->nr_threads; i++) {
+		int package, core;
+
+		machine_cpu_topology(m, i, &package, &core, NULL);
+		E->core_of_cpu[i] = package * m->cores + core;
+		E->core_off[E->core_of_cpu[i] + 1]++;
+	}
+	for (i = 0; i < E->nr_cores; i++) {
+		double active = m->active_core_power_w;
+
+		E->core_off[i + 1] += E->core_off[i];
 		E->pkg_of_core[i] = i / m->cores;
+		E->core_scale[i] = 1.0;
+		if (m->nr_core_types && active > 0) {
+			int k = 0, c = i % m->cores;
+
+			while (k < m->nr_core_types - 1 && c >= m->core_types[k].cores)
+				c -= m->core_types[k++].cores;
+			E->core_scale[i] = machine_core_active_power_w(m, k) / active;
+		}
+	}
+	/* ascending: each core's list in CPU order (thread_level, set below, counts the fill) */
+	for (i = 0; i < E->nr_threads; i++) {
+		int g = E->core_of_cpu[i];
+
+		E->core_cpus[E->core_off[g] + E->thread_level[g]++] = i;
+	}
 	if (spans) {
 		E->unit_spans = sim_calloc((size_t)E->nr_cores, sizeof(*E->unit_spans));
 		E->unit_n = sim_calloc((size_t)E->nr_cores, sizeof(*E->unit_n));
 		E->member_spans = sim_calloc(members, sizeof(*E->member_spans));
 		E->member_n = sim_calloc(members, sizeof(*E->member_n));
-		if (!E->unit_spans || !E->unit_n || !E->member_spans || !E->member_n)
+		E->pkg_spans = sim_calloc((size_t)m->cores, sizeof(*E->pkg_spans));
+		E->pkg_n = sim_calloc((size_t)m->cores, sizeof(*E->pkg_n));
+		if (!E->unit_spans || !E->unit_n || !E->member_spans || !E->member_n ||
+		    !E->pkg_spans || !E->pkg_n)
 			goto nomem;
 	}
 	E->pkg_power_w[0] = m->active_package_power_w * 1e-9;
@@ -189,6 +224,11 @@ void energy_free(struct energy *E)
 	sim_free(E->pkgs);
 	sim_free(E->core_of_cpu);
 	sim_free(E->pkg_of_core);
+	sim_free(E->core_cpus);
+	sim_free(E->core_off);
+	sim_free(E->core_scale);
+	sim_free(E->pkg_spans);
+	sim_free(E->pkg_n);
 	sim_free(E);
 }
 
@@ -265,16 +305,20 @@ int energy_charge_spans(struct energy *E, int64_t to)
 	if (sim_grow((void **)&E->core_buf, &E->core_buf_cap, total + 1, sizeof(*E->core_buf)) ||
 	    sim_grow((void **)&E->pkg_buf, &E->pkg_buf_cap, total + 1, sizeof(*E->pkg_buf)))
 		return -1;
-	/* Cores: their online threads (CPUs g, g + nr_cores, ... below E->online). */
+	/* Cores: their online threads (the CPUs of core_cpus below E->online). */
 	for (i = 0; i < E->nr_cores; i++) {
 		size_t room = 0;
+		int k;
 
-		for (members = 0; members < m->threads && i + members * E->nr_cores < E->online;
-		     members++) {
-			const struct energy_cpu *c = &E->cpu[i + members * E->nr_cores];
+		E->unit_n[i] = 0;
+		for (members = 0, k = E->core_off[i]; k < E->core_off[i + 1]; k++) {
+			const struct energy_cpu *c;
 
+			if (E->core_cpus[k] >= E->online)
+				continue;
+			c = &E->cpu[E->core_cpus[k]];
 			E->member_spans[members] = c->log;
-			E->member_n[members] = c->n;
+			E->member_n[members++] = c->n;
 			room += c->n;
 		}
 		if (!members) {
@@ -289,16 +333,20 @@ int energy_charge_spans(struct energy *E, int64_t to)
 		E->unit_n[i] = n;
 		off += room;
 	}
-	/* Packages: cores p * cores ... (p + 1) * cores - 1, those with online threads first. */
+	/* Packages: those of cores p * cores ... (p + 1) * cores - 1 with online threads. */
 	for (p = 0; p < m->packages; p++) {
-		members = E->online - p * m->cores;
-		members = members < 0 ? 0 : members > m->cores ? m->cores : members;
+		members = 0;
+		for (i = p * m->cores; i < (p + 1) * m->cores; i++) {
+			if (E->core_cpus[E->core_off[i]] >= E->online)
+				continue; /* its first thread is offline: all are */
+			E->pkg_spans[members] = E->unit_spans[i];
+			E->pkg_n[members++] = E->unit_n[i];
+		}
 		if (!members) {
 			E->pkgs[p].level_ns[E->deep] += to - from;
 			continue;
 		}
-		if (idle_span_fold(&E->fold, E->unit_spans + p * m->cores, E->unit_n + p * m->cores,
-				   members, E->pkg_buf, &res, &n))
+		if (idle_span_fold(&E->fold, E->pkg_spans, E->pkg_n, members, E->pkg_buf, &res, &n))
 			return -1;
 		idle_span_charge(res, n, from, to, E->pkgs[p].level_ns);
 	}
@@ -327,14 +375,18 @@ int energy_close(struct energy *E, int64_t end_ns)
 	return 0;
 }
 
-/* Price the time a unit spent at each level; level 0 (running) is not idle. */
-static void price(const int64_t *level_ns, const double *power_w_per_ns, int levels, double *energy,
-		  double *idle_energy)
+/* Price the time a unit spent at each level, its powers scaled by `scale` (1: as given);
+ * level 0 (running) is not idle. */
+static void price(const int64_t *level_ns, const double *power_w_per_ns, double scale, int levels,
+		  double *energy, double *idle_energy)
 {
 	int l;
 
 	for (l = 0; l < levels; l++) {
 		double e = (double)level_ns[l] * power_w_per_ns[l];
+
+		if (scale != 1.0)
+			e *= scale;
 
 		*energy += e;
 		if (l > 0)
@@ -349,9 +401,10 @@ void energy_price(const struct energy *E, double *energy_j, double *idle_energy_
 	int i;
 
 	for (i = 0; i < E->nr_cores; i++)
-		price(E->cores[i].level_ns, E->core_power_w, E->deep + 1, energy_j, idle_energy_j);
+		price(E->cores[i].level_ns, E->core_power_w, E->core_scale[i], E->deep + 1, energy_j,
+		      idle_energy_j);
 	for (i = 0; i < E->m->packages; i++)
-		price(E->pkgs[i].level_ns, E->pkg_power_w, E->deep + 1, &pkg, &pkg_idle);
+		price(E->pkgs[i].level_ns, E->pkg_power_w, 1.0, E->deep + 1, &pkg, &pkg_idle);
 	*energy_j += pkg;
 	*idle_energy_j += pkg_idle;
 	*package_energy_j += pkg;
@@ -363,7 +416,8 @@ double energy_price_cpus(const struct energy *E)
 	int i;
 
 	for (i = 0; i < E->online; i++)
-		price(E->cpu[i].level_ns, E->core_power_w, E->deep + 1, &j, &idle);
+		price(E->cpu[i].level_ns, E->core_power_w, E->core_scale[E->core_of_cpu[i]],
+		      E->deep + 1, &j, &idle);
 	return j;
 }
 

@@ -318,10 +318,22 @@ void machine_print_idle_info(FILE *f, const struct machine *m)
 	int i;
 
 	fprintf(f, "Machine: %s%s%s\n", m->name, m->desc[0] ? " - " : "", m->desc);
-	fprintf(f, "Topology: %d package(s) x %d core(s) x %d thread(s) = %d CPUs\n", m->packages,
-		m->cores, m->threads, machine_nr_cpus(m));
+	if (!m->nr_core_types)
+		fprintf(f, "Topology: %d package(s) x %d core(s) x %d thread(s) = %d CPUs\n",
+			m->packages, m->cores, m->threads, machine_nr_cpus(m));
+	else {
+		fprintf(f, "Topology: %d package(s) x (", m->packages);
+		for (i = 0; i < m->nr_core_types; i++)
+			fprintf(f, "%s%d %s core(s) x %d thread(s)", i ? " + " : "",
+				m->core_types[i].cores, m->core_types[i].name, m->core_types[i].threads);
+		fprintf(f, ") = %d CPUs\n", machine_nr_cpus(m));
+	}
 	fprintf(f, "Active power: core %.3f W, package %.3f W\n", m->active_core_power_w,
 		m->active_package_power_w);
+	for (i = 0; i < m->nr_core_types; i++)
+		if (m->core_types[i].active_core_power_w > 0)
+			fprintf(f, "Active power of a %s core: %.3f W\n", m->core_types[i].name,
+				m->core_types[i].active_core_power_w);
 	fprintf(f, "CPUidle driver: %s\n", m->driver);
 	fprintf(f, "Number of idle states: %d\n", m->state_count);
 	fputs("Available idle states:", f);

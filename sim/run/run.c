@@ -64,6 +64,7 @@ static int load_machine(const struct run_request *req, const char *name, const c
 		m->packages = req->topology[0];
 		m->cores = req->topology[1];
 		m->threads = req->topology[2];
+		m->nr_core_types = 0; /* a hybrid machine made uniform: every core alike */
 	}
 	if (machine_validate(m, name, err))
 		return -1;

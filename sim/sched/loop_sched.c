@@ -109,21 +109,22 @@ static struct sched_place *place_for(const struct machine *m, int nr_cpus)
 }
 
 /*
- * The scheduling domains every CPU has (a symmetric topology): SMT siblings, the LLC
- * (MC), the machine (PKG, or NUMA across packages); a level whose span is one CPU or
- * equals the level below is degenerate (sd_degenerate()), weight 0.
+ * The scheduling domains of each CPU: SMT siblings, the LLC (MC), the machine (PKG, or
+ * NUMA across packages); a level whose span is one CPU or equals the level below is
+ * degenerate (sd_degenerate()), weight 0. Every CPU has the same but a hybrid part's
+ * E-cores, which have no SMT level.
  */
 static void domains_init(struct lsched *s)
 {
-	int j, w0 = 0, w1 = 0;
+	for (int j = 0; j < s->nr_cpus; j++) {
+		int *w = s->cpu[j].dom_weight, w0, w1;
 
-	for (j = 0; j < s->nr_cpus; j++) {
-		w0 += sched_place_core_of(s->sp, j) == sched_place_core_of(s->sp, 0);
-		w1 += sched_place_llc_of(s->sp, j) == sched_place_llc_of(s->sp, 0);
+		sched_place_smt_cpus(s->sp, j, &w0);
+		sched_place_llc_cpus(s->sp, j, &w1);
+		w[0] = w0 > 1 ? w0 : 0;
+		w[1] = w1 > 1 && w1 > w0 ? w1 : 0;
+		w[2] = s->nr_cpus > w1 && s->nr_cpus > 1 ? s->nr_cpus : 0;
 	}
-	s->dom_weight[0] = sched_place_smt(s->sp) && w0 > 1 ? w0 : 0;
-	s->dom_weight[1] = w1 > 1 && w1 > w0 ? w1 : 0;
-	s->dom_weight[2] = s->nr_cpus > w1 && s->nr_cpus > 1 ? s->nr_cpus : 0;
 }
 
 int loop_sched_init(struct loop *L, const struct machine *m, struct sim_error *err)
@@ -149,7 +150,7 @@ int loop_sched_init(struct loop *L, const struct machine *m, struct sim_error *e
 		int level;
 
 		for (level = 0; level < 3; level++) /* sd_init(): min_interval = sd_weight */
-			c->balance_interval_ms[level] = s->dom_weight[level];
+			c->balance_interval_ms[level] = c->dom_weight[level];
 
 		sched_rq_init(&c->rq, L->nr_cpus, sim_grid(L->S)->tick_ns);
 		if (L->world.base_slice_ns > 0)
@@ -583,7 +584,7 @@ static bool should_we_balance(const struct loop *L, int cpu, int level)
 	int child = level - 1, j, k, n, idle_smt = -1, first = -1;
 	const int *group;
 
-	while (child >= 0 && !L->sched->dom_weight[child])
+	while (child >= 0 && !L->sched->cpu[cpu].dom_weight[child])
 		child--;
 	if (child < 0)
 		return true; /* the local group is this CPU */
@@ -615,7 +616,7 @@ static bool should_we_balance(const struct loop *L, int cpu, int level)
 static struct ltask *balance_rq(struct loop *L, int cpu, int level, int64_t now, bool idle)
 {
 	struct lscpu *c = &L->sched->cpu[cpu];
-	int min = L->sched->dom_weight[level];
+	int min = c->dom_weight[level];
 	struct ltask *t;
 	bool found;
 
@@ -650,7 +651,7 @@ static struct ltask *balance_domains(struct loop *L, int cpu, int64_t now)
 	sched_place_llc_cpus(s->sp, cpu, &llc_weight);
 
 	for (level = 0; level < 3; level++) {
-		if (!s->dom_weight[level])
+		if (!c->dom_weight[level])
 			continue;
 		iv = sd_interval_ns(L, cpu, level, !idle);
 		if (now >= c->last_balance_ns[level] + iv) {
@@ -658,11 +659,11 @@ static struct ltask *balance_domains(struct loop *L, int cpu, int64_t now)
 
 			if (!go) { /* out_balanced: another CPU balances this domain */
 				c->nr_balance_failed[level] = 0;
-				if (c->balance_interval_ms[level] < 2 * s->dom_weight[level])
+				if (c->balance_interval_ms[level] < 2 * c->dom_weight[level])
 					c->balance_interval_ms[level] *= 2;
 			} else {
 				/* update_sd_lb_stats(): the LLC domain's SIS_UTIL update */
-				if (s->dom_weight[level] == llc_weight)
+				if (c->dom_weight[level] == llc_weight)
 					update_idle_cpu_scan(L, cpu, now);
 				if ((t = balance_rq(L, cpu, level, now, idle))) {
 					pulled = t;
@@ -772,7 +773,7 @@ static void next_balance_idle(struct loop *L, int cpu, int from, int to)
 	int level;
 
 	for (level = from; level < 3; level++) {
-		if (!L->sched->dom_weight[level])
+		if (!c->dom_weight[level])
 			continue;
 		c->next_balance_ns = sim_min64(c->next_balance_ns,
 					       c->last_balance_ns[level] +
@@ -798,7 +799,7 @@ static bool balance_newidle(struct loop *L, int cpu, int64_t now)
 	}
 	c->st.newidle_tries++;
 	for (level = 0; level < 3; level++) {
-		if (level == 0 && !sched_place_smt(L->sched->sp))
+		if (level == 0 && !c->dom_weight[0])
 			continue; /* no SMT domain */
 		next_balance_idle(L, cpu, level, level + 1);
 		if (c->avg_idle_ns < curr_cost + cost)

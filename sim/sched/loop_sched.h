@@ -51,6 +51,10 @@ struct lscpu {
 	/* periodic balance, per domain level (SMT, LLC, machine): sd->balance_interval (ms),
 	 * sd->last_balance, sd->nr_balance_failed; and rq->next_balance */
 	int balance_interval_ms[3];
+	/* the domains' spans (sd_weight) at levels SMT, LLC, machine; 0: no such domain (one
+	 * CPU, or the same span as the level below: the kernel degenerates it). Per CPU: on a
+	 * hybrid part an E-core has no SMT domain */
+	int dom_weight[3];
 	int64_t last_balance_ns[3];
 	int nr_balance_failed[3];
 	int64_t next_balance_ns;
@@ -71,9 +75,6 @@ struct lsched {
 	int64_t next_balance_ns; /* nohz.next_balance */
 	int nr_overloaded;	 /* run queues with two tasks or more */
 	int nr_cpus;
-	/* the domains' spans (sd_weight) at levels SMT, LLC, machine; 0: no such domain
-	 * (one CPU, or the same span as the level below: the kernel degenerates it) */
-	int dom_weight[3];
 	int64_t last_pass_ns; /* the jiffy edge of the last periodic balance pass */
 	int *ov, nr_ov;	      /* during a pass: the CPUs with two tasks or more */
 	/* per LLC: when its nr_idle_scan is next due for an update at a wakeup (SIS_UTIL,

@@ -7,7 +7,8 @@
  * order of tests, so the two can be read side by side.
  *
  * The machine: Intel, no asymmetric capacities, no clusters (sched_cluster_active off),
- * the LLC domain (sd_llc) is the package, SMT siblings share a core, and every domain
+ * the LLC domain (sd_llc) is the package, SMT siblings share a core (on a hybrid part only
+ * the P-cores have two; sched_smt_active() is true when any core does), and every domain
  * level carries SD_WAKE_AFFINE (a two-socket SLIT distance, 21, is below
  * node_reclaim_distance, 30, so the NUMA level keeps it) and none SD_BALANCE_WAKE, so every
  * wakeup takes the fast path. The top domain spans every CPU, so wake_affine() runs
@@ -33,6 +34,9 @@
  *    earlier. A wakeup from an interrupt on an idle CPU (no waker task) records nothing;
  *    the kernel counts it on the idle task.
  *  - recent_used_cpu -1 means "none yet" and is never a candidate.
+ *  - Hybrid parts: ITMT's asymmetric packing (SD_ASYM_PACKING, which makes the load
+ *    balancer prefer P-cores) is not modelled; wakeup placement, which does not use it in
+ *    v6.12, is the kernel's.
  */
 #include "sim/sched/place.h"
 
@@ -41,11 +45,13 @@
 
 struct sched_place {
 	int nr_cpus;	   /* nr_cpumask_bits */
-	int threads;	   /* SMT siblings per core */
+	int threads;	   /* SMT siblings per core (hybrid: the most any core has) */
 	int llc_size;	   /* sd_llc_size: CPUs per package */
 	int *llc;	   /* per CPU: its LLC (package) */
 	int *core;	   /* per CPU: its core, numbered over the machine */
-	int *smt;	   /* per core: its CPUs in ascending order (cpu_smt_mask) */
+	int *smt;	   /* the cores' CPUs, core after core, ascending (cpu_smt_mask) */
+	int *smt_off;	   /* per core: where its CPUs start in smt */
+	int *smt_nr;	   /* per core: how many CPUs it has (hybrid cores differ) */
 	int *llc_cpus;	   /* per LLC: its llc_size CPUs in ascending order (sd_llc's span) */
 	int *llc_pos;	   /* per CPU: its index in its LLC's llc_cpus */
 	unsigned int *nr_running;  /* per CPU: rq->nr_running */
@@ -64,10 +70,12 @@ struct sched_place *sched_place_new(const struct machine *m)
 		return NULL;
 	sp->nr_cpus = n;
 	sp->threads = m->threads;
-	sp->llc_size = m->cores * m->threads;
+	sp->llc_size = n / m->packages;
 	sp->llc = sim_calloc((size_t)n, sizeof(*sp->llc));
 	sp->core = sim_calloc((size_t)n, sizeof(*sp->core));
 	sp->smt = sim_calloc((size_t)n, sizeof(*sp->smt));
+	sp->smt_off = sim_calloc((size_t)ncores, sizeof(*sp->smt_off));
+	sp->smt_nr = sim_calloc((size_t)ncores, sizeof(*sp->smt_nr));
 	sp->llc_cpus = sim_calloc((size_t)n, sizeof(*sp->llc_cpus));
 	sp->llc_pos = sim_calloc((size_t)n, sizeof(*sp->llc_pos));
 	sp->nr_running = sim_calloc((size_t)n, sizeof(*sp->nr_running));
@@ -75,12 +83,19 @@ struct sched_place *sched_place_new(const struct machine *m)
 	sp->nr_idle_scan = sim_calloc((size_t)m->packages, sizeof(*sp->nr_idle_scan));
 	sp->select_rq_mask = sim_calloc((size_t)n, sizeof(*sp->select_rq_mask));
 	fill = sim_calloc((size_t)(ncores + m->packages), sizeof(*fill));
-	if (!sp->llc || !sp->core || !sp->smt || !sp->llc_cpus || !sp->llc_pos ||
+	if (!sp->llc || !sp->core || !sp->smt || !sp->smt_off || !sp->smt_nr || !sp->llc_cpus ||
+	    !sp->llc_pos ||
 	    !sp->nr_running || !sp->has_idle_cores ||
 	    !sp->nr_idle_scan || !sp->select_rq_mask || !fill) {
 		sim_free(fill);
 		sched_place_free(sp);
 		return NULL;
+	}
+	/* Each core's CPUs follow its predecessor's in smt (a hybrid core has fewer). */
+	for (int c = 0, off = 0; c < ncores; c++) {
+		sp->smt_off[c] = off;
+		sp->smt_nr[c] = machine_core_threads(m, c % m->cores);
+		off += sp->smt_nr[c];
 	}
 	/* Ascending CPU order fills each core's sibling list and each LLC's CPU list in
 	 * cpumask order (fill: per core, then per LLC, how many are listed). */
@@ -90,7 +105,7 @@ struct sched_place *sched_place_new(const struct machine *m)
 		machine_cpu_topology(m, cpu, &package, &core, NULL);
 		sp->llc[cpu] = package;
 		sp->core[cpu] = package * m->cores + core;
-		sp->smt[sp->core[cpu] * m->threads + fill[sp->core[cpu]]++] = cpu;
+		sp->smt[sp->smt_off[sp->core[cpu]] + fill[sp->core[cpu]]++] = cpu;
 		sp->llc_pos[cpu] = fill[ncores + package]++;
 		sp->llc_cpus[package * sp->llc_size + sp->llc_pos[cpu]] = cpu;
 	}
@@ -109,6 +124,8 @@ void sched_place_free(struct sched_place *sp)
 	sim_free(sp->llc);
 	sim_free(sp->core);
 	sim_free(sp->smt);
+	sim_free(sp->smt_off);
+	sim_free(sp->smt_nr);
 	sim_free(sp->llc_cpus);
 	sim_free(sp->llc_pos);
 	sim_free(sp->nr_running);
@@ -146,8 +163,8 @@ const int *sched_place_llc_cpus(const struct sched_place *sp, int cpu, int *nr)
 
 const int *sched_place_smt_cpus(const struct sched_place *sp, int cpu, int *nr)
 {
-	*nr = sp->threads;
-	return sp->smt + sp->core[cpu] * sp->threads;
+	*nr = sp->smt_nr[sp->core[cpu]];
+	return sp->smt + sp->smt_off[sp->core[cpu]];
 }
 
 bool sched_place_cpu_idle(const struct sched_place *sp, int cpu)
@@ -170,10 +187,15 @@ static bool sched_smt_active(const struct sched_place *sp)
 	return sp->threads > 1;
 }
 
-/* The i-th CPU of cpu_smt_mask(cpu), ascending. */
+/* The i-th CPU of cpu_smt_mask(cpu), ascending, of smt_weight(cpu). */
 static int smt_sibling(const struct sched_place *sp, int cpu, int i)
 {
-	return sp->smt[sp->core[cpu] * sp->threads + i];
+	return sp->smt[sp->smt_off[sp->core[cpu]] + i];
+}
+
+static int smt_weight(const struct sched_place *sp, int cpu)
+{
+	return sp->smt_nr[sp->core[cpu]];
 }
 
 static bool task_allowed(const struct sched_task *p, int cpu)
@@ -229,7 +251,7 @@ static void update_idle_core(struct sched_place *sp, int core)
 {
 	if (!sched_smt_active(sp) || sp->has_idle_cores[sp->llc[core]])
 		return;
-	for (int i = 0; i < sp->threads; i++) {
+	for (int i = 0; i < smt_weight(sp, core); i++) {
 		int cpu = smt_sibling(sp, core, i);
 
 		if (cpu != core && !available_idle_cpu(sp, cpu))
@@ -320,7 +342,7 @@ static int select_idle_core(struct sched_place *sp, int core, bool *cpus, int *i
 {
 	bool idle = true;
 
-	for (int i = 0; i < sp->threads; i++) {
+	for (int i = 0; i < smt_weight(sp, core); i++) {
 		int cpu = smt_sibling(sp, core, i);
 
 		if (!available_idle_cpu(sp, cpu)) {
@@ -334,7 +356,7 @@ static int select_idle_core(struct sched_place *sp, int core, bool *cpus, int *i
 	}
 	if (idle)
 		return core;
-	for (int i = 0; i < sp->threads; i++)
+	for (int i = 0; i < smt_weight(sp, core); i++)
 		cpus[smt_sibling(sp, core, i)] = false;
 	return -1;
 }
@@ -342,7 +364,7 @@ static int select_idle_core(struct sched_place *sp, int core, bool *cpus, int *i
 /* select_idle_smt(): an idle allowed SMT sibling of target (the kernel passes prev). */
 static int select_idle_smt(const struct sched_place *sp, const struct sched_task *p, int target)
 {
-	for (int i = 0; i < sp->threads; i++) {
+	for (int i = 0; i < smt_weight(sp, target); i++) {
 		int cpu = smt_sibling(sp, target, i);
 
 		if (cpu == target || !task_allowed(p, cpu))
