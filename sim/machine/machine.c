@@ -328,6 +328,9 @@ void machine_print_idle_info(FILE *f, const struct machine *m)
 				m->core_types[i].cores, m->core_types[i].name, m->core_types[i].threads);
 		fprintf(f, ") = %d CPUs\n", machine_nr_cpus(m));
 	}
+	if (m->llc_cores)
+		fprintf(f, "LLC: %d core(s) each, %d per package\n", m->llc_cores,
+			machine_llcs_per_package(m));
 	fprintf(f, "Active power: core %.3f W, package %.3f W\n", m->active_core_power_w,
 		m->active_package_power_w);
 	for (i = 0; i < m->nr_core_types; i++)

@@ -108,6 +108,12 @@ struct machine {
 	 */
 	int nr_core_types;
 	struct machine_core_type core_types[MACHINE_MAX_CORE_TYPES];
+	/*
+	 * Cores per last-level cache, 0: the whole package (Intel). AMD Zen parts share an L3
+	 * per CCX (4 cores on Zen 2, 8 on Zen 3 to 5): an EPYC package holds several LLCs,
+	 * consecutive cores each. Must divide cores; uniform machines only.
+	 */
+	int llc_cores;
 	double active_core_power_w;
 	double active_package_power_w;
 	int state_count;
@@ -173,6 +179,11 @@ static inline int machine_nr_cpus(const struct machine *m)
  * its thread within the core. Any out pointer may be NULL.
  */
 void machine_cpu_topology(const struct machine *m, int cpu, int *package, int *core, int *thread);
+/* LLCs per package (llc_cores above). */
+static inline int machine_llcs_per_package(const struct machine *m)
+{
+	return m->llc_cores > 0 ? m->cores / m->llc_cores : 1;
+}
 /* The core kind of CPU cpu (0 when the machine is not hybrid). */
 int machine_cpu_core_type(const struct machine *m, int cpu);
 /* The number of SMT threads of core `core` (within any package). */

@@ -81,6 +81,13 @@ static int validate_topology(const struct machine *m, const struct json_where *w
 	cpus = (long long)m->packages * m->cores * m->threads;
 	if (m->nr_core_types && validate_core_types(m, w, &cpus))
 		return -1;
+	if (m->llc_cores < 0 || (m->llc_cores && m->cores % m->llc_cores))
+		return jsonpos_fail(w, "topology.llc_cores",
+				    "topology.llc_cores %d must divide the %d cores of a package",
+				    m->llc_cores, m->cores);
+	if (m->llc_cores && m->nr_core_types)
+		return jsonpos_fail(w, "topology.llc_cores",
+				    "topology.llc_cores is for uniform machines, not core_types");
 	if (cpus > MACHINE_MAX_CPUS)
 		return jsonpos_fail(
 			w, "topology",

@@ -28,9 +28,11 @@ extern const char *const machine_flag_names[FLAG_BITS];
 int machine_validate_at(const struct machine *m, const struct json_where *w);
 /* The wake-latency model of state i (sim/machine/machine_wake.c). */
 int machine_validate_wake(const struct machine *m, int i, const struct json_where *w);
-/* The built-in tables of each driver, in order (cstates_intel.c, cstates_guest.c): the
- * array and its length; machine_builtin() (machine_builtin.c) lists them one after the other. */
+/* The built-in tables of each driver, in order (cstates_intel.c, cstates_acpi.c,
+ * cstates_guest.c): the array and its length; machine_builtin() (machine_builtin.c) lists
+ * them one after the other. */
 const struct machine *machine_intel_builtins(unsigned int *count);
+const struct machine *machine_acpi_builtins(unsigned int *count);
 const struct machine *machine_guest_builtins(unsigned int *count);
 /* machine_default_energy(), except for the fields marked in given[i] */
 void machine_fill_energy(struct machine *m, const unsigned int *given, unsigned int which);

@@ -48,7 +48,8 @@ static int flag_bit(const char *name)
 static const char *const machine_keys[] = {
 	"name", "description", "driver", "topology", "power", "states", NULL,
 };
-static const char *const topology_keys[] = {"packages", "cores", "threads", "core_types", NULL};
+static const char *const topology_keys[] = {"packages", "cores",     "threads",
+					     "core_types", "llc_cores", NULL};
 static const char *const core_type_keys[] = {"name", "cores", "threads", "active_core_w", NULL};
 static const char *const power_keys[] = {"active_core_w", "active_package_w", NULL};
 static const char *const state_keys[] = {
@@ -261,6 +262,12 @@ static int load_topology(const struct json_where *w, json_t *root, struct machin
 	if (get_int(w, obj, "topology", "packages", what, 1, MACHINE_MAX_CPUS, &p))
 		return -1;
 	m->packages = (int)p;
+	if (json_object_get(obj, "llc_cores")) { /* optional: 0 or absent, the package */
+		if (get_int(w, obj, "topology", "llc_cores", "a non-negative integer", 0,
+			    MACHINE_MAX_CPUS, &c))
+			return -1;
+		m->llc_cores = (int)c;
+	}
 	if (json_object_get(obj, "core_types"))
 		return load_core_types(w, obj, m);
 	if (get_int(w, obj, "topology", "cores", what, 1, MACHINE_MAX_CPUS, &c) ||
@@ -708,6 +715,9 @@ static json_t *topology_to_json(const struct machine *m)
 {
 	json_t *o, *types;
 
+	if (!m->nr_core_types && m->llc_cores)
+		return json_pack("{s:i, s:i, s:i, s:i}", "packages", m->packages, "cores", m->cores,
+				 "threads", m->threads, "llc_cores", m->llc_cores);
 	if (!m->nr_core_types)
 		return json_pack("{s:i, s:i, s:i}", "packages", m->packages, "cores", m->cores,
 				 "threads", m->threads);

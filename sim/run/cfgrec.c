@@ -45,6 +45,8 @@ size_t machine_canon_text(const struct machine *m, char *buf, size_t n)
 		  "active_package_power_w=%.17g\nstates=%d\n",
 		  m->driver, m->packages, m->cores, m->threads, m->active_core_power_w,
 		  m->active_package_power_w, m->state_count);
+	if (m->llc_cores) /* several LLCs per package only: other texts are unchanged */
+		CANON_ADD("llc_cores=%d\n", m->llc_cores);
 	for (i = 0; i < m->nr_core_types; i++) /* hybrid only: uniform texts are unchanged */
 		CANON_ADD("core_type=%s,%d,%d,%.17g\n", m->core_types[i].name, m->core_types[i].cores,
 			  m->core_types[i].threads, m->core_types[i].active_core_power_w);

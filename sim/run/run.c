@@ -65,6 +65,8 @@ static int load_machine(const struct run_request *req, const char *name, const c
 		m->cores = req->topology[1];
 		m->threads = req->topology[2];
 		m->nr_core_types = 0; /* a hybrid machine made uniform: every core alike */
+		if (m->llc_cores && m->cores % m->llc_cores)
+			m->llc_cores = 0; /* the LLCs no longer divide the cores: one per package */
 	}
 	if (machine_validate(m, name, err))
 		return -1;

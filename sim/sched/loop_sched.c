@@ -110,7 +110,8 @@ static struct sched_place *place_for(const struct machine *m, int nr_cpus)
 
 /*
  * The scheduling domains of each CPU: SMT siblings, the LLC (MC), the machine (PKG, or
- * NUMA across packages); a level whose span is one CPU or equals the level below is
+ * NUMA across packages; on two packages of several LLCs each, an EPYC pair, the kernel's
+ * PKG level between MC and NUMA is left out); a level whose span is one CPU or equals the level below is
  * degenerate (sd_degenerate()), weight 0. Every CPU has the same but a hybrid part's
  * E-cores, which have no SMT level.
  */

@@ -7,7 +7,7 @@
  * order of tests, so the two can be read side by side.
  *
  * The machine: Intel, no asymmetric capacities, no clusters (sched_cluster_active off),
- * the LLC domain (sd_llc) is the package, SMT siblings share a core (on a hybrid part only
+ * the LLC domain (sd_llc) is the package (or an AMD CCX: machine.h llc_cores), SMT siblings share a core (on a hybrid part only
  * the P-cores have two; sched_smt_active() is true when any core does), and every domain
  * level carries SD_WAKE_AFFINE (a two-socket SLIT distance, 21, is below
  * node_reclaim_distance, 30, so the NUMA level keeps it) and none SD_BALANCE_WAKE, so every
@@ -47,7 +47,7 @@ struct sched_place {
 	int nr_cpus;	   /* nr_cpumask_bits */
 	int threads;	   /* SMT siblings per core (hybrid: the most any core has) */
 	int llc_size;	   /* sd_llc_size: CPUs per package */
-	int *llc;	   /* per CPU: its LLC (package) */
+	int *llc;	   /* per CPU: its LLC (package, or CCX: machine.h llc_cores) */
 	int *core;	   /* per CPU: its core, numbered over the machine */
 	int *smt;	   /* the cores' CPUs, core after core, ascending (cpu_smt_mask) */
 	int *smt_off;	   /* per core: where its CPUs start in smt */
@@ -64,13 +64,14 @@ struct sched_place *sched_place_new(const struct machine *m)
 {
 	struct sched_place *sp = sim_calloc(1, sizeof(*sp));
 	int n = machine_nr_cpus(m), ncores = m->packages * m->cores;
+	int per_pkg = machine_llcs_per_package(m), nllc = m->packages * per_pkg;
 	int *fill;
 
 	if (!sp)
 		return NULL;
 	sp->nr_cpus = n;
 	sp->threads = m->threads;
-	sp->llc_size = n / m->packages;
+	sp->llc_size = n / nllc;
 	sp->llc = sim_calloc((size_t)n, sizeof(*sp->llc));
 	sp->core = sim_calloc((size_t)n, sizeof(*sp->core));
 	sp->smt = sim_calloc((size_t)n, sizeof(*sp->smt));
@@ -79,10 +80,10 @@ struct sched_place *sched_place_new(const struct machine *m)
 	sp->llc_cpus = sim_calloc((size_t)n, sizeof(*sp->llc_cpus));
 	sp->llc_pos = sim_calloc((size_t)n, sizeof(*sp->llc_pos));
 	sp->nr_running = sim_calloc((size_t)n, sizeof(*sp->nr_running));
-	sp->has_idle_cores = sim_calloc((size_t)m->packages, sizeof(*sp->has_idle_cores));
-	sp->nr_idle_scan = sim_calloc((size_t)m->packages, sizeof(*sp->nr_idle_scan));
+	sp->has_idle_cores = sim_calloc((size_t)nllc, sizeof(*sp->has_idle_cores));
+	sp->nr_idle_scan = sim_calloc((size_t)nllc, sizeof(*sp->nr_idle_scan));
 	sp->select_rq_mask = sim_calloc((size_t)n, sizeof(*sp->select_rq_mask));
-	fill = sim_calloc((size_t)(ncores + m->packages), sizeof(*fill));
+	fill = sim_calloc((size_t)(ncores + nllc), sizeof(*fill));
 	if (!sp->llc || !sp->core || !sp->smt || !sp->smt_off || !sp->smt_nr || !sp->llc_cpus ||
 	    !sp->llc_pos ||
 	    !sp->nr_running || !sp->has_idle_cores ||
@@ -103,14 +104,14 @@ struct sched_place *sched_place_new(const struct machine *m)
 		int package, core;
 
 		machine_cpu_topology(m, cpu, &package, &core, NULL);
-		sp->llc[cpu] = package;
+		sp->llc[cpu] = package * per_pkg + (per_pkg > 1 ? core / m->llc_cores : 0);
 		sp->core[cpu] = package * m->cores + core;
 		sp->smt[sp->smt_off[sp->core[cpu]] + fill[sp->core[cpu]]++] = cpu;
-		sp->llc_pos[cpu] = fill[ncores + package]++;
-		sp->llc_cpus[package * sp->llc_size + sp->llc_pos[cpu]] = cpu;
+		sp->llc_pos[cpu] = fill[ncores + sp->llc[cpu]]++;
+		sp->llc_cpus[sp->llc[cpu] * sp->llc_size + sp->llc_pos[cpu]] = cpu;
 	}
 	sim_free(fill);
-	for (int l = 0; l < m->packages; l++) {
+	for (int l = 0; l < nllc; l++) {
 		sp->has_idle_cores[l] = m->threads > 1;
 		sp->nr_idle_scan[l] = sp->llc_size;
 	}
