@@ -38,7 +38,6 @@ int machine_load(const char *name_or_path, struct machine *m, struct sim_error *
 			 machine_builtin(i)->name);
 	return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
 			     "unknown machine '%s'; built-in machines: %s; or give a path to a "
-			     "JSON file (see idlesim machines NAME --json) or to a sysfs snapshot "
-			     "(scripts/snapshot.sh)",
+			     "JSON file (see idlesim machines NAME --json)",
 			     name_or_path, list);
 }
