@@ -245,6 +245,31 @@ static void test_adl(void **state)
 	assert_string_equal(back.assumed, m.assumed);
 }
 
+/* A state disabled now (disable 1) but enabled by default keeps its default, with a note. */
+static void test_disabled_now(void **state)
+{
+	struct machine m;
+	char cmd[512], *note;
+	FILE *f;
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd),
+		 "rm -rf %s && cp -r %s/kvm-guest %s && for c in 2 3; do echo 1 "
+		 ">%s/sys/devices/system/cpu/cpu$c/cpuidle/state1/disable; done",
+		 tmp_path("off"), FIX, tmp_path("off"), tmp_path("off"));
+	assert_int_equal(sh(cmd), 0);
+	f = fopen(tmp_path("note-off"), "w");
+	assert_non_null(f);
+	load_ok(tmp_path("off"), &m, f);
+	fclose(f);
+	assert_false(m.states[1].default_off);
+	note = slurp_tmp("note-off");
+	assert_has(note, "cpu2/cpuidle/state1/disable: the state is disabled now");
+	assert_has(note, "--disable 'haltpoll idle'");
+	assert_null(strstr(note, "cpu3/")); /* said once */
+	free(note);
+}
+
 /* --name, and a snapshot named like a built-in. */
 static void test_names(void **state)
 {
@@ -448,7 +473,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_server_dir),  cmocka_unit_test(test_server_tar),
 		cmocka_unit_test(test_guest_targz), cmocka_unit_test(test_adl),
-		cmocka_unit_test(test_names),	    cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_names),	    cmocka_unit_test(test_disabled_now),
+		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_bad_topology),
 		cmocka_unit_test(test_bad_archives),
 	};

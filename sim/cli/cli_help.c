@@ -188,7 +188,7 @@ static const char *const help_report =
 	"  -o, --output FILE     write to FILE (atomically) instead of stdout\n";
 
 static const char *const help_machines =
-	"usage: idlesim machines [NAME|FILE.json] [--json]\n"
+	"usage: idlesim machines [NAME|FILE.json|SNAPSHOT] [--json]\n"
 	"       idlesim machines calibrate --wult datapoints.csv --machine M -o OUT.json\n"
 	"       idlesim machines import SNAPSHOT [--name NAME] -o OUT.json\n"
 	"\n"

@@ -64,6 +64,7 @@ struct build {
 	struct snap_cpu *cpu;
 	bool *mask; /* CPULIST_MAX, scratch for cpulist_parse() */
 	bool has_default_status;
+	unsigned int noted; /* states whose `disable` was noted */
 	char governor[LINE_MAX_LEN];
 };
 
@@ -493,11 +494,14 @@ static int read_state(struct build *b, int n, int k, struct snap_state *st)
 		return fail(b, lp, 0, 0, "%s here but not on cpu0's state0",
 			    rc == 0 ? "present" : "missing");
 	st->default_off = rc == 0 ? !strcmp(v, "disabled") : (int)disable;
-	if (rc == 0 && disable && !st->default_off && b->note)
+	if (rc == 0 && disable && !st->default_off && b->note && !(b->noted & (1u << k))) {
+		b->noted |= 1u << k; /* once per state, at the first CPU where it is off */
 		fprintf(b->note,
 			"idlesim: note: %s: the state is disabled now (disable 1), enabled by default: "
-			"the machine keeps the default; replay with --disable %s to run as it is\n",
-			snap_where(b->s, STATE_FILE("disable"), v, sizeof(v)), st->name);
+			"the machine keeps the default; replay with --disable %s%s%s to run as it is\n",
+			snap_where(b->s, STATE_FILE("disable"), v, sizeof(v)),
+			strchr(st->name, ' ') ? "'" : "", st->name, strchr(st->name, ' ') ? "'" : "");
+	}
 #undef STATE_FILE
 	return 0;
 }

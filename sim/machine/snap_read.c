@@ -370,9 +370,10 @@ static int find_layout(struct snap *s, struct sim_error *err)
 		/* an archive of one directory: look inside it */
 		if (s->is_dir || !s->nr || !strchr(s->m[0].path, '/'))
 			break;
+		/* sorted, so the first and last members bound all others */
 		snprintf(top, sizeof(top), "%.*s", (int)strcspn(s->m[0].path, "/"), s->m[0].path);
-		if (!has_under(s, top) || find_member(s, top) ||
-		    (s->nr && strncmp(s->m[s->nr - 1].path, top, strlen(top))))
+		if (find_member(s, top) || strncmp(s->m[s->nr - 1].path, top, strlen(top)) ||
+		    s->m[s->nr - 1].path[strlen(top)] != '/')
 			break;
 	}
 	return sim_error_set(err, SIM_ERR_INPUT, s->label, 0, 0,
