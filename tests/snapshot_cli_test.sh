@@ -51,6 +51,18 @@ for s in "$fix/kvm-guest" "$tmp/server-2s.tar.gz"; do
 	else bad "run --machine $s --format json: $(cat "$tmp/err")"; fi
 done
 
+# compare's config and the HTML report say it too.
+if "$bin" compare --workload tbench -g menu,teo -n 1 -j 1 --duration-s 0.01 \
+	-m "$fix/kvm-guest" -o "$tmp/cmp.txt" 2>"$tmp/err" &&
+	has "$tmp/cmp.txt" "machine kvm-guest: table" &&
+	has "$tmp/cmp.txt" "; assumed: power and wake latency of built-in kvm"; then
+	ok
+else bad "compare -m kvm-guest: $(cat "$tmp/err")"; fi
+if "$bin" report -m "$fix/server-2s" -g menu -o "$tmp/r.html" 2>"$tmp/err" &&
+	has "$tmp/r.html" "<th>machine: assumed</th><td>power and wake latency of built-in skx"; then
+	ok
+else bad "report -m server-2s: $(cat "$tmp/err")"; fi
+
 # Bad snapshots: copies of the guest with one thing broken.
 # broken NAME EDIT: tmp/NAME, a copy of kvm-guest with EDIT run in its cpu directory
 broken() {
