@@ -6,7 +6,7 @@ set -euo pipefail
 
 IDLESIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 IDLESIM_BUILD=${IDLESIM_BUILD:-$IDLESIM_ROOT/build} # the environment may name another
-IDLESIM_PACKAGES=(build-essential cmake pkg-config libjansson-dev libcmocka-dev)
+IDLESIM_PACKAGES=(build-essential cmake pkg-config libjansson-dev libcmocka-dev libarchive-dev)
 
 idlesim_missing_deps() {
 	local missing=()
@@ -16,8 +16,9 @@ idlesim_missing_deps() {
 	if command -v pkg-config >/dev/null 2>&1; then
 		pkg-config --exists jansson || missing+=(libjansson-dev)
 		pkg-config --exists cmocka || missing+=(libcmocka-dev)
+		pkg-config --exists libarchive || missing+=(libarchive-dev)
 	else
-		missing+=(libjansson-dev libcmocka-dev)
+		missing+=(libjansson-dev libcmocka-dev libarchive-dev)
 	fi
 	echo "${missing[@]:-}"
 }

@@ -1007,9 +1007,11 @@ static void test_load_files(void **state)
 	assert_int_equal(machine_load("nothere.json", &m, &err), -1);
 	assert_int_equal(err.code, SIM_ERR_IO);
 
+	/* a directory is read as a sysfs snapshot (sim/machine/snapshot.h), and /tmp is none */
 	sim_error_clear(&err);
 	assert_int_equal(machine_load("/tmp/", &m, &err), -1);
-	assert_int_equal(err.code, SIM_ERR_IO);
+	assert_int_equal(err.code, SIM_ERR_INPUT);
+	assert_non_null(strstr(err.text, "not a sysfs snapshot"));
 
 	/* a JSON error in a file names the file */
 	path = temp_file("{\n  \"name\": 1}", 14);

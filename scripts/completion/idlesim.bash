@@ -113,8 +113,9 @@ _idlesim()
 		((COMP_CWORD == 2)) &&
 			COMPREPLY=($(compgen -W "$(_idlesim_commands "$bin")" -- "$cur")) ;;
 	machines)
-		COMPREPLY=($(compgen -W "$(_idlesim_names "$bin" machines) calibrate" -- "$cur")
-			$(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "$(_idlesim_names "$bin" machines) calibrate import" -- "$cur")
+			$(compgen -f -X '!*.json' -- "$cur") $(compgen -f -X '!*.t[ag][rz]*' -- "$cur")
+			$(compgen -d -- "$cur")) ;;
 	sweep)
 		((COMP_CWORD == 2)) && COMPREPLY=($(compgen -W "merge summary" -- "$cur"))
 		COMPREPLY+=($(compgen -f -- "$cur")) ;;

@@ -188,15 +188,21 @@ static const char *const help_report =
 	"  -o, --output FILE     write to FILE (atomically) instead of stdout\n";
 
 static const char *const help_machines =
-	"usage: idlesim machines [NAME|FILE.json] [--json]\n"
+	"usage: idlesim machines [NAME|FILE.json|SNAPSHOT] [--json]\n"
 	"       idlesim machines calibrate --wult datapoints.csv --machine M -o OUT.json\n"
+	"       idlesim machines import SNAPSHOT [--name NAME] -o OUT.json\n"
 	"\n"
 	"Without a name, lists the built-in machines. With one, prints its idle-state table\n"
 	"as cpupower idle-info does, or with --json the JSON a user can edit and load back\n"
 	"with --machine FILE.json.\n"
 	"calibrate writes M with measured wake-latency distributions: each state named in\n"
 	"the ReqCState column of a wult datapoints.csv gets the quantiles of its WakeLatency\n"
-	"(us) values (run with --wake-latency measured; docs/wake-latency.md).\n";
+	"(us) values (run with --wake-latency measured; docs/wake-latency.md).\n"
+	"import writes the machine of a sysfs snapshot of your own machine (a directory, .tar\n"
+	"or .tar.gz that scripts/snapshot.sh makes): its topology and idle states, with the\n"
+	"powers and wake latencies of the closest built-in, marked assumed; --name NAME names\n"
+	"it (default: the snapshot's file name). --machine SNAPSHOT reads one directly\n"
+	"(docs/machines.md, \"Your own machine\").\n";
 
 static const char *const help_governors =
 	"usage: idlesim governors\n\nLists the governors, their ratings and tunables.\n";

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * cli_machines.c - idlesim machines: the built-in machines, one machine's idle states as
- * text or JSON, and `machines calibrate`, a machine with the wake latencies of a wult run.
+ * text or JSON, `machines calibrate`, a machine with the wake latencies of a wult run, and
+ * `machines import`, a machine from a sysfs snapshot.
  */
 #include "sim/cli/cli_int.h"
 #include "sim/cli/cli_opt.h"
 #include "sim/base/outfile.h"
 #include "sim/machine/machine.h"
+#include "sim/machine/snapshot.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -36,6 +38,19 @@ static void list_machines(void)
 	}
 }
 
+/* The JSON of m into output, written atomically. */
+static void write_machine(const char *output, const struct machine *m, struct sim_error *err)
+{
+	struct outfile out;
+
+	if (outfile_open(&out, output, err))
+		return;
+	if (machine_write_json(out.f, m))
+		outfile_fail(&out, err);
+	else
+		outfile_commit(&out, err);
+}
+
 /*
  * idlesim machines calibrate --wult datapoints.csv --machine M -o OUT.json: M with the
  * measured wake-latency distributions of a wult run (sim/machine/machine_calibrate.c), written
@@ -46,7 +61,6 @@ static int cmd_machines_calibrate(int argc, char **argv)
 	struct sim_error err = { 0 };
 	struct args a = { argc, argv, 2, "machines calibrate", &err, false, 0 };
 	const char *v, *csv = NULL, *name = NULL, *output = NULL;
-	struct outfile out;
 	struct machine m;
 
 	while (more(&a)) {
@@ -66,12 +80,42 @@ static int cmd_machines_calibrate(int argc, char **argv)
 	if (err.code != SIM_OK || machine_load(name, &m, &err) ||
 	    machine_calibrate_wult(&m, csv, stderr, &err) || machine_validate(&m, name, &err))
 		return finish(&err);
-	if (!outfile_open(&out, output, &err)) {
-		if (machine_write_json(out.f, &m))
-			outfile_fail(&out, &err);
+	write_machine(output, &m, &err);
+	return finish(&err);
+}
+
+/*
+ * idlesim machines import SNAPSHOT -o OUT.json [--name NAME]: the machine of a sysfs snapshot
+ * (sim/machine/snapshot.h) as JSON, written atomically; what was assumed goes to stderr.
+ */
+static int cmd_machines_import(int argc, char **argv)
+{
+	struct sim_error err = { 0 };
+	struct args a = { argc, argv, 2, "machines import", &err, false, 0 };
+	const char *v, *snapshot = NULL, *name = NULL, *output = NULL;
+	struct machine m;
+
+	while (more(&a)) {
+		if (opt(&a, "--output", "-o", &v))
+			output = v;
+		else if (opt(&a, "--name", NULL, &v))
+			name = v;
+		else if (operand(&a) && !snapshot)
+			snapshot = argv[a.i++];
 		else
-			outfile_commit(&out, &err);
+			bad_option(&a);
 	}
+	if (err.code == SIM_OK && (!snapshot || !output))
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
+			      "machines import needs a snapshot (a directory, .tar or .tar.gz: "
+			      "scripts/snapshot.sh makes one) and -o FILE.json");
+	if (err.code == SIM_OK && name && (!name[0] || strlen(name) >= MACHINE_NAME_LEN))
+		sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0, "--name: 1 to %d characters",
+			      MACHINE_NAME_LEN - 1);
+	if (err.code != SIM_OK ||
+	    machine_load_snapshot(snapshot, name, &m, stderr, &err))
+		return finish(&err);
+	write_machine(output, &m, &err);
 	return finish(&err);
 }
 
@@ -85,6 +129,8 @@ int cmd_machines(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "calibrate"))
 		return cmd_machines_calibrate(argc, argv);
+	if (argc > 1 && !strcmp(argv[1], "import"))
+		return cmd_machines_import(argc, argv);
 	while (more(&a)) {
 		if (opt(&a, "--json", NULL, NULL))
 			json = true;

@@ -318,6 +318,8 @@ void machine_print_idle_info(FILE *f, const struct machine *m)
 	int i;
 
 	fprintf(f, "Machine: %s%s%s\n", m->name, m->desc[0] ? " - " : "", m->desc);
+	if (m->assumed[0])
+		fprintf(f, "Assumed: %s\n", m->assumed);
 	if (!m->nr_core_types)
 		fprintf(f, "Topology: %d package(s) x %d core(s) x %d thread(s) = %d CPUs\n",
 			m->packages, m->cores, m->threads, machine_nr_cpus(m));

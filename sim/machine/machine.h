@@ -33,6 +33,7 @@
 
 #define MACHINE_NAME_LEN 32
 #define MACHINE_DESC_LEN 128
+#define MACHINE_ASSUMED_LEN 192
 #define MACHINE_MAX_CPUS 4096
 
 /*
@@ -97,6 +98,12 @@ struct machine_core_type {
 struct machine {
 	char name[MACHINE_NAME_LEN];
 	char desc[MACHINE_DESC_LEN];
+	/*
+	 * What of this machine is assumed rather than known, for reports to say: "" for the
+	 * built-ins and most JSON files; a machine from a sysfs snapshot (sim/machine/snapshot.h)
+	 * says where its powers and wake latencies come from. JSON "assumed".
+	 */
+	char assumed[MACHINE_ASSUMED_LEN];
 	char driver[32]; /* cpuidle driver name: "intel_idle" for the built-ins */
 	int packages;
 	int cores;   /* per package (hybrid: of every kind) */
@@ -134,8 +141,9 @@ const struct machine *machine_builtin(unsigned int i);
 const struct machine *machine_find_builtin(const char *name); /* case-insensitive */
 
 /*
- * Load a machine: a built-in name, or a path to a JSON file (anything containing '/' or
- * ending in ".json"), or "-": JSON on standard input (named "<stdin>"; read once, so a
+ * Load a machine: a built-in name, or a sysfs snapshot (a directory, or a path ending in
+ * .tar, .tar.gz or .tgz: sim/machine/snapshot.h), or a path to a JSON file (anything else
+ * containing '/' or ending in ".json"), or "-": JSON on standard input (named "<stdin>"; read once, so a
  * caller that loads a machine more than once spools it: sim/run/run.c). Returns 0, or -1 with
  * err set (file:line:column for JSON errors).
  */

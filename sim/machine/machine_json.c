@@ -46,7 +46,7 @@ static int flag_bit(const char *name)
 }
 
 static const char *const machine_keys[] = {
-	"name", "description", "driver", "topology", "power", "states", NULL,
+	"name", "description", "assumed", "driver", "topology", "power", "states", NULL,
 };
 static const char *const topology_keys[] = {"packages", "cores",     "threads",
 					     "core_types", "llc_cores", NULL};
@@ -505,6 +505,7 @@ static int load_root(const struct json_where *w, json_t *root, struct machine *m
 	if (check_keys(w, root, "", machine_keys) ||
 	    get_string(w, root, "", "name", true, m->name, sizeof(m->name)) ||
 	    get_string(w, root, "", "description", false, m->desc, sizeof(m->desc)) ||
+	    get_string(w, root, "", "assumed", false, m->assumed, sizeof(m->assumed)) ||
 	    get_string(w, root, "", "driver", false, m->driver, sizeof(m->driver)) ||
 	    load_topology(w, root, m) || load_power(w, root, m) || load_states(w, root, m, given))
 		return -1;
@@ -755,6 +756,8 @@ static json_t *machine_to_json(const struct machine *m)
 		rc |= json_array_append_new(states, state_to_json(&m->states[i]));
 	rc |= json_object_set_new(o, "name", json_string(m->name));
 	rc |= json_object_set_new(o, "description", json_string(m->desc));
+	if (m->assumed[0]) /* absent means nothing assumed beyond the documented rules */
+		rc |= json_object_set_new(o, "assumed", json_string(m->assumed));
 	rc |= json_object_set_new(o, "driver", json_string(m->driver));
 	rc |= json_object_set_new(o, "topology", topology_to_json(m));
 	rc |= json_object_set_new(o, "power",

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * machine_load.c - machine_load(): a built-in by name (sim/machine/machine_builtin.c) or a JSON
- * file by path (sim/machine/machine_json.c), the top of the machine layer.
+ * machine_load.c - machine_load(): a built-in by name (sim/machine/machine_builtin.c), a sysfs
+ * snapshot (sim/machine/snapshot.h) or a JSON file by path (sim/machine/machine_json.c), the
+ * top of the machine layer.
  */
 #include "sim/machine/machine.h"
 #include "sim/machine/machine_int.h"
+#include "sim/machine/snapshot.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +29,8 @@ int machine_load(const char *name_or_path, struct machine *m, struct sim_error *
 		machine_default_energy(m, MACHINE_DEFAULT_ALL);
 		return 0;
 	}
+	if (machine_is_snapshot_path(name_or_path))
+		return machine_load_snapshot(name_or_path, NULL, m, NULL, err);
 	if (looks_like_path(name_or_path) || !strcmp(name_or_path, "-"))
 		return machine_load_json_file(name_or_path, m, err);
 	for (i = 0; i < machine_builtin_count(); i++)

@@ -162,6 +162,12 @@ static void gov_config(const struct compare_result *res, int g, char *tun, size_
 	cfgrec_sets_text(sets, nsets, applied, n);
 }
 
+/* What of machine m is assumed (a sysfs snapshot's powers and wake latencies), or "". */
+static const char *machine_assumed(const struct compare_result *res, int m)
+{
+	return res->mrec ? res->mrec[m].assumed : "";
+}
+
 static void machine_config(const struct compare_result *res, int m, char hash[17], const char **dis)
 {
 	cfgrec_hex(hash, res->mrec ? res->mrec[m].hash : 0);
@@ -194,8 +200,9 @@ void compare_write_config(FILE *f, const struct compare_result *res)
 			wake_model_name(res->wake_model));
 	for (i = 0; i < res->nr_machines; i++) {
 		machine_config(res, i, hash, &dis);
-		textwrap_printf(f, 0, TEXTWRAP_INDENT_KEY, "machine %s: table %s; disabled: %s\n",
-				res->machines[i], hash, dis);
+		textwrap_printf(f, 0, TEXTWRAP_INDENT_KEY, "machine %s: table %s; disabled: %s%s%s\n",
+				res->machines[i], hash, dis, machine_assumed(res, i)[0] ? "; assumed: " : "",
+				machine_assumed(res, i));
 	}
 	for (i = 0; i < res->nr_governors; i++) {
 		gov_config(res, i, tun, sizeof(tun), sets, sizeof(sets));
@@ -229,8 +236,12 @@ json_t *compare_config_json(const struct compare_result *res)
 	json_object_set_new(o, "wake_latency_model", json_string(wake_model_name(res->wake_model)));
 	for (i = 0; i < res->nr_machines; i++) {
 		machine_config(res, i, hash, &dis);
-		json_array_append_new(ms, json_pack("{s:s, s:s, s:s}", "name", res->machines[i],
-						    "hash", hash, "disabled", dis));
+		json_t *mo = json_pack("{s:s, s:s, s:s}", "name", res->machines[i], "hash", hash,
+				       "disabled", dis);
+
+		if (machine_assumed(res, i)[0])
+			json_object_set_new(mo, "assumed", json_string(machine_assumed(res, i)));
+		json_array_append_new(ms, mo);
 	}
 	json_object_set_new(o, "machines", ms);
 	for (i = 0; i < res->nr_governors; i++) {

@@ -885,6 +885,8 @@ static void config_record(FILE *f, const struct run_results *res)
 		cfgrec_hex(h, r->machine_hash);
 		snprintf(buf, sizeof(buf), "%s (table %s)", r->machine, h);
 		cfg_row(f, "machine", buf);
+		if (r->mach.assumed[0])
+			cfg_row(f, "machine: assumed", r->mach.assumed);
 		cfgrec_hex(h, r->trace_hash);
 		snprintf(buf, sizeof(buf), "%s (%s)", r->trace, h);
 		cfg_row(f, "trace", buf);

@@ -513,6 +513,9 @@ static void text_config(FILE *f, const struct run_result *r, int width)
 		   "wake latency model %s; regret references: energy %s, latency %s\n",
 		IDLESIM_VERSION, r->machine, mh, r->trace, th, wake_model_name(r->wake_model),
 		RUN_ENERGY_REFERENCE, RUN_LATENCY_REFERENCE);
+	if (r->mach.assumed[0]) /* a sysfs snapshot's machine: what is not the machine's own */
+		textwrap_printf(f, width, TEXTWRAP_INDENT_KEY, "machine %s assumed: %s\n", r->machine,
+				r->mach.assumed);
 	textwrap_printf(f, width, TEXTWRAP_INDENT_KEY, "tunables: %s; --set applied: %s\n", tun, sets);
 }
 
@@ -791,6 +794,9 @@ static json_t *config_json(const struct run_result *r, json_t *disabled)
 				      RUN_LATENCY_REFERENCE));
 	cfgrec_hex(h, r->machine_hash);
 	json_object_set_new(o, "machine", json_pack("{s:s, s:s}", "name", r->machine, "hash", h));
+	if (r->mach.assumed[0])
+		json_object_set_new(json_object_get(o, "machine"), "assumed",
+				    json_string(r->mach.assumed));
 	cfgrec_hex(h, r->trace_hash);
 	json_object_set_new(o, "trace", json_pack("{s:s, s:s}", "name", r->trace, "hash", h));
 	json_object_set_new(o, "seed", json_null());

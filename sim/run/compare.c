@@ -773,6 +773,8 @@ static int result_init(const struct plan *pl, struct compare_result *res, struct
 		res->mrec[i].hash = machine_hash(&pl->mach[i]);
 		cfgrec_disabled_text(res->mrec[i].disabled, sizeof(res->mrec[i].disabled),
 				     &pl->mach[i], pl->mask[i]);
+		snprintf(res->mrec[i].assumed, sizeof(res->mrec[i].assumed), "%s",
+			 pl->mach[i].assumed);
 	}
 	res->iterations = req->iterations;
 	res->seed = req->seed;

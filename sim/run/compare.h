@@ -130,6 +130,7 @@ struct compare_cell {
 struct compare_machine_rec {
 	uint64_t hash;	/* machine_hash() of its table */
 	char disabled[256]; /* "C1,C6" or "none" */
+	char assumed[MACHINE_ASSUMED_LEN]; /* machine.assumed: "" for most machines */
 };
 
 struct compare_result {
