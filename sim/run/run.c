@@ -760,6 +760,14 @@ int run_machine_trace(const struct run_request *req, const struct machine *m,
 	uint32_t mask;
 
 	memset(out, 0, sizeof(*out));
+	/* intel_idle.* change the table as a machine is loaded (load_machine()); m is loaded
+	 * already, so they would do nothing: refuse them rather than ignore them. */
+	for (int i = 0; i < q.nr_sets; i++)
+		if (is_intel_idle_set(&q.sets[i]))
+			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+					     "%s.%s: intel_idle parameters apply when a machine is "
+					     "loaded by a command, not to an already loaded machine",
+					     q.sets[i].family, q.sets[i].name);
 	if (prepare_governors(&q, err) || machine_check_wake_model(m, q.wake_model, err) ||
 	    run_disabled_mask(&q, m, &mask, err))
 		return -1;
