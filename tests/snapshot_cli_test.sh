@@ -37,10 +37,10 @@ for f in adl-hybrid kvm-guest server-2s; do
 done
 "$bin" machines import "$fix/adl-hybrid" --name my-laptop -o "$tmp/adl.json" 2>/dev/null
 if has "$tmp/adl.json" '"name": "my-laptop"' && has "$tmp/adl.json" '"name": "cpu_atom"' &&
-	has "$tmp/adl.json" 'from built-in skl'; then ok; else bad "adl-hybrid JSON"; fi
+	has "$tmp/adl.json" 'of built-in adl-l'; then ok; else bad "adl-hybrid JSON"; fi
 
 # Replays: the text and JSON reports say what is assumed.
-for s in "$fix/kvm-guest" "$tmp/server-2s.tar.gz"; do
+for s in "$fix/kvm-guest" "$tmp/server-2s.tar.gz" "$fix/adl-hybrid"; do
 	if "$bin" run --machine "$s" -g menu@6.19 -o "$tmp/run.txt" 2>"$tmp/err" &&
 		has "$tmp/run.txt" "assumed: power and wake latency of built-in"; then
 		ok

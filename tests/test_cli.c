@@ -489,6 +489,17 @@ static void test_usage_errors(void **state)
 	expect_usage_error("run --governor menu --set menu.poll_threshold_us=20",
 			   "--set menu.poll_threshold_us=20 applies to none of the selected "
 			   "governors (menu@6.19)");
+	/* intel_idle module parameters: a machine's, refused where the kernel would refuse
+	 * them or the driver is another (tests/test_intel_tables.c tests their effect) */
+	expect_usage_error("run --machine kvm --set intel_idle.states_off=2",
+			   "machine kvm does not use the intel_idle driver");
+	expect_usage_error("run --machine spr --set intel_idle.states_off=-1",
+			   "--set intel_idle.states_off=-1: must be 0..4294967295");
+	expect_usage_error("run --machine spr --set intel_idle.max_cstate=0",
+			   "0 disables intel_idle");
+	expect_usage_error("run --machine spr --set intel_idle.ibrs_off=1", "no such parameter");
+	expect_usage_error("run --machine adl --set intel_idle.use_acpi=1",
+			   "has no assumed ACPI _CST");
 	/* in an expectation file: at the value of the comparison's "set": line 3 is
 	 * `  "set": {...`, 2 blanks, "set" in 3-7, ": " in 8-9, the object at 10 */
 	write_tmp("e.json", "{\"schema\": \"idlesim-expect/1\", \"comparisons\": [\n"

@@ -168,22 +168,24 @@ static char *temp_file(const char *contents, size_t len)
 
 static void test_builtin_list(void **state)
 {
-	static const char *const names[] = {"hsw", "bdw",   "skl",   "hsx",   "bdx", "skx",
-					    "rome", "genoa", "turin", "ryzen", "kvm"};
+	static const char *const names[] = {"hsw",   "bdw", "skl",   "hsx",   "bdx",   "skx",
+					    "icx",   "spr", "emr",   "gnr",   "srf",   "grr",
+					    "adl",   "adl-l", "adl-n", "mtl", "rome", "genoa",
+					    "turin", "ryzen", "kvm"};
 	unsigned int i;
 
 	(void)state;
-	/* the six intel_idle tables, the four AMD acpi_idle ones (cstates_acpi.c), then the
+	/* the 16 intel_idle tables, the four AMD acpi_idle ones (cstates_acpi.c), then the
 	 * KVM guest (sim/machine/cstates_guest.c) */
-	assert_int_equal(machine_builtin_count(), 11);
-	for (i = 0; i < 11; i++) {
+	assert_int_equal(machine_builtin_count(), 21);
+	for (i = 0; i < 21; i++) {
 		assert_string_equal(machine_builtin(i)->name, names[i]);
-		assert_string_equal(machine_builtin(i)->driver, i < 6   ? "intel_idle"
-								: i < 10 ? "acpi_idle"
+		assert_string_equal(machine_builtin(i)->driver, i < 16   ? "intel_idle"
+								: i < 20 ? "acpi_idle"
 									 : "haltpoll");
 		assert_ptr_equal(machine_find_builtin(names[i]), machine_builtin(i));
 	}
-	assert_null(machine_builtin(11));
+	assert_null(machine_builtin(21));
 	assert_ptr_equal(machine_find_builtin("SKL"), machine_builtin(2));
 	assert_null(machine_find_builtin("skylake"));
 	assert_null(machine_find_builtin(NULL));
@@ -964,7 +966,8 @@ static void test_load_unknown_name(void **state)
 	assert_int_equal(err.code, SIM_ERR_INPUT);
 	assert_string_equal(err.source, "");
 	assert_string_equal(
-		err.text, "unknown machine 'foo'; built-in machines: hsw, bdw, skl, hsx, bdx, skx, rome, genoa, turin, ryzen, kvm; "
+		err.text, "unknown machine 'foo'; built-in machines: hsw, bdw, skl, hsx, bdx, skx, icx, "
+			  "spr, emr, gnr, srf, grr, adl, adl-l, adl-n, mtl, rome, genoa, turin, ryzen, kvm; "
 			  "or give a path to a JSON file (see idlesim machines NAME --json)");
 }
 

@@ -701,9 +701,10 @@ static void test_energy_regret_invariant(void **state)
 					struct machine m;
 
 					assert_int_equal(machine_load(machine_builtin(k)->name, &m, &err), 0);
-					if (!smt) {
-						m.cores *= m.threads;
+					if (!smt) { /* a hybrid machine too becomes uniform */
+						m.cores = machine_nr_cpus(&m) / m.packages;
 						m.threads = 1;
+						m.nr_core_types = 0;
 					}
 					if (t == 0) {
 						mixed(&gc, 8, 30000000, 900 + k);

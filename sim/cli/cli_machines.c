@@ -14,12 +14,27 @@
 #include <stdio.h>
 #include <string.h>
 
+/* "2x18x2"; a hybrid package kind by kind: "1x8x2+8x1" (8 cores of 2 threads, 8 of 1). */
+static void topology_text(const struct machine *m, char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "%d", m->packages);
+
+	if (!m->nr_core_types) {
+		snprintf(buf + used, len - used, "x%dx%d", m->cores, m->threads);
+		return;
+	}
+	for (int k = 0; k < m->nr_core_types && used < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%dx%d", k ? "+" : "x",
+					 m->core_types[k].cores, m->core_types[k].threads);
+}
+
 static void list_machines(void)
 {
 	unsigned int i;
 	int k;
 
-	printf("%-6s %5s  %-9s  %-40s %s\n", "name", "CPUs", "topology", "idle states", "description");
+	printf("%-6s %5s  %-13s  %-40s %s\n", "name", "CPUs", "topology", "idle states",
+	       "description");
 	for (i = 0; i < machine_builtin_count(); i++) {
 		struct machine m;
 		struct sim_error err = { 0 };
@@ -33,8 +48,9 @@ static void list_machines(void)
 			used += (size_t)snprintf(states + used, sizeof(states) - used, "%s%s%s",
 						 k ? " " : "", m.states[k].name,
 						 m.states[k].default_off ? "(off)" : "");
-		snprintf(topo, sizeof(topo), "%dx%dx%d", m.packages, m.cores, m.threads);
-		printf("%-6s %5d  %-9s  %-40s %s\n", m.name, machine_nr_cpus(&m), topo, states, m.desc);
+		topology_text(&m, topo, sizeof(topo));
+		printf("%-6s %5d  %-13s  %-40s %s\n", m.name, machine_nr_cpus(&m), topo, states,
+		       m.desc);
 	}
 }
 

@@ -34,6 +34,24 @@ int machine_validate_wake(const struct machine *m, int i, const struct json_wher
 const struct machine *machine_intel_builtins(unsigned int *count);
 const struct machine *machine_acpi_builtins(unsigned int *count);
 const struct machine *machine_guest_builtins(unsigned int *count);
+/*
+ * What intel_idle knows of a built-in beyond its registered table (cstates_intel.c), for
+ * the module parameters (intel_idle_params.c): the idle_cpu's use_acpi, whether
+ * adl_idle_state_table_update() lets preferred_cstates choose C1 or C1E (then c1 is the
+ * table's state 0, CPUIDLE_FLAG_UNUSABLE by default and left out of the registered table),
+ * and the MWAIT hints of the firmware _CST that idlesim assumes (nr_cst 0: none assumed).
+ */
+#define MACHINE_INTEL_MAX_CST 4
+struct machine_intel_model {
+	const char *name;
+	bool use_acpi;
+	bool c1_preference;
+	int nr_cst;
+	unsigned int cst[MACHINE_INTEL_MAX_CST];
+	struct machine_state c1;
+};
+/* The model of built-in `name` (exact name), or NULL for a machine intel_idle does not drive. */
+const struct machine_intel_model *machine_intel_model(const char *name);
 /* machine_default_energy(), except for the fields marked in given[i] */
 void machine_fill_energy(struct machine *m, const unsigned int *given, unsigned int which);
 

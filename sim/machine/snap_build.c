@@ -745,6 +745,17 @@ static void assume(struct machine *m, const struct machine *c, bool same)
 
 	m->active_core_power_w = c ? c->active_core_power_w : DEFAULT_CORE_W;
 	m->active_package_power_w = c ? c->active_package_power_w : DEFAULT_PACKAGE_W;
+	/* a kind's own active power: the built-in's kind of the same name and rank among
+	 * the kinds so named (Meteor Lake has two cpu_atom kinds) */
+	for (int k = 0; c && k < m->nr_core_types; k++) {
+		int rank = 0, seen = 0;
+
+		for (int i = 0; i < k; i++)
+			rank += !strcmp(m->core_types[i].name, m->core_types[k].name);
+		for (int i = 0; i < c->nr_core_types; i++)
+			if (!strcmp(c->core_types[i].name, m->core_types[k].name) && seen++ == rank)
+				m->core_types[k].active_core_power_w = c->core_types[i].active_core_power_w;
+	}
 	for (int i = 0; c && i < m->state_count; i++) {
 		struct machine_state *s = &m->states[i];
 		int j;

@@ -16,6 +16,7 @@
 #include "sim/import/import.h"
 #include "sim/base/progress.h"
 #include "sim/engine/replay.h"
+#include "sim/machine/intel_idle.h"
 #include "sim/base/spool.h"
 
 #include <stdio.h>
@@ -53,12 +54,37 @@ void run_request_defaults(struct run_request *req)
 	req->wake_seed = 1;
 }
 
+static bool is_intel_idle_set(const struct run_set *s)
+{
+	return !strcmp(s->family, INTEL_IDLE_FAMILY);
+}
+
+/* The --set intel_idle.NAME=VALUE options of a request (checked one by one). */
+static int intel_idle_params(const struct run_request *req, struct intel_idle_params *p,
+			     struct sim_error *err)
+{
+	memset(p, 0, sizeof(*p));
+	for (int i = 0; i < req->nr_sets; i++)
+		if (is_intel_idle_set(&req->sets[i]) &&
+		    intel_idle_param_set(p, req->sets[i].name, req->sets[i].value, err))
+			return -1;
+	return 0;
+}
+
 /* `stdin_path`: where a spooled standard input is, for the machine "-" (NULL: read it). */
 static int load_machine(const struct run_request *req, const char *name, const char *stdin_path,
 			struct machine *m, struct sim_error *err)
 {
-	if (stdin_path && !strcmp(name, "-") ? machine_load_json_file_as(stdin_path, "<stdin>", m, err)
-					     : machine_load(name, m, err))
+	struct intel_idle_params ip;
+	bool from_file = stdin_path && !strcmp(name, "-");
+
+	if (from_file ? machine_load_json_file_as(stdin_path, "<stdin>", m, err)
+		      : machine_load(name, m, err))
+		return -1;
+	if (intel_idle_params(req, &ip, err))
+		return -1;
+	if (intel_idle_params_any(&ip) &&
+	    intel_idle_apply(m, !from_file && machine_find_builtin(name), &ip, err))
 		return -1;
 	if (req->topology[0]) {
 		m->packages = req->topology[0];
@@ -152,6 +178,8 @@ int run_check_sets_apply(const struct run_set *sets, int nr_sets,
 	int i, g;
 
 	for (i = 0; i < nr_sets; i++) {
+		if (is_intel_idle_set(&sets[i]))
+			continue; /* a machine's, not a governor's (load_machine()) */
 		for (g = 0; g < n && !cfgrec_set_applies(&sets[i], govs[g]); g++)
 			;
 		if (g < n)
@@ -176,12 +204,18 @@ int run_check_sets_apply(const struct run_set *sets, int nr_sets,
 static int run_check_sets(const struct run_request *req, struct sim_error *err)
 {
 	const struct cpuidle_governor *govs[RUN_MAX_ITEMS];
+	struct intel_idle_params ip;
 	int i;
 	unsigned int k;
 
+	if (intel_idle_params(req, &ip, err))
+		return -1;
 	for (i = 0; i < req->nr_sets; i++) {
 		const struct run_set *s = &req->sets[i];
 		bool family = false, found = false;
+
+		if (is_intel_idle_set(s))
+			continue;
 
 		for (k = 0; k < gov_count(); k++) {
 			const struct cpuidle_governor *g = gov_get(k);
@@ -729,6 +763,14 @@ int run_machine_trace(const struct run_request *req, const struct machine *m,
 	uint32_t mask;
 
 	memset(out, 0, sizeof(*out));
+	/* intel_idle.* change the table as a machine is loaded (load_machine()); m is loaded
+	 * already, so they would do nothing: refuse them rather than ignore them. */
+	for (int i = 0; i < q.nr_sets; i++)
+		if (is_intel_idle_set(&q.sets[i]))
+			return sim_error_set(err, SIM_ERR_INPUT, "", 0, 0,
+					     "%s.%s: intel_idle parameters apply when a machine is "
+					     "loaded by a command, not to an already loaded machine",
+					     q.sets[i].family, q.sets[i].name);
 	if (prepare_governors(&q, err) || machine_check_wake_model(m, q.wake_model, err) ||
 	    run_disabled_mask(&q, m, &mask, err))
 		return -1;
