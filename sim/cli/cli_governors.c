@@ -8,23 +8,28 @@
 #include "governors/governor.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int cmd_governors(int argc, char **argv)
 {
 	unsigned int i, k;
+	int w = 12; /* the name column fits the longest name (haltpoll@6.12: 13) */
 
 	if (argc > 1) {
 		fprintf(stderr, "idlesim: governors takes no arguments\n");
 		return SIM_EXIT_INPUT;
 	}
 	(void)argv;
-	printf("%-12s %6s  %s\n", "name", "rating", "summary");
+	for (i = 0; i < gov_count(); i++)
+		if ((int)strlen(gov_get(i)->name) > w)
+			w = (int)strlen(gov_get(i)->name);
+	printf("%-*s %6s  %s\n", w, "name", "rating", "summary");
 	for (i = 0; i < gov_count(); i++) {
 		const struct cpuidle_governor *g = gov_get(i);
 
-		printf("%-12s %6u  %s\n", g->name, g->rating, g->summary);
+		printf("%-*s %6u  %s\n", w, g->name, g->rating, g->summary);
 		for (k = 0; k < g->nr_params; k++)
-			printf("%-12s %6s    --set %.*s.%s=%lld  (%s)\n", "", "",
+			printf("%-*s %6s    --set %.*s.%s=%lld  (%s)\n", w, "", "",
 			       (int)gov_family_len(g->name), g->name, g->params[k].name,
 			       g->params[k].def, g->params[k].help);
 	}
