@@ -311,7 +311,7 @@ static int read_archive(struct snap *s, const char *path, const struct snapshot_
 		rc = add_entry(s, a, e, err);
 	}
 	archive_read_free(a);
-	if (!rc)
+	if (!rc && s->nr > 1) /* an empty archive has no array: qsort(NULL) is undefined */
 		qsort(s->m, s->nr, sizeof(*s->m), member_cmp);
 	for (size_t i = 1; !rc && i < s->nr; i++)
 		if (!strcmp(s->m[i].path, s->m[i - 1].path))
