@@ -42,6 +42,7 @@ static const struct command commands[] = {
 	{ "machines", cmd_machines },
 	{ "governors", cmd_governors },
 	{ "compare", cmd_compare },
+	{ "diff", cmd_diff },
 	{ "check", cmd_check },
 	{ "sweep", cmd_sweep },
 	{ "help", cmd_help },

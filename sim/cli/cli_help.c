@@ -306,6 +306,41 @@ static const char *const help_check =
 	"                        status is the same for every format\n"
 	"  -o, --output FILE     write the report to FILE (whole or not at all; default: stdout)\n";
 
+static const char *const help_diff =
+	"usage: idlesim diff --governor A --governor B [--trace T] [--machine M] [options]\n"
+	"       idlesim diff --governor G --set-a FAMILY.NAME=V --set-b FAMILY.NAME=V ...\n"
+	"\n"
+	"Which decisions two governors make differently on the same input, decision by\n"
+	"decision. Lockstep (default): one replay drives the engine, and at every decision\n"
+	"both sides are asked with identical inputs, each keeping its own state fed by the\n"
+	"driving run's outcomes. A decision diverges when the two choose different states or,\n"
+	"while the tick runs, one stops it and the other not. Prints the decisions and the\n"
+	"divergent share, a state-pair matrix, the rules each side used, per CPU, and the first\n"
+	"divergences with both sides' variables. docs/diff.md has the details.\n"
+	"\n"
+	"  -g, --governor G      a side: a governor name, a reference policy, or a kernel\n"
+	"                        file (PATH.c, compiled as run does); give two, or one with\n"
+	"                        --set-a/--set-b to compare it with itself\n"
+	"  --set-a FAMILY.NAME=V a tunable of side A only (--set applies to both)\n"
+	"  --set-b FAMILY.NAME=V a tunable of side B only\n"
+	"  -t, --trace T         traces as run takes them (default: the demo trace); every\n"
+	"                        trace on every machine\n"
+	"  -m, --machine M       machines as run takes them (default skl)\n"
+	"  --drive D             A (default), B or oracle: whose choices the engine enters\n"
+	"  --free                also replay each side on its own and print their scores side\n"
+	"                        by side (energy, regret, wake latency, above/below); per CPU\n"
+	"                        the first divergence is where the two free runs part\n"
+	"  --divergences N       divergences shown, the first N (default 10; 0 for none)\n"
+	"  --max-divergence PCT  exit status 3 when a trace's divergent share on a machine is\n"
+	"                        above PCT percent (for CI)\n"
+	"  --hz, --latency-limit-us, --disable, --enable, --topology, --wake-latency, --set,\n"
+	"  --governor-timeout    as for run\n"
+	"  -f, --format F        text (default), json (schema idlesim-diff/1), csv (a row per\n"
+	"                        CPU), junit or tap (a test per trace and machine)\n"
+	"  -o, --output FILE     write the report to FILE (whole or not at all; default: stdout)\n"
+	"\n"
+	"Exit status: 0, 2 for bad input, 3 when --max-divergence is exceeded.\n";
+
 static const char *const help_help =
 	"usage: idlesim help [COMMAND]\n"
 	"       idlesim COMMAND --help | -h\n"
@@ -327,6 +362,7 @@ void cli_usage(FILE *f)
 	      "  machines   list machines, or print one's idle-state table\n"
 	      "  governors  list governors and their tunables\n"
 	      "  compare    compare governors on a workload, MMTests-style, with statistics\n"
+	      "  diff       which decisions two governors make differently, in lockstep\n"
 	      "  check      run an expectation file's comparisons and test their bounds\n"
 	      "  sweep      run every point of a parameter grid, resumable, and summarise it\n"
 	      "  help CMD   help for a command\n"
@@ -355,6 +391,8 @@ int cli_help(FILE *f, const char *cmd)
 		fputs(help_governors, f);
 	else if (!strcmp(cmd, "compare"))
 		fputs(help_compare, f);
+	else if (!strcmp(cmd, "diff"))
+		fputs(help_diff, f);
 	else if (!strcmp(cmd, "check"))
 		fputs(help_check, f);
 	else if (!strcmp(cmd, "sweep"))

@@ -282,7 +282,7 @@ int finish(struct sim_error *err)
 
 /* ---- the run knobs ---- */
 
-static int parse_set(struct args *a, struct run_request *req, const char *val)
+int set_arg(struct args *a, const char *name, const char *val, struct run_set *sets, int *nr)
 {
 	struct run_set *s;
 	const char *dot, *eq;
@@ -296,14 +296,15 @@ static int parse_set(struct args *a, struct run_request *req, const char *val)
 	if (!dot || !eq || dot > eq || dot == val || eq == dot + 1 ||
 	    (size_t)(dot - val) >= sizeof(s->family) || (size_t)(eq - dot - 1) >= sizeof(s->name))
 		return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
-				     "--set '%s': expected FAMILY.NAME=VALUE, e.g. menu.decay=8", val);
-	if (req->nr_sets >= RUN_MAX_SETS)
-		return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0, "too many --set options");
+				     "%s '%s': expected FAMILY.NAME=VALUE, e.g. menu.decay=8", name,
+				     val);
+	if (*nr >= RUN_MAX_SETS)
+		return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0, "too many %s options", name);
 	neg = eq[1] == '-';
 	if (parse_fixed(eq + 1 + neg, 0, INT64_MAX / 1000, &v))
 		return sim_error_set(a->err, SIM_ERR_INPUT, "", 0, 0,
-				     "--set '%s': the value must be an integer", val);
-	s = &req->sets[req->nr_sets++];
+				     "%s '%s': the value must be an integer", name, val);
+	s = &sets[(*nr)++];
 	memcpy(s->family, val, (size_t)(dot - val));
 	s->family[dot - val] = '\0';
 	memcpy(s->name, dot + 1, (size_t)(eq - dot - 1));
@@ -391,7 +392,7 @@ bool run_knob_opt(struct args *a, struct run_request *req)
 	} else if (opt(a, "--wake-latency", NULL, &v)) {
 		parse_wake_model(a, v, &req->wake_model);
 	} else if (opt(a, "--set", NULL, &v)) {
-		parse_set(a, req, v);
+		set_arg(a, "--set", v, req->sets, &req->nr_sets);
 	} else if (opt(a, "--governor-timeout", NULL, &v)) {
 		governor_timeout_arg(a, v, &req->gov_timeout_ns);
 	} else {

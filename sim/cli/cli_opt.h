@@ -64,6 +64,8 @@ int wl_param_take(struct args *a, const struct workload *w, char name[WL_OPT_NAM
 		  const char **val);
 /* A comma-separated value appended to list[*n] (at most RUN_MAX_ITEMS), split in place. */
 int list_add(struct args *a, const char **list, int *n, const char *val, const char *name);
+/* A --set FAMILY.NAME=VALUE (option `name`: --set, --set-a, ...) appended to sets[*nr]. */
+int set_arg(struct args *a, const char *name, const char *val, struct run_set *sets, int *nr);
 /* --wake-latency worst|typical|measured */
 int parse_wake_model(struct args *a, const char *val, enum wake_model *out);
 /*

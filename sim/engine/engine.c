@@ -218,9 +218,10 @@ static uint64_t decisions(const struct sim_cpu *c)
  * call, the CPU, the CPU's decision (counted from 1; 0 before the first) and the trace time
  * the governor's clock read (docs/kernel-governor-files.md).
  */
-__attribute__((noinline, cold)) int gov_file_error(struct sim *S, struct sim_error *err,
-						    const char *fn, int outcome, int bad, int cpu,
-						    uint64_t decision, int64_t t)
+__attribute__((noinline, cold)) int gov_file_error(struct sim *S, const struct cpuidle_governor *g,
+						    struct sim_error *err, const char *fn,
+						    int outcome, int bad, int cpu, uint64_t decision,
+						    int64_t t)
 {
 	char what[96], sig[32], where[96];
 
@@ -237,9 +238,9 @@ __attribute__((noinline, cold)) int gov_file_error(struct sim *S, struct sim_err
 		 (unsigned long long)decision, (long long)(t / SIM_NS_PER_S),
 		 (long long)(t % SIM_NS_PER_S / 1000));
 	if (outcome || strcmp(fn, "select"))
-		return sim_error_set(err, SIM_ERR_INPUT, S->gov->file, 0, 0, "%s() %s %s", fn, what,
+		return sim_error_set(err, SIM_ERR_INPUT, g->file, 0, 0, "%s() %s %s", fn, what,
 				     where);
-	return sim_error_set(err, SIM_ERR_INPUT, S->gov->file, 0, 0,
+	return sim_error_set(err, SIM_ERR_INPUT, g->file, 0, 0,
 			     "%s() %s %s: the driver has %d states (0..%d)", fn, what, where,
 			     S->drv.state_count, S->drv.state_count - 1);
 }
@@ -259,7 +260,7 @@ static __attribute__((noinline)) int guarded_select(struct sim *S, struct sim_cp
 
 	if (!outcome && idx >= 0 && idx < S->drv.state_count)
 		return idx;
-	return gov_file_error(S, S->err, "select", outcome, idx, c->id, decisions(c) + 1, t);
+	return gov_file_error(S, S->gov, S->err, "select", outcome, idx, c->id, decisions(c) + 1, t);
 }
 
 /* reflect(): 0, or -1 with S->err set. */
@@ -268,11 +269,69 @@ static __attribute__((noinline)) int guarded_reflect(struct sim *S, struct sim_c
 	struct cpuidle_device *dev = &c->dev;
 	int outcome = S->gov->reflect ? govguard_reflect(S->guard, S->gov, dev, idx) : 0;
 
-	return outcome ? gov_file_error(S, S->err, "reflect", outcome, 0, c->id, decisions(c),
+	return outcome ? gov_file_error(S, S->gov, S->err, "reflect", outcome, 0, c->id, decisions(c),
 					dev->env.now_ns)
 		       : 0;
 }
 
+
+/* Lockstep shadows (shadow_sync() in engine_int.h). Out of line: runs without shadows pay
+ * one test. */
+static __attribute__((noinline)) int shadows_select(struct sim *S, struct sim_cpu *c)
+{
+	const struct cpuidle_device *dev = &c->dev;
+	int k;
+
+	for (k = 0; k < S->nr_shadows; k++) {
+		struct sim_shadow_rt *sh = &S->shadow[k];
+		struct cpuidle_device *sd = &sh->devs[c->id];
+		struct sim_shadow_choice *ch = &c->xb->dec.shadow[k];
+		bool stop_tick = true;
+		int idx = -1, outcome = 0;
+
+		shadow_sync(sd, dev);
+		sd->explain->nr = 0;
+		if (sh->gov->file)
+			outcome = govguard_select(S->guard, sh->gov, &S->drv, sd, &stop_tick, &idx);
+		else
+			idx = sh->gov->select(&S->drv, sd, &stop_tick);
+		if (outcome || idx < 0 || idx >= S->drv.state_count) {
+			if (sh->gov->file)
+				return gov_file_error(S, sh->gov, S->err, "select", outcome, idx,
+						      c->id, decisions(c) + 1, dev->env.now_ns);
+			return internal_error(S, "governor returned a state index out of range",
+					      c->id, dev->env.now_ns);
+		}
+		ch->state = idx;
+		ch->stop_tick = stop_tick;
+		ch->ex = sd->explain;
+	}
+	return 0;
+}
+
+/* Before the driver's reflect(): each shadow reflects on the entry the driver made. */
+static __attribute__((noinline)) int shadows_reflect(struct sim *S, struct sim_cpu *c, int idx)
+{
+	int k;
+
+	for (k = 0; k < S->nr_shadows; k++) {
+		struct sim_shadow_rt *sh = &S->shadow[k];
+		struct cpuidle_device *sd = &sh->devs[c->id];
+		int outcome = 0;
+
+		if (!sh->gov->reflect)
+			continue;
+		shadow_sync(sd, &c->dev);
+		if (sh->gov->file)
+			outcome = govguard_reflect(S->guard, sh->gov, sd, idx);
+		else
+			sh->gov->reflect(sd, idx);
+		if (outcome)
+			return gov_file_error(S, sh->gov, S->err, "reflect", outcome, 0, c->id,
+					      decisions(c), c->dev.env.now_ns);
+	}
+	return 0;
+}
 
 static int enter_state(struct sim *S, struct sim_cpu *c, int idx, int64_t t)
 {
@@ -343,13 +402,15 @@ static int do_select(struct sim *S, struct sim_cpu *c, int64_t t)
 	env->load = o->load;
 	if (dev->explain)
 		explain_begin(S, c, t);
+	if (__builtin_expect(S->nr_shadows != 0, 0) && shadows_select(S, c))
+		return -1;
 
-	if (__builtin_expect(S->guard != NULL, 0))
+	if (__builtin_expect(S->guard != NULL, 0) && S->gov->file)
 		idx = guarded_select(S, c, &stop_tick); /* checked: -1 with S->err set */
 	else
 		idx = S->gov->select(&S->drv, dev, &stop_tick);
 	if (idx < 0 || idx >= S->drv.state_count)
-		return S->guard ? -1
+		return S->gov->file ? -1
 				: internal_error(S, "governor returned a state index out of range",
 						 cpu_id(S, c), t);
 
@@ -584,7 +645,9 @@ static int do_wakeup(struct sim *S, struct sim_cpu *c, int64_t t)
 	dev->env.now_ns = t + lat;
 	if (dev->explain)
 		explain_end(S, c, t, cause, diff, verdict);
-	if (__builtin_expect(S->guard != NULL, 0)) {
+	if (__builtin_expect(S->nr_shadows != 0, 0) && shadows_reflect(S, c, idx))
+		return -1;
+	if (__builtin_expect(S->guard != NULL, 0) && S->gov->file) {
 		if (guarded_reflect(S, c, idx))
 			return -1;
 	} else if (S->gov->reflect) {

@@ -38,6 +38,27 @@
 #include "sim/trace/trace.h"
 #include "sim/engine/wheel.h"
 
+/*
+ * Lockstep shadows (idlesim diff, sim/run/diff.h): governors asked at every decision of the
+ * run with the driving governor's inputs, whose choices are reported but never entered.
+ * Each keeps its own per-CPU data, fed the run's outcomes: before each of its calls its
+ * device is the driver's (history, statistics, the tick, the timers), and reflect() gets
+ * the index the driver entered.
+ */
+#define SIM_MAX_SHADOWS 2
+
+struct sim_shadow {
+	const struct cpuidle_governor *gov;
+	const long long *gov_params; /* NULL = its defaults */
+};
+
+/* A shadow's answer to one decision; ex is the engine's, valid during the callback only. */
+struct sim_shadow_choice {
+	int state;
+	bool stop_tick;
+	const struct cpuidle_explain *ex;
+};
+
 /* One completed decision, for --explain: what the governor saw, chose, and what happened. */
 struct sim_decision {
 	int64_t time_ns; /* select time */
@@ -69,6 +90,7 @@ struct sim_decision {
 	bool first;	/* the first decision of an idle period (counted in idle_periods) */
 	bool truncated;	/* the entry was still in progress at the end (explain_truncated):
 			 * wake_ns = reflect_ns = the end, residency_ns = its truncated time */
+	struct sim_shadow_choice shadow[SIM_MAX_SHADOWS]; /* sim_config.shadows' answers */
 };
 
 typedef void sim_explain_fn(void *ud, const struct sim_decision *d);
@@ -120,6 +142,10 @@ struct sim_config {
 	 * longer than this, in wall time, ends the run. 0: the default ($IDLESIM_GOVERNOR_TIMEOUT,
 	 * else GOVGUARD_TIMEOUT_DEFAULT_NS, 5 s); < 0: no limit. Unused for built-in governors. */
 	int64_t gov_timeout_ns;
+	/* Lockstep shadows (at most SIM_MAX_SHADOWS): asked at every decision, reported through
+	 * explain (which they require; explain_limit < 0), never entered. */
+	const struct sim_shadow *shadows;
+	int nr_shadows;
 };
 
 struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct sim_error *err);

@@ -78,6 +78,15 @@ struct explain_buf {
 	struct cpuidle_explain ex;
 };
 
+/* A lockstep shadow (sim_config.shadows): its tunables, per-CPU data, devices and logs. */
+struct sim_shadow_rt {
+	const struct cpuidle_governor *gov;
+	long long *params;
+	unsigned char *gov_data;
+	struct cpuidle_device *devs;   /* per CPU */
+	struct cpuidle_explain *ex;    /* per CPU */
+};
+
 struct sim {
 	struct sim_config cfg;
 	struct cpuidle_driver drv;
@@ -105,14 +114,34 @@ struct sim {
 	/* A governor file's calls are made through this (gov->file); NULL for the built-ins. */
 	struct govguard *guard;
 	bool gov_failed; /* one of its calls went wrong: call it no more */
+	struct sim_shadow_rt shadow[SIM_MAX_SHADOWS];
+	int nr_shadows;
 };
+
+/*
+ * A lockstep shadow's device becomes the driver's before each of its calls (the history,
+ * statistics, tick and timers the driver's governor sees), keeping its own per-CPU data,
+ * tunables and log.
+ */
+static inline void shadow_sync(struct cpuidle_device *s, const struct cpuidle_device *d)
+{
+	void *data = s->governor_data;
+	const long long *params = s->gov_params;
+	struct cpuidle_explain *ex = s->explain;
+
+	*s = *d;
+	s->governor_data = data;
+	s->gov_params = params;
+	s->explain = ex;
+}
 
 /*
  * A governor file's call `fn` went wrong (outcome: the signal that ended it,
  * GOVGUARD_TIMEOUT, or 0 when it returned `bad`, out of range): an input error naming the
  * file, the call, the CPU, its decision and the trace time. Returns -1.
  */
-int gov_file_error(struct sim *S, struct sim_error *err, const char *fn, int outcome, int bad,
+int gov_file_error(struct sim *S, const struct cpuidle_governor *g, struct sim_error *err,
+		   const char *fn, int outcome, int bad,
 		   int cpu, uint64_t decision, int64_t t);
 
 /* The decision log's entry cut by the end of the run (sim_finish()). */

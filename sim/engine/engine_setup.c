@@ -84,15 +84,96 @@ static int init_cpus(struct sim *S, struct sim_error *err)
 		dev->env.period_energy_j = period_energy_j;
 		dev->env.period_energy_ctx = S;
 		dev->explain = S->cfg.explain && S->cfg.explain_limit != 0 ? &c->xb->ex : NULL;
-		if (S->guard && S->gov->enable) {
+		if (S->gov->file && S->gov->enable) {
 			int ret = 0, outcome = govguard_enable(S->guard, S->gov, &S->drv, dev, &ret);
 
 			if (outcome || ret)
-				return gov_file_error(S, err, "enable", outcome, ret, i, 0,
+				return gov_file_error(S, S->gov, err, "enable", outcome, ret, i, 0,
 						      dev->env.now_ns);
 		} else if (S->gov->enable && S->gov->enable(&S->drv, dev)) {
 			return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
 					     "governor %s failed to enable CPU %d", S->gov->name, i);
+		}
+	}
+	return 0;
+}
+
+/* A shadow's call of enable() or disable() on CPU i, isolated for a governor file. */
+static int shadow_enable(struct sim *S, struct sim_shadow_rt *sh, int i, struct sim_error *err)
+{
+	struct cpuidle_device *sd = &sh->devs[i];
+	int ret = 0, outcome = 0;
+
+	if (!sh->gov->enable)
+		return 0;
+	if (sh->gov->file)
+		outcome = govguard_enable(S->guard, sh->gov, &S->drv, sd, &ret);
+	else
+		ret = sh->gov->enable(&S->drv, sd);
+	if (sh->gov->file && (outcome || ret))
+		return gov_file_error(S, sh->gov, err, "enable", outcome, ret, i, 0, sd->env.now_ns);
+	if (ret)
+		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+				     "governor %s failed to enable CPU %d", sh->gov->name, i);
+	return 0;
+}
+
+static void shadows_disable(struct sim *S, int i)
+{
+	int k;
+
+	for (k = 0; k < S->nr_shadows; k++) {
+		struct sim_shadow_rt *sh = &S->shadow[k];
+
+		if (!sh->devs || !sh->gov->disable)
+			continue;
+		if (sh->gov->file && !S->gov_failed)
+			S->gov_failed = govguard_disable(S->guard, sh->gov, &S->drv, &sh->devs[i]) != 0;
+		else if (!sh->gov->file)
+			sh->gov->disable(&S->drv, &sh->devs[i]);
+	}
+}
+
+/*
+ * The lockstep shadows (sim_config.shadows): tunables, per-CPU data laid out as the
+ * driver's (one array, CPU n at n * size: a governor file's per_cpu_ptr() relies on it),
+ * devices that start as the driver's, and one log per CPU. After init_cpus().
+ */
+static int init_shadows(struct sim *S, struct sim_error *err)
+{
+	int k, i;
+	unsigned int j;
+
+	for (k = 0; k < S->cfg.nr_shadows; k++) {
+		const struct sim_shadow *cs = &S->cfg.shadows[k];
+		struct sim_shadow_rt *sh = &S->shadow[k];
+		size_t priv = (cs->gov->priv_size + 15) & ~(size_t)15;
+
+		S->nr_shadows = k + 1;
+		sh->gov = cs->gov;
+		if (cs->gov->nr_params) {
+			sh->params = sim_calloc(cs->gov->nr_params, sizeof(*sh->params));
+			if (!sh->params)
+				return sim_error_nomem(err, "");
+			for (j = 0; j < cs->gov->nr_params; j++)
+				sh->params[j] = cs->gov_params ? cs->gov_params[j]
+							       : cs->gov->params[j].def;
+		}
+		sh->devs = sim_calloc((size_t)S->cfg.nr_cpus, sizeof(*sh->devs));
+		sh->ex = sim_calloc((size_t)S->cfg.nr_cpus, sizeof(*sh->ex));
+		if (priv)
+			sh->gov_data = sim_calloc((size_t)S->cfg.nr_cpus, priv);
+		if (!sh->devs || !sh->ex || (priv && !sh->gov_data))
+			return sim_error_nomem(err, "");
+		for (i = 0; i < S->cfg.nr_cpus; i++) {
+			struct cpuidle_device *sd = &sh->devs[i];
+
+			sd->governor_data = priv ? sh->gov_data + (size_t)i * priv : NULL;
+			sd->gov_params = sh->params;
+			sd->explain = &sh->ex[i];
+			shadow_sync(sd, &S->cpus[i].dev);
+			if (shadow_enable(S, sh, i, err))
+				return -1;
 		}
 	}
 	return 0;
@@ -103,6 +184,7 @@ struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct si
 	const struct machine *m = cfg->machine;
 	struct sim *S;
 	unsigned int i;
+	bool any_file = false;
 	int k;
 
 	if (cfg->nr_cpus < 1 || cfg->nr_cpus > machine_nr_cpus(m)) {
@@ -148,6 +230,19 @@ struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct si
 		S->wake_fixed_ns[k] = machine_wake_fixed_ns(&m->states[k], cfg->wake_model);
 		S->wake_mean_ns[k] = machine_wake_mean_ns(&m->states[k], cfg->wake_model);
 	}
+	if (cfg->nr_shadows < 0 || cfg->nr_shadows > SIM_MAX_SHADOWS ||
+	    (cfg->nr_shadows && !cfg->explain)) {
+		sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+			      "%d lockstep shadows (at most %d, and they need the decision log)",
+			      cfg->nr_shadows, SIM_MAX_SHADOWS);
+		sim_free(S);
+		return NULL;
+	}
+	for (k = 0; k < cfg->nr_shadows; k++)
+		if (cfg->shadows[k].gov->energy_horizon)
+			S->lookahead_ns = sim_max64(S->lookahead_ns,
+						    energy_period_horizon_ns(m, S->wake_mean_ns,
+									     ENERGY_HORIZON_MAX_NS));
 	if (S->gov->energy_horizon)
 		S->lookahead_ns = sim_max64(S->lookahead_ns,
 					    energy_period_horizon_ns(m, S->wake_mean_ns,
@@ -164,11 +259,13 @@ struct sim *sim_create(const struct sim_config *cfg, int64_t start_ns, struct si
 	S->energy = energy_new(m, cfg->nr_cpus, start_ns, S->lanes);
 	if (!S->q || !S->energy)
 		goto nomem;
-	if (S->gov->file && !(S->guard = govguard_create(cfg->gov_timeout_ns, err))) {
+	for (k = 0; k < cfg->nr_shadows; k++)
+		any_file |= cfg->shadows[k].gov->file != NULL;
+	if ((S->gov->file || any_file) && !(S->guard = govguard_create(cfg->gov_timeout_ns, err))) {
 		sim_destroy(S);
 		return NULL;
 	}
-	if (init_cpus(S, err)) {
+	if (init_cpus(S, err) || init_shadows(S, err)) {
 		sim_destroy(S);
 		return NULL;
 	}
@@ -189,14 +286,21 @@ void sim_destroy(struct sim *S)
 		for (i = 0; i < S->cfg.nr_cpus; i++) {
 			/* A governor file's: isolated, and not after one of its calls went wrong
 			 * (its state is garbage then); a fault here is ignored, the run is over. */
-			if (S->gov->disable && S->guard && !S->gov_failed)
+			if (S->gov->disable && S->gov->file && !S->gov_failed)
 				S->gov_failed = govguard_disable(S->guard, S->gov, &S->drv,
 								 &S->cpus[i].dev) != 0;
-			else if (S->gov->disable && !S->guard)
+			else if (S->gov->disable && !S->gov->file)
 				S->gov->disable(&S->drv, &S->cpus[i].dev);
+			shadows_disable(S, i);
 			sim_free(S->cpus[i].ring);
 			lat_hist_release(&S->cpus[i].st.wake_latency);
 		}
+	}
+	for (i = 0; i < S->nr_shadows; i++) {
+		sim_free(S->shadow[i].params);
+		sim_free(S->shadow[i].gov_data);
+		sim_free(S->shadow[i].devs);
+		sim_free(S->shadow[i].ex);
 	}
 	sim_free(S->cpus);
 	sim_free(S->xbufs);

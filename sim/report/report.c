@@ -415,24 +415,30 @@ static int explain_prio(const char *key)
 	return 3;
 }
 
-/* A governor variable: durations (_ns, _us) with units, -1 as "none". */
-static void explain_item(struct xline *x, const struct cpuidle_explain_item *it)
+void report_fmt_explain_item(char *buf, size_t n, const struct cpuidle_explain_item *it)
 {
 	size_t kl = strlen(it->key);
 	char v[32];
 
 	if (it->str) {
-		xadd(x, strcmp(it->key, "rule") ? 3 : 0, " %s=%s", it->key, it->str);
-		return;
-	}
-	if (kl > 3 && (!strcmp(it->key + kl - 3, "_ns") || !strcmp(it->key + kl - 3, "_us"))) {
+		snprintf(buf, n, "%s=%s", it->key, it->str);
+	} else if (kl > 3 && (!strcmp(it->key + kl - 3, "_ns") || !strcmp(it->key + kl - 3, "_us"))) {
 		report_fmt_ns(v, sizeof(v), it->val < 0 ? -1 : it->key[kl - 2] == 'u' ? it->val * 1000 : it->val);
-		xadd(x, explain_prio(it->key), " %.*s=%s", (int)(kl - 3), it->key, v);
+		snprintf(buf, n, "%.*s=%s", (int)(kl - 3), it->key, v);
 	} else if (it->val == -1) {
-		xadd(x, explain_prio(it->key), " %s=none", it->key);
+		snprintf(buf, n, "%s=none", it->key);
 	} else {
-		xadd(x, explain_prio(it->key), " %s=%lld", it->key, it->val);
+		snprintf(buf, n, "%s=%lld", it->key, it->val);
 	}
+}
+
+/* A governor variable: the rule is never left out, the prediction last. */
+static void explain_item(struct xline *x, const struct cpuidle_explain_item *it)
+{
+	char v[96];
+
+	report_fmt_explain_item(v, sizeof(v), it);
+	xadd(x, it->str ? (strcmp(it->key, "rule") ? 3 : 0) : explain_prio(it->key), " %s", v);
 }
 
 static void text_decision(FILE *f, const struct run_result *r, const struct run_decision *rd,
@@ -877,7 +883,7 @@ static int report_json(FILE *f, const struct run_results *res)
 
 /* ---- CSV ---- */
 
-static void csv_field(FILE *f, const char *s)
+void report_csv_field(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\n")) {
 		fputs(s, f);
@@ -894,7 +900,7 @@ static void csv_field(FILE *f, const char *s)
 
 static void csv_prefix(FILE *f, const struct run_result *r, const char *cpu)
 {
-	csv_field(f, r->trace);
+	report_csv_field(f, r->trace);
 	fprintf(f, ",%s,%s,%d,%s,", r->machine, r->governor, r->hz, cpu);
 }
 
@@ -915,15 +921,15 @@ static void csv_config(FILE *f, const struct run_result *r)
 			k += snprintf(buf + k, sizeof(buf) - (size_t)k, "%s%s", k ? ";" : "",
 				      state_name(r, i));
 	buf[k] = '\0'; /* CPUIDLE_STATE_MAX short names fit */
-	csv_field(f, buf);
+	report_csv_field(f, buf);
 	fputc(',', f);
 	snprintf(buf, sizeof(buf), "unknown");
 	if (g)
 		cfgrec_tunables_text(buf, sizeof(buf), g, result_params(r));
-	csv_field(f, buf);
+	report_csv_field(f, buf);
 	fputc(',', f);
 	cfgrec_sets_text(buf, sizeof(buf), r->sets, r->nr_sets);
-	csv_field(f, buf);
+	report_csv_field(f, buf);
 	cfgrec_hex(mh, r->machine_hash);
 	cfgrec_hex(th, r->trace_hash);
 	fprintf(f, ",%s,%s,%s,%s,,%s\n", wake_model_name(r->wake_model),

@@ -30,7 +30,13 @@ struct report_opts {
 /* A duration with its unit, 3 significant digits: "830ns", "1.25ms", "none" if < 0. */
 void report_fmt_ns(char *buf, size_t n, int64_t ns);
 
+/* One --explain variable as the text report shows it: "rule=timer", "expected=4ms"
+ * (durations _ns/_us with their unit, -1 as "none"), "candidate=8". */
+void report_fmt_explain_item(char *buf, size_t n, const struct cpuidle_explain_item *it);
+
 int report_format_parse(const char *s, enum report_format *f);
+/* A CSV field, quoted (RFC 4180) when it holds a comma, a quote or a newline. */
+void report_csv_field(FILE *f, const char *s);
 /* report_write() failures: a write failed (errno says why), or memory ran out. */
 enum { REPORT_ERR_IO = -1, REPORT_ERR_NOMEM = -2 };
 
