@@ -92,6 +92,7 @@ expect2 "unknown governor" "unknown governor 'nope'" diff -g menu -g nope
 expect2 "bad drive" "'C' is not A, B or oracle" diff -g menu -g teo --drive C
 expect2 "bad format" "'xml' is not one of" diff -g menu -g teo -f xml
 expect2 "set-b not of B" "--set-b (side B, teo@6.19)" diff -g menu -g teo --set-b menu.decay=4
+expect2 "divergences with csv" "--divergences" diff -g menu -g teo -f csv --divergences 3
 expect2 "bad max" "--max-divergence" diff -g menu -g teo --max-divergence 101
 expect2 "missing trace" "no-such.trace" diff -g menu -g teo -t "$tmp/no-such.trace"
 printf 'idlesim-trace v1\ncpus 2\nidle 0 10 5 timer\nidle 5 10 5 timer\n' >"$tmp/bad.trace"

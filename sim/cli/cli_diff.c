@@ -39,6 +39,7 @@ int cmd_diff(int argc, char **argv)
 	const char *v, *output = NULL, *govs[RUN_MAX_ITEMS];
 	char cmdline[1024];
 	int nr_govs = 0, rc, i;
+	bool keep_given = false;
 	int64_t n;
 
 	command_line(cmdline, sizeof(cmdline), argc, argv);
@@ -74,6 +75,7 @@ int cmd_diff(int argc, char **argv)
 		else if (opt(&a, "--divergences", NULL, &v)) {
 			if (!num_arg(&a, "--divergences", v, 0, 0, 100000, &n))
 				req.keep = (long)n;
+			keep_given = true;
 		} else if (opt(&a, "--max-divergence", NULL, &v))
 			max_arg(&a, v, &ro.max_pct);
 		else if (opt(&a, "--format", "-f", &v)) {
@@ -86,6 +88,8 @@ int cmd_diff(int argc, char **argv)
 		else
 			bad_option(&a);
 	}
+	option_unused(&a, keep_given && ro.format != DIFF_TEXT && ro.format != DIFF_JSON,
+		      "--divergences", "the divergences shown go to the text and json formats");
 	/* Two governors; one with --set-a/--set-b compares it with itself. */
 	if (err.code == SIM_OK && nr_govs == 1 && (req.side[0].nr_sets || req.side[1].nr_sets))
 		govs[nr_govs++] = govs[0];
@@ -98,6 +102,9 @@ int cmd_diff(int argc, char **argv)
 	for (i = 0; i < 2; i++)
 		req.side[i].governor = govs[i];
 	ro.command = cmdline;
+	/* csv, junit and tap show no divergence: keep none */
+	if (ro.format != DIFF_TEXT && ro.format != DIFF_JSON)
+		req.keep = 0;
 	if (diff_run(&req, &res, &err))
 		return finish(&err);
 	rc = 0;
