@@ -43,6 +43,7 @@ static const struct command commands[] = {
 	{ "governors", cmd_governors },
 	{ "compare", cmd_compare },
 	{ "diff", cmd_diff },
+	{ "validate", cmd_validate },
 	{ "check", cmd_check },
 	{ "sweep", cmd_sweep },
 	{ "help", cmd_help },

@@ -341,6 +341,32 @@ static const char *const help_diff =
 	"\n"
 	"Exit status: 0, 2 for bad input, 3 when --max-divergence is exceeded.\n";
 
+static const char *const help_validate =
+	"usage: idlesim validate TRACE --governor G --machine M [options]\n"
+	"       idlesim validate DIR    (a recording of scripts/record.sh)\n"
+	"\n"
+	"Would the governor choose what the recording kernel chose? Feeds G the trace's recorded\n"
+	"history: at every cpu_idle entry it is asked with what the kernel's governor saw (the\n"
+	"pending timers, the tick, the tick's expiries while idle) and its choice is compared\n"
+	"with the kernel's; reflect() then gets the kernel's state and the recorded residency,\n"
+	"as in the kernel. Prints the agreement, a confusion matrix by state, per CPU, and the\n"
+	"first disagreements with the governor's variables and the inputs the trace lacked\n"
+	"(sleep length without timer events, tick state without tick_stop, the QoS limit).\n"
+	"docs/diff.md has the details.\n"
+	"\n"
+	"  TRACE                 a kernel trace as import reads it (ftrace, trace-cmd, perf,\n"
+	"                        systrace, trace.dat), or a directory of scripts/record.sh\n"
+	"                        (trace.dat or trace.txt, snapshot.tar.gz, governor, release)\n"
+	"  -g, --governor G      the governor the kernel ran (a port, or its file PATH.c);\n"
+	"                        from DIR/governor and DIR/release when not given\n"
+	"  -m, --machine M       the recording machine (a name, FILE.json or a snapshot);\n"
+	"                        DIR/snapshot.tar.gz when not given\n"
+	"  --disagreements N     disagreements shown, the first N (default 10)\n"
+	"  --hz, --latency-limit-us, --disable, --enable, --set, --governor-timeout\n"
+	"                        as for run (the QoS limit is never in a trace)\n"
+	"  -f, --format F        text (default) or json (schema idlesim-validate/1)\n"
+	"  -o, --output FILE     write the report to FILE (whole or not at all; default: stdout)\n";
+
 static const char *const help_help =
 	"usage: idlesim help [COMMAND]\n"
 	"       idlesim COMMAND --help | -h\n"
@@ -363,6 +389,7 @@ void cli_usage(FILE *f)
 	      "  governors  list governors and their tunables\n"
 	      "  compare    compare governors on a workload, MMTests-style, with statistics\n"
 	      "  diff       which decisions two governors make differently, in lockstep\n"
+	      "  validate   a governor's choices against a recorded kernel's, entry by entry\n"
 	      "  check      run an expectation file's comparisons and test their bounds\n"
 	      "  sweep      run every point of a parameter grid, resumable, and summarise it\n"
 	      "  help CMD   help for a command\n"
@@ -393,6 +420,8 @@ int cli_help(FILE *f, const char *cmd)
 		fputs(help_compare, f);
 	else if (!strcmp(cmd, "diff"))
 		fputs(help_diff, f);
+	else if (!strcmp(cmd, "validate"))
+		fputs(help_validate, f);
 	else if (!strcmp(cmd, "check"))
 		fputs(help_check, f);
 	else if (!strcmp(cmd, "sweep"))

@@ -10,6 +10,7 @@
  *   sim/cli/cli_governors.c governors;
  *   sim/cli/cli_compare.c   compare;
  *   sim/cli/cli_diff.c      diff;
+ *   sim/cli/cli_validate.c  validate;
  *   sim/cli/cli_check.c     check;
  *   sim/cli/cli_sweep.c     sweep, sweep merge, sweep summary.
  * Each takes the command's arguments (argv[0] is the command's name) and returns the exit
@@ -26,6 +27,7 @@ int cmd_machines(int argc, char **argv);
 int cmd_governors(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 

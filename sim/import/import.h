@@ -50,6 +50,39 @@ int import_format_parse(const char *s, enum import_format *f);
 /* Whether trace.dat support was compiled in (CMake option IDLESIM_TRACEDAT). */
 bool import_has_tracedat(void);
 
+/*
+ * What the recording kernel's governor saw and chose, entry by entry (idlesim validate,
+ * sim/run/validate.h): called in each CPU's time order as the importer reads the trace.
+ */
+struct import_idle_entry {
+	int cpu;
+	int64_t time_ns;	/* the cpu_idle entry event (select ran just before it) */
+	int state;		/* the state the kernel entered */
+	bool first;		/* the CPU's first entry, or a task ran since its last exit */
+	bool switches_known;	/* the trace records sched_switch (else `first` is a guess) */
+	bool timers_known;	/* the trace records timer arming (hrtimer_start, timer_start) */
+	int64_t next_timer_ns;	/* earliest non-tick timer pending, due at or after time_ns;
+				 * INT64_MAX: none (or unknown) */
+	int64_t next_wheel_ns;	/* the same, timer-wheel timers only */
+	bool tick_stop_known;	/* the trace records timer:tick_stop */
+	bool tick_stopped;	/* a successful tick_stop on this CPU since it last ran a task */
+	int64_t tick_ns;	/* TICK_NSEC of the grid, 0 when unknown */
+	int64_t tick_phase_ns;	/* an edge of the jiffy grid */
+};
+
+struct import_idle_exit {
+	int cpu;
+	int64_t entry_ns, time_ns; /* the entry and the exit event */
+	int state;
+	bool got_tick;		   /* the tick's hrtimer expired on this CPU during the entry */
+};
+
+struct import_hooks {
+	void (*entry)(void *ud, const struct import_idle_entry *e);
+	void (*exit)(void *ud, const struct import_idle_exit *x);
+	void *ud;
+};
+
 struct import_options {
 	enum import_format format;     /* IMPORT_AUTO: detect */
 	const struct machine *machine; /* recorded-governor statistics against it; NULL = none */
@@ -59,6 +92,7 @@ struct import_options {
 	int cpus;		       /* CPU count; 0 = from the trace header or the highest CPU */
 	const char *command;	       /* the command line, for the converted trace's source line */
 	const char *name;	       /* the input's name in messages; NULL = its path */
+	const struct import_hooks *hooks; /* each complete entry and exit; NULL = none */
 };
 
 struct importer;

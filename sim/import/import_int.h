@@ -439,6 +439,14 @@ struct rcpu {
 	size_t nsnap, capsnap;
 	int32_t timers; /* head of its pending timers */
 	struct rcpu_stats s;
+	/* for import_hooks: a task ran since the last exit, a tick_stop since then, a tick
+	 * expiry during the current entry, and whether its entry was passed on */
+	bool ran_task, tick_stop_seen, got_tick, hooked;
+	/* the exit waiting for reflect: passed on at the CPU's next entry, task switch or the
+	 * end, so that the tick's expiry the interrupt runs after the exit event is seen */
+	bool exit_pending;
+	int64_t pend_entry_ns, pend_exit_ns;
+	int pend_state;
 };
 
 struct miss_disagreement {
@@ -510,6 +518,8 @@ struct recon {
 	uint64_t remote_wakes;
 	struct census census;
 	struct recon_grid grid;
+	const struct import_hooks *hooks;
+	bool timers_known, tick_stop_known;
 };
 
 /*

@@ -460,6 +460,63 @@ static int emit_to_end(struct recon *R, struct rcpu *c, int cpu)
 	return emit(R, cpu, start, R->end_ns + 1 - start, IC_UNKNOWN, false, EMIT_TO_END);
 }
 
+/*
+ * import_hooks: the last exit of CPU `cpu`, for reflect(). The kernel logs the exit before
+ * it enables interrupts, so a tick that ended the entry (or fired during the exit) runs its
+ * handler after the exit event; reflect() runs after that and reads got_idle_tick. So the
+ * exit is passed on at the CPU's next entry or task switch (or the end), with the tick's
+ * expiries seen since its entry.
+ */
+static void hook_exit(struct recon *R, struct rcpu *c, int cpu)
+{
+	struct import_idle_exit x;
+
+	if (!c->exit_pending)
+		return;
+	c->exit_pending = false;
+	x.cpu = cpu;
+	x.entry_ns = c->pend_entry_ns;
+	x.time_ns = c->pend_exit_ns;
+	x.state = c->pend_state;
+	x.got_tick = c->got_tick;
+	R->hooks->exit(R->hooks->ud, &x);
+}
+
+/* import_hooks: what the recording governor saw at this entry (validate). */
+static void hook_entry(struct recon *R, struct rcpu *c, const struct kevent *ev)
+{
+	struct import_idle_entry e = { 0 };
+	int32_t i;
+
+	hook_exit(R, c, ev->cpu);
+	e.cpu = ev->cpu;
+	e.time_ns = ev->time_ns;
+	e.state = (int)ev->v;
+	e.first = !c->hooked || c->ran_task;
+	e.switches_known = R->merge;
+	e.timers_known = R->timers_known;
+	e.tick_stop_known = R->tick_stop_known;
+	e.next_timer_ns = e.next_wheel_ns = INT64_MAX;
+	for (i = c->timers; i >= 0; i = R->tm[i].cnext) {
+		const struct rtimer *t = &R->tm[i];
+
+		if (t->tick || t->expiry_ns < ev->time_ns)
+			continue;
+		e.next_timer_ns = sim_min64(e.next_timer_ns, t->expiry_ns);
+		if (t->kind == TM_WHEEL)
+			e.next_wheel_ns = sim_min64(e.next_wheel_ns, t->expiry_ns);
+	}
+	if (c->ran_task)
+		c->tick_stop_seen = false;
+	e.tick_stopped = c->tick_stop_seen;
+	e.tick_ns = R->grid.tick_ns;
+	e.tick_phase_ns = R->grid.phase_ns;
+	c->ran_task = false;
+	c->got_tick = false;
+	c->hooked = true;
+	R->hooks->entry(R->hooks->ud, &e);
+}
+
 static int on_entry(struct recon *R, struct rcpu *c, const struct kevent *ev)
 {
 	int cpu = ev->cpu;
@@ -494,6 +551,8 @@ static int on_entry(struct recon *R, struct rcpu *c, const struct kevent *ev)
 	c->state = ev->v;
 	c->entry_ns = ev->time_ns;
 	new_window(c);
+	if (R->hooks)
+		hook_entry(R, c, ev);
 	return 0;
 }
 
@@ -523,6 +582,12 @@ static int on_exit(struct recon *R, struct rcpu *c, const struct kevent *ev)
 		c->s.periods++;
 		c->run_periods++;
 		stats_period(R, c, ev->cpu, c->entry_ns, ev->time_ns - c->entry_ns);
+		if (R->hooks && c->hooked) {
+			c->exit_pending = true;
+			c->pend_entry_ns = c->entry_ns;
+			c->pend_exit_ns = ev->time_ns;
+			c->pend_state = c->state;
+		}
 	}
 	c->run_wake = ev->time_ns;
 	c->run_wake_entry = c->entry_ns;
@@ -542,6 +607,9 @@ static int on_switch(struct recon *R, struct rcpu *c, const struct kevent *ev)
 	}
 	if (ev->flags & KF_NEXT_IDLE)
 		return 0;
+	c->ran_task = true;
+	if (R->hooks)
+		hook_exit(R, c, cpu);
 	switch (c->st) {
 	case RS_IDLE:
 		unpaired(c, UNP_TASK);
@@ -646,6 +714,8 @@ int recon_event(struct recon *R, const struct kevent *ev)
 			R->have_offset = true;
 		}
 		tm_cancel(R, TM_HRTIMER, ev->id);
+		if ((ev->flags & KF_TICK) && (c->st == RS_IDLE || c->st == RS_EXITED))
+			c->got_tick = true;
 		if (ev->flags & KF_TICK)
 			cause_on_grid(c, IC_TICK);
 		else
@@ -658,6 +728,8 @@ int recon_event(struct recon *R, const struct kevent *ev)
 		cause_on_grid(c, IC_TIMER);
 		return 0;
 	case KEV_TICK_STOP:
+		if (ev->v)
+			c->tick_stop_seen = true;
 		if (ev->v)
 			c->s.tick_stop_ok++;
 		else
@@ -735,6 +807,8 @@ int recon_finish(struct recon *R)
 	for (i = 0; i < R->cpus; i++) {
 		struct rcpu *c = &R->cpu[i];
 
+		if (R->hooks)
+			hook_exit(R, c, i);
 		if (c->st == RS_FRESH && !c->any_event && R->idle_events) {
 			/* no event at all: idle from the first event of the trace to its end */
 			if (emit(R, i, R->start_ns, R->end_ns + 1 - R->start_ns, IC_UNKNOWN, false,
@@ -813,6 +887,11 @@ int recon_init(struct recon *R, const struct scan *s, int cpus, const struct imp
 	R->tm_free = -1;
 	R->machine = o->machine;
 	R->disabled = o->disabled;
+	R->hooks = o->hooks;
+	if (s) {
+		R->timers_known = s->has[KEV_HRTIMER_START] || s->has[KEV_TIMER_START];
+		R->tick_stop_known = s->has[KEV_TICK_STOP];
+	}
 	if (o->machine)
 		machine_to_driver(o->machine, &R->drv);
 	R->cpu = sim_calloc((size_t)cpus, sizeof(*R->cpu));

@@ -64,29 +64,39 @@ static void put_line(FILE *f, const char *s)
 		fprintf(f, "%.*s...\n", DIFF_WIDTH - 3, s);
 }
 
-static void text_matrix(FILE *f, const struct diff_cell *c)
+void report_state_matrix(FILE *f, const struct machine *m,
+			 const uint64_t (*mat)[CPUIDLE_STATE_MAX], const char *corner)
 {
-	int n = c->mach.state_count, i, j, w = 8;
+	int n = m->state_count, i, j, w = 8, lw = (int)strlen(corner) + 1;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		int l = (int)strlen(m->states[i].name);
+
+		w = l + 2 > w ? l + 2 : w;
+		lw = l + 1 > lw ? l + 1 : lw;
 		for (j = 0; j < n; j++) {
 			char v[32];
-			int l = snprintf(v, sizeof(v), "%llu", (unsigned long long)c->matrix[i][j]);
 
+			l = snprintf(v, sizeof(v), "%llu", (unsigned long long)mat[i][j]);
 			w = l + 2 > w ? l + 2 : w;
 		}
-	/* columns that fit 160: at most (160 - 8) / w states */
-	fprintf(f, "\nstate pairs (rows: A's choice; columns: B's; off the diagonal the states differ)\n");
-	fprintf(f, "%-8s", "A \\ B");
+	}
+	fprintf(f, "%-*s", lw, corner);
 	for (j = 0; j < n; j++)
-		fprintf(f, "%*s", w, c->mach.states[j].name);
+		fprintf(f, "%*s", w, m->states[j].name);
 	fputc('\n', f);
 	for (i = 0; i < n; i++) {
-		fprintf(f, "%-8s", c->mach.states[i].name);
+		fprintf(f, "%-*s", lw, m->states[i].name);
 		for (j = 0; j < n; j++)
-			fprintf(f, "%*llu", w, (unsigned long long)c->matrix[i][j]);
+			fprintf(f, "%*llu", w, (unsigned long long)mat[i][j]);
 		fputc('\n', f);
 	}
+}
+
+static void text_matrix(FILE *f, const struct diff_cell *c)
+{
+	fprintf(f, "\nstate pairs (rows: A's choice; columns: B's; off the diagonal the states differ)\n");
+	report_state_matrix(f, &c->mach, c->matrix, "A \\ B");
 }
 
 static void text_rules(FILE *f, const struct diff_results *res, const struct diff_cell *c)

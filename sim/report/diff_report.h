@@ -22,6 +22,10 @@ struct diff_report_opts {
 };
 
 int diff_format_parse(const char *s, enum diff_format *f);
+/* A state-by-state matrix of counts, rows and columns named by m's states, `corner` above
+ * the row names; columns as wide as the widest name or count (validate's too). */
+void report_state_matrix(FILE *f, const struct machine *m,
+			 const uint64_t (*mat)[CPUIDLE_STATE_MAX], const char *corner);
 /* Whether a cell's divergent share exceeds the limit (never without one). */
 bool diff_cell_exceeds(const struct diff_cell *c, double max_pct);
 /* 0, or REPORT_ERR_IO / REPORT_ERR_NOMEM (sim/report/report.h). */
