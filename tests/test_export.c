@@ -51,9 +51,28 @@ static const char hand_trace[] = "idlesim-trace v1\ncpus 1\nstart 0\nend 1000000
 /* worst: the hand-computed times use the table's exit latencies (C1E: 10 us) */
 #define HAND_KNOBS "--machine skl --disable C3,C6,C7s,C8,C9,C10 --governor deepest --wake-latency worst"
 
-/* The event lines of an ftrace text (no '#' header lines), in order, as "TIME: EVENT". */
+/*
+ * The event lines of an ftrace text (no '#' header lines), in order, as "TIME: EVENT". With
+ * `all` false, without the events written for idlesim validate (the timers armed before an
+ * entry, the tick's arming and stop, a replay's switch to its task at a period's end).
+ */
 #define EV_LEN 192
-static int ftrace_events(const char *text, char out[][EV_LEN], int max)
+static bool validate_event(const char *line, const char *eol)
+{
+	static const char *const keys[] = { "hrtimer_start:", "hrtimer_cancel:", "tick_stop:",
+					     "next_comm=task next_pid=1 " };
+	size_t k;
+
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		const char *h = strstr(line, keys[k]);
+
+		if (h && h < eol)
+			return true;
+	}
+	return false;
+}
+
+static int ftrace_events_of(const char *text, char out[][EV_LEN], int max, bool all)
 {
 	const char *p = text;
 	int n = 0;
@@ -65,7 +84,8 @@ static int ftrace_events(const char *text, char out[][EV_LEN], int max)
 
 		if (!eol)
 			eol = p + strlen(p);
-		if (*p != '#' && (ts = strstr(p, "] d..")) && ts < eol && n < max) {
+		if (*p != '#' && (ts = strstr(p, "] d..")) && ts < eol && n < max &&
+		    (all || !validate_event(p, eol))) {
 			ts += 2;
 			ts += 5;
 			while (*ts == ' ')
@@ -78,6 +98,11 @@ static int ftrace_events(const char *text, char out[][EV_LEN], int max)
 		p = *eol ? eol + 1 : eol;
 	}
 	return n;
+}
+
+static int ftrace_events(const char *text, char out[][EV_LEN], int max)
+{
+	return ftrace_events_of(text, out, max, false);
 }
 
 static void test_ftrace_by_hand(void **state)
@@ -126,6 +151,63 @@ static void test_ftrace_by_hand(void **state)
 		json_decref(root);
 		free(text);
 	}
+}
+
+/*
+ * The events written for idlesim validate, on the hand trace above (deepest, which stops
+ * the tick; HZ 250: edges every 4 ms): before each entry the CPU's next timer (the irq
+ * records have none: cancelled; the timer record's at 5 ms, armed at 3.01 ms), the tick's
+ * hrtimer armed at the next edge (4, 4 and 12 ms: the tick runs again after each period's
+ * work), and the tick's stop (no wheel timer is due within the tick); after each completed
+ * period's exit the switch to its task. No tick fired while an entry lasted (it was
+ * stopped): no tick expiry.
+ */
+static void test_ftrace_validate_events(void **state)
+{
+	static const char *const want[] = {
+		"0.001000000: hrtimer_cancel: hrtimer=ffff888100000000",
+		"0.001000000: hrtimer_start: hrtimer=ffff888100000001 function=tick_sched_timer "
+		"expires=4000000 softexpires=4000000 mode=ABS|PINNED|HARD",
+		"0.001000000: tick_stop: success=1 dependency=NONE",
+		"0.001000000: cpu_idle: state=2 cpu_id=0",
+		"0.001510000: cpu_idle: state=4294967295 cpu_id=0",
+		"0.001510000: irq_handler_entry: irq=16 name=idlesim",
+		"0.001510000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 "
+		"prev_state=R ==> next_comm=task next_pid=1 next_prio=120",
+		"0.003010000: hrtimer_start: hrtimer=ffff888100000000 function=hrtimer_wakeup "
+		"expires=5000000 softexpires=5000000 mode=ABS",
+		"0.003010000: hrtimer_start: hrtimer=ffff888100000001 function=tick_sched_timer "
+		"expires=4000000 softexpires=4000000 mode=ABS|PINNED|HARD",
+		"0.003010000: tick_stop: success=1 dependency=NONE",
+		"0.003010000: cpu_idle: state=2 cpu_id=0",
+		"0.005010000: cpu_idle: state=4294967295 cpu_id=0",
+		"0.005010000: hrtimer_expire_entry: hrtimer=ffff888100000000 now=5010000 "
+		"function=hrtimer_wakeup",
+		"0.005010000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 "
+		"prev_state=R ==> next_comm=task next_pid=1 next_prio=120",
+		"0.008010000: hrtimer_cancel: hrtimer=ffff888100000000",
+		"0.008010000: hrtimer_start: hrtimer=ffff888100000001 function=tick_sched_timer "
+		"expires=12000000 softexpires=12000000 mode=ABS|PINNED|HARD",
+		"0.008010000: tick_stop: success=1 dependency=NONE",
+		"0.008010000: cpu_idle: state=2 cpu_id=0",
+	};
+	char args[1024], ev[24][EV_LEN];
+	char *text;
+	size_t i;
+	int n;
+
+	(void)state;
+	write_tmp("hand.trace", hand_trace);
+	snprintf(args, sizeof(args), "run --trace %s " HAND_KNOBS " --format ftrace -o %s",
+		 tmp_path("hand.trace"), tmp_path("hand.ftrace"));
+	assert_int_equal(run_idlesim(args), 0);
+	text = slurp_tmp("hand.ftrace");
+	assert_non_null(strstr(text, "entries-in-buffer/entries-written: 18/18 "));
+	n = ftrace_events_of(text, ev, 24, true);
+	assert_int_equal(n, (int)(sizeof(want) / sizeof(want[0])));
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		assert_string_equal(ev[i], want[i]);
+	free(text);
 }
 
 /* Every CPU's usage, time, above and below per state in the run's JSON (tmpdir/RUN) and in
@@ -266,11 +348,17 @@ static void hand_segments(struct run_result *r, struct loop_task_stats *tasks)
 	r->stats.end_ns = 30000;
 	r->slices = calloc(2, sizeof(*r->slices));
 	assert_non_null(r->slices);
-	r->slices[0] = (struct run_slice){ 0, 10000, 12000, 10000, 1, 1, WAKE_IPI, 0,
-					   RUN_SLICE_FIRST };
-	r->slices[1] = (struct run_slice){ 22000, 30000, 30000, -1, 1, 1, WAKE_NR_CAUSES, 0,
-					   RUN_SLICE_FIRST | RUN_SLICE_TRUNCATED };
+	r->slices[0] = (struct run_slice){ .entry_ns = 0, .wake_ns = 10000, .reflect_ns = 12000,
+					   .idle_ns = 10000, .sleep_ns = KTIME_MAX,
+					   .next_tick_ns = 4000000, .cpu = 1, .state = 1,
+					   .cause = WAKE_IPI, .flags = RUN_SLICE_FIRST };
+	r->slices[1] = (struct run_slice){ .entry_ns = 22000, .wake_ns = 30000,
+					   .reflect_ns = 30000, .idle_ns = -1,
+					   .sleep_ns = KTIME_MAX, .next_tick_ns = 4000000,
+					   .cpu = 1, .state = 1, .cause = WAKE_NR_CAUSES,
+					   .flags = RUN_SLICE_FIRST | RUN_SLICE_TRUNCATED };
 	r->nr_slices = 2;
+	r->closed_loop = true;
 	r->segs = (struct loop_segment *)segs;
 	r->nr_segs = 3;
 	memset(tasks, 0, 3 * sizeof(*tasks));
@@ -333,7 +421,8 @@ static void test_task_segments_by_hand(void **state)
 	assert_non_null(strstr(text, "          <idle>-0       [000] d..2.    0.000001000: "));
 	assert_non_null(strstr(text, "          tbench-1       [000] d..2.    0.000005000: "));
 	assert_non_null(strstr(text, "      tbench_srv-2       [001] d..2.    0.000022000: "));
-	assert_non_null(strstr(text, "entries-in-buffer/entries-written: 9/9 "));
+	/* and per entry, for validate, the next timer cancelled (none) and the tick armed */
+	assert_non_null(strstr(text, "entries-in-buffer/entries-written: 13/13 "));
 	free(text);
 
 	res.r = &r;
@@ -473,6 +562,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ftrace_by_hand),
+		cmocka_unit_test(test_ftrace_validate_events),
 		cmocka_unit_test(test_ftrace_round_trip),
 		cmocka_unit_test(test_ftrace_round_trip_workload),
 		cmocka_unit_test(test_task_segments_by_hand),

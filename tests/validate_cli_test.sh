@@ -8,6 +8,10 @@
 #    entries = the cpu_idle entry events of the text report counted here with grep, the
 #    kernel's choices (matrix rows) as the trace has them, every entry lacking its sleep
 #    length (no timer events);
+#  - self-consistency: a run exported as ftrace (run --format ftrace writes the timers, the
+#    tick's arming and stop, the tick seen during an exit, the switches to tasks) validates at
+#    100 % against the governor that made it: every built-in governor (the two oracles know
+#    the future: no trace holds it) on every built-in machine, on a generated 4-CPU trace;
 #  - a recording directory (governor, release, trace.txt): the governor of that release;
 #  - bad input: exit 2, a message, no output file.
 #   tests/validate_cli_test.sh BIN SRCDIR
@@ -65,6 +69,28 @@ if [ -f "$real/README.md" ]; then
 else
 	echo "WARNING: $real not found: validate of the real traces did NOT run" >&2
 fi
+
+# Self-consistency: every governor x machine, 100 %.
+"$bin" gen --workload mixed --cpus 4 --duration-s 0.2 -o "$tmp/g4.trace" >/dev/null 2>&1 ||
+	bad "gen"
+govs=$("$bin" governors | awk 'NR > 1 && /^[^ ]/ { print $1 }' | grep -v '^oracle')
+machines=$("$bin" machines | awk 'NR > 1 { print $1 }')
+pairs=0
+for m in $machines; do
+	for g in $govs; do
+		pairs=$((pairs + 1))
+		if ! "$bin" run -t "$tmp/g4.trace" -m "$m" -g "$g" --format ftrace -o "$tmp/x.ftrace"; then
+			bad "run $m $g"
+			continue
+		fi
+		"$bin" validate "$tmp/x.ftrace" -g "$g" -m "$m" --hz 250 -f json >"$tmp/x.json"
+		e=$(top "$tmp/x.json" entries)
+		if [ "${e:-0}" -gt 100 ] && [ "$(top "$tmp/x.json" agree)" = "$e" ] &&
+			[ "$(top "$tmp/x.json" no_timer_events)" = 0 ]; then ok
+		else bad "self-consistency $m $g: $(top "$tmp/x.json" agree) of $e agree"; fi
+	done
+done
+[ "$pairs" -ge 300 ] && ok || bad "only $pairs governor x machine pairs"
 
 # A recording directory: the family in governor, the newest model not newer than release.
 mkdir "$tmp/rec"

@@ -364,6 +364,7 @@ static void explain_begin(struct sim *S, struct sim_cpu *c, int64_t t)
 	d->wheel_length_ns = dev->env.next_wheel_ns == KTIME_MAX ? KTIME_MAX
 								  : dev->env.next_wheel_ns - t;
 	d->delta_tick_ns = delta_tick;
+	d->next_tick_ns = dev->env.next_tick_ns;
 	d->latency_req_ns = dev->env.latency_req_ns;
 	d->oracle_idle_ns = cpuidle_oracle_idle_ns(dev);
 	d->tick_stopped_before = dev->env.tick_stopped;

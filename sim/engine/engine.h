@@ -67,6 +67,7 @@ struct sim_decision {
 	int64_t wheel_length_ns; /* to the earliest timer-wheel timer (the tick-stop rule reads
 				  * only these); > sleep_length_ns: the next timer is an hrtimer */
 	int64_t delta_tick_ns;
+	int64_t next_tick_ns;	/* the next jiffy edge after time_ns (the tick, while it runs) */
 	int64_t latency_req_ns;
 	int64_t oracle_idle_ns; /* true time to the wakeup, KTIME_MAX beyond lookahead */
 	bool tick_stopped_before;

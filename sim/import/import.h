@@ -65,7 +65,10 @@ struct import_idle_entry {
 				 * INT64_MAX: none (or unknown) */
 	int64_t next_wheel_ns;	/* the same, timer-wheel timers only */
 	bool tick_stop_known;	/* the trace records timer:tick_stop */
-	bool tick_stopped;	/* a successful tick_stop on this CPU since it last ran a task */
+	bool tick_stopped;	/* the tick as the CPU's last selection left it: a successful
+				 * tick_stop since it last ran a task, before its last entry */
+	int64_t tick_expiry_ns;	/* the tick's hrtimer pending at or after time_ns: INT64_MAX
+				 * none (or no timer events) */
 	int64_t tick_ns;	/* TICK_NSEC of the grid, 0 when unknown */
 	int64_t tick_phase_ns;	/* an edge of the jiffy grid */
 };

@@ -442,6 +442,7 @@ struct rcpu {
 	/* for import_hooks: a task ran since the last exit, a tick_stop since then, a tick
 	 * expiry during the current entry, and whether its entry was passed on */
 	bool ran_task, tick_stop_seen, got_tick, hooked;
+	bool stopped_after_last; /* tick_stop_seen as the last entry left it */
 	/* the exit waiting for reflect: passed on at the CPU's next entry, task switch or the
 	 * end, so that the tick's expiry the interrupt runs after the exit event is seen */
 	bool exit_pending;

@@ -496,19 +496,24 @@ static void hook_entry(struct recon *R, struct rcpu *c, const struct kevent *ev)
 	e.switches_known = R->merge;
 	e.timers_known = R->timers_known;
 	e.tick_stop_known = R->tick_stop_known;
-	e.next_timer_ns = e.next_wheel_ns = INT64_MAX;
+	e.next_timer_ns = e.next_wheel_ns = e.tick_expiry_ns = INT64_MAX;
 	for (i = c->timers; i >= 0; i = R->tm[i].cnext) {
 		const struct rtimer *t = &R->tm[i];
 
-		if (t->tick || t->expiry_ns < ev->time_ns)
+		if (t->expiry_ns < ev->time_ns)
 			continue;
+		if (t->tick) {
+			e.tick_expiry_ns = sim_min64(e.tick_expiry_ns, t->expiry_ns);
+			continue;
+		}
 		e.next_timer_ns = sim_min64(e.next_timer_ns, t->expiry_ns);
 		if (t->kind == TM_WHEEL)
 			e.next_wheel_ns = sim_min64(e.next_wheel_ns, t->expiry_ns);
 	}
-	if (c->ran_task)
-		c->tick_stop_seen = false;
-	e.tick_stopped = c->tick_stop_seen;
+	/* the tick as the CPU's last selection left it: this selection's own tick_stop is
+	 * logged before its cpu_idle event (tick_nohz_idle_stop_tick() runs first) */
+	e.tick_stopped = !e.first && c->stopped_after_last;
+	c->stopped_after_last = c->tick_stop_seen;
 	e.tick_ns = R->grid.tick_ns;
 	e.tick_phase_ns = R->grid.phase_ns;
 	c->ran_task = false;
@@ -608,6 +613,7 @@ static int on_switch(struct recon *R, struct rcpu *c, const struct kevent *ev)
 	if (ev->flags & KF_NEXT_IDLE)
 		return 0;
 	c->ran_task = true;
+	c->tick_stop_seen = false; /* tick_nohz_idle_exit() restarts the tick */
 	if (R->hooks)
 		hook_exit(R, c, cpu);
 	switch (c->st) {

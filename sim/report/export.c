@@ -7,6 +7,8 @@
 #include "sim/base/common.h"
 
 #include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* "S.NNNNNNNNN" (ftrace) or "U.NNN" (trace events, microseconds): exact, no rounding. */
@@ -22,7 +24,10 @@ static void fmt_us(char *buf, size_t n, int64_t ns)
 
 /* ---- ftrace ---- */
 
-enum fev_kind { FEV_ENTRY, FEV_EXIT, FEV_CAUSE, FEV_SWITCH };
+/* FEV_PRE: what the kernel logs before an entry (the timers armed, the tick's arming and its
+ * stop); FEV_POST: after an exit and its cause (a tick seen during the exit, the task the
+ * wakeup brought). */
+enum fev_kind { FEV_PRE, FEV_ENTRY, FEV_EXIT, FEV_CAUSE, FEV_POST, FEV_SWITCH };
 
 struct fev {
 	int64_t t_ns;
@@ -58,6 +63,78 @@ static void ftrace_line(FILE *f, int cpu, int64_t t_ns, const char *event)
 	fprintf(f, "          <idle>-0       [%03d] d..1. %14s: %s\n", cpu, ts, event);
 }
 
+/* The hrtimers of a CPU as the export names them: its next timer's (0) and its tick's (1). */
+static unsigned long long hrtimer_id(int cpu, int tick)
+{
+	return 0xffff888100000000ull + (unsigned long long)cpu * 0x100 + (unsigned long long)tick;
+}
+
+/*
+ * Before an entry, what a recording holds of what the governor saw (idlesim validate reads
+ * it back): the CPU's next timer armed at its expiry (an hrtimer: its kind does not change
+ * what select() sees, the tick-stop rule's outcome is the tick_stop event), or cancelled when
+ * it has none; the tick's hrtimer armed at the next jiffy edge while the tick runs; and a
+ * tick_stop when this decision stopped it. Returns the lines written.
+ */
+static int ftrace_pre(FILE *f, const struct run_slice *s)
+{
+	char buf[192];
+	int n = 0;
+
+	if (s->sleep_ns != KTIME_MAX) {
+		long long exp = (long long)(s->entry_ns + s->sleep_ns);
+
+		snprintf(buf, sizeof(buf),
+			 "hrtimer_start: hrtimer=%016llx function=hrtimer_wakeup expires=%lld "
+			 "softexpires=%lld mode=ABS", hrtimer_id(s->cpu, 0), exp, exp);
+	} else {
+		snprintf(buf, sizeof(buf), "hrtimer_cancel: hrtimer=%016llx", hrtimer_id(s->cpu, 0));
+	}
+	ftrace_line(f, s->cpu, s->entry_ns, buf);
+	n++;
+	if (s->flags & RUN_SLICE_TICK_WAS_STOPPED)
+		return n;
+	snprintf(buf, sizeof(buf),
+		 "hrtimer_start: hrtimer=%016llx function=tick_sched_timer expires=%lld "
+		 "softexpires=%lld mode=ABS|PINNED|HARD", hrtimer_id(s->cpu, 1),
+		 (long long)s->next_tick_ns, (long long)s->next_tick_ns);
+	ftrace_line(f, s->cpu, s->entry_ns, buf);
+	n++;
+	if (s->flags & RUN_SLICE_TICK_STOPPED) {
+		ftrace_line(f, s->cpu, s->entry_ns, "tick_stop: success=1 dependency=NONE");
+		n++;
+	}
+	return n;
+}
+
+/*
+ * After an exit and its cause: the tick's expiry when reflect() saw one that did not end
+ * the entry (it fired during the exit), and, when the wakeup brought work (the CPU's next
+ * entry starts a new idle period), the switch to a task. Returns the lines written.
+ */
+static int ftrace_post(FILE *f, const struct run_slice *s, bool task_next)
+{
+	char buf[192], ts[32];
+	int n = 0;
+
+	if ((s->flags & RUN_SLICE_GOT_TICK) && s->cause != WAKE_TICK) {
+		snprintf(buf, sizeof(buf), "hrtimer_expire_entry: hrtimer=%016llx now=%lld "
+					   "function=tick_sched_timer",
+			 hrtimer_id(s->cpu, 1), (long long)s->reflect_ns);
+		ftrace_line(f, s->cpu, s->reflect_ns, buf);
+		n++;
+	}
+	if (task_next) {
+		fmt_sec(ts, sizeof(ts), s->reflect_ns);
+		fprintf(f, "          <idle>-0       [%03d] d..2. %14s: sched_switch: "
+			   "prev_comm=swapper/%d prev_pid=0 prev_prio=120 prev_state=R ==> "
+			   "next_comm=task next_pid=1 next_prio=120\n",
+			s->cpu, ts, s->cpu);
+		n++;
+	}
+	return n;
+}
+
 /* The event the kernel logs for what ended an entry, right after the exit. */
 static void ftrace_cause(FILE *f, const struct run_slice *s, int64_t t_ns)
 {
@@ -68,8 +145,7 @@ static void ftrace_cause(FILE *f, const struct run_slice *s, int64_t t_ns)
 	case WAKE_TICK:
 		snprintf(buf, sizeof(buf),
 			 "hrtimer_expire_entry: hrtimer=%016llx now=%lld function=%s",
-			 0xffff888100000000ull + (unsigned long long)s->cpu * 0x100 +
-				 (s->cause == WAKE_TICK),
+			 hrtimer_id(s->cpu, s->cause == WAKE_TICK),
 			 (long long)t_ns, s->cause == WAKE_TICK ? "tick_sched_timer" : "hrtimer_wakeup");
 		break;
 	case WAKE_IRQ:
@@ -144,7 +220,7 @@ static int seg_cmp(const void *a, const void *b)
 static int switch_events(const struct run_result *r, struct fev *ev, size_t *n,
 			 const struct loop_segment **seg, size_t nseg)
 {
-	struct fat *exits = sim_calloc(2 * r->nr_slices + 1, sizeof(*exits));
+	struct fat *exits = sim_calloc(3 * r->nr_slices + 1, sizeof(*exits));
 	struct fat *entries = sim_calloc(r->nr_slices + 1, sizeof(*entries));
 	size_t ne = 0, nx = 0, i, base = *n;
 
@@ -156,9 +232,12 @@ static int switch_events(const struct run_result *r, struct fev *ev, size_t *n,
 	for (i = 0; i < *n; i++) {
 		const struct run_slice *s = &r->slices[ev[i].slice];
 
-		if (ev[i].kind == FEV_ENTRY)
+		/* an entry: its first event, the timers armed before it (a switch to idle
+		 * comes before them) */
+		if (ev[i].kind == FEV_PRE)
 			entries[ne++] = (struct fat){ ev[i].t_ns, s->cpu, ev[i].seq };
-		else /* an exit or its cause: the later one counts (fat_find()) */
+		else if (ev[i].kind != FEV_ENTRY) /* an exit, its cause, what follows: the
+						   * latest counts (fat_find()) */
 			exits[nx++] = (struct fat){ ev[i].t_ns, s->cpu, ev[i].seq };
 	}
 	qsort(entries, ne, sizeof(*entries), fat_cmp);
@@ -216,17 +295,90 @@ static void ftrace_switch(FILE *f, const struct run_result *r, const struct loop
 		!prev ? "R" : prev->preempted ? "R+" : "S", nc, npid);
 }
 
+/* Per slice: whether the CPU's next entry starts a new idle period (a task ran between);
+ * the last entry of a CPU that ended too. NULL with no memory. */
+static bool *task_after(const struct run_result *r)
+{
+	bool *t = sim_calloc(r->nr_slices + 1, sizeof(*t));
+	size_t *last = sim_calloc((size_t)r->stats.nr_cpus + 1, sizeof(*last));
+	size_t i;
+
+	if (!t || !last) {
+		sim_free(t);
+		sim_free(last);
+		return NULL;
+	}
+	for (i = 0; i < r->nr_slices; i++) {
+		const struct run_slice *s = &r->slices[i];
+
+		if (s->cpu < 0 || s->cpu >= r->stats.nr_cpus)
+			continue;
+		if (last[s->cpu])
+			t[last[s->cpu] - 1] = (s->flags & RUN_SLICE_FIRST) != 0;
+		last[s->cpu] = i + 1;
+		t[i] = !(s->flags & RUN_SLICE_TRUNCATED);
+	}
+	sim_free(last);
+	return t;
+}
+
+/* The events, in time order (each CPU's in its own order), into f; the lines written. */
+static size_t ftrace_body(FILE *f, const struct run_result *r, const struct fev *ev, size_t n,
+			  const struct loop_segment **seg, const bool *task_next)
+{
+	size_t i, lines = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct run_slice *s;
+		char buf[96];
+
+		if (ev[i].kind == FEV_SWITCH) {
+			ftrace_switch(f, r, seg, &ev[i]);
+			lines++;
+			continue;
+		}
+		s = &r->slices[ev[i].slice];
+		switch (ev[i].kind) {
+		case FEV_PRE:
+			lines += (size_t)ftrace_pre(f, s);
+			continue;
+		case FEV_POST:
+			lines += (size_t)ftrace_post(f, s, task_next && task_next[ev[i].slice]);
+			continue;
+		case FEV_CAUSE:
+			ftrace_cause(f, s, ev[i].t_ns);
+			lines += s->cause < WAKE_POLL;
+			continue;
+		default:
+			break;
+		}
+		snprintf(buf, sizeof(buf), "cpu_idle: state=%u cpu_id=%d",
+			 ev[i].kind == FEV_ENTRY ? (unsigned int)s->state : 4294967295u, s->cpu);
+		ftrace_line(f, s->cpu, ev[i].t_ns, buf);
+		lines++;
+	}
+	return lines;
+}
+
 int export_ftrace(FILE *f, const struct run_result *r, const char *command, struct sim_error *err)
 {
 	const struct loop_segment **seg;
 	struct fev *ev;
-	size_t n = 0, i, lines = 0, nseg = 0;
+	bool *task_next = NULL;
+	size_t n = 0, i, lines, nseg = 0, len = 0;
+	char *body = NULL;
+	FILE *mem;
 
-	ev = sim_calloc(r->nr_slices * 3 + 2 * r->nr_segs + 1, sizeof(*ev));
+	ev = sim_calloc(r->nr_slices * 5 + 2 * r->nr_segs + 1, sizeof(*ev));
 	seg = sim_calloc(r->nr_segs + 1, sizeof(*seg));
-	if (!ev || !seg) {
+	/* a replay's task switches are the ends of its idle periods; a closed loop has its own
+	 * (none when its threads are pinned) */
+	if (ev && seg && !r->closed_loop)
+		task_next = task_after(r);
+	if (!ev || !seg || (!r->closed_loop && !task_next)) {
 		sim_free(ev);
 		sim_free(seg);
+		sim_free(task_next);
 		return sim_error_nomem(err, "");
 	}
 	for (i = 0; i < r->nr_segs; i++)
@@ -236,21 +388,25 @@ int export_ftrace(FILE *f, const struct run_result *r, const char *command, stru
 	for (i = 0; i < r->nr_slices; i++) {
 		const struct run_slice *s = &r->slices[i];
 
+		fev_push(ev, &n, s->entry_ns, i, FEV_PRE);
 		fev_push(ev, &n, s->entry_ns, i, FEV_ENTRY);
 		if (s->flags & RUN_SLICE_TRUNCATED)
 			continue; /* still idle at the end: no exit, as in a real trace */
 		fev_push(ev, &n, s->reflect_ns, i, FEV_EXIT);
 		if (s->cause < WAKE_POLL)
 			fev_push(ev, &n, s->reflect_ns, i, FEV_CAUSE);
+		fev_push(ev, &n, s->reflect_ns, i, FEV_POST);
 	}
-	if (nseg && switch_events(r, ev, &n, seg, nseg)) {
-		sim_free(ev);
-		sim_free(seg);
-		return sim_error_nomem(err, "");
-	}
+	if (nseg && switch_events(r, ev, &n, seg, nseg))
+		goto nomem;
 	qsort(ev, n, sizeof(*ev), fev_cmp);
-	for (i = 0; i < n; i++)
-		lines += ev[i].kind != FEV_CAUSE || r->slices[ev[i].slice].cause < WAKE_POLL;
+	/* the header counts the lines: write the body first */
+	mem = open_memstream(&body, &len);
+	if (!mem)
+		goto nomem;
+	lines = ftrace_body(mem, r, ev, n, seg, task_next);
+	if (fclose(mem))
+		goto nomem;
 	fprintf(f, "# tracer: nop\n#\n# entries-in-buffer/entries-written: %zu/%zu   #P:%d\n", lines,
 		lines, r->stats.nr_cpus);
 	fprintf(f, "#\n# idlesim: simulated run of %s on %s through %s (HZ %d)\n# %s\n#\n",
@@ -264,26 +420,18 @@ int export_ftrace(FILE *f, const struct run_result *r, const char *command, stru
 	      "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
 	      "#              | |         |   |||||     |         |\n",
 	      f);
-	for (i = 0; i < n; i++) {
-		const struct run_slice *s;
-		char buf[96];
-
-		if (ev[i].kind == FEV_SWITCH) {
-			ftrace_switch(f, r, seg, &ev[i]);
-			continue;
-		}
-		s = &r->slices[ev[i].slice];
-		if (ev[i].kind == FEV_CAUSE) {
-			ftrace_cause(f, s, ev[i].t_ns);
-			continue;
-		}
-		snprintf(buf, sizeof(buf), "cpu_idle: state=%u cpu_id=%d",
-			 ev[i].kind == FEV_ENTRY ? (unsigned int)s->state : 4294967295u, s->cpu);
-		ftrace_line(f, s->cpu, ev[i].t_ns, buf);
-	}
+	fwrite(body, 1, len, f);
+	free(body);
 	sim_free(ev);
 	sim_free(seg);
+	sim_free(task_next);
 	return 0;
+nomem:
+	free(body);
+	sim_free(ev);
+	sim_free(seg);
+	sim_free(task_next);
+	return sim_error_nomem(err, "");
 }
 
 /* ---- trace-event JSON ---- */

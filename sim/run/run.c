@@ -284,13 +284,17 @@ static void keep_slice(struct run_result *r, const struct sim_decision *d)
 	s->wake_ns = d->wake_ns;
 	s->reflect_ns = d->reflect_ns;
 	s->idle_ns = d->first && d->oracle_idle_ns != KTIME_MAX ? d->oracle_idle_ns : -1;
+	s->sleep_ns = d->sleep_length_ns;
+	s->next_tick_ns = d->next_tick_ns;
 	s->cpu = d->cpu;
 	s->state = (int8_t)d->state;
 	s->cause = (uint8_t)d->cause;
 	s->verdict = (uint8_t)d->verdict;
 	s->flags = (d->first ? RUN_SLICE_FIRST : 0) | (d->truncated ? RUN_SLICE_TRUNCATED : 0) |
 		   (d->stop_tick ? RUN_SLICE_STOP_TICK : 0) |
-		   (d->tick_stopped_after ? RUN_SLICE_TICK_STOPPED : 0);
+		   (d->tick_stopped_after ? RUN_SLICE_TICK_STOPPED : 0) |
+		   (d->tick_stopped_before ? RUN_SLICE_TICK_WAS_STOPPED : 0) |
+		   (d->reflect_got_tick && !d->truncated ? RUN_SLICE_GOT_TICK : 0);
 }
 
 /* The decision log: the timeline, and the decisions --explain asked for (in the window). */

@@ -61,6 +61,8 @@ struct run_request {
 #define RUN_SLICE_TRUNCATED 2u	  /* still in progress at the end: not counted */
 #define RUN_SLICE_STOP_TICK 4u	  /* the governor asked to stop the tick */
 #define RUN_SLICE_TICK_STOPPED 8u /* the tick was stopped during the entry */
+#define RUN_SLICE_TICK_WAS_STOPPED 16u /* it was stopped already when select() ran */
+#define RUN_SLICE_GOT_TICK 32u	  /* reflect() saw tick_nohz_idle_got_tick() true */
 
 struct run_slice {
 	int64_t entry_ns;   /* select() and entry */
@@ -68,6 +70,8 @@ struct run_slice {
 	int64_t reflect_ns; /* the wakeup plus the exit latency: cpuidle_enter_state() returns */
 	int64_t idle_ns;    /* first entry of a period: true time to its wakeup; else -1,
 			     * and -1 when no wakeup is in sight (KTIME_MAX) */
+	int64_t sleep_ns;   /* the sleep length select() saw; KTIME_MAX: no timer */
+	int64_t next_tick_ns; /* the next jiffy edge after entry_ns */
 	int32_t cpu;
 	int8_t state;
 	uint8_t cause;	    /* enum wake_cause; WAKE_NR_CAUSES when truncated */

@@ -95,7 +95,10 @@ static void on_entry(void *ud, const struct import_idle_entry *e)
 	env->now_ns = e->time_ns;
 	env->next_timer_ns = e->next_timer_ns;
 	env->next_wheel_ns = e->next_wheel_ns;
-	env->next_tick_ns = next_edge(e, tick_ns, e->time_ns);
+	/* the tick's hrtimer, while the tick runs, is armed at the next edge */
+	env->next_tick_ns = e->tick_expiry_ns != INT64_MAX && e->tick_expiry_ns <= e->time_ns + tick_ns
+				    ? e->tick_expiry_ns
+				    : next_edge(e, tick_ns, e->time_ns);
 	env->oracle_wake_ns = KTIME_MAX;
 	env->latency_req_ns = V->latency_req_ns;
 	env->load_read = false;
@@ -173,8 +176,10 @@ static void on_exit(void *ud, const struct import_idle_exit *x)
 	cpuidle_account(&V->drv, dev->states_usage, x->state, diff);
 	dev->last_residency_ns = diff;
 	dev->last_state_idx = x->state;
-	dev->poll_time_limit = (V->drv.states[x->state].flags & CPUIDLE_FLAG_POLLING) &&
-			       diff >= (int64_t)cpuidle_poll_time(&V->drv, dev);
+	/* poll_idle() clears it on entry and sets it when its time limit ends the loop; other
+	 * states leave it as it was */
+	if (V->drv.states[x->state].flags & CPUIDLE_FLAG_POLLING)
+		dev->poll_time_limit = diff >= (int64_t)cpuidle_poll_time(&V->drv, dev);
 	dev->env.now_ns = x->time_ns;
 	dev->env.got_tick = x->got_tick;
 	if (!V->gov->reflect)
