@@ -51,6 +51,17 @@ if has "$tmp/t.txt" "3 decisions, 3 divergent (100.000 %)" &&
 awk 'length > 160 { print "FAIL: line over 160 columns: " $0; exit 1 }' "$tmp/t.txt" "$tmp/w.txt" &&
 	ok || bad "width"
 
+# HTML: the 3 divergences (driven by B), each alone and all divergent in its bin of 40 us
+# (200 over the trace's 8 ms, 5 px each from x = 50): 0.1 ms (bin 2), then, the work after
+# each C10 exit delayed by its 890 us (--wake-latency worst), 2.99 ms (bin 74) and 5.99 ms
+# (bin 149); the matrix; the divergences.
+"$bin" "${d[@]}" --drive B --wake-latency worst -f html -o "$tmp/d.html"
+if [ "$(grep -c 'fill="#e63946" fill-opacity="1.000"' "$tmp/d.html")" = 3 ] &&
+	has "$tmp/d.html" '<rect x="60.00" ' && has "$tmp/d.html" '<rect x="420.00" ' &&
+	has "$tmp/d.html" '<rect x="795.00" ' && has "$tmp/d.html" "<th>C10</th>" &&
+	has "$tmp/d.html" "The first 3 divergences" && has "$tmp/d.html" "</html>"; then ok
+else bad "html"; fi
+
 # The same governor and tunables on both sides: a valid report, 0 divergences, said plainly.
 "$bin" diff -t "$tr" -m skl -g menu@6.12 --set-a menu.decay=8 -f json >"$tmp/s.json"
 if [ "$(top "$tmp/s.json" divergent)" = 0 ] && has "$tmp/s.json" '"same": true'; then ok
@@ -91,6 +102,7 @@ expect2 "three governors" "not 3" diff -g menu,teo,ladder
 expect2 "unknown governor" "unknown governor 'nope'" diff -g menu -g nope
 expect2 "bad drive" "'C' is not A, B or oracle" diff -g menu -g teo --drive C
 expect2 "bad format" "'xml' is not one of" diff -g menu -g teo -f xml
+expect2 "divergences with tap" "--divergences" diff -g menu -g teo -f tap --divergences 3
 expect2 "set-b not of B" "--set-b (side B, teo@6.19)" diff -g menu -g teo --set-b menu.decay=4
 expect2 "divergences with csv" "--divergences" diff -g menu -g teo -f csv --divergences 3
 expect2 "bad max" "--max-divergence" diff -g menu -g teo --max-divergence 101

@@ -82,14 +82,15 @@ int cmd_diff(int argc, char **argv)
 			if (v && diff_format_parse(v, &ro.format))
 				sim_error_set(&err, SIM_ERR_INPUT, "", 0, 0,
 					      "diff --format: '%s' is not one of text, json, csv, "
-					      "junit, tap", v);
+					      "junit, tap, html", v);
 		} else if (opt(&a, "--output", "-o", &v))
 			output = v;
 		else
 			bad_option(&a);
 	}
-	option_unused(&a, keep_given && ro.format != DIFF_TEXT && ro.format != DIFF_JSON,
-		      "--divergences", "the divergences shown go to the text and json formats");
+	option_unused(&a, keep_given && ro.format != DIFF_TEXT && ro.format != DIFF_JSON &&
+			      ro.format != DIFF_HTML,
+		      "--divergences", "the divergences shown go to the text, json and html formats");
 	/* Two governors; one with --set-a/--set-b compares it with itself. */
 	if (err.code == SIM_OK && nr_govs == 1 && (req.side[0].nr_sets || req.side[1].nr_sets))
 		govs[nr_govs++] = govs[0];
@@ -103,7 +104,7 @@ int cmd_diff(int argc, char **argv)
 		req.side[i].governor = govs[i];
 	ro.command = cmdline;
 	/* csv, junit and tap show no divergence: keep none */
-	if (ro.format != DIFF_TEXT && ro.format != DIFF_JSON)
+	if (ro.format != DIFF_TEXT && ro.format != DIFF_JSON && ro.format != DIFF_HTML)
 		req.keep = 0;
 	if (diff_run(&req, &res, &err))
 		return finish(&err);

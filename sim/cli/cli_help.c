@@ -337,7 +337,8 @@ static const char *const help_diff =
 	"  --hz, --latency-limit-us, --disable, --enable, --topology, --wake-latency, --set,\n"
 	"  --governor-timeout    as for run\n"
 	"  -f, --format F        text (default), json (schema idlesim-diff/1), csv (a row per\n"
-	"                        CPU), junit or tap (a test per trace and machine)\n"
+	"                        CPU), junit or tap (a test per trace and machine), html (a\n"
+	"                        page: divergences on a per-CPU timeline, the state pairs)\n"
 	"  -o, --output FILE     write the report to FILE (whole or not at all; default: stdout)\n"
 	"\n"
 	"Exit status: 0, 2 for bad input, 3 when --max-divergence is exceeded.\n";

@@ -6,6 +6,7 @@
 #include "sim/report/diff_report.h"
 #include "sim/base/common.h"
 #include "sim/base/version.h"
+#include "sim/report/html.h"
 #include "sim/report/report.h"
 
 #include <jansson.h>
@@ -15,7 +16,7 @@
 
 int diff_format_parse(const char *s, enum diff_format *f)
 {
-	static const char *const names[] = { "text", "json", "csv", "junit", "tap" };
+	static const char *const names[] = { "text", "json", "csv", "junit", "tap", "html" };
 	size_t i;
 
 	for (i = 0; i < SIM_ARRAY_SIZE(names); i++)
@@ -592,6 +593,196 @@ static void tap_report(FILE *f, const struct diff_results *res, const struct dif
 	}
 }
 
+/* ---- HTML ---- */
+
+#define HTML_TL_W 1000 /* the timeline's width in px, DIFF_BINS bins */
+#define HTML_ROW 14
+
+static void html_num(FILE *f, const char *tag, uint64_t v)
+{
+	fprintf(f, "<%s>%llu</%s>", tag, (unsigned long long)v, tag);
+}
+
+/* Per CPU, the trace's span in DIFF_BINS bins, each as dark as its divergent share. */
+static void html_timeline(FILE *f, const struct diff_cell *c)
+{
+	double bw = (double)HTML_TL_W / DIFF_BINS;
+	int cpu, b, h = c->nr_cpus * HTML_ROW + 24;
+
+	if (!c->bin_decisions) {
+		fputs("<p>No timeline: the trace does not state its end.</p>\n", f);
+		return;
+	}
+	fprintf(f, "<p>Each row a CPU, the trace from %.6f s to %.6f s left to right in %d bins; a "
+		   "bin is red as its share of divergent decisions (white: none, or no decision; "
+		   "hover for the counts).</p>\n",
+		(double)c->start_ns / 1e9, (double)c->end_ns / 1e9, DIFF_BINS);
+	fprintf(f, "<svg width=\"%d\" height=\"%d\">\n", HTML_TL_W + 50, h);
+	for (cpu = 0; cpu < c->nr_cpus; cpu++) {
+		double y = cpu * HTML_ROW;
+
+		fprintf(f, "<text class=\"lane\" x=\"44\" y=\"%.0f\">cpu%d</text>\n", y + 11, cpu);
+		fprintf(f, "<rect x=\"50\" y=\"%.0f\" width=\"%d\" height=\"%d\" fill=\"none\" "
+			   "stroke=\"#ddd\"/>\n", y, HTML_TL_W, HTML_ROW - 2);
+		for (b = 0; b < DIFF_BINS; b++) {
+			size_t k = (size_t)cpu * DIFF_BINS + (size_t)b;
+			uint32_t n = c->bin_decisions[k], d = c->bin_divergent[k];
+
+			if (!d)
+				continue;
+			fprintf(f, "<rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\" "
+				   "fill=\"#e63946\" fill-opacity=\"%.3f\"><title>cpu%d, %.6f s: %u of "
+				   "%u decisions diverge</title></rect>\n",
+				50 + b * bw, y, bw, HTML_ROW - 2, 0.15 + 0.85 * (double)d / n, cpu,
+				(double)(c->start_ns + (c->end_ns - c->start_ns) * b / DIFF_BINS) / 1e9,
+				d, n);
+		}
+	}
+	fprintf(f, "<text x=\"50\" y=\"%d\">%.6f s</text><text x=\"%d\" y=\"%d\" "
+		   "text-anchor=\"end\">%.6f s</text>\n</svg>\n",
+		h - 4, (double)c->start_ns / 1e9, HTML_TL_W + 50, h - 4, (double)c->end_ns / 1e9);
+}
+
+/* The state pairs, off-diagonal cells shaded by their share of the divergent decisions. */
+static void html_matrix(FILE *f, const struct diff_cell *c)
+{
+	int i, j, n = c->mach.state_count;
+
+	fputs("<table><tr><th>A \\ B</th>", f);
+	for (j = 0; j < n; j++) {
+		fputs("<th>", f);
+		html_escape(f, c->mach.states[j].name);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (i = 0; i < n; i++) {
+		fputs("<tr><th>", f);
+		html_escape(f, c->mach.states[i].name);
+		fputs("</th>", f);
+		for (j = 0; j < n; j++) {
+			double share = i != j && c->state_divergent
+					       ? (double)c->matrix[i][j] / (double)c->state_divergent
+					       : 0;
+
+			fprintf(f, "<td style=\"background:rgba(230,57,70,%.3f)\">%llu</td>", share,
+				(unsigned long long)c->matrix[i][j]);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static void html_explain(FILE *f, const struct cpuidle_explain *ex)
+{
+	char item[96];
+	int i, pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < ex->nr; i++) {
+			if (!strcmp(ex->items[i].key, "rule") != !pass) /* the rule first */
+				continue;
+			report_fmt_explain_item(item, sizeof(item), &ex->items[i]);
+			html_escape(f, item);
+			fputc(' ', f);
+		}
+}
+
+static void html_divergences(FILE *f, const struct diff_results *res, const struct diff_cell *c)
+{
+	char a[32], b[32];
+	size_t k;
+	int s;
+
+	if (!c->nr_div)
+		return;
+	fprintf(f, "<h3>The first %zu divergence%s</h3>\n<table class=\"cfg\"><tr><th>time</th>"
+		   "<th>CPU</th><th>sleep</th><th>tick</th><th>side</th><th>state</th><th>tick "
+		   "asked</th><th>variables</th><th>entered, what happened</th></tr>\n", c->nr_div,
+		c->nr_div == 1 ? "" : "s");
+	for (k = 0; k < c->nr_div; k++) {
+		const struct diff_divergence *v = &c->div[k];
+		const struct sim_decision *d = &v->d;
+
+		fmt_time(a, sizeof(a), d->time_ns);
+		report_fmt_ns(b, sizeof(b), d->sleep_length_ns);
+		for (s = 0; s < 2; s++) {
+			fputs("<tr>", f);
+			if (!s)
+				fprintf(f, "<td rowspan=\"2\">%s</td><td rowspan=\"2\">%d</td>"
+					   "<td rowspan=\"2\">%s</td><td rowspan=\"2\">%s</td>",
+					a, d->cpu, b, d->tick_stopped_before ? "off" : "on");
+			fprintf(f, "<td>%s ", side_name(s));
+			html_escape(f, res->gov[s]->name);
+			fputs("</td><td>", f);
+			html_escape(f, c->mach.states[v->state[s]].name);
+			fprintf(f, "</td><td>%s</td><td>", tick_word(v->stop_tick[s], d->tick_stopped_before));
+			html_explain(f, &v->ex[s]);
+			fputs("</td>", f);
+			if (!s) {
+				report_fmt_ns(a, sizeof(a), d->residency_ns);
+				fputs("<td rowspan=\"2\">", f);
+				html_escape(f, c->mach.states[d->state].name);
+				fprintf(f, ": %s, res %s</td>", d->truncated ? "end" : wake_cause_name(d->cause), a);
+			}
+			fputs("</tr>\n", f);
+		}
+	}
+	fputs("</table>\n", f);
+}
+
+static int diff_html(FILE *f, const struct diff_results *res, const struct diff_report_opts *o)
+{
+	char a[512], b[512];
+	int i, cpu;
+
+	side_label(a, sizeof(a), res, 0);
+	side_label(b, sizeof(b), res, 1);
+	html_page_begin(f, "idlesim diff");
+	fputs("<h1>idlesim diff: A = ", f);
+	html_escape(f, a);
+	fputs(", B = ", f);
+	html_escape(f, b);
+	fprintf(f, "</h1>\n<p>Lockstep, driven by %s: at every decision both sides were asked with "
+		   "the same inputs. %llu decisions, %llu divergent (%.3f %%).%s</p>\n",
+		res->drive == DIFF_DRIVE_ORACLE ? "the oracle" : diff_drive_name(res->drive),
+		(unsigned long long)res->decisions, (unsigned long long)res->divergent,
+		diff_pct(res->divergent, res->decisions),
+		res->same ? " A and B are the same governor with the same tunables: no decision "
+			    "can diverge." : "");
+	for (i = 0; i < res->n; i++) {
+		const struct diff_cell *c = &res->cells[i];
+
+		fputs("<h2>", f);
+		html_escape(f, c->trace);
+		fputs(" on ", f);
+		html_escape(f, c->mach.name);
+		fprintf(f, "</h2>\n<p>%llu decisions, %llu divergent (%.3f %%): %llu state, %llu "
+			   "tick.%s</p>\n",
+			(unsigned long long)c->decisions, (unsigned long long)c->divergent,
+			diff_pct(c->divergent, c->decisions), (unsigned long long)c->state_divergent,
+			(unsigned long long)c->tick_divergent,
+			diff_cell_exceeds(c, o->max_pct) ? " <b>More than --max-divergence.</b>" : "");
+		fputs("<h3>Divergences over time</h3>\n", f);
+		html_timeline(f, c);
+		fputs("<h3>State pairs (rows: A's choice, columns: B's)</h3>\n", f);
+		html_matrix(f, c);
+		fputs("<h3>Per CPU</h3>\n<table><tr><th>CPU</th><th>decisions</th><th>divergent</th>"
+		      "<th>%</th><th>first divergence</th></tr>\n", f);
+		for (cpu = 0; cpu < c->nr_cpus; cpu++) {
+			fmt_time(a, sizeof(a), c->cpus[cpu].first_ns);
+			fprintf(f, "<tr><td>%d</td>", cpu);
+			html_num(f, "td", c->cpus[cpu].decisions);
+			html_num(f, "td", c->cpus[cpu].divergent);
+			fprintf(f, "<td>%.3f</td><td>%s</td></tr>\n",
+				diff_pct(c->cpus[cpu].divergent, c->cpus[cpu].decisions), a);
+		}
+		fputs("</table>\n", f);
+		html_divergences(f, res, c);
+	}
+	html_page_end(f, o->command, IDLESIM_VERSION);
+	return ferror(f) ? REPORT_ERR_IO : 0;
+}
+
 int diff_report_write(FILE *f, const struct diff_results *res, const struct diff_report_opts *o)
 {
 	switch (o->format) {
@@ -606,6 +797,8 @@ int diff_report_write(FILE *f, const struct diff_results *res, const struct diff
 	case DIFF_TAP:
 		tap_report(f, res, o);
 		break;
+	case DIFF_HTML:
+		return diff_html(f, res, o);
 	default:
 		text_report(f, res, o);
 	}

@@ -2,7 +2,8 @@
 /*
  * diff_report.h - the results of `idlesim diff` (sim/run/diff.h) as text (160 columns),
  * JSON (schema idlesim-diff/1, docs/diff.md), CSV (a row per CPU), JUnit XML or TAP (a
- * test per trace and machine, failed above --max-divergence).
+ * test per trace and machine, failed above --max-divergence), or one HTML page (a per-CPU
+ * timeline of the divergences, the state pairs, per CPU, the first divergences).
  */
 #ifndef IDLESIM_DIFF_REPORT_H
 #define IDLESIM_DIFF_REPORT_H
@@ -11,7 +12,7 @@
 
 #include "sim/run/diff.h"
 
-enum diff_format { DIFF_TEXT, DIFF_JSON, DIFF_CSV, DIFF_JUNIT, DIFF_TAP };
+enum diff_format { DIFF_TEXT, DIFF_JSON, DIFF_CSV, DIFF_JUNIT, DIFF_TAP, DIFF_HTML };
 
 #define DIFF_JSON_SCHEMA "idlesim-diff/1"
 

@@ -9,6 +9,7 @@
 #include "sim/base/spool.h"
 #include "sim/run/cfgrec.h"
 
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -65,6 +66,7 @@ static void on_decision(void *ud, const struct sim_decision *d)
 	struct diff_cell *c = x->cell;
 	struct diff_cpu *cpu = &c->cpus[d->cpu];
 	const struct cpuidle_explain *ex[2];
+	size_t bin = SIZE_MAX;
 	int st[2], s;
 	bool tk[2], state_div, tick_div, div;
 
@@ -85,10 +87,19 @@ static void on_decision(void *ud, const struct sim_decision *d)
 	c->decisions++;
 	cpu->decisions++;
 	c->matrix[st[0]][st[1]]++;
+	if (c->bin_decisions && d->time_ns >= c->start_ns && d->time_ns < c->end_ns) {
+		size_t b = (size_t)((double)(d->time_ns - c->start_ns) /
+				    (double)(c->end_ns - c->start_ns) * DIFF_BINS);
+
+		bin = (size_t)d->cpu * DIFF_BINS + (b < DIFF_BINS ? b : DIFF_BINS - 1);
+		c->bin_decisions[bin]++;
+	}
 	for (s = 0; s < 2; s++)
 		count_rule(c, s, rule_of(ex[s]), div);
 	if (!div)
 		return;
+	if (bin != SIZE_MAX)
+		c->bin_divergent[bin]++;
 	c->divergent++;
 	c->state_divergent += state_div;
 	c->tick_divergent += tick_div;
@@ -240,6 +251,17 @@ static int diff_cell_run(const struct diff_request *req, struct diff_results *re
 	}
 	for (i = 0; i < c->nr_cpus; i++)
 		c->cpus[i].first_ns = -1;
+	/* without `start` the replay starts at the first record, at or after 0 */
+	c->start_ns = src.src.hdr->has_start ? src.src.hdr->start_ns : 0;
+	if (src.src.hdr->has_end && src.src.hdr->end_ns > c->start_ns) {
+		c->end_ns = src.src.hdr->end_ns;
+		c->bin_decisions = sim_calloc((size_t)c->nr_cpus * DIFF_BINS, sizeof(uint32_t));
+		c->bin_divergent = sim_calloc((size_t)c->nr_cpus * DIFF_BINS, sizeof(uint32_t));
+		if (!c->bin_decisions || !c->bin_divergent) {
+			run_trace_close(&src);
+			return sim_error_nomem(err, "");
+		}
+	}
 	rc = replay_run(&src.src, &cfg, &stats, err);
 	run_trace_close(&src);
 	if (rc)
@@ -350,6 +372,8 @@ void diff_results_free(struct diff_results *res)
 	for (i = 0; i < res->n; i++) {
 		sim_free(res->cells[i].cpus);
 		sim_free(res->cells[i].div);
+		sim_free(res->cells[i].bin_decisions);
+		sim_free(res->cells[i].bin_divergent);
 		run_results_free(&res->cells[i].free_runs[0]);
 		run_results_free(&res->cells[i].free_runs[1]);
 	}

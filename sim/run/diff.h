@@ -27,6 +27,8 @@ enum diff_drive { DIFF_DRIVE_A, DIFF_DRIVE_B, DIFF_DRIVE_ORACLE };
 #define DIFF_MAX_RULES 48
 #define DIFF_RULE_LEN 40
 #define DIFF_KEEP_DEFAULT 10
+/* The per-CPU timeline of the HTML page: the trace's span in this many bins. */
+#define DIFF_BINS 200
 
 struct diff_side {
 	const char *governor; /* a registered name (kgov_resolve() has loaded files) */
@@ -72,6 +74,10 @@ struct diff_cell {
 	uint64_t rules_other[2]; /* decisions of rules beyond DIFF_MAX_RULES */
 	struct diff_cpu *cpus;
 	int nr_cpus;
+	/* per CPU and time bin (cpu * DIFF_BINS + bin) over [start_ns, end_ns): decisions and
+	 * divergent ones; NULL when the trace does not state its span */
+	uint32_t *bin_decisions, *bin_divergent;
+	int64_t start_ns, end_ns;
 	struct diff_divergence *div; /* the first `keep`, in order of completion */
 	size_t nr_div;
 	struct run_results free_runs[2]; /* with free: each side's own replay (one result) */
