@@ -15,18 +15,7 @@ set -uo pipefail
 bin=$1
 src=$2
 tr="$src/tests/diff/three-timers.trace"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-failed=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	echo "FAIL: $*"
-	failed=$((failed + 1))
-}
-has() { grep -qF -- "$2" "$1"; }
-# top FILE KEY: the first (top-level) value of "KEY" in a JSON report
-top() { grep -m1 "\"$2\":" "$1" | sed 's/.*: //; s/,$//'; }
+. "$(dirname "$0")/cli_helpers.sh"
 
 d=(diff -t "$tr" -m skl -g shallowest -g deepest)
 "$bin" "${d[@]}" --drive B -f json >"$tmp/b.json"

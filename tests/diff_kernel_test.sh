@@ -18,19 +18,10 @@ if [ ! -f "$tarball" ]; then
 		"kernel's own governor files did not run"
 	exit 77
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/cli_helpers.sh"
 tar -xJf "$tarball" -C "$tmp" --wildcards 'linux-source-6.12/drivers/cpuidle/governors/*' \
 	'linux-source-6.12/drivers/cpuidle/cpuidle.h' || { echo "FAILED: cannot extract $tarball"; exit 1; }
 k=$tmp/linux-source-6.12/drivers/cpuidle/governors
-pass=0
-failed=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	echo "FAIL: $*"
-	failed=$((failed + 1))
-}
-top() { grep -m1 "\"$2\":" "$1" | sed 's/.*: //; s/,$//'; }
 
 for g in menu teo ladder; do
 	"$bin" diff -g "$g@6.12" -g "$k/$g.c" -m skl,hsx -f json >"$tmp/$g.json" 2>"$tmp/err"

@@ -11,17 +11,7 @@ set -uo pipefail
 bin=$1
 src=$2
 fix=$(cd "$src/tests/snapshots" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-failed=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	echo "FAIL: $*"
-	failed=$((failed + 1))
-}
-# has FILE TEXT: FILE contains TEXT
-has() { grep -qF -- "$2" "$1"; }
+. "$(dirname "$0")/cli_helpers.sh"
 
 for f in adl-hybrid kvm-guest server-2s; do
 	tar cf "$tmp/$f.tar" -C "$fix/$f" sys

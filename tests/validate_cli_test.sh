@@ -20,17 +20,7 @@ bin=$1
 src=$2
 v="$src/tests/validate"
 real="$src/../shared/traces/real"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-failed=0
-ok() { pass=$((pass + 1)); }
-bad() {
-	echo "FAIL: $*"
-	failed=$((failed + 1))
-}
-has() { grep -qF -- "$2" "$1"; }
-top() { grep -m1 "\"$2\":" "$1" | sed 's/.*: //; s/,$//'; }
+. "$(dirname "$0")/cli_helpers.sh"
 flat() { tr -d ' \n' <"$1"; }
 
 "$bin" validate "$v/one-entry.ftrace" -g menu@6.12 -m skl -f json >"$tmp/one.json"

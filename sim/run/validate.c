@@ -7,6 +7,7 @@
 #include "sim/base/alloc.h"
 #include "sim/base/common.h"
 #include "sim/engine/govguard.h"
+#include "sim/engine/wheel.h"
 #include "sim/import/import.h"
 #include "sim/machine/cpuidle_rules.h"
 
@@ -47,15 +48,6 @@ void validate_lacked_text(char *buf, size_t n, unsigned lacked)
 			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "", what[k]);
 }
 
-/* The first edge of the jiffy grid strictly after t. */
-static int64_t next_edge(const struct import_idle_entry *e, int64_t tick_ns, int64_t t)
-{
-	int64_t phase = e->tick_ns ? e->tick_phase_ns : 0, k;
-
-	k = (t - phase) >= 0 ? (t - phase) / tick_ns + 1 : -((phase - t) / tick_ns);
-	return phase + k * tick_ns;
-}
-
 /* A governor file's call went wrong: name the file, the call, the CPU and the time. */
 static void call_failed(struct vctx *V, const char *fn, int outcome, int cpu, int64_t t)
 {
@@ -75,6 +67,7 @@ static void on_entry(void *ud, const struct import_idle_entry *e)
 	struct cpuidle_device *dev;
 	struct cpuidle_env *env;
 	int64_t tick_ns = e->tick_ns ? e->tick_ns : (SIM_NS_PER_S + V->hz / 2) / V->hz;
+	struct jiffy_grid grid;
 	unsigned lacked = VALIDATE_QOS_ASSUMED;
 	bool stop_tick = true;
 	int idx = -1, outcome = 0;
@@ -95,10 +88,13 @@ static void on_entry(void *ud, const struct import_idle_entry *e)
 	env->now_ns = e->time_ns;
 	env->next_timer_ns = e->next_timer_ns;
 	env->next_wheel_ns = e->next_wheel_ns;
-	/* the tick's hrtimer, while the tick runs, is armed at the next edge */
-	env->next_tick_ns = e->tick_expiry_ns != INT64_MAX && e->tick_expiry_ns <= e->time_ns + tick_ns
-				    ? e->tick_expiry_ns
-				    : next_edge(e, tick_ns, e->time_ns);
+	/* the tick's hrtimer, while the tick runs, is armed at the next edge; else the grid's */
+	if (e->tick_expiry_ns != INT64_MAX && e->tick_expiry_ns <= e->time_ns + tick_ns) {
+		env->next_tick_ns = e->tick_expiry_ns;
+	} else {
+		jiffy_grid_init(&grid, V->hz, tick_ns, e->tick_ns ? e->tick_phase_ns : 0);
+		env->next_tick_ns = jiffy_edge_after(&grid, e->time_ns);
+	}
 	env->oracle_wake_ns = KTIME_MAX;
 	env->latency_req_ns = V->latency_req_ns;
 	env->load_read = false;
