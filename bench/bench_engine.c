@@ -75,6 +75,9 @@ static int mem_next(void *ctx, struct trace_record *rec, struct sim_error *err)
 	r = &m->recs[m->i++];
 	if (r->start_ns + m->shift_ns >= m->end_ns)
 		return 0;
+	/* every field the replay reads (timer kind, slack, keep_tick, ...) is set, as the
+	 * generator sets them: left to the stack, they made results vary with ASLR */
+	memset(rec, 0, sizeof(*rec));
 	rec->kind = TRACE_IDLE;
 	rec->cpu = r->cpu;
 	rec->time_ns = r->start_ns + m->shift_ns;
