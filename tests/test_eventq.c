@@ -112,7 +112,8 @@ static void heap_matches_naive(uint32_t n)
 	eventq_free(r);
 }
 
-/* Small queues use the cached-first scan, larger ones the tournament tree: test both. */
+/* Small queues use the cached-first scan, larger ones the tournament tree, the largest its
+ * deep form: test all. */
 static void test_heap_matches_naive(void **state)
 {
 	(void)state;
@@ -121,6 +122,8 @@ static void test_heap_matches_naive(void **state)
 	heap_matches_naive(16);
 	heap_matches_naive(17);
 	heap_matches_naive(97);
+	heap_matches_naive(300);  /* 512 leaves: the deep form (nodes with keys, early stop) */
+	heap_matches_naive(1025); /* 2,048 leaves */
 }
 
 int main(void)

@@ -72,6 +72,7 @@ static int pool_fire(struct loop *L, int64_t t, struct sim_error *err)
 
 	while (L->pool.nr_pending && L->pool.pending[0].arrival_ns <= t) {
 		loop_pop_item(&L->pool, &it);
+		L->cpus[it.cpu].nr_pooled--;
 		to = loop_cpu_active(L, it.cpu) ? it.cpu : -1;
 		for (j = 0; j < L->nr_cpus && to < 0; j++)
 			if (loop_cpu_active(L, j))
@@ -191,6 +192,7 @@ int loop_send(struct loop *L, const struct loop_item *it, struct sim_error *err)
 	if (x.global && L->world.tmigr && x.cause == WAKE_TIMER && !x.hrtimer && !x.deferrable) {
 		if (loop_push_item(&L->pool, &x))
 			return sim_error_nomem(err, "");
+		L->cpus[x.cpu].nr_pooled++;
 		if (L->pool.pending[0].seq == x.seq)
 			sim_agent_timer(L->S, (uint32_t)L->nr_cpus, x.arrival_ns);
 		return 0;
@@ -256,6 +258,7 @@ static int loop_init(struct loop *L, const struct loop_model_ops *ops, void *mod
 	L->nr_cpus = nr_cpus;
 	L->end_ns = duration_ns;
 	L->last_idle_cpu = -1;
+	L->active_hint = -1;
 	lat_hist_init(&L->latency);
 	for (i = 0; i < LOOP_STREAMS; i++) {
 		L->rng[i] = seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(i + 1));

@@ -27,6 +27,7 @@ struct lcpu {
 	int idle_iowait;
 	int64_t rcu_until_ns; /* RCU callbacks pending until this tick (0: none) */
 	size_t last_seg;      /* with segments, pinned: its last one + 1 (0: none) */
+	unsigned int nr_pooled; /* items of the global pool whose owner it is */
 };
 
 /* A period of pass 1, kept for pass 2. */
@@ -54,6 +55,7 @@ struct loop {
 	struct loop_world world;
 	struct lcpu pool;  /* global timer items with world.tmigr (their .cpu: the owner) */
 	int last_idle_cpu; /* the CPU that went idle last (-1: none yet) */
+	int active_hint;   /* a CPU found active last time one was looked for: asked first */
 	const struct machine *machine; /* the run's (its topology), NULL: none */
 	struct lsched *sched;	       /* the scheduler, with world.sched */
 	/* what ran where, when asked (loop_run_timeline()); tl NULL: nothing is kept */
