@@ -2,7 +2,7 @@
 /*
  * bench_engine.c - engine throughput (idle entries per second) and peak memory.
  *
- *   bench_engine [--entries N] [--governor G] [--machine M] [--cpus C]
+ *   bench_engine [--entries N] [--governor G] [--machine M] [--cpus C] [--topology PxCxT]
  *                [--source memory|generator|file] [--file PATH] [--runs R]
  *                [--queue lanes|heap] [--isolation on|off]
  *
@@ -154,6 +154,7 @@ int main(int argc, char **argv)
 	const char *queue = "lanes";
 	struct cpuidle_governor direct;
 	bool isolate = true;
+	int topo[3] = { 0, 0, 0 };
 
 	for (i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--entries"))
@@ -164,6 +165,10 @@ int main(int argc, char **argv)
 			mach_name = argv[i + 1];
 		else if (!strcmp(argv[i], "--cpus"))
 			cpus = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--topology")) {
+			if (sscanf(argv[i + 1], "%dx%dx%d", &topo[0], &topo[1], &topo[2]) != 3)
+				break;
+		}
 		else if (!strcmp(argv[i], "--file"))
 			file = source = argv[i + 1];
 		else if (!strcmp(argv[i], "--source"))
@@ -181,12 +186,23 @@ int main(int argc, char **argv)
 	if (i < argc || entries <= 0 || cpus <= 0 || runs <= 0 ||
 	    (strcmp(queue, "lanes") && strcmp(queue, "heap"))) {
 		fprintf(stderr, "usage: bench_engine [--entries N] [--governor G|PATH.c] [--machine M] "
-				"[--cpus C] [--source memory|generator] [--file PATH] [--runs R] "
+				"[--cpus C] [--topology PxCxT] [--source memory|generator] [--file PATH] [--runs R] "
 				"[--queue lanes|heap] [--isolation on|off]\n");
 		return 2;
 	}
 	if (machine_load(mach_name, &m, &err))
 		return die(&err);
+	/* the CPU-scaling curve: the machine's tables on a larger topology (as run --topology) */
+	if (topo[0] > 0) {
+		m.packages = topo[0];
+		m.cores = topo[1];
+		m.threads = topo[2];
+		m.nr_core_types = 0;
+		if (m.llc_cores && m.cores % m.llc_cores)
+			m.llc_cores = 0;
+		if (machine_validate(&m, mach_name, &err))
+			return die(&err);
+	}
 	gen_config_defaults(&gc, GEN_IRQ_POISSON);
 	gc.cpus = cpus;
 	gc.mean_ns = 200000;

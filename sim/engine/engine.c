@@ -989,6 +989,25 @@ void sim_agent_timer(struct sim *S, uint32_t id, int64_t t_ns)
 		eventq_set(S->q, item, t_ns, PRIO_AGENT);
 }
 
+void sim_prefetch_cpu(const struct sim *S, int cpu, int stage)
+{
+	const struct sim_cpu *c;
+
+	if (cpu < 0 || cpu >= S->cfg.nr_cpus)
+		return;
+	c = &S->cpus[cpu];
+	if (stage == 0) {
+		/* the fields feed_check() and feed_period() read: phase, the ring, fed */
+		__builtin_prefetch(&c->phase, 1);
+		__builtin_prefetch(&c->ring, 1);
+		__builtin_prefetch(&c->fed, 1);
+	} else if (c->cap) {
+		/* the last period (checked, or given its wakeup) and the next free slot */
+		__builtin_prefetch(&c->ring[(c->head + c->count - 1) & (c->cap - 1)], 1);
+		__builtin_prefetch(&c->ring[(c->head + c->count) & (c->cap - 1)], 1);
+	}
+}
+
 int64_t sim_now(const struct sim *S)
 {
 	return S->now_ns;

@@ -227,6 +227,13 @@ void sim_agent_timer(struct sim *S, uint32_t id, int64_t t_ns);
 int64_t sim_now(const struct sim *S);
 int sim_cpu_state(const struct sim *S, int cpu);
 
+/*
+ * A hint, no effect on results: what feeding CPU cpu will touch is wanted soon. stage 0:
+ * the CPU's own state; stage 1 (later, once that has arrived): the slots of its queue of
+ * fed periods that the next sim_idle()/sim_period()/sim_wake() reads and writes.
+ */
+void sim_prefetch_cpu(const struct sim *S, int cpu, int stage);
+
 /* Process every event due at or before until_ns. Returns 0 or -1 with err set. */
 int sim_run_until(struct sim *S, int64_t until_ns, struct sim_error *err);
 

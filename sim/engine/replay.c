@@ -88,6 +88,7 @@ struct derive {
 	struct dcpu *cpus;
 	struct eventq *q;
 	bool any_global;   /* a global=1 timer was armed: timer migration applies */
+	int nr_active;	   /* CPUs not idle (idle_open false) */
 	int last_idle_cpu; /* the CPU that went idle last */
 };
 
@@ -159,34 +160,39 @@ static int64_t earliest_timer(const struct dcpu *c, bool wheel_only)
 	return t;
 }
 
-/* The earliest global timer of CPU cpu, or of every idle CPU and cpu (all < 0: cpu's only). */
-static int64_t global_of(const struct derive *d, int cpu, bool all)
+static int64_t global_of_cpu(const struct dcpu *c)
 {
 	int64_t t = SIM_TIME_NEVER;
 	size_t i;
-	int j;
 
-	for (j = 0; j < d->nr_cpus; j++) {
-		const struct dcpu *c = &d->cpus[j];
-
-		if (j != cpu && (!all || !c->idle_open))
-			continue;
-		for (i = 0; i < c->nr_timers; i++)
-			if (c->timers[i].global)
-				t = sim_min64(t, c->timers[i].expiry_ns);
-	}
+	for (i = 0; i < c->nr_timers; i++)
+		if (c->timers[i].global)
+			t = sim_min64(t, c->timers[i].expiry_ns);
 	return t;
 }
 
-/* Every CPU but cpu is idle: cpu, going idle, is the last active one. */
-static bool lonely(const struct derive *d, int cpu)
+/*
+ * The earliest global timer of CPU cpu, or (all) of every idle CPU and cpu. Only a lonely
+ * CPU asks for all, so the look at every CPU is paid when every other one is idle.
+ */
+static int64_t global_of(const struct derive *d, int cpu, bool all)
 {
+	int64_t t;
 	int j;
 
+	if (!all)
+		return global_of_cpu(&d->cpus[cpu]);
+	t = SIM_TIME_NEVER;
 	for (j = 0; j < d->nr_cpus; j++)
-		if (j != cpu && !d->cpus[j].idle_open)
-			return false;
-	return true;
+		if (j == cpu || d->cpus[j].idle_open)
+			t = sim_min64(t, global_of_cpu(&d->cpus[j]));
+	return t;
+}
+
+/* Every CPU but cpu is idle: cpu, going idle, is the last active one (a count, not a look). */
+static bool lonely(const struct derive *d, int cpu)
+{
+	return d->nr_active - !d->cpus[cpu].idle_open == 0;
 }
 
 /*
@@ -231,14 +237,9 @@ static void sleep_timers(struct derive *d, int cpu, int64_t t, int64_t *next, in
  */
 static int global_runs_on(const struct derive *d, int cpu)
 {
-	int j;
-
 	if (d->cpus[cpu].own_global)
 		return cpu;
-	for (j = 0; j < d->nr_cpus; j++)
-		if (!d->cpus[j].idle_open)
-			return -1;
-	return d->last_idle_cpu;
+	return d->nr_active ? -1 : d->last_idle_cpu;
 }
 
 /*
@@ -379,6 +380,7 @@ static int wake_cpu(struct derive *d, int cpu, int64_t t, enum wake_cause cause,
 	if (sim_wake(d->S, cpu, t, cause, no_resched, err))
 		return -1;
 	c->idle_open = false;
+	d->nr_active++;
 	c->idle_pending = true;
 	c->busy_until_ns = t;
 	c->awake_ns = t;
@@ -415,6 +417,7 @@ static int internal_event(struct derive *d, int cpu, int64_t t, struct sim_error
 		sleep_timers(d, cpu, t, &next, &wheel);
 		c->idle_pending = false;
 		c->idle_open = true;
+		d->nr_active--;
 		d->last_idle_cpu = cpu;
 		if (sim_idle(d->S, cpu, t, next, wheel, c->iowait, c->load, err))
 			return -1;
@@ -550,6 +553,7 @@ static int derive_init(struct derive *d, struct sim *S, struct record_source *sr
 	d->q = eventq_new(EVENTQ_HEAP, (uint32_t)d->nr_cpus);
 	if (!d->cpus || !d->q)
 		return -1;
+	d->nr_active = d->nr_cpus;
 	for (i = 0; i < d->nr_cpus; i++) {
 		d->cpus[i].busy_until_ns = start;
 		d->cpus[i].idle_pending = true;
@@ -572,8 +576,96 @@ static void derive_release(struct derive *d)
 
 /* ---- the driver ---- */
 
-/* Records read between two runs of the engine (memory: each CPU's pending periods). */
-#define RUN_BATCH 512
+/*
+ * Records read between two runs of the engine: RUN_BATCH_PER_CPU per CPU, at least
+ * RUN_BATCH_MIN. Each run walks every CPU's lane, and a lane's state is only warm in the
+ * caches while it runs several records in a row: with a fixed batch of 512 records, a
+ * 512-CPU replay ran each lane for one record (docs/speed.md, "Scale with CPUs"). Memory:
+ * each CPU's pending periods, about RUN_BATCH_PER_CPU of them.
+ */
+#define RUN_BATCH_MIN 512
+#define RUN_BATCH_PER_CPU 64
+
+static unsigned int run_batch_of(int cpus)
+{
+	unsigned int n = (unsigned int)cpus * RUN_BATCH_PER_CPU;
+
+	return n > RUN_BATCH_MIN ? n : RUN_BATCH_MIN;
+}
+
+/*
+ * Read-ahead on large machines. Records of many CPUs come in time order, so each touches
+ * a different CPU's state, which on hundreds of CPUs has left the caches: the replay then
+ * waits on memory at every record. Reading AHEAD records in advance lets their CPUs' state
+ * be fetched while earlier records are fed (sim_prefetch_cpu(): the CPU's state when a
+ * record is read, its queue's slots halfway to its turn). Records are fed in the same
+ * order, at the same points between engine runs: only the timing changes. A read error is
+ * kept until the records before it are fed, as without read-ahead. Below AHEAD_MIN_CPUS
+ * every CPU's state stays cached and the copy of each record would only cost.
+ */
+#define AHEAD 8
+#define AHEAD_MIN_CPUS 64
+
+struct ahead {
+	struct record_source *src, self;
+	const struct sim *S;
+	struct trace_record win[AHEAD];
+	unsigned int head, n;
+	int end; /* 0: more to read; 1: the source ended; -1: it failed (err) */
+	struct sim_error err;
+};
+
+static int ahead_next(void *ctx, struct trace_record *rec, struct sim_error *err)
+{
+	struct ahead *a = ctx;
+
+	while (a->n < AHEAD && !a->end) {
+		struct trace_record *r = &a->win[(a->head + a->n) % AHEAD];
+		int rc = a->src->next(a->src->ctx, r, &a->err);
+
+		if (rc <= 0) {
+			a->end = rc < 0 ? -1 : 1;
+			break;
+		}
+		sim_prefetch_cpu(a->S, r->cpu, 0);
+		a->n++;
+	}
+	if (!a->n) {
+		if (a->end > 0)
+			return 0;
+		if (err && err->code == SIM_OK)
+			*err = a->err;
+		return -1;
+	}
+	*rec = a->win[a->head];
+	a->head = (a->head + 1) % AHEAD;
+	a->n--;
+	if (a->n >= AHEAD / 2)
+		sim_prefetch_cpu(a->S, a->win[(a->head + AHEAD / 2 - 1) % AHEAD].cpu, 1);
+	return 1;
+}
+
+static int ahead_error(void *ctx, const struct trace_record *rec, struct sim_error *err,
+		       const char *msg)
+{
+	struct ahead *a = ctx;
+
+	return a->src->error_at(a->src->ctx, rec, err, msg);
+}
+
+/* src, read ahead for S if the machine is large enough to gain: the source to read. */
+static struct record_source *ahead_wrap(struct ahead *a, struct record_source *src,
+					const struct sim *S)
+{
+	if (src->hdr->cpus < AHEAD_MIN_CPUS)
+		return src;
+	memset(a, 0, sizeof(*a));
+	a->src = src;
+	a->S = S;
+	a->self = (struct record_source){ .hdr = src->hdr, .next = ahead_next,
+					  .error_at = ahead_error, .ctx = a };
+	return &a->self;
+}
 
 static int64_t record_end(const struct trace_record *rec)
 {
@@ -589,11 +681,12 @@ int replay_run(struct record_source *src, const struct sim_config *cfg, struct r
 	struct sim_config c = *cfg;
 	struct trace_record rec;
 	struct derive d = { 0 };
+	struct ahead ahead;
 	bool events = false;
 	int64_t start, end, last = 0, lookahead;
 	struct sim *S;
 	int have, rc = -1;
-	unsigned int batch = 0;
+	unsigned int batch = 0, run_batch;
 
 	memset(out, 0, sizeof(*out));
 	c.nr_cpus = hdr->cpus;
@@ -607,6 +700,8 @@ int replay_run(struct record_source *src, const struct sim_config *cfg, struct r
 	if (hdr->has_tick_phase)
 		sim_set_tick_phase(S, hdr->tick_phase_ns);
 	lookahead = sim_lookahead_ns(S);
+	run_batch = run_batch_of(hdr->cpus);
+	src = ahead_wrap(&ahead, src, S);
 	if (have && rec.kind != TRACE_IDLE) {
 		events = true;
 		if (derive_init(&d, S, src, start)) {
@@ -628,8 +723,8 @@ int replay_run(struct record_source *src, const struct sim_config *cfg, struct r
 		if (events && flush_before(&d, rec.time_ns, false, err))
 			goto out;
 		/* The engine may run up to this record's time less the lookahead; letting
-		 * it do so only every RUN_BATCH records changes nothing but the cost. */
-		if (++batch == RUN_BATCH) {
+		 * it do so only every run_batch records changes nothing but the cost. */
+		if (++batch == run_batch) {
 			batch = 0;
 			if (c.progress)
 				c.progress(c.progress_ud, rec.time_ns, start,
