@@ -64,7 +64,9 @@ done
 
 # import: -o x.itb is the binary form of -o x.trace, and prints the same summary
 if [ -f "$real/README.md" ]; then
-	for k in trappy-trace_idle.report.txt trappy-trace_idle_unsorted.txt trappy-trace_surfaceflinger.html; do
+	dat=trappy-trace_idle.dat # with libtracecmd only (IDLESIM_TRACEDAT)
+	"$bin" import "$real/$dat" -o /dev/null >/dev/null 2>&1 || { echo "NOTE: no trace.dat import in this build"; dat=; }
+	for k in trappy-trace_idle.report.txt trappy-trace_idle_unsorted.txt trappy-trace_surfaceflinger.html $dat; do
 		"$bin" import "$real/$k" -o "$tmp/i.trace" >"$tmp/i1.txt" 2>&1 &&
 			"$bin" import "$real/$k" -o "$tmp/i.itb" >"$tmp/i2.txt" 2>&1 && magic "$tmp/i.itb" &&
 			"$bin" convert "$tmp/i.itb" "$tmp/i2.trace" && "$bin" convert --to text "$tmp/i.trace" "$tmp/i1.trace" &&
