@@ -4,7 +4,7 @@
  *
  *   bench_engine [--entries N] [--governor G] [--machine M] [--cpus C] [--topology PxCxT]
  *                [--source memory|generator|file] [--file PATH] [--runs R]
- *                [--queue lanes|heap] [--isolation on|off]
+ *                [--queue lanes|heap] [--isolation on|off] [--read-only on|off]
  *
  * Replays an irq-poisson workload (mean gap 200 us, a 4 ms background timer, 10 us of
  * work per wakeup) sized to give about N idle entries through one governor. Sources:
@@ -12,8 +12,9 @@
  *              over and over with their times shifted: measures the engine and the replay
  *              driver alone, with memory fixed whatever N is;
  *   generator  the generator feeds the engine directly (adds its cost);
- *   file       the workload is written to PATH as a text trace, then read back (adds
- *              parsing).
+ *   file       the workload is written to PATH as a text trace (the binary form if PATH
+ *              ends in .itb, traces/FORMAT.md), then read back (adds parsing); with
+ *              --read-only on, only read back: the reader's records per second alone.
  * Replays R times (default 3) and prints one line for the fastest: entries, seconds,
  * entries/s, peak RSS. --queue heap runs every event through the one global queue, as
  * closed loops and the decision log do, instead of the per-CPU lanes of replays.
@@ -136,6 +137,36 @@ static int die(const struct sim_error *err)
 	return 1;
 }
 
+/* --read-only on: the file's records read R times, the fastest kept: the reader alone. */
+static int read_file(const char *file, int runs)
+{
+	struct sim_error err = { 0 };
+	struct trace_record rec;
+	double best_s = 0, t0;
+	long long n = 0;
+	int run, rc;
+
+	for (run = 0; run < runs; run++) {
+		struct trace_reader *tr = trace_open(file, &err);
+
+		if (!tr)
+			return die(&err);
+		n = 0;
+		t0 = now_s();
+		while ((rc = trace_next(tr, &rec, &err)) > 0)
+			n++;
+		t0 = now_s() - t0;
+		trace_close(tr);
+		if (rc < 0)
+			return die(&err);
+		if (run == 0 || t0 < best_s)
+			best_s = t0;
+	}
+	printf("read-only source=%s records=%lld seconds=%.3f records_per_s=%.0f\n", file, n, best_s,
+	       (double)n / best_s);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long long entries = 10000000;
@@ -153,7 +184,7 @@ int main(int argc, char **argv)
 	int rc = 0, run, runs = 3;
 	const char *queue = "lanes";
 	struct cpuidle_governor direct;
-	bool isolate = true;
+	bool isolate = true, read_only = false;
 	int topo[3] = { 0, 0, 0 };
 
 	for (i = 1; i + 1 < argc; i += 2) {
@@ -180,14 +211,17 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--isolation") &&
 			 (!strcmp(argv[i + 1], "on") || !strcmp(argv[i + 1], "off")))
 			isolate = !strcmp(argv[i + 1], "on");
+		else if (!strcmp(argv[i], "--read-only") &&
+			 (!strcmp(argv[i + 1], "on") || !strcmp(argv[i + 1], "off")))
+			read_only = !strcmp(argv[i + 1], "on");
 		else
 			break;
 	}
-	if (i < argc || entries <= 0 || cpus <= 0 || runs <= 0 ||
+	if (i < argc || entries <= 0 || cpus <= 0 || runs <= 0 || (read_only && !file) ||
 	    (strcmp(queue, "lanes") && strcmp(queue, "heap"))) {
 		fprintf(stderr, "usage: bench_engine [--entries N] [--governor G|PATH.c] [--machine M] "
-				"[--cpus C] [--topology PxCxT] [--source memory|generator] [--file PATH] [--runs R] "
-				"[--queue lanes|heap] [--isolation on|off]\n");
+				"[--cpus C] [--topology PxCxT] [--source memory|generator] [--file PATH] "
+				"[--runs R] [--queue lanes|heap] [--isolation on|off] [--read-only on|off]\n");
 		return 2;
 	}
 	if (machine_load(mach_name, &m, &err))
@@ -234,10 +268,20 @@ int main(int argc, char **argv)
 			cfg.disabled |= 1u << i;
 
 	if (file) {
+		size_t n = strlen(file);
+		bool binary = n > 4 && !strcmp(file + n - 4, TRACE_BIN_SUFFIX);
 		FILE *f = fopen(file, "w");
+		struct gen_stream *g = binary && f ? gen_open(&gc, &err) : NULL;
 
-		if (!f || gen_write(&gc, f, &err) || fclose(f))
+		if (g)
+			record_source_from_gen(&src, g);
+		if (!f || (binary ? !g || trace_write_source(&src, f, true, &err)
+				  : gen_write(&gc, f, &err)) ||
+		    fclose(f))
 			return err.code ? die(&err) : 1;
+		gen_close(g);
+		if (read_only)
+			return read_file(file, runs);
 	} else if (!strcmp(source, "memory")) {
 		if (mem_open(&ms, &gc, &err))
 			return err.code ? die(&err) : 1;

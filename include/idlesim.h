@@ -91,11 +91,11 @@ IDLESIM_API int64_t idlesim_machine_target_residency_ns(const idlesim_machine *m
 typedef struct idlesim_trace idlesim_trace;
 
 /*
- * A trace file: native (text or JSON), or a kernel trace in any format `idlesim import`
- * reads (ftrace, trace-cmd report, perf script, systrace, trace.dat if built in), told apart
- * by its first bytes. Opening reads the header (a kernel trace: the whole first pass); every
- * run reads the file again, so it must stay in place while the object lives ("-", standard
- * input, is refused for that reason).
+ * A trace file: native (text, JSON or binary), or a kernel trace in any format `idlesim
+ * import` reads (ftrace, trace-cmd report, perf script, systrace, trace.dat if built in),
+ * told apart by its first bytes. Opening reads the header (a kernel trace: the whole first
+ * pass); every run reads the file again, so it must stay in place while the object lives
+ * ("-", standard input, is refused for that reason).
  */
 IDLESIM_API idlesim_trace *idlesim_trace_open(const char *path, idlesim_error *err);
 /* A native trace held in memory (copied); `name` names it in messages. */

@@ -6,7 +6,7 @@ set -euo pipefail
 
 IDLESIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 IDLESIM_BUILD=${IDLESIM_BUILD:-$IDLESIM_ROOT/build} # the environment may name another
-IDLESIM_PACKAGES=(build-essential cmake pkg-config libjansson-dev libcmocka-dev libarchive-dev)
+IDLESIM_PACKAGES=(build-essential cmake pkg-config libjansson-dev libcmocka-dev libarchive-dev zlib1g-dev)
 
 idlesim_missing_deps() {
 	local missing=()
@@ -17,8 +17,9 @@ idlesim_missing_deps() {
 		pkg-config --exists jansson || missing+=(libjansson-dev)
 		pkg-config --exists cmocka || missing+=(libcmocka-dev)
 		pkg-config --exists libarchive || missing+=(libarchive-dev)
+		pkg-config --exists zlib || missing+=(zlib1g-dev)
 	else
-		missing+=(libjansson-dev libcmocka-dev libarchive-dev)
+		missing+=(libjansson-dev libcmocka-dev libarchive-dev zlib1g-dev)
 	fi
 	echo "${missing[@]:-}"
 }

@@ -24,7 +24,7 @@ declare -A base=([run]="-t traces/scenarios/irq-fixed.trace -m skl -g oracle"
 	[check]="traces/expect-example.json -j 1" [import]="tests/import/scenario.ftrace")
 
 # 1. Every option of the help texts is in the table.
-for cmd in run report gen import compare check sweep; do
+for cmd in run report gen import convert compare check sweep; do
 	while read -r o; do
 		if awk -F'\t' -v c="$cmd" -v o="$o" '$1 == c && $2 == o { f = 1 } END { exit !f }' \
 			"$table"; then ok; else bad "$cmd $o: listed by 'idlesim help $cmd' but not in tests/cli_options.tsv"; fi

@@ -35,7 +35,7 @@ complete_is() {
 
 cd "$(mktemp -d)" # no file names to complete
 complete_is ru -- run
-complete_is c -- compare check
+complete_is c -- compare check convert
 complete_is --v -- --version
 complete_is run --gov -- --governor --governor-timeout
 complete_is check - -- --format --governor-timeout --housekeeping --output --threads --verbose --wake-latency -f -j -o -v

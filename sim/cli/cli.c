@@ -38,6 +38,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run },
 	{ "gen", cmd_gen },
 	{ "import", cmd_import },
+	{ "convert", cmd_convert },
 	{ "report", cmd_report },
 	{ "machines", cmd_machines },
 	{ "governors", cmd_governors },

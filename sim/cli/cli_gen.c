@@ -79,6 +79,24 @@ static int timers_from(struct args *a, const struct workload *w, int64_t *params
 	return 0;
 }
 
+/* A model's timeline as a text trace (to the output, or to the temporary of a .itb one). */
+struct model_out {
+	const struct workload *w;
+	const int64_t *params;
+	const struct wl_timers *extra;
+	int64_t duration_ns;
+	uint64_t seed;
+	const struct trace_header *hdr;
+};
+
+static int model_text(void *ctx, FILE *f, struct sim_error *err)
+{
+	const struct model_out *m = ctx;
+
+	return workload_write_trace(m->w, m->params, m->extra, m->duration_ns, m->seed, m->hdr, f,
+				    isatty_stderr() ? stderr : NULL, err);
+}
+
 /*
  * gen for a benchmark-like workload model (sim/workload/workloads.h): its timeline on CPUs without
  * exit latency, the one the oracle follows. Its parameters are options (--clients 4).
@@ -147,14 +165,31 @@ static int gen_model(struct args *a, const struct workload *w)
 		return finish(err);
 	}
 	if (!outfile_open(&out, output, err)) {
-		if (workload_write_trace(w, params, &extra, duration_ns, seed, &hdr, out.f,
-					 isatty_stderr() ? stderr : NULL, err))
+		struct model_out mo = { w, params, &extra, duration_ns, seed, &hdr };
+
+		if (cli_binary_name(output) ? cli_binary_via_text(out.f, model_text, &mo, err)
+					    : model_text(&mo, out.f, err))
 			outfile_fail(&out, err);
 		else
 			outfile_commit(&out, err);
 	}
 	sim_free(xt);
 	return finish(err);
+}
+
+/* The open-loop generator's records straight to the binary form (a .itb output). */
+static int gen_binary(const struct gen_config *c, FILE *f, struct sim_error *err)
+{
+	struct gen_stream *g = gen_open(c, err);
+	struct record_source src;
+	int rc;
+
+	if (!g)
+		return -1;
+	record_source_from_gen(&src, g);
+	rc = trace_write_source(&src, f, true, err);
+	gen_close(g);
+	return rc;
 }
 
 int cmd_gen(int argc, char **argv)
@@ -242,7 +277,7 @@ int cmd_gen(int argc, char **argv)
 		return finish(&err);
 	c.progress = isatty_stderr() ? stderr : NULL;
 	if (!outfile_open(&out, output, &err)) {
-		if (gen_write(&c, out.f, &err))
+		if (cli_binary_name(output) ? gen_binary(&c, out.f, &err) : gen_write(&c, out.f, &err))
 			outfile_fail(&out, &err);
 		else
 			outfile_commit(&out, &err);

@@ -77,7 +77,8 @@ static const char *const help_gen =
 	"usage: idlesim gen --workload W [--cpus N] [--duration-s S] [--seed N] [options] [--force]\n"
 	"                   [-o FILE]\n"
 	"\n"
-	"Writes a synthetic workload as a native trace (deterministic for a seed).\n"
+	"Writes a synthetic workload as a native trace (deterministic for a seed): to -o FILE,\n"
+	"in the binary form if its name ends in .itb (idlesim help convert), else to stdout.\n"
 	"  --workload W          periodic, irq-fixed, irq-poisson or mixed (open loop, below), or\n"
 	"                        a benchmark-like model (docs/workloads.md):\n"
 	"                        netperf-udp, sockperf, tbench, dbench, hackbench, cyclictest,\n"
@@ -140,7 +141,7 @@ static void help_gen_models(FILE *f)
 }
 
 static const char *const help_import =
-	"usage: idlesim import TRACE [--machine M] [-o OUT.trace] [--format text|json]\n"
+	"usage: idlesim import TRACE [--machine M] [-o OUT.trace|OUT.itb] [--format text|json]\n"
 	"                      [--input-format F] [--skip-bad-lines] [--hz N] [--cpus N]\n"
 	"\n"
 	"Reads a kernel trace, writes it as a native trace of idle opportunities and prints\n"
@@ -155,13 +156,26 @@ static const char *const help_import =
 	"  --disable STATE       a state disabled on the recording machine (with --machine)\n"
 	"  --enable STATE        a state off by default that was enabled there (with --machine)\n"
 	"  -o, --output FILE     write the converted trace (atomically); - for stdout (the\n"
-	"                        summary then goes to stderr)\n"
+	"                        summary then goes to stderr); a name ending in .itb gets the\n"
+	"                        binary form (idlesim help convert)\n"
 	"  -f, --format F        summary as text (default) or json (schema idlesim-import/1)\n"
 	"  --input-format F      auto (default), ftrace, trace-cmd, perf, systrace, trace-dat\n"
 	"  --skip-bad-lines      count malformed lines as warnings instead of failing\n"
 	"  --hz N                tick rate of the recording (default: inferred from the tick's\n"
 	"                        hrtimer, else unknown)\n"
 	"  --cpus N              CPU count (default: the trace header's, else the highest seen)\n";
+
+static const char *const help_convert =
+	"usage: idlesim convert IN OUT [--to text|binary]\n"
+	"\n"
+	"Writes the native trace IN in the other form: a text (or JSON) trace in the binary\n"
+	"form, a binary one as text (traces/FORMAT.md, \"Binary form\"). The binary form holds\n"
+	"the same header and records, smaller, checksummed and quicker to read; every command\n"
+	"reads either. gen and import write it when their output's name ends in .itb.\n"
+	"  IN                    a native trace (text, JSON or binary); - reads standard input\n"
+	"  OUT                   the converted trace (atomically); - for stdout\n"
+	"  --to F                text or binary: the form to write, whatever IN's (default: the\n"
+	"                        other form than IN's)\n";
 
 static const char *const help_report =
 	"usage: idlesim report [--trace FILE] [--machine M] [--governor G]... [knobs]\n"
@@ -386,6 +400,7 @@ void cli_usage(FILE *f)
 	      "  run        replay traces through governors on machines, and score them\n"
 	      "  gen        write a synthetic workload trace\n"
 	      "  import     convert a kernel trace (ftrace, trace-cmd, perf, systrace, trace.dat)\n"
+	      "  convert    a native trace from text to the binary form, or back\n"
 	      "  report     draw a run as one HTML file: timelines, residency, idle durations\n"
 	      "  machines   list machines, or print one's idle-state table\n"
 	      "  governors  list governors and their tunables\n"
@@ -412,6 +427,8 @@ int cli_help(FILE *f, const char *cmd)
 		help_gen_models(f);
 	} else if (!strcmp(cmd, "import"))
 		fputs(help_import, f);
+	else if (!strcmp(cmd, "convert"))
+		fputs(help_convert, f);
 	else if (!strcmp(cmd, "report"))
 		fputs(help_report, f);
 	else if (!strcmp(cmd, "machines"))

@@ -17,15 +17,20 @@
 #include <string.h>
 #include <sys/stat.h>
 
+static int convert_text(void *im, FILE *f, struct sim_error *err)
+{
+	return import_convert(im, f, err);
+}
+
 /*
- * The converted trace to `output` (atomically through a temporary for a regular file; a
+ * The converted trace to `output` (binary when its name ends in .itb: cli_binary_name()) (atomically through a temporary for a regular file; a
  * device such as /dev/null is written directly, never renamed over), the summary to stdout
  * (stderr when the trace goes to stdout).
  */
 static int import_output(struct importer *im, const char *output, bool json, struct sim_error *err)
 {
 	struct outfile out = { 0 };
-	FILE *summary = stdout, *dev = NULL;
+	FILE *summary = stdout, *dev = NULL, *dst;
 	struct stat sb;
 
 	if (output && !strcmp(output, "-")) {
@@ -38,7 +43,9 @@ static int import_output(struct importer *im, const char *output, bool json, str
 	} else if (output && outfile_open(&out, output, err)) {
 		return -1;
 	}
-	if (import_convert(im, !output ? NULL : dev ? dev : out.f ? out.f : stdout, err)) {
+	dst = !output ? NULL : dev ? dev : out.f ? out.f : stdout;
+	if (dst && cli_binary_name(output) ? cli_binary_via_text(dst, convert_text, im, err)
+					   : import_convert(im, dst, err)) {
 		if (out.path)
 			return outfile_fail(&out, err);
 		if (dev && err->code == SIM_ERR_IO) {

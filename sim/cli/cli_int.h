@@ -6,6 +6,7 @@
  *   sim/cli/cli_run.c       run, report (replays through run_grid);
  *   sim/cli/cli_gen.c       gen;
  *   sim/cli/cli_import.c    import;
+ *   sim/cli/cli_convert.c   convert, and the binary output of gen and import;
  *   sim/cli/cli_machines.c  machines, machines calibrate;
  *   sim/cli/cli_governors.c governors;
  *   sim/cli/cli_compare.c   compare;
@@ -30,5 +31,18 @@ int cmd_diff(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "sim/base/error.h"
+
+/* gen and import write the binary trace form when their output's name ends in .itb. */
+bool cli_binary_name(const char *path);
+/* What write_text writes (a text trace), written to out in the binary form, through an
+ * unlinked temporary file. 0, or -1 with err set. */
+int cli_binary_via_text(FILE *out, int (*write_text)(void *ctx, FILE *f, struct sim_error *err),
+			void *ctx, struct sim_error *err);
 
 #endif

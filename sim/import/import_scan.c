@@ -238,6 +238,8 @@ enum import_format import_sniff(const char *buf, size_t n, bool *event)
 		return IMPORT_TRACE_DAT;
 	if (n >= 10 && (!memcmp(buf, "\x17\x08\x44", 3) || !memcmp(buf + 3, "tracing", 7)))
 		return IMPORT_TRACE_DAT;
+	if (n && (unsigned char)buf[0] == (unsigned char)TRACE_BIN_MAGIC[0])
+		return IMPORT_NATIVE; /* the binary form, or what its reader will call damaged */
 	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
 		p++;
 	if ((size_t)(e - p) >= 13 && (!memcmp(p, "idlesim-trace", 13)))

@@ -831,12 +831,20 @@ static int report(struct sim_error *err, const struct sim_error *e)
 	return sim_error_set(err, e->code, e->source, e->line, e->column, "%s", e->text);
 }
 
-/* Text or JSON, by the first non-blank byte; then the header. */
+/* Binary by its magic's first byte, else text or JSON by the first non-blank one; then the header. */
 static struct trace_reader *reader_start(struct trace_reader *r, struct sim_error *err)
 {
 	size_t i = 0;
 	int rc;
 
+	if (!r->len && fill(r))
+		goto fail;
+	/* 0x89 starts no text line (it is not valid UTF-8), nor JSON: the binary form's magic */
+	if (r->len && (unsigned char)r->buf[0] == (unsigned char)TRACE_BIN_MAGIC[0]) {
+		if (!trace_bin_header(r))
+			return r;
+		goto fail;
+	}
 	for (;;) {
 		while (i < r->len && (r->buf[i] == ' ' || r->buf[i] == '\t' || r->buf[i] == '\n' ||
 				      r->buf[i] == '\r'))
@@ -926,6 +934,7 @@ void trace_close(struct trace_reader *r)
 		return;
 	if (r->close_fd)
 		close(r->fd);
+	trace_bin_close(r);
 	json_decref(r->root);
 	sim_free(r->cpu);
 	sim_free(r->buf);
@@ -942,13 +951,18 @@ const char *trace_source_name(const struct trace_reader *r)
 	return r->name;
 }
 
+bool trace_is_binary(const struct trace_reader *r)
+{
+	return r->bin != NULL;
+}
+
 int trace_next(struct trace_reader *r, struct trace_record *rec, struct sim_error *err)
 {
 	int rc;
 
 	if (r->error.code != SIM_OK)
 		return report(err, &r->error);
-	rc = r->root ? trace_json_next(r, rec) : text_next(r, rec);
+	rc = r->bin ? trace_bin_next(r, rec) : r->root ? trace_json_next(r, rec) : text_next(r, rec);
 	if (rc < 0 || (rc == 0 && trace_check_end(r)))
 		return report(err, &r->error);
 	return rc;
@@ -968,6 +982,9 @@ int trace_record_error(struct trace_reader *r, const struct trace_record *rec,
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
+	if (r->bin)
+		return sim_error_set(err, SIM_ERR_INPUT, r->name, 0, 0, "byte %" PRId64 ": %s",
+				     rec->offset, text);
 	return sim_error_set(err, SIM_ERR_INPUT, r->name, line, col, "%s", text);
 }
 

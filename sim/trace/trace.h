@@ -23,6 +23,12 @@
 #define TRACE_MAX_CPUS 4096
 #define TRACE_ID_LEN 64
 
+/* The binary form (traces/FORMAT.md, "Binary form"): its magic, its version, its file suffix. */
+#define TRACE_BIN_MAGIC "\x89ITB\r\n\x1a\n"
+#define TRACE_BIN_MAGIC_LEN 8
+#define TRACE_BIN_VERSION 1
+#define TRACE_BIN_SUFFIX ".itb"
+
 enum trace_kind {
 	TRACE_IDLE,   /* idle CPU START LENGTH CAUSE [next_timer=] [timer=] [next_wheel=] ... */
 	TRACE_TIMER,  /* timer CPU TIME ID EXPIRY [period=] [resched=] [kind=] */
@@ -79,7 +85,8 @@ struct trace_record {
 	char id[TRACE_ID_LEN]; /* timer, cancel */
 	/* where the record is, for messages: */
 	long index;	     /* 0-based record number */
-	int line, column;    /* of the record's time field (text); 0 for JSON, see trace_locate() */
+	int line, column;    /* of the record's time field (text); 0 for JSON and binary */
+	int64_t offset;	     /* binary form: the record's byte offset in the file; else 0 */
 };
 
 struct trace_header {
@@ -101,8 +108,9 @@ struct trace_header {
 struct trace_reader;
 
 /*
- * Open a trace file (text or JSON, told apart by the first non-blank byte) and read its
- * header. "-" reads standard input. Returns NULL with err set on failure.
+ * Open a trace file (binary by its magic, else text or JSON, told apart by the first
+ * non-blank byte) and read its header. "-" reads standard input. Returns NULL with err set
+ * on failure. Errors in a binary trace name the byte offset: "FILE: byte N: message".
  */
 struct trace_reader *trace_open(const char *path, struct sim_error *err);
 /* The same, naming the file `name` in messages (a spooled standard input, sim/base/spool.h). */
@@ -113,6 +121,8 @@ void trace_close(struct trace_reader *r);
 
 const struct trace_header *trace_header(const struct trace_reader *r);
 const char *trace_source_name(const struct trace_reader *r);
+/* The trace is in the binary form. */
+bool trace_is_binary(const struct trace_reader *r);
 
 /*
  * Read the next record. Returns 1 with *rec filled, 0 at the end of the trace, -1 with
@@ -147,5 +157,29 @@ void record_source_from_trace(struct record_source *src, struct trace_reader *r)
  */
 int trace_write_header(FILE *f, const struct trace_header *h);
 int trace_write_record(FILE *f, const struct trace_record *rec);
+
+/*
+ * Writer of the binary form (sim/trace/trace_binw.c), to f, which the caller opens and
+ * closes. trace_bin_open() writes the header; trace_bin_record() buffers a record into the
+ * current block (written when full); trace_bin_finish() writes the last block and the end
+ * block, and frees the writer, as trace_bin_free() does without writing. -1 with err set
+ * (a write error, or a record the format cannot hold) on failure.
+ */
+struct trace_bin_writer;
+
+struct trace_bin_writer *trace_bin_open(FILE *f, const struct trace_header *h,
+					struct sim_error *err);
+int trace_bin_record(struct trace_bin_writer *w, const struct trace_record *rec,
+		     struct sim_error *err);
+int trace_bin_finish(struct trace_bin_writer *w, struct sim_error *err);
+void trace_bin_free(struct trace_bin_writer *w);
+
+/*
+ * Every record of src, with its header, to f: the binary form if `binary`, else text.
+ * Errors of src are src's; write errors are SIM_ERR_IO without a source (outfile_fail()
+ * names the file). Returns 0 or -1.
+ */
+int trace_write_source(const struct record_source *src, FILE *f, bool binary,
+		       struct sim_error *err);
 
 #endif

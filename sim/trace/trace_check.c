@@ -91,6 +91,14 @@ int trace_vfail(struct trace_reader *r, enum sim_error_code code, int line, int 
 	snprintf(e->source, sizeof(e->source), "%s", r->name);
 	e->line = line;
 	e->column = column;
+	if (r->bin) { /* the binary form has no lines: the byte offset leads the message */
+		char text[sizeof(e->text)];
+
+		e->line = e->column = 0;
+		vsnprintf(text, sizeof(text), fmt, ap);
+		snprintf(e->text, sizeof(e->text), "byte %" PRId64 ": %s", r->bin_at, text);
+		return -1;
+	}
 	vsnprintf(e->text, sizeof(e->text), fmt, ap);
 	return -1;
 }
@@ -147,6 +155,8 @@ static const char *where(const struct trace_reader *r, int line, long index, cha
 {
 	if (r->root)
 		snprintf(buf, size, "records[%ld]", index);
+	else if (r->bin)
+		snprintf(buf, size, "record %ld", index + 1);
 	else
 		snprintf(buf, size, "line %d", line);
 	return buf;
@@ -387,6 +397,7 @@ void trace_record_init(const struct trace_reader *r, struct trace_record *rec, e
 	rec->index = r->nrec;
 	rec->line = 0;
 	rec->column = 0;
+	rec->offset = 0;
 }
 
 /* The first record decides the family; a record of the other family is an error. */

@@ -106,6 +106,11 @@ struct trace_reader {
 	/* JSON scenarios: the document, and its text in buf for jsonpos */
 	json_t *root, *records;
 
+	/* the binary form (sim/trace/trace_binr.c): its state, and the byte offset that
+	 * messages name (that of the record or block being read) */
+	struct bin_reader *bin;
+	int64_t bin_at;
+
 	/* record state */
 	long nrec; /* records delivered */
 	enum family family;
@@ -162,5 +167,36 @@ int trace_header_done(struct trace_reader *r);
 
 int trace_json_header(struct trace_reader *r);
 int trace_json_next(struct trace_reader *r, struct trace_record *rec);
+
+/* ---- the binary form: its framing and flags (traces/FORMAT.md, "Binary form") ---- */
+
+#define BIN_HEADER_MAX 4096	    /* the header's payload */
+#define BIN_BLOCK_MAX (1024 * 1024) /* a block's payload, for readers */
+#define BIN_BLOCK_TARGET (60 * 1024) /* the writer ends a block from this many bytes on */
+#define BIN_BLOCK_HEAD 9	    /* tag, u32 count, u32 length */
+#define BIN_END_SIZE 13		    /* tag, u64 total, u32 CRC */
+#define BIN_IDS 1024		    /* timer IDs a block's table holds */
+#define HF_START 1u		    /* header flags */
+#define HF_END 2u
+#define HF_TICK_PHASE 4u
+#define RF_NO_RESCHED 0x20u /* record flags, beside the kind (bits 0-2) and cause (3-4) */
+#define RF_IOWAIT 0x40u
+#define RF_LOAD 0x80u
+#define IF_NEXT_TIMER 1u /* idle flags */
+#define IF_HRTIMER 2u
+#define IF_NEXT_WHEEL 4u
+#define IF_KEEP_TICK 8u
+#define IF_SLACK 16u
+#define TF_PERIOD 1u /* timer flags */
+#define TF_HRTIMER 2u
+#define TF_DEFERRABLE 4u
+#define TF_GLOBAL 8u
+#define TF_SLACK 16u
+
+/* ---- the binary form (sim/trace/trace_binr.c), once buf starts with its magic's first byte ---- */
+
+int trace_bin_header(struct trace_reader *r);
+int trace_bin_next(struct trace_reader *r, struct trace_record *rec);
+void trace_bin_close(struct trace_reader *r);
 
 #endif

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_trace.c - libFuzzer harness for the native trace reader: text format v1 and JSON
- * scenarios (sim/trace*.c), then, for input the reader accepts, the derivation of idle
- * periods from event records and the engine (sim/engine/replay.c, sim/engine/engine.c) on a small machine.
+ * fuzz_trace.c - libFuzzer harness for the native trace reader: text format v1, JSON
+ * scenarios and the binary form (sim/trace*.c; the binary-*.itb seeds), then, for input the
+ * reader accepts, the derivation of idle periods from event records and the engine
+ * (sim/engine/replay.c, sim/engine/engine.c) on a small machine.
  *
  *   scripts/fuzz.sh 600          # or by hand:
  *   cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DIDLESIM_FUZZ=ON
@@ -11,9 +12,9 @@
  *
  * The whole input is the trace. Text without a NUL byte goes through trace_open_string();
  * input with one is written to a file and read with trace_open() (the chunked reader, which
- * must reject the NUL). The replay uses a governor picked by a hash of the input and a copy
- * of skl widened to the header's CPU count; it is skipped for traces whose simulated time
- * is long, or whose periodic timers expire more than FUZZ_REPLAY_MAX_EXPIRIES times (an
+ * must reject the NUL, and the binary reader: its files always hold one). The replay uses a
+ * governor picked by a hash of the input and a copy of skl widened to the header's CPU
+ * count; it is skipped for traces whose simulated time is long, or whose periodic timers expire more than FUZZ_REPLAY_MAX_EXPIRIES times (an
  * hour-long trace or a 10 ns timer period is valid and merely slow: not what a fuzzer
  * should spend its time on), or that have more than 64 CPUs or more CPU-seconds than
  * FUZZ_REPLAY_MAX_CPU_NS (fuzz_util.h).
