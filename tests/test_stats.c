@@ -30,7 +30,7 @@ static void test_percentiles_exact(void **state)
 	assert_int_equal(lat_hist_percentile(&h, 99), 133000);
 	assert_int_equal(h.max_ns, 133000);
 	assert_true(lat_hist_mean(&h) == 15100.0);
-	assert_null(h.buckets);
+	assert_null(h.chunks);
 	lat_hist_release(&h);
 }
 
@@ -48,7 +48,14 @@ static void test_buckets(void **state)
 	for (i = 1; i <= 100; i++)
 		assert_int_equal(lat_hist_add(&h, i * 1000, 1), 0);
 	assert_int_equal(lat_hist_add(&h, 85000, 1), 0);
-	assert_non_null(h.buckets);
+	assert_non_null(h.chunks);
+	/* 85,000 and 1,000..15,000 are exact; 16,000..100,000 spill into the powers of two
+	 * 2^13..2^16, a chunk each (chunk e - 4: 64 linear buckets, then 32 per power of two) */
+	for (i = 0, v = 0; i < LAT_CHUNKS; i++)
+		v += h.chunks[i] != NULL;
+	assert_int_equal(v, 4);
+	for (i = 13; i <= 16; i++)
+		assert_non_null(h.chunks[i - 4]);
 	assert_int_equal(h.n, 101);
 	/* Rank 51 is 50,000 (values 1..50 us, then 50 us again is not duplicated: 1,000..50,000
 	 * are ranks 1..50, the reserved 85,000 sits among them in order). */
@@ -111,7 +118,8 @@ static void test_exact_table(void **state)
 		assert_int_equal(h.exact_cnt[k], want[k]);
 	}
 	for (i = 0; i < LAT_BUCKETS; i++)
-		got_bucketed += h.buckets[i];
+		if (h.chunks && h.chunks[i / LAT_CHUNK])
+			got_bucketed += h.chunks[i / LAT_CHUNK][i % LAT_CHUNK];
 	assert_int_equal(got_bucketed, bucketed);
 	lat_hist_release(&h);
 }

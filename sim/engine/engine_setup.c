@@ -460,7 +460,7 @@ int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_
 		memcpy(c->st.states, c->dev.states_usage, sizeof(c->st.states));
 		out->cpus[i] = c->st;
 		/* The histogram's buckets now belong to out. */
-		c->st.wake_latency.buckets = NULL;
+		c->st.wake_latency.chunks = NULL;
 	}
 	energy_price(S->energy, &out->energy_j, &out->idle_energy_j, &out->package_energy_j);
 	/* Summed per state, then over CPUs: the same whatever order the CPUs ran in. */

@@ -15,8 +15,34 @@ void lat_hist_init(struct lat_hist *h)
 
 void lat_hist_release(struct lat_hist *h)
 {
-	sim_free(h->buckets);
-	h->buckets = NULL;
+	int k;
+
+	if (h->chunks)
+		for (k = 0; k < LAT_CHUNKS; k++)
+			sim_free(h->chunks[k]);
+	sim_free(h->chunks);
+	h->chunks = NULL;
+}
+
+/* Bucket b's count (0 if its chunk was never needed). */
+static uint64_t bucket_count(const struct lat_hist *h, int b)
+{
+	const uint64_t *c = h->chunks ? h->chunks[b / LAT_CHUNK] : NULL;
+
+	return c ? c[b % LAT_CHUNK] : 0;
+}
+
+/* Bucket b's counter, its chunk (and the table) allocated if need be; NULL: no memory. */
+static uint64_t *bucket_ref(struct lat_hist *h, int b)
+{
+	uint64_t **c;
+
+	if (!h->chunks && !(h->chunks = sim_calloc(LAT_CHUNKS, sizeof(*h->chunks))))
+		return NULL;
+	c = &h->chunks[b / LAT_CHUNK];
+	if (!*c && !(*c = sim_calloc(LAT_CHUNK, sizeof(**c))))
+		return NULL;
+	return &(*c)[b % LAT_CHUNK];
 }
 
 /* Bucket of v >= 0: exact below 64, then 32 sub-buckets per power of two. */
@@ -95,12 +121,11 @@ int lat_hist_add(struct lat_hist *h, int64_t v, uint64_t count)
 	if (i >= 0) {
 		h->exact_cnt[i] += count;
 	} else {
-		if (!h->buckets) {
-			h->buckets = sim_calloc(LAT_BUCKETS, sizeof(*h->buckets));
-			if (!h->buckets)
-				return -1;
-		}
-		h->buckets[bucket_of(v)] += count;
+		uint64_t *b = bucket_ref(h, bucket_of(v));
+
+		if (!b)
+			return -1;
+		*b += count;
 	}
 	h->n += count;
 	h->sum_ns += v * (int64_t)count;
@@ -119,18 +144,17 @@ int lat_hist_merge(struct lat_hist *dst, const struct lat_hist *src)
 		else if (lat_hist_add(dst, src->exact_val[i], src->exact_cnt[i]))
 			return -1;
 	}
-	if (!src->buckets)
+	if (!src->chunks)
 		return 0;
 	for (i = 0; i < LAT_BUCKETS; i++) {
-		if (!src->buckets[i])
+		uint64_t n = bucket_count(src, i), *b;
+
+		if (!n)
 			continue;
-		if (!dst->buckets) {
-			dst->buckets = sim_calloc(LAT_BUCKETS, sizeof(*dst->buckets));
-			if (!dst->buckets)
-				return -1;
-		}
-		dst->buckets[i] += src->buckets[i];
-		dst->n += src->buckets[i];
+		if (!(b = bucket_ref(dst, i)))
+			return -1;
+		*b += n;
+		dst->n += n;
 	}
 	/* Bucketed values are already in src's sum and max. */
 	dst->sum_ns += src->sum_ns;
@@ -164,9 +188,9 @@ int64_t lat_hist_percentile(const struct lat_hist *h, double p)
 		int64_t ev = i < h->nr_exact ? h->exact_val[order[i]] : INT64_MAX;
 		int64_t bv = INT64_MAX;
 
-		while (h->buckets && b < LAT_BUCKETS && !h->buckets[b])
+		while (h->chunks && b < LAT_BUCKETS && !bucket_count(h, b))
 			b++;
-		if (h->buckets && b < LAT_BUCKETS)
+		if (h->chunks && b < LAT_BUCKETS)
 			bv = bucket_top(b);
 		if (ev == INT64_MAX && bv == INT64_MAX)
 			return h->max_ns;
@@ -175,7 +199,7 @@ int64_t lat_hist_percentile(const struct lat_hist *h, double p)
 			if (seen >= rank)
 				return ev;
 		} else {
-			seen += h->buckets[b++];
+			seen += bucket_count(h, b++);
 			if (seen >= rank)
 				return bv < h->max_ns ? bv : h->max_ns;
 		}

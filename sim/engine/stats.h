@@ -36,6 +36,8 @@
 #define LAT_EXACT 16
 #define LAT_SUB_BITS 5
 #define LAT_BUCKETS (64 + (63 - 6) * 32)
+#define LAT_CHUNK 32
+#define LAT_CHUNKS (LAT_BUCKETS / LAT_CHUNK)
 
 struct lat_hist {
 	uint64_t n;
@@ -45,7 +47,11 @@ struct lat_hist {
 	int64_t exact_val[LAT_EXACT];
 	uint64_t exact_cnt[LAT_EXACT];
 	uint8_t exact_slot[4 * LAT_EXACT]; /* open addressing on the value: index + 1, 0 free */
-	uint64_t *buckets; /* LAT_BUCKETS counters, allocated on first spill */
+	/* LAT_BUCKETS counters in LAT_CHUNKS chunks of LAT_CHUNK (a power of two's 32 sub-buckets),
+	 * each allocated when a value first falls in it, the table of chunks on the first spill:
+	 * a CPU's samples fill a few chunks, so on thousands of CPUs the counters stay small and
+	 * cached (docs/speed.md, "Scale with CPUs"). */
+	uint64_t **chunks;
 };
 
 void lat_hist_init(struct lat_hist *h);

@@ -531,7 +531,7 @@ int loop_run_timeline(const struct sim_config *cfg, const struct loop_model_ops 
 		out->bytes = L.bytes;
 		out->duration_s = (double)duration_ns / 1e9;
 		out->latency = L.latency;
-		L.latency.buckets = NULL; /* moved to out */
+		L.latency.chunks = NULL; /* moved to out */
 		if (loop_sched_result(&L, &out->sched)) {
 			loop_result_release(out);
 			rc = sim_error_nomem(err, "");
