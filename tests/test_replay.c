@@ -193,35 +193,6 @@ static void test_heap_and_naive_identical(void **state)
 	heap_and_naive_identical("hsx", 48);
 }
 
-/* Two runs gave the same statistics, to the last bit of every counter and energy. */
-static void assert_same_stats(const struct run_stats *a, const struct run_stats *b)
-{
-	int c;
-
-	assert_int_equal(a->nr_cpus, b->nr_cpus);
-	for (c = 0; c < a->nr_cpus; c++) {
-		const struct cpu_stats *x = &a->cpus[c], *y = &b->cpus[c];
-		const struct lat_hist *hx = &x->wake_latency, *hy = &y->wake_latency;
-
-		assert_memory_equal(x->states, y->states, sizeof(x->states));
-		assert_memory_equal(x->wakeups, y->wakeups, sizeof(x->wakeups));
-		assert_int_equal(x->absorbed, y->absorbed);
-		assert_int_equal(x->idle_periods, y->idle_periods);
-		assert_int_equal(x->busy_ns, y->busy_ns);
-		assert_int_equal(x->truncated_ns, y->truncated_ns);
-		assert_int_equal(hx->n, hy->n);
-		assert_int_equal(hx->sum_ns, hy->sum_ns);
-		assert_int_equal(hx->max_ns, hy->max_ns);
-		assert_int_equal(lat_hist_percentile(hx, 50), lat_hist_percentile(hy, 50));
-		assert_int_equal(lat_hist_percentile(hx, 99), lat_hist_percentile(hy, 99));
-	}
-	assert_true(a->energy_j == b->energy_j);
-	assert_true(a->idle_energy_j == b->idle_energy_j);
-	assert_true(a->transition_energy_j == b->transition_energy_j);
-	assert_true(a->package_energy_j == b->package_energy_j);
-	assert_true(a->cpu_energy_j == b->cpu_energy_j);
-}
-
 /*
  * Lanes (each CPU runs on its own, its idle spans intersected afterwards) against the one
  * global queue: identical results for every governor family, machines with and without SMT

@@ -44,6 +44,11 @@
  *
  * Timer bookkeeping is a linear array per CPU: O(n) per arm or cancel, fine for the few
  * dozen timers a CPU has pending in practice.
+
+ *
+ * replay_run_multi() feeds several simulations from one read: the derivation above runs
+ * once (it depends on the records and the jiffy grid only), each engine call goes to
+ * every simulation in turn.
  */
 #include "sim/engine/replay.h"
 #include "sim/base/alloc.h"
@@ -81,7 +86,8 @@ struct dcpu {
 enum { IEV_EXPIRY = 0, IEV_IDLE = 1 }; /* priorities at equal times */
 
 struct derive {
-	struct sim *S;
+	struct sim *const *S; /* the simulations fed, nr_sims of them (replay_run_multi()) */
+	int nr_sims;
 	const struct jiffy_grid *grid;
 	struct record_source *src;
 	int nr_cpus;
@@ -113,13 +119,14 @@ static int64_t rec_abs(const struct trace_record *rec, int64_t rel_ns)
  * wakeup keeps its time: the next period starts at it. The periods of a closed loop
  * (as_recorded) already hold the times its timers fired at: none moves.
  */
-static int feed_interval(struct sim *S, const struct trace_record *rec, bool as_recorded,
-			 struct sim_error *err)
+static int feed_interval(struct sim *const *S, int nr_sims, const struct trace_record *rec,
+			 bool as_recorded, struct sim_error *err)
 {
-	const struct jiffy_grid *g = sim_grid(S);
+	const struct jiffy_grid *g = sim_grid(S[0]);
 	int64_t wake = rec->time_ns + rec->length_ns, late = 0;
 	int64_t next_timer = rec_abs(rec, rec->next_timer_ns);
 	int64_t next_wheel;
+	int i;
 
 	if (as_recorded) {
 		next_wheel = rec->timer_kind == TIMER_HRTIMER ? rec_abs(rec, rec->next_wheel_ns)
@@ -134,13 +141,18 @@ static int feed_interval(struct sim *S, const struct trace_record *rec, bool as_
 		if (rec->cause == WAKE_TIMER) /* the wheel timer that woke it, on the grid */
 			late = jiffy_edge_at_or_after(g, wake) - wake;
 	}
-	if (sim_period(S, rec->cpu, rec->time_ns, wake, late, rec->cause, rec->no_resched,
-		       next_timer, next_wheel, rec->iowait, rec->load, err))
-		return -1;
-	if (rec->slack_ns > 0 && !as_recorded && sim_timer_slack(S, rec->cpu, rec->slack_ns, err))
-		return -1;
-	return rec->keep_tick_ns > 0 ? sim_keep_tick(S, rec->cpu, rec_abs(rec, rec->keep_tick_ns), err)
-				     : 0;
+	for (i = 0; i < nr_sims; i++) {
+		if (sim_period(S[i], rec->cpu, rec->time_ns, wake, late, rec->cause,
+			       rec->no_resched, next_timer, next_wheel, rec->iowait, rec->load, err))
+			return -1;
+		if (rec->slack_ns > 0 && !as_recorded &&
+		    sim_timer_slack(S[i], rec->cpu, rec->slack_ns, err))
+			return -1;
+		if (rec->keep_tick_ns > 0 &&
+		    sim_keep_tick(S[i], rec->cpu, rec_abs(rec, rec->keep_tick_ns), err))
+			return -1;
+	}
+	return 0;
 }
 
 /* ---- event records ---- */
@@ -373,12 +385,14 @@ static int wake_cpu(struct derive *d, int cpu, int64_t t, enum wake_cause cause,
 		    struct sim_error *err)
 {
 	struct dcpu *c = &d->cpus[cpu];
+	int i;
 
 	if (!c->idle_open)
 		return 0;
 	run_overdue_deferrable(d, c, t);
-	if (sim_wake(d->S, cpu, t, cause, no_resched, err))
-		return -1;
+	for (i = 0; i < d->nr_sims; i++)
+		if (sim_wake(d->S[i], cpu, t, cause, no_resched, err))
+			return -1;
 	c->idle_open = false;
 	d->nr_active++;
 	c->idle_pending = true;
@@ -410,6 +424,7 @@ static int internal_event(struct derive *d, int cpu, int64_t t, struct sim_error
 	struct dcpu *c = &d->cpus[cpu];
 	int64_t slack;
 	size_t i;
+	int k;
 
 	if (c->idle_pending && c->busy_until_ns == t && next_timer_of(c) > t) {
 		int64_t next, wheel;
@@ -419,15 +434,17 @@ static int internal_event(struct derive *d, int cpu, int64_t t, struct sim_error
 		c->idle_open = true;
 		d->nr_active--;
 		d->last_idle_cpu = cpu;
-		if (sim_idle(d->S, cpu, t, next, wheel, c->iowait, c->load, err))
-			return -1;
+		for (k = 0; k < d->nr_sims; k++)
+			if (sim_idle(d->S[k], cpu, t, next, wheel, c->iowait, c->load, err))
+				return -1;
 		replan(d, cpu);
 		return 0;
 	}
 	/* the expiry of an idle CPU's timer: the engine may move it to a tick in its slack */
 	slack = c->idle_open ? wake_slack(c, t) : 0;
-	if (slack && sim_timer_slack(d->S, cpu, slack, err))
-		return -1;
+	for (k = 0; slack && k < d->nr_sims; k++)
+		if (sim_timer_slack(d->S[k], cpu, slack, err))
+			return -1;
 	/* every timer due at t runs, and with it every hrtimer whose soft expiry has passed */
 	for (i = 0; i < c->nr_timers; i++) {
 		struct dtimer *tm = &c->timers[i];
@@ -540,13 +557,15 @@ static int feed_event(struct derive *d, const struct trace_record *rec, struct s
 	return 0;
 }
 
-static int derive_init(struct derive *d, struct sim *S, struct record_source *src, int64_t start)
+static int derive_init(struct derive *d, struct sim *const *S, int nr_sims,
+		       struct record_source *src, int64_t start)
 {
 	int i;
 
 	memset(d, 0, sizeof(*d));
 	d->S = S;
-	d->grid = sim_grid(S);
+	d->nr_sims = nr_sims;
+	d->grid = sim_grid(S[0]);
 	d->src = src;
 	d->nr_cpus = src->hdr->cpus;
 	d->cpus = sim_calloc((size_t)d->nr_cpus, sizeof(*d->cpus));
@@ -608,7 +627,8 @@ static unsigned int run_batch_of(int cpus)
 
 struct ahead {
 	struct record_source *src, self;
-	const struct sim *S;
+	struct sim *const *S; /* the simulations fed, nr_sims of them */
+	int nr_sims;
 	struct trace_record win[AHEAD];
 	unsigned int head, n;
 	int end; /* 0: more to read; 1: the source ended; -1: it failed (err) */
@@ -618,6 +638,7 @@ struct ahead {
 static int ahead_next(void *ctx, struct trace_record *rec, struct sim_error *err)
 {
 	struct ahead *a = ctx;
+	int k;
 
 	while (a->n < AHEAD && !a->end) {
 		struct trace_record *r = &a->win[(a->head + a->n) % AHEAD];
@@ -627,7 +648,8 @@ static int ahead_next(void *ctx, struct trace_record *rec, struct sim_error *err
 			a->end = rc < 0 ? -1 : 1;
 			break;
 		}
-		sim_prefetch_cpu(a->S, r->cpu, 0);
+		for (k = 0; k < a->nr_sims; k++)
+			sim_prefetch_cpu(a->S[k], r->cpu, 0);
 		a->n++;
 	}
 	if (!a->n) {
@@ -640,8 +662,8 @@ static int ahead_next(void *ctx, struct trace_record *rec, struct sim_error *err
 	*rec = a->win[a->head];
 	a->head = (a->head + 1) % AHEAD;
 	a->n--;
-	if (a->n >= AHEAD / 2)
-		sim_prefetch_cpu(a->S, a->win[(a->head + AHEAD / 2 - 1) % AHEAD].cpu, 1);
+	for (k = 0; a->n >= AHEAD / 2 && k < a->nr_sims; k++)
+		sim_prefetch_cpu(a->S[k], a->win[(a->head + AHEAD / 2 - 1) % AHEAD].cpu, 1);
 	return 1;
 }
 
@@ -653,15 +675,16 @@ static int ahead_error(void *ctx, const struct trace_record *rec, struct sim_err
 	return a->src->error_at(a->src->ctx, rec, err, msg);
 }
 
-/* src, read ahead for S if the machine is large enough to gain: the source to read. */
+/* src, read ahead for S[0..n) if the machine is large enough to gain: the source to read. */
 static struct record_source *ahead_wrap(struct ahead *a, struct record_source *src,
-					const struct sim *S)
+					struct sim *const *S, int n)
 {
 	if (src->hdr->cpus < AHEAD_MIN_CPUS)
 		return src;
 	memset(a, 0, sizeof(*a));
 	a->src = src;
 	a->S = S;
+	a->nr_sims = n;
 	a->self = (struct record_source){ .hdr = src->hdr, .next = ahead_next,
 					  .error_at = ahead_error, .ctx = a };
 	return &a->self;
@@ -674,37 +697,71 @@ static int64_t record_end(const struct trace_record *rec)
 	return rec->time_ns;
 }
 
+/*
+ * The simulations of a multiple replay: one per configuration, all on the trace's CPUs and
+ * jiffy grid. The derivation of event records runs on one grid for all of them: every
+ * configuration must have the same HZ (an internal error otherwise).
+ */
+static int sims_create(const struct record_source *src, const struct sim_config *cfg, int n,
+		       int64_t start, struct sim **S, int64_t *lookahead, struct sim_error *err)
+{
+	const struct trace_header *hdr = src->hdr;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct sim_config c = cfg[i];
+
+		if (c.hz != cfg[0].hz)
+			return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+					     "replay: simulations fed together need one HZ "
+					     "(%d and %d)", cfg[0].hz, c.hz);
+		c.nr_cpus = hdr->cpus;
+		S[i] = sim_create(&c, start, err);
+		if (!S[i])
+			return -1;
+		if (hdr->has_tick_phase)
+			sim_set_tick_phase(S[i], hdr->tick_phase_ns);
+		lookahead[i] = sim_lookahead_ns(S[i]);
+	}
+	return 0;
+}
+
 int replay_run(struct record_source *src, const struct sim_config *cfg, struct run_stats *out,
 	       struct sim_error *err)
 {
+	return replay_run_multi(src, cfg, 1, out, err);
+}
+
+int replay_run_multi(struct record_source *src, const struct sim_config *cfg, int n,
+		     struct run_stats *out, struct sim_error *err)
+{
 	const struct trace_header *hdr = src->hdr;
-	struct sim_config c = *cfg;
 	struct trace_record rec;
 	struct derive d = { 0 };
 	struct ahead ahead;
 	bool events = false;
-	int64_t start, end, last = 0, lookahead;
-	struct sim *S;
-	int have, rc = -1;
-	unsigned int batch = 0, run_batch;
+	int64_t start, end, last = 0, *lookahead;
+	struct sim **S;
+	int have, i, done = 0, rc = -1;
+	unsigned int batch = 0, run_batch = run_batch_of(hdr->cpus);
 
-	memset(out, 0, sizeof(*out));
-	c.nr_cpus = hdr->cpus;
+	memset(out, 0, (size_t)n * sizeof(*out));
 	have = src->next(src->ctx, &rec, err);
 	if (have < 0)
 		return -1;
 	start = hdr->has_start ? hdr->start_ns : have ? rec.time_ns : 0;
-	S = sim_create(&c, start, err);
-	if (!S)
-		return -1;
-	if (hdr->has_tick_phase)
-		sim_set_tick_phase(S, hdr->tick_phase_ns);
-	lookahead = sim_lookahead_ns(S);
-	run_batch = run_batch_of(hdr->cpus);
-	src = ahead_wrap(&ahead, src, S);
+	S = sim_calloc((size_t)n, sizeof(*S));
+	lookahead = sim_calloc((size_t)n, sizeof(*lookahead));
+	if (!S || !lookahead) {
+		sim_error_nomem(err, "");
+		goto out;
+	}
+	if (sims_create(src, cfg, n, start, S, lookahead, err))
+		goto out;
+	src = ahead_wrap(&ahead, src, S, n);
 	if (have && rec.kind != TRACE_IDLE) {
 		events = true;
-		if (derive_init(&d, S, src, start)) {
+		if (derive_init(&d, S, n, src, start)) {
 			sim_error_nomem(err, "");
 			goto out;
 		}
@@ -726,13 +783,15 @@ int replay_run(struct record_source *src, const struct sim_config *cfg, struct r
 		 * it do so only every run_batch records changes nothing but the cost. */
 		if (++batch == run_batch) {
 			batch = 0;
-			if (c.progress)
-				c.progress(c.progress_ud, rec.time_ns, start,
-					   hdr->has_end ? hdr->end_ns : -1);
-			if (sim_run_until(S, rec.time_ns - lookahead - 1, err))
-				goto out;
+			if (cfg[0].progress)
+				cfg[0].progress(cfg[0].progress_ud, rec.time_ns, start,
+						hdr->has_end ? hdr->end_ns : -1);
+			for (i = 0; i < n; i++)
+				if (sim_run_until(S[i], rec.time_ns - lookahead[i] - 1, err))
+					goto out;
 		}
-		if (events ? feed_event(&d, &rec, err) : feed_interval(S, &rec, hdr->as_recorded, err))
+		if (events ? feed_event(&d, &rec, err)
+			   : feed_interval(S, n, &rec, hdr->as_recorded, err))
 			goto out;
 		last = sim_max64(last, record_end(&rec));
 		have = src->next(src->ctx, &rec, err);
@@ -742,10 +801,19 @@ int replay_run(struct record_source *src, const struct sim_config *cfg, struct r
 	end = hdr->has_end ? hdr->end_ns : last;
 	if (events && flush_before(&d, end, false, err))
 		goto out;
-	rc = sim_finish(S, end, out, err);
+	for (done = 0; done < n; done++)
+		if (sim_finish(S[done], end, &out[done], err))
+			goto out;
+	rc = 0;
 out:
+	if (rc) /* sim_finish() may have filled part of out[done] before it failed */
+		for (i = 0; i < done + 1 && i < n; i++)
+			run_stats_release(&out[i]);
 	if (events)
 		derive_release(&d);
-	sim_destroy(S);
+	for (i = 0; S && i < n; i++)
+		sim_destroy(S[i]);
+	sim_free(S);
+	sim_free(lookahead);
 	return rc;
 }

@@ -22,4 +22,15 @@
 int replay_run(struct record_source *src, const struct sim_config *cfg, struct run_stats *out,
 	       struct sim_error *err);
 
+/*
+ * Replay src once through n configurations (n >= 1) side by side: each record is read once,
+ * idle periods derived from event records once (the derivation is the same for every
+ * governor), and fed to n simulations, one per cfg[i]; out[i] is what replay_run() with
+ * cfg[i] alone gives, to the last bit. Every cfg[i].hz must be the same (the derivation's
+ * jiffy grid is shared). Progress is cfg[0]'s. The first error of any simulation ends them
+ * all. Returns 0 with out[0..n) filled (release each), or -1 with err set and none filled.
+ */
+int replay_run_multi(struct record_source *src, const struct sim_config *cfg, int n,
+		     struct run_stats *out, struct sim_error *err);
+
 #endif

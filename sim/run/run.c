@@ -4,9 +4,11 @@
  *
  * For each (trace, machine) the two references run first on the same input and knobs:
  * each governor's energy regret is its energy minus the energy reference's (oracle-energy),
- * its latency regret its mean wakeup latency minus the oracle's (docs/regret.md). Traces are
- * re-read for every run (streaming), so memory does not depend on their length; standard
- * input ("-") is read once into a spooled copy (sim/base/spool.h), which every run reopens.
+ * its latency regret its mean wakeup latency minus the oracle's (docs/regret.md). A cell's
+ * runs are fed by one pass over the trace (replay_run_multi(), streaming), so memory does not
+ * depend on its length; the references come from run_request.refs when the caller shares a
+ * cache (sim/run/refcache.h). Standard input ("-") is read once into a spooled copy
+ * (sim/base/spool.h), which every cell reopens.
  */
 #include "sim/run/run.h"
 #include "sim/base/alloc.h"
@@ -348,26 +350,6 @@ void run_trace_close(struct run_trace_src *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Replay one trace, converted on the fly when it is a kernel trace (no intermediate file). */
-static int replay_file(const struct run_trace *t, const struct sim_config *cfg,
-		       struct run_result *r, struct sim_error *err)
-{
-	struct run_trace_src s;
-	struct sim_config c = *cfg;
-	int rc;
-
-	if (run_trace_open(t, &s, err))
-		return -1;
-	if (!c.hz)
-		c.hz = s.src.hdr->hz ? s.src.hdr->hz : 250;
-	r->hz = c.hz;
-	if (c.explain)
-		c.explain_ud = r;
-	rc = replay_run(&s.src, &c, &r->stats, err);
-	run_trace_close(&s);
-	return rc;
-}
-
 /* A closed-loop workload in place of a trace (run_workload()). */
 struct run_loop {
 	const struct workload *w;
@@ -409,13 +391,6 @@ static int loop_file(const struct run_loop *lp, const struct sim_config *cfg,
 	return 0;
 }
 
-/* One run of a cell: a replay of the trace, or the closed loop (lp non-NULL). */
-static int run_one(const struct run_trace *t, const struct run_loop *lp,
-		   const struct sim_config *cfg, struct run_result *r, struct sim_error *err)
-{
-	return lp ? loop_file(lp, cfg, r, err) : replay_file(t, cfg, r, err);
-}
-
 static int add_result(struct run_results *res, struct run_result **r, struct sim_error *err)
 {
 	struct run_result *n = sim_realloc(res->r, (size_t)(res->n + 1) * sizeof(*n));
@@ -429,18 +404,16 @@ static int add_result(struct run_results *res, struct run_result **r, struct sim
 }
 
 /* Energy regret against the energy reference, latency regret against the oracle. */
-static void set_regret(struct run_result *r, const struct run_stats *oracle,
-		       const struct run_stats *eref)
+static void set_regret(struct run_result *r, const struct run_refs *ref)
 {
 	double lat = lat_hist_mean(&r->stats.total.wake_latency);
-	double olat = lat_hist_mean(&oracle->total.wake_latency);
 
 	r->has_regret = true;
-	r->regret_energy_j = r->stats.energy_j - eref->energy_j;
-	r->regret_package_j = r->stats.package_energy_j - eref->package_energy_j;
-	r->regret_cpu_j = r->stats.cpu_energy_j - eref->cpu_energy_j;
-	r->regret_energy_pct = eref->energy_j > 0 ? 100.0 * r->regret_energy_j / eref->energy_j : 0;
-	r->regret_lat_mean_ns = lat - olat;
+	r->regret_energy_j = r->stats.energy_j - ref->energy_j;
+	r->regret_package_j = r->stats.package_energy_j - ref->package_energy_j;
+	r->regret_cpu_j = r->stats.cpu_energy_j - ref->cpu_energy_j;
+	r->regret_energy_pct = ref->energy_j > 0 ? 100.0 * r->regret_energy_j / ref->energy_j : 0;
+	r->regret_lat_mean_ns = lat - ref->oracle_lat_mean_ns;
 }
 
 const char *run_regret_negative(const struct run_result *r)
@@ -483,48 +456,172 @@ struct run_progress {
 	struct progress bar;
 	char name[160]; /* "trace machine governor" of the replay going on */
 	long done, total;
+	int weight; /* replays in the pass going on (one pass feeds a cell's runs at once) */
 };
 
-/* sim_config.progress: the replay going on has reached at_ns of [start_ns, end_ns). */
+/* sim_config.progress: the pass going on has reached at_ns of [start_ns, end_ns). */
 static void replay_progress(void *ud, int64_t at_ns, int64_t start_ns, int64_t end_ns)
 {
 	struct run_progress *rp = ud;
-	long part = 0;
+	long units = (long)rp->weight * RUN_PROGRESS_UNITS, part = 0;
 
 	if (end_ns > start_ns && at_ns > start_ns)
-		part = (long)((double)(at_ns - start_ns) / (double)(end_ns - start_ns) *
-			      RUN_PROGRESS_UNITS);
-	part = part > RUN_PROGRESS_UNITS - 1 ? RUN_PROGRESS_UNITS - 1 : part;
+		part = (long)((double)(at_ns - start_ns) / (double)(end_ns - start_ns) * (double)units);
+	part = part > units - 1 ? units - 1 : part;
 	progress_update(&rp->bar, rp->name, rp->done * RUN_PROGRESS_UNITS + part,
 			rp->total * RUN_PROGRESS_UNITS);
 }
 
 /*
- * The next replay is `gov` on `trace` and `m` (named on the bar); or, gov NULL, one ended.
- * rp NULL: no progress (the library's runs).
+ * The next pass is of n runs, `gov` the first, on `trace` and `m` (named on the bar); or,
+ * gov NULL, the n runs ended. rp NULL: no progress (the library's runs).
  */
 static void progress_step(struct run_progress *rp, const char *trace, const char *m,
-			  const char *gov)
+			  const char *gov, int n)
 {
 	if (!rp)
 		return;
 	if (gov)
-		snprintf(rp->name, sizeof(rp->name), "%s %s %s", trace, m, gov);
+		snprintf(rp->name, sizeof(rp->name), "%s %s %s%s", trace, m, gov,
+			 n > 1 ? " ..." : "");
 	else
-		rp->done++;
+		rp->done += n;
+	rp->weight = n > 0 ? n : 1;
 	replay_progress(rp, 0, 0, 0);
 }
 
+/* The runs of a cell, cfg[i] into rr[i]: the oracle, the energy reference, the governors. */
+struct cell_runs {
+	struct sim_config cfg[RUN_MAX_ITEMS + 2];
+	struct run_result *rr[RUN_MAX_ITEMS + 2];
+	int n;
+};
+
+/* The closed loop, run by run. */
+static int loop_cell(const struct run_loop *lp, struct cell_runs *cr, struct run_progress *rp,
+		     const char *trace, const char *m, struct sim_error *err)
+{
+	int i;
+
+	for (i = 0; i < cr->n; i++) {
+		progress_step(rp, trace, m, cr->cfg[i].gov->name, 1);
+		if (loop_file(lp, &cr->cfg[i], cr->rr[i], err) || timeline_nomem(cr->rr[i], err))
+			return -1;
+		progress_step(rp, NULL, NULL, NULL, 1);
+	}
+	return 0;
+}
+
+/*
+ * The replays of a cell in one pass over the trace (replay_run_multi()), converted on the
+ * fly when it is a kernel trace (no intermediate file). The references come from
+ * req->refs when it has them (then the pass feeds only the governors), else from the pass,
+ * and go into req->refs. Without a timeline only *refs is kept of them.
+ */
+static int replay_cell(const struct run_request *req, const struct run_trace *t,
+		       struct cell_runs *cr, struct run_refs *refs, struct run_progress *rp,
+		       struct sim_error *err)
+{
+	struct run_refcache *cache = req->timeline ? NULL : req->refs;
+	struct run_stats *stats = NULL;
+	struct run_trace_src s;
+	char *key = NULL;
+	bool claimed = false; /* this pass computes the references for the cache */
+	int i, skip = 0, rc = -1, hz, got;
+
+	if (run_trace_open(t, &s, err))
+		return -1;
+	hz = cr->cfg[0].hz ? cr->cfg[0].hz : s.src.hdr->hz ? s.src.hdr->hz : 250;
+	for (i = 0; i < cr->n; i++) {
+		cr->cfg[i].hz = hz;
+		cr->rr[i]->hz = hz;
+		if (cr->cfg[i].explain)
+			cr->cfg[i].explain_ud = cr->rr[i];
+	}
+	if (cache) {
+		key = run_refkey(t->hash, &cr->cfg[0]);
+		got = key ? run_refcache_get(cache, key, refs) : -1;
+		if (got < 0) {
+			sim_error_nomem(err, "");
+			goto out;
+		}
+		claimed = !got;
+		skip = got ? 2 : 0; /* found: the two references need no replay */
+	}
+	stats = sim_calloc((size_t)cr->n, sizeof(*stats));
+	if (!stats) {
+		sim_error_nomem(err, "");
+		goto out;
+	}
+	if (skip)
+		progress_step(rp, NULL, NULL, NULL, skip);
+	progress_step(rp, t->name, cr->cfg[0].machine->name, cr->cfg[skip].gov->name,
+		      cr->n - skip);
+	if (replay_run_multi(&s.src, cr->cfg + skip, cr->n - skip, stats + skip, err))
+		goto out;
+	progress_step(rp, NULL, NULL, NULL, cr->n - skip);
+	for (i = skip; i < cr->n; i++) {
+		cr->rr[i]->stats = stats[i];
+		memset(&stats[i], 0, sizeof(stats[i]));
+	}
+	if (!skip)
+		run_refs_from(refs, &cr->rr[0]->stats, &cr->rr[1]->stats);
+	if (claimed)
+		run_refcache_put(cache, key, refs);
+	rc = 0;
+	for (i = 0; i < cr->n; i++)
+		if (timeline_nomem(cr->rr[i], err))
+			rc = -1;
+out:
+	if (claimed && rc)
+		run_refcache_abandon(cache, key);
+	sim_free(key);
+	sim_free(stats);
+	run_trace_close(&s);
+	return rc;
+}
+
+/* A cell's configuration record in r: governor g (with its tunables) on m. */
+static void fill_result(struct run_result *r, const struct run_request *req,
+			const struct run_trace *trace, const struct machine *m, uint32_t mask,
+			const struct cpuidle_governor *g, const long long *params)
+{
+	int k;
+
+	snprintf(r->trace, sizeof(r->trace), "%s", trace->name);
+	snprintf(r->machine, sizeof(r->machine), "%s", m->name);
+	snprintf(r->governor, sizeof(r->governor), "%s", g->name);
+	r->gov = g;
+	for (k = 0; k < (int)g->nr_params && k < RUN_MAX_PARAMS; k++)
+		r->params[k] = params[k];
+	r->nr_sets = cfgrec_applied_sets(req->sets, req->nr_sets, g, r->sets);
+	r->machine_hash = machine_hash(m);
+	r->trace_hash = trace->hash;
+	r->latency_req_ns = req->latency_req_ns;
+	r->disabled = mask;
+	r->wake_model = req->wake_model;
+	r->machine_cpus = machine_nr_cpus(m);
+	r->mach = *m;
+}
+
+/*
+ * A trace (or closed loop) on a machine: the oracle and the energy reference first, for
+ * regret, then every governor; a replay feeds them all in one pass over the trace.
+ */
 static int run_cell(const struct run_request *req, const struct run_trace *trace,
 		    const struct run_loop *lp, const struct machine *m, uint32_t mask,
 		    struct run_progress *rp, struct run_results *res, struct sim_error *err)
 {
 	struct sim_config cfg = { 0 };
-	struct run_stats oracle = { 0 }, eref = { 0 };
+	struct cell_runs *cr = sim_calloc(1, sizeof(*cr));
+	long long *params[RUN_MAX_ITEMS] = { 0 };
 	struct run_result scratch, eref_r;
 	struct run_request oq;
-	int i, k;
+	struct run_refs refs;
+	int i, first = res->n, rc = -1;
 
+	if (!cr)
+		return sim_error_nomem(err, "");
 	cfg.machine = m;
 	cfg.hz = req->hz;
 	cfg.latency_req_ns = req->latency_req_ns;
@@ -537,92 +634,72 @@ static int run_cell(const struct run_request *req, const struct run_trace *trace
 	cfg.progress_ud = rp;
 	cfg.gov_timeout_ns = req->gov_timeout_ns;
 
-	/* The oracle's run on the same input, for regret. */
+	/* The oracle's run on the same input, for regret (its timeline drawn beside each). */
 	memset(&scratch, 0, sizeof(scratch));
 	scratch.req = &oq;
 	oq = *req;
 	oq.explain_limit = 0;
-	cfg.gov = gov_find(RUN_LATENCY_REFERENCE);
-	cfg.explain = req->timeline ? keep_decision : NULL;
-	cfg.explain_limit = -1;
-	cfg.explain_truncated = true;
-	progress_step(rp, trace->name, m->name, RUN_LATENCY_REFERENCE);
-	if (run_one(trace, lp, &cfg, &scratch, err) || timeline_nomem(&scratch, err)) {
-		run_stats_release(&scratch.stats);
-		sim_free(scratch.slices);
-		return -1;
-	}
-	oracle = scratch.stats;
-	progress_step(rp, NULL, NULL, NULL);
+	cr->cfg[0] = cfg;
+	cr->cfg[0].gov = gov_find(RUN_LATENCY_REFERENCE);
+	cr->cfg[0].explain = req->timeline ? keep_decision : NULL;
+	cr->cfg[0].explain_limit = -1;
+	cr->cfg[0].explain_truncated = true;
+	cr->rr[0] = &scratch;
 	/* The energy reference's, for energy regret (no timeline: the oracle's is drawn). */
 	memset(&eref_r, 0, sizeof(eref_r));
 	eref_r.req = &oq;
-	cfg.gov = gov_find(RUN_ENERGY_REFERENCE);
-	cfg.explain = NULL;
-	progress_step(rp, trace->name, m->name, RUN_ENERGY_REFERENCE);
-	if (run_one(trace, lp, &cfg, &eref_r, err)) {
-		run_stats_release(&eref_r.stats);
-		goto fail;
-	}
-	eref = eref_r.stats;
-	progress_step(rp, NULL, NULL, NULL);
+	cr->cfg[1] = cfg;
+	cr->cfg[1].gov = gov_find(RUN_ENERGY_REFERENCE);
+	cr->rr[1] = &eref_r;
+	for (i = 0; i < req->nr_governors; i++) {
+		struct run_result *r;
 
+		if (run_gov_params(req, gov_find(req->governors[i]), &params[i], err) ||
+		    add_result(res, &r, err))
+			goto out;
+	}
 	for (i = 0; i < req->nr_governors; i++) {
 		const struct cpuidle_governor *g = gov_find(req->governors[i]);
-		long long *params;
-		struct run_result *r = NULL;
-		int rc;
+		struct run_result *r = &res->r[first + i];
+		struct sim_config *c = &cr->cfg[2 + i];
 
-		if (run_gov_params(req, g, &params, err))
-			goto fail;
-		if (add_result(res, &r, err)) {
-			sim_free(params);
-			goto fail;
-		}
-		snprintf(r->trace, sizeof(r->trace), "%s", trace->name);
-		snprintf(r->machine, sizeof(r->machine), "%s", m->name);
-		snprintf(r->governor, sizeof(r->governor), "%s", g->name);
-		r->gov = g;
-		for (k = 0; k < (int)g->nr_params && k < RUN_MAX_PARAMS; k++)
-			r->params[k] = params[k];
-		r->nr_sets = cfgrec_applied_sets(req->sets, req->nr_sets, g, r->sets);
-		r->machine_hash = machine_hash(m);
-		r->trace_hash = trace->hash;
-		r->latency_req_ns = req->latency_req_ns;
-		r->disabled = mask;
-		r->wake_model = req->wake_model;
-		r->machine_cpus = machine_nr_cpus(m);
-		r->mach = *m;
-		cfg.gov = g;
-		cfg.gov_params = params;
+		fill_result(r, req, trace, m, mask, g, params[i]);
 		r->req = req;
-		cfg.explain = req->explain_limit || req->timeline ? keep_decision : NULL;
+		*c = cfg;
+		c->gov = g;
+		c->gov_params = params[i];
+		c->explain = req->explain_limit || req->timeline ? keep_decision : NULL;
 		/* The engine stops logging after its limit; a window or a timeline needs
 		 * every decision, and keep_decision() counts. */
-		cfg.explain_limit = req->timeline || req->window_from_ns || req->window_to_ns >= 0
-					    ? -1
-					    : req->explain_limit;
-		cfg.explain_truncated = req->timeline;
-		progress_step(rp, trace->name, m->name, g->name);
-		rc = run_one(trace, lp, &cfg, r, err);
-		progress_step(rp, NULL, NULL, NULL);
-		sim_free(params);
-		if (rc || timeline_nomem(r, err))
-			goto fail;
-		set_regret(r, &oracle, &eref);
+		c->explain_limit = req->timeline || req->window_from_ns || req->window_to_ns >= 0
+					   ? -1
+					   : req->explain_limit;
+		c->explain_truncated = req->timeline;
+		cr->rr[2 + i] = r;
+	}
+	cr->n = 2 + req->nr_governors;
+	if (lp ? loop_cell(lp, cr, rp, trace->name, m->name, err)
+	       : replay_cell(req, trace, cr, &refs, rp, err))
+		goto out;
+	if (lp)
+		run_refs_from(&refs, &scratch.stats, &eref_r.stats);
+	for (i = 0; i < req->nr_governors; i++) {
+		struct run_result *r = &res->r[first + i];
+
+		set_regret(r, &refs);
 		r->req = NULL;
 		if (req->timeline && give_oracle(r, &scratch, err))
-			goto fail;
+			goto out;
 	}
-	run_stats_release(&oracle);
-	run_stats_release(&eref);
+	rc = 0;
+out:
+	for (i = 0; i < req->nr_governors; i++)
+		sim_free(params[i]);
+	run_stats_release(&scratch.stats);
+	run_stats_release(&eref_r.stats);
 	sim_free(scratch.slices);
-	return 0;
-fail:
-	run_stats_release(&oracle);
-	run_stats_release(&eref);
-	sim_free(scratch.slices);
-	return -1;
+	sim_free(cr);
+	return rc;
 }
 
 int run_unique_governors(const char **names, int n)
@@ -738,7 +815,7 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 		struct run_trace tr = { strcmp(q.traces[t], "-") ? q.traces[t] : stdin_path, NULL,
 					trace_display_name(q.traces[t]), 0 };
 
-		rc = cfgrec_file_hash(tr.path, &tr.hash, err);
+		rc = run_refcache_file_hash(q.refs, tr.path, &tr.hash, err);
 		for (k = 0; k < q.nr_machines && !rc; k++) {
 			uint32_t mask;
 

@@ -16,6 +16,7 @@
 #include "sim/machine/machine.h"
 #include "sim/engine/replay.h"
 #include "sim/engine/stats.h"
+#include "sim/run/refcache.h"
 #include "sim/run/run_set.h"
 #include "sim/sched/loop.h"
 #include "sim/workload/workloads.h"
@@ -54,6 +55,10 @@ struct run_request {
 	 * (sim/engine/govguard.h); 0: the default ($IDLESIM_GOVERNOR_TIMEOUT, else 5 s),
 	 * < 0: none. govguard_parse_timeout() reads the option's SECONDS into it. */
 	int64_t gov_timeout_ns;
+	/* The references of regret, once per process (sim/run/refcache.h): the caller's
+	 * cache, shared by every run_grid() that gets it (sweep's points); NULL: computed
+	 * in each cell, in the same pass over the trace as its governors. */
+	struct run_refcache *refs;
 };
 
 /* One idle entry of a run's timeline (--format ftrace|perfetto, idlesim report). */

@@ -46,6 +46,9 @@ struct sweep_opts {
 	long shard, nr_shards; /* run index % nr_shards == shard; nr_shards 1: all */
 	FILE *progress;	     /* a terminal to draw progress on, or NULL */
 	int64_t gov_timeout_ns; /* --governor-timeout (run_request.gov_timeout_ns) */
+	/* The references of regret, shared by every point (sim/run/refcache.h); NULL:
+	 * sweep_run() keeps its own for the run. */
+	struct run_refcache *refs;
 };
 
 /* The progress line: "12/40 points, 2.5/s, 11s left" (done and total of this run; the

@@ -153,8 +153,8 @@ static int run_workload_point(const struct sweep_spec *s, const struct sweep_wor
 }
 
 /* Run point i; *line is its JSON line with the newline (free it). */
-static int run_point(const struct sweep_spec *s, const struct sweep_opts *so, long i, char **line,
-		     struct sim_error *err)
+static int run_point(const struct sweep_spec *s, const struct sweep_opts *so,
+		     struct run_refcache *refs, long i, char **line, struct sim_error *err)
 {
 	const struct sweep_workload *wl;
 	struct run_request q;
@@ -163,6 +163,7 @@ static int run_point(const struct sweep_spec *s, const struct sweep_opts *so, lo
 
 	sweep_point_request(s, i, &q, &wl);
 	q.gov_timeout_ns = so->gov_timeout_ns;
+	q.refs = refs;
 	if (wl ? run_workload_point(s, wl, &q, &config, &metrics, err)
 	       : run_trace_point(&q, &config, &metrics, err))
 		return -1;
@@ -479,6 +480,7 @@ struct pool {
 	const struct sweep_opts *o;
 	const unsigned char *done;
 	FILE *f;
+	struct run_refcache *refs; /* the references of every point, once each */
 	pthread_mutex_t lock;
 	long next, ran, todo;
 	double start_s;
@@ -516,7 +518,7 @@ static void *worker(void *ud)
 		pthread_mutex_unlock(&p->lock);
 		if (i >= p->s->total)
 			return NULL;
-		if (run_point(p->s, p->o, i, &line, &err)) {
+		if (run_point(p->s, p->o, p->refs, i, &line, &err)) {
 			pthread_mutex_lock(&p->lock);
 			if (!p->failed)
 				p->err = err;
@@ -629,6 +631,12 @@ long sweep_run(const struct sweep_spec *s, const struct sweep_opts *o, const cha
 		return -1;
 	}
 	p.done = done;
+	p.refs = o->refs ? o->refs : run_refcache_new();
+	if (!p.refs) {
+		fclose(p.f);
+		sim_free(done);
+		return sim_error_nomem(err, out);
+	}
 	for (i = 0; i < s->total; i++) /* the points this run will do */
 		p.todo += !sweep_bit(done, i) && i % o->nr_shards == o->shard;
 	p.start_s = now_s();
@@ -641,6 +649,8 @@ long sweep_run(const struct sweep_spec *s, const struct sweep_opts *o, const cha
 	while (t-- > 0)
 		pthread_join(th[t], NULL);
 	pthread_mutex_destroy(&p.lock);
+	if (!o->refs)
+		run_refcache_free(p.refs);
 	sim_free(done);
 	if (fclose(p.f) && !p.failed) {
 		p.failed = true;
