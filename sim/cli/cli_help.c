@@ -142,7 +142,7 @@ static void help_gen_models(FILE *f)
 
 static const char *const help_import =
 	"usage: idlesim import TRACE [--machine M] [-o OUT.trace|OUT.itb] [--format text|json]\n"
-	"                      [--input-format F] [--skip-bad-lines] [--hz N] [--cpus N]\n"
+	"                      [--input-format F] [--skip-bad-lines] [--hz N] [--cpus N] [-j N]\n"
 	"\n"
 	"Reads a kernel trace, writes it as a native trace of idle opportunities and prints\n"
 	"a summary: events read, used and skipped, unpaired entries and exits, idle periods\n"
@@ -163,7 +163,9 @@ static const char *const help_import =
 	"  --skip-bad-lines      count malformed lines as warnings instead of failing\n"
 	"  --hz N                tick rate of the recording (default: inferred from the tick's\n"
 	"                        hrtimer, else unknown)\n"
-	"  --cpus N              CPU count (default: the trace header's, else the highest seen)\n";
+	"  --cpus N              CPU count (default: the trace header's, else the highest seen)\n"
+	"  -j, --jobs N          lex a text trace read from a file in N threads, ahead of the\n"
+	"                        reconstruction (default 1); the result is the same\n";
 
 static const char *const help_convert =
 	"usage: idlesim convert IN OUT [--to text|binary]\n"

@@ -104,6 +104,9 @@ int cmd_import(int argc, char **argv)
 		else if (opt(&a, "--hz", NULL, &v)) {
 			if (!num_arg(&a, "--hz", v, 0, 1, 10000, &n))
 				io.hz = (int)n;
+		} else if (opt(&a, "--jobs", "-j", &v)) {
+			if (!num_arg(&a, "--jobs", v, 0, 1, 64, &n))
+				io.jobs = (int)n;
 		} else if (opt(&a, "--cpus", NULL, &v)) {
 			if (!num_arg(&a, "--cpus", v, 0, 1, TRACE_MAX_CPUS, &n))
 				io.cpus = (int)n;

@@ -169,6 +169,22 @@ static int noted(struct importer *im, bool pass2, struct name_entry *ne, struct 
 	return 1;
 }
 
+/* An event line lexed, its name looked up and its payload parsed: noted, then used or
+ * counted as skipped. Returns 0, or -1 with err set (or im->restart). */
+static int text_event(struct importer *im, struct name_entry *ne, struct kevent *ev, bool pass2,
+		      struct sim_error *err)
+{
+	int rc = noted(im, pass2, ne, ev);
+
+	if (rc <= 0)
+		return rc;
+	if (ev->type == KEV_OTHER) {
+		im->t.skipped++;
+		return 0;
+	}
+	return use_event(im, ev, err);
+}
+
 /* One line of a text trace. Returns 0, or -1 with err set (or im->restart). */
 static int text_line(struct importer *im, const char *line, size_t len, bool pass2,
 		     struct sim_error *err)
@@ -177,7 +193,7 @@ static int text_line(struct importer *im, const char *line, size_t len, bool pas
 	struct kevent ev;
 	struct name_entry *ne;
 	long ln = im->ls.lineno;
-	int r = lex_line(&im->lx, line, len, &x), rc;
+	int r = lex_line(&im->lx, line, len, &x);
 
 	if (pass2)
 		im->t.lines++;
@@ -207,35 +223,39 @@ static int text_line(struct importer *im, const char *line, size_t len, bool pas
 	im->pc.cpus = cpu_limit(im);
 	if (ev.type != KEV_OTHER && lex_payload(&im->lx, &im->pc, &x, &ev) == LEX_BAD)
 		return bad_line(im, ln, im->lx.bad_col, im->lx.bad_msg, pass2, err);
-	rc = noted(im, pass2, ne, &ev);
-	if (rc <= 0)
-		return rc;
-	if (ev.type == KEV_OTHER) {
-		im->t.skipped++;
-		return 0;
-	}
-	return use_event(im, &ev, err);
+	return text_event(im, ne, &ev, pass2, err);
 }
+
+
+/* Line im->ls.lineno is longer than IMP_MAX_LINE: 0 (skipped) or -1 with err set. */
+static int long_line(struct importer *im, bool pass2, struct sim_error *err)
+{
+	if (pass2)
+		im->t.lines++;
+	return bad_line(im, im->ls.lineno, 1, "line longer than 1 MiB", pass2, err);
+}
+
+/* What the parse threads hand back to this file (import_par.c). */
+static const struct par_feed par_feed = {text_line, text_event, long_line};
 
 /* The next line of the text trace through text_line(): 1, 0 at the end, -1 error. */
 static int text_step(struct importer *im, bool pass2, struct sim_error *err)
 {
 	const char *line;
 	size_t len;
-	int rc = linesrc_next(&im->ls, &line, &len);
+	int rc;
 
+	if (im->par)
+		return par_step(im, pass2, err);
+	rc = linesrc_next(&im->ls, &line, &len);
 	if (rc == 1)
 		return text_line(im, line, len, pass2, err) ? -1 : 1;
 	if (rc == 0)
 		return 0;
 	if (rc == -3)
 		return sim_error_nomem(err, im->name);
-	if (rc == -2) {
-		if (pass2)
-			im->t.lines++;
-		return bad_line(im, im->ls.lineno, 1, "line longer than 1 MiB", pass2, err) ? -1
-											    : 1;
-	}
+	if (rc == -2)
+		return long_line(im, pass2, err) ? -1 : 1;
 	return sim_error_set(err, SIM_ERR_IO, im->name, 0, 0, "read error: %s", strerror(errno));
 }
 
@@ -294,9 +314,13 @@ static int rewind_input(struct importer *im, struct sim_error *err)
 	im->lx.declared_cpus = 0; /* each reading meets the header lines in order */
 	if (im->dat)
 		return dat_rewind(im->dat, err);
+	par_stop(im);
 	if (linesrc_rewind(&im->ls))
 		return sim_error_set(err, SIM_ERR_IO, im->name, 0, 0, "cannot rewind: %s",
 				     strerror(errno));
+	/* a text trace in a file, with --jobs: lexed ahead by parse threads (import_par.c) */
+	if (im->opt.jobs > 1 && im->fmt != IMPORT_SYSTRACE && par_start(im, &par_feed))
+		return sim_error_nomem(err, im->name);
 	return 0;
 }
 
@@ -461,7 +485,7 @@ static int open_input(struct importer *im, const char *path, struct sim_error *e
 	buf = sim_malloc(IMPORT_SNIFF_BYTES);
 	if (!buf)
 		return sim_error_nomem(err, im->name);
-	n = import_read_prefix(im->fd, buf, IMPORT_SNIFF_BYTES);
+	n = import_read_prefix(im->fd, buf, IMPORT_SNIFF_BYTES, -1);
 	im->fmt = n > 0 ? import_sniff(buf, (size_t)n, &event) : IMPORT_AUTO;
 	bom = n > 0 && sim_has_bom(buf, (size_t)n);
 	sim_free(buf);
@@ -902,6 +926,7 @@ void import_close(struct importer *im)
 		return;
 	if (im->dat)
 		dat_close(im->dat);
+	par_stop(im);
 	if (im->fd >= 0)
 		close(im->fd);
 	linesrc_release(&im->ls);

@@ -96,6 +96,9 @@ struct import_options {
 	const char *command;	       /* the command line, for the converted trace's source line */
 	const char *name;	       /* the input's name in messages; NULL = its path */
 	const struct import_hooks *hooks; /* each complete entry and exit; NULL = none */
+	int jobs; /* threads lexing a text trace read from a file, ahead of the reconstruction;
+		   * 0 or 1: none (the result is the same; docs/import.md) */
+	size_t jobs_chunk; /* with jobs: bytes of text per chunk; 0 = the default (tests) */
 };
 
 struct importer;

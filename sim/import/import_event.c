@@ -273,6 +273,11 @@ static void timer_function(struct payload_ctx *pc, const struct lexed *x, struct
 	n = symbol_len(v, x->pay + x->pay_len);
 	if (timer_function_is_tick(v, n))
 		ev->flags |= KF_TICK;
+	if (!pc->fns) { /* a parallel parse: interned later, in file order (import_par.c) */
+		pc->fn_at = v;
+		pc->fn_len = n;
+		return;
+	}
 	ev->fn = fn_intern(pc->fns, v, n);
 }
 

@@ -180,7 +180,9 @@ int lex_bad(struct lexer *L, const char *line, const char *at, const char *fmt, 
 struct fn_table;
 
 struct payload_ctx {
-	struct fn_table *fns;		    /* timer callbacks, interned */
+	struct fn_table *fns;		    /* timer callbacks, interned; NULL: noted in fn_at */
+	const char *fn_at;		    /* with fns NULL: the callback's name, fn_len long */
+	size_t fn_len;
 	int64_t tick_ns;		    /* jiffy length, for timer_list expiries */
 	int cpus;			    /* CPUs of the trace, for target CPUs */
 	int max_named;			    /* the highest CPU a payload named */
@@ -204,8 +206,9 @@ bool irq_name_is_timer(const char *s, size_t n);
 /* The format of a trace from its first bytes; *event tells whether an event line was seen
  * (the text dialects can also be told by their header lines alone). */
 enum import_format import_sniff(const char *buf, size_t n, bool *event);
-/* Up to n bytes from fd (fewer at its end); -1 on a read error. */
-ssize_t import_read_prefix(int fd, char *buf, size_t n);
+/* Up to n bytes from fd (fewer at its end), at its position (at < 0) or at byte `at`;
+ * -1 on a read error. */
+ssize_t import_read_prefix(int fd, char *buf, size_t n, off_t at);
 
 struct scan_cpu {
 	bool has_events;
@@ -661,9 +664,30 @@ struct importer {
 	bool sorted, done;
 	struct kevent *evs; /* sorted mode: every used event */
 	size_t nev, capev, iev;
+	struct par *par; /* --jobs: the parse threads of this reading, NULL: none */
 	char warnings[IMP_MAX_WARNINGS][320];
 	int nwarnings;
 	char assumption[200];
 };
+
+/* ---- the parallel parse of a text trace (import_par.c) ---- */
+
+/* One text line, one event line past its lexing, one line too long (im->ls.lineno), as
+ * the reading of a text trace meets them (import.c): 0, or -1 with err set (or im->restart). */
+struct par_feed {
+	int (*line)(struct importer *im, const char *line, size_t len, bool pass2,
+		    struct sim_error *err);
+	int (*event)(struct importer *im, struct name_entry *ne, struct kevent *ev, bool pass2,
+		     struct sim_error *err);
+	int (*long_line)(struct importer *im, bool pass2, struct sim_error *err);
+};
+
+/* Start the parse threads at the start of the file (nothing when it is not a regular
+ * file, or cannot be sized): -1 when memory or threads are lacking. */
+int par_start(struct importer *im, const struct par_feed *feed);
+/* Stop them (nothing when none run). */
+void par_stop(struct importer *im);
+/* The next line or event, as text_step gives it: 1, 0 at the end, -1 with err set. */
+int par_step(struct importer *im, bool pass2, struct sim_error *err);
 
 #endif

@@ -312,7 +312,7 @@ static int raw_line(struct linesrc *ls, const char **line, size_t *len)
 		if (!nl && !(ls->eof && avail)) {
 			if (ls->eof)
 				return 0;
-			if (avail >= IMP_MAX_LINE) {
+			if (avail > IMP_MAX_LINE) { /* a line of IMP_MAX_LINE is not too long */
 				too_long = true; /* drop what we have; keep reading to its end */
 				ls->pos = ls->len;
 			} else if (avail == ls->cap) { /* a long line fills the buffer: grow it */

@@ -280,12 +280,13 @@ enum import_format import_sniff(const char *buf, size_t n, bool *event)
 	return f;
 }
 
-ssize_t import_read_prefix(int fd, char *buf, size_t n)
+ssize_t import_read_prefix(int fd, char *buf, size_t n, off_t at)
 {
 	size_t got = 0;
 
 	while (got < n) {
-		ssize_t r = read(fd, buf + got, n - got);
+		ssize_t r = at < 0 ? read(fd, buf + got, n - got)
+				   : pread(fd, buf + got, n - got, at + (off_t)got);
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -311,7 +312,7 @@ enum import_format import_probe(const char *path)
 	if (fd < 0)
 		return IMPORT_AUTO;
 	buf = sim_malloc(IMPORT_SNIFF_BYTES);
-	if (buf && (n = import_read_prefix(fd, buf, IMPORT_SNIFF_BYTES)) > 0) {
+	if (buf && (n = import_read_prefix(fd, buf, IMPORT_SNIFF_BYTES, -1)) > 0) {
 		bool event;
 
 		f = import_sniff(buf, (size_t)n, &event);

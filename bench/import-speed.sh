@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The speed of `idlesim import` on realistic ftrace text (issue 34; docs/import.md, "The
+# parallel parse"): gen_ftrace.py output of SIZE (default 200M) at 8 and 64 CPUs, each
+# import timed against `wc -l` of the same file in the same run, in turn (wc, import, wc,
+# import, ...), best of RUNS (default 5) wall seconds each; on one core (taskset -c 0,
+# -j 1) and with -j 2 on two cores. The ratio printed is wc's time / import's time: 0.3
+# means the import takes 3.3 times as long as counting the lines. Then the peak memory
+# (/usr/bin/time -f %M) of -j 1 and -j 2.
+#   bench/import-speed.sh [SIZE] [RUNS]   (IDLESIM=path/to/idlesim to skip the build;
+#                                          GEN_FTRACE=path/to/gen_ftrace.py)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/setup.sh
+. "$here/../scripts/setup.sh"
+idlesim_bench_binary import-speed.sh
+bin=$IDLESIM
+size=${1:-200M}
+runs=${2:-5}
+gen=${GEN_FTRACE:-$here/../../shared/bench/gen_ftrace.py}
+[ -f "$gen" ] || { echo "import-speed.sh: no $gen (set GEN_FTRACE)" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+now() { date +%s.%N; }
+
+# best of $runs wall seconds of "$@", one run
+once() {
+	local t0 t1
+	t0=$(now)
+	"$@" >/dev/null
+	t1=$(now)
+	echo "$t1 - $t0" | bc -l
+}
+
+# wc -l and the import, in turn, $runs times; prints both bests and their ratio
+pair() {
+	local pin=$1 file=$2 jobs=$3 bw=9999 bi=9999 w i
+	for _ in $(seq "$runs"); do
+		w=$(once taskset -c "$pin" wc -l "$file")
+		i=$(once taskset -c "$pin" "$bin" import "$file" -j "$jobs" -o "$tmp/out.trace")
+		bw=$(echo "if ($w < $bw) $w else $bw" | bc -l)
+		bi=$(echo "if ($i < $bi) $i else $bi" | bc -l)
+	done
+	printf '  cores %-4s -j %s: wc -l %.3f s, import %.3f s, ratio %.3f\n' "$pin" "$jobs" \
+		"$bw" "$bi" "$(echo "$bw / $bi" | bc -l)"
+}
+
+for cpus in 8 64; do
+	f=$tmp/f$cpus.txt
+	python3 "$gen" -o "$f" -s "$size" -n "$cpus" --header ftrace >/dev/null
+	echo "== gen_ftrace.py -s $size -n $cpus --header ftrace: $(wc -l <"$f") lines"
+	cat "$f" >/dev/null # in the page cache before the first run
+	pair 0 "$f" 1
+	pair 0,1 "$f" 2
+	for jobs in 1 2; do
+		/usr/bin/time -f %M -o "$tmp/mem" "$bin" import "$f" -j "$jobs" -o "$tmp/out.trace" >/dev/null
+		echo "  peak RSS -j $jobs: $(cat "$tmp/mem") KiB"
+	done
+	"$bin" import "$f" -j 2 -o "$tmp/par.trace" >"$tmp/par.txt"
+	"$bin" import "$f" -j 1 -o "$tmp/one.trace" >"$tmp/one.txt"
+	if cmp -s <(grep -v '^source \|^# converted' "$tmp/par.trace") \
+		<(grep -v '^source \|^# converted' "$tmp/one.trace") &&
+		cmp -s <(tail -n +2 "$tmp/par.txt") <(tail -n +2 "$tmp/one.txt"); then
+		echo "  -j 2 output: the same as -j 1"
+	else
+		echo "  -j 2 output: DIFFERS from -j 1" >&2
+		exit 1
+	fi
+	rm -f "$f"
+done
