@@ -240,6 +240,14 @@ IDLESIM_API int idlesim_result_decision(const idlesim_result *r, size_t i,
 IDLESIM_API int idlesim_result_decision_var(const idlesim_result *r, size_t i, int j,
 					    const char **key, const char **str, long long *val);
 
+/* The run's configuration record (the "config" object of `idlesim run -f json`, schema in
+ * docs/scores.md: governor, tunables, HZ, latency limit, disabled states, wake-latency model,
+ * machine and trace with their hashes) as one line of JSON; free it with idlesim_free().
+ * NULL only when memory runs out. */
+IDLESIM_API char *idlesim_result_config_json(const idlesim_result *r);
+/* Frees what the library returned to be freed (idlesim_result_config_json). NULL is ignored. */
+IDLESIM_API void idlesim_free(void *p);
+
 #ifdef __cplusplus
 }
 #endif

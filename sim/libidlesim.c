@@ -18,10 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "sim/base/alloc.h"
 #include "sim/run/cfgrec.h"
 #include "sim/base/common.h"
 #include "sim/machine/machine.h"
+#include "sim/report/report.h"
 #include "sim/run/run.h"
 #include "sim/engine/stats.h"
 #include "sim/trace/trace.h"
@@ -592,4 +595,22 @@ int idlesim_result_decision_var(const idlesim_result *r, size_t i, int j, const 
 	if (val)
 		*val = ex->items[j].val;
 	return 0;
+}
+
+char *idlesim_result_config_json(const idlesim_result *r)
+{
+	json_t *o = r ? report_config_json(one(r)) : NULL;
+	char *s;
+
+	if (!o)
+		return NULL;
+	/* jansson's allocator is malloc (the library never changes it): idlesim_free frees */
+	s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	json_decref(o);
+	return s;
+}
+
+void idlesim_free(void *p)
+{
+	free(p);
 }

@@ -347,6 +347,34 @@ static void test_knobs(void **state)
 	idlesim_options_free(o);
 }
 
+/* The config record is the one `idlesim run -f json` writes: the knobs as set, the names. */
+static void test_config_json(void **state)
+{
+	struct fixture *f = *state;
+	idlesim_options *o = idlesim_options_new();
+	idlesim_error err = { 0 };
+	idlesim_result *r;
+	char *js;
+
+	assert_int_equal(idlesim_options_set_hz(o, 1000, &err), 0);
+	assert_int_equal(idlesim_options_set_latency_limit_ns(o, 5000, &err), 0);
+	assert_int_equal(idlesim_options_set_wake_model(o, "worst", &err), 0);
+	r = run_ok(f, "deepest", o);
+	js = idlesim_result_config_json(r);
+	assert_non_null(js);
+	assert_null(strchr(js, '\n')); /* one line */
+	assert_non_null(strstr(js, "\"governor\":\"deepest\""));
+	assert_non_null(strstr(js, "\"hz\":1000"));
+	assert_non_null(strstr(js, "\"latency_limit_ns\":5000"));
+	assert_non_null(strstr(js, "\"wake_latency_model\":\"worst\""));
+	assert_non_null(strstr(js, "\"machine\":{\"name\":\"tiny\""));
+	idlesim_free(js);
+	idlesim_free(NULL);
+	assert_null(idlesim_result_config_json(NULL));
+	idlesim_result_free(r);
+	idlesim_options_free(o);
+}
+
 static void expect_error(idlesim_error *err, enum idlesim_error_code code, const char *file,
 			 int line, int column, const char *text)
 {
@@ -521,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_disable),
 		cmocka_unit_test(test_imported_trace),
 		cmocka_unit_test(test_knobs),
+		cmocka_unit_test(test_config_json),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_threads),
 	};
