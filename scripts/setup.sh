@@ -75,6 +75,11 @@ idlesim_install_test_deps() {
 		idlesim_install_test_pkgs test_browser chromium libpng-dev
 	{ [ -f /usr/src/linux-source-6.1.tar.xz ] && [ -f /usr/src/linux-source-6.12.tar.xz ]; } ||
 		idlesim_install_test_pkgs test_kgov_fidelity linux-source-6.1 linux-source-6.12
+	# the Python binding's tests (pytest, pip/cmake installs, the notebook): Debian's python3
+	/usr/bin/python3 -c 'import numpy, pandas, matplotlib, pytest, nbclient, nbformat, ipykernel, venv, ensurepip' \
+		>/dev/null 2>&1 ||
+		idlesim_install_test_pkgs python_pytest python3-numpy python3-pandas python3-matplotlib \
+			python3-pytest python3-nbclient python3-nbformat python3-ipykernel python3-venv
 	return 0
 }
 
