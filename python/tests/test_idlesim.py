@@ -89,6 +89,22 @@ def test_governors():
         idlesim.resolve("nope")
 
 
+def test_version_equals_the_command():
+    out = subprocess.run([EXE, "--version"], stdout=subprocess.PIPE, check=True).stdout
+    assert out.decode().split() == ["idlesim", idlesim.version()]
+    assert idlesim.__version__ == idlesim.version()
+
+
+@pytest.mark.parametrize("name", ["scenario.ftrace", "scenario.report", "scenario.perf"])
+def test_kernel_trace_equals_cli(name):
+    """A kernel trace (ftrace text, trace-cmd report, perf script) is read as run reads it."""
+    path = os.path.join(ROOT, "tests", "import", name)
+    r = idlesim.run(path, "skl", "menu")
+    j = _cli_run(["--trace", path, "-m", "skl", "-g", "menu"])[0]
+    assert r.runs.loc[0, "idle_entries"] == j["totals"]["idle_entries"] > 0
+    assert r.runs.loc[0, "energy_j"] == pytest.approx(j["totals"]["energy_j"], rel=1e-9)
+
+
 def test_trace_objects():
     t = idlesim.Trace(DEMO)
     assert t.cpus == 8 and t.path == DEMO
