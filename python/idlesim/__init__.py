@@ -15,6 +15,7 @@ import ctypes
 import json
 import math
 import os
+import re
 import subprocess
 import tempfile
 import threading
@@ -226,6 +227,10 @@ def _cli(args, what):
                  for s in text.splitlines()]
         msg = "\n".join(lines) or "%s failed with status %d" % (what, p.returncode)
         if p.returncode == 2:
+            # "FILE:LINE:COLUMN: what", as the library's errors are
+            m = re.match(r"(.+?):(\d+):(\d+): (.*)", lines[0] if lines else "", re.S)
+            if m:
+                raise InputError(msg, m.group(1), int(m.group(2)), int(m.group(3)), m.group(4))
             raise InputError(msg)
         raise IdlesimError(msg)
     return p.stdout

@@ -292,6 +292,12 @@ def test_bad_inputs(tmp_path):
         idlesim.machine("sk\0l")
     with pytest.raises(TypeError):
         idlesim.machine(42)
+    # a command's message keeps its position too
+    badm = tmp_path / "bad.json"
+    badm.write_text('{"name": "x", "states": [}')
+    with pytest.raises(idlesim.InputError) as e:
+        idlesim.compare("tbench", str(badm), "menu")
+    assert (e.value.file, e.value.line) == (str(badm), 1), str(e.value)
     with pytest.raises(idlesim.InputError, match="unknown workload"):
         idlesim.gen("nope")
     with pytest.raises(idlesim.InputError, match="--cpus"):
