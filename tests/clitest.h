@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * clitest.h - what the command-line tests share (tests/test_cli.c, tests/test_cli_sweep.c):
- * their scratch directory, and checks on the files a command leaves there.
+ * clitest.h - what the command-line tests share (tests/test_cli.c, tests/test_cli_usage.c,
+ * tests/test_cli_stdin.c, tests/test_cli_sweep.c): their scratch directory, and checks on
+ * the files a command leaves there.
  */
 #ifndef IDLESIM_CLITEST_H
 #define IDLESIM_CLITEST_H
 
 #include <dirent.h>
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

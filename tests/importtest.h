@@ -2,7 +2,8 @@
 /*
  * importtest.h - what the import tests share: converting a trace in one pass and in two
  * (struct conv), reading the summary's JSON by path, and the ftrace line macros of the
- * small hand traces (tests/test_import.c, tests/test_import_timers.c).
+ * small hand traces (tests/test_import.c, tests/test_import_hand.c, tests/test_import_bad.c,
+ * tests/test_import_timers.c).
  */
 #ifndef IDLESIM_IMPORTTEST_H
 #define IDLESIM_IMPORTTEST_H
@@ -118,7 +119,7 @@ static inline json_int_t ji(json_t *o, const char *path)
 	return json_integer_value(o);
 }
 
-static const char *js(json_t *o, const char *path)
+static inline const char *js(json_t *o, const char *path)
 {
 	char buf[256], *save = NULL, *k;
 

@@ -588,7 +588,7 @@ static void test_loop(void **state)
 	exercise("loop_write_ideal pingpong", op_loop_ideal, NULL);
 }
 
-/* ---- expectation files of idlesim check (parsing; running is test_compare's) ---- */
+/* ---- expectation files of idlesim check (parsing; running is test_compare_check's) ---- */
 
 static int op_check_parse(const void *arg, FILE *out, struct sim_error *err)
 {

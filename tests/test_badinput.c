@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_badinput.c - the bad-input corpus of machine files (tests/machines/invalid), through
- * the binary as a user runs it, the way test_cli.c runs tests/traces/invalid.
+ * the binary as a user runs it, the way test_cli_usage.c runs tests/traces/invalid.
  *
  * Each case is a directory with `input` (the machine file) and `expected-error` (one line,
  * "LINE:COLUMN: message"). Both `idlesim machines FILE` and `idlesim run --machine FILE -o
