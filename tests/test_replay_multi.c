@@ -374,6 +374,73 @@ static void test_refcache_sweep(void **state)
 	sweep_free(s);
 }
 
+/* Sweep's results file as one line per index (the order of lines may differ). */
+static int read_lines(const char *path, char lines[][4096], int max)
+{
+	char line[4096];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		json_t *j = json_loads(line, 0, NULL);
+		long i;
+
+		assert_non_null(j);
+		i = (long)json_integer_value(json_object_get(j, "index"));
+		assert_true(i >= 0 && i < max);
+		snprintf(lines[i], sizeof(lines[i]), "%s", line);
+		json_decref(j);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * The points of a block (trace, machine) in one pass over the trace: 2 traces x 2 machines
+ * x (menu, teo with 2 decay_shift values) = 12 points in 4 blocks of 3. One point per pass
+ * (batch 1), 12 passes; by default on 1 thread and on 2, one pass per block. Every line is
+ * the same byte for byte.
+ */
+static void test_sweep_batched(void **state)
+{
+	static char one[12][4096], got[12][4096];
+	char spec[1024], out[64];
+	struct sweep_opts o = { .threads = 1, .shard = 0, .nr_shards = 1, .batch = 1 };
+	struct sim_error err = { 0 };
+	struct sweep_spec *s;
+	long passes = 0;
+	int threads, i;
+
+	(void)state;
+	snprintf(spec, sizeof(spec),
+		 "{\"traces\": [\"%s/traces/demo.trace\", \"%s/traces/scenarios/irq-fixed.trace\"], "
+		 "\"machines\": [\"skl\", \"hsx\"], \"governors\": [\"menu\", \"teo\"], "
+		 "\"tunables\": {\"teo.decay_shift\": [2, 4]}}",
+		 IDLESIM_SOURCE_DIR, IDLESIM_SOURCE_DIR);
+	s = sweep_parse(spec, "<spec>", false, &err);
+	assert_non_null(s);
+	assert_int_equal(s->total, 12);
+	o.passes = &passes;
+	assert_int_equal(sweep_run(s, &o, tmp_path("one.jsonl"), &err), 12);
+	assert_int_equal(passes, 12);
+	assert_int_equal(read_lines(tmp_path("one.jsonl"), one, 12), 12);
+	for (threads = 1; threads <= 2; threads++) {
+		o.threads = threads;
+		o.batch = 0;
+		snprintf(out, sizeof(out), "batched%d.jsonl", threads);
+		passes = 0;
+		assert_int_equal(sweep_run(s, &o, tmp_path(out), &err), 12);
+		assert_int_equal(passes, 4);
+		memset(got, 0, sizeof(got));
+		assert_int_equal(read_lines(tmp_path(out), got, 12), 12);
+		for (i = 0; i < 12; i++)
+			assert_string_equal(got[i], one[i]);
+	}
+	sweep_free(s);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -396,6 +463,7 @@ int main(void)
 		cmocka_unit_test(test_refkey),
 		cmocka_unit_test(test_refcache_runs),
 		cmocka_unit_test(test_refcache_sweep),
+		cmocka_unit_test(test_sweep_batched),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

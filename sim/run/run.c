@@ -492,8 +492,8 @@ static void progress_step(struct run_progress *rp, const char *trace, const char
 
 /* The runs of a cell, cfg[i] into rr[i]: the oracle, the energy reference, the governors. */
 struct cell_runs {
-	struct sim_config cfg[RUN_MAX_ITEMS + 2];
-	struct run_result *rr[RUN_MAX_ITEMS + 2];
+	struct sim_config *cfg;
+	struct run_result **rr;
 	int n;
 };
 
@@ -606,22 +606,34 @@ static void fill_result(struct run_result *r, const struct run_request *req,
 
 /*
  * A trace (or closed loop) on a machine: the oracle and the energy reference first, for
- * regret, then every governor; a replay feeds them all in one pass over the trace.
+ * regret, then every governor; a replay feeds them all in one pass over the trace. The
+ * nreq requests differ only in their governors and --set (run_grid_batch()): reqs[0] gives
+ * the common knobs, each request's governors its results, in order, after res->n.
  */
-static int run_cell(const struct run_request *req, const struct run_trace *trace,
+static int run_cell(const struct run_request *reqs, int nreq, const struct run_trace *trace,
 		    const struct run_loop *lp, const struct machine *m, uint32_t mask,
 		    struct run_progress *rp, struct run_results *res, struct sim_error *err)
 {
+	const struct run_request *req = &reqs[0];
 	struct sim_config cfg = { 0 };
-	struct cell_runs *cr = sim_calloc(1, sizeof(*cr));
-	long long *params[RUN_MAX_ITEMS] = { 0 };
+	struct cell_runs cr = { 0 };
+	long long **params = NULL;
 	struct run_result scratch, eref_r;
 	struct run_request oq;
 	struct run_refs refs;
-	int i, first = res->n, rc = -1;
+	int i, j, k, nr = 0, first = res->n, rc = -1;
 
-	if (!cr)
-		return sim_error_nomem(err, "");
+	for (j = 0; j < nreq; j++)
+		nr += reqs[j].nr_governors;
+	cr.cfg = sim_calloc((size_t)nr + 2, sizeof(*cr.cfg));
+	cr.rr = sim_calloc((size_t)nr + 2, sizeof(*cr.rr));
+	params = sim_calloc((size_t)nr + 1, sizeof(*params));
+	memset(&scratch, 0, sizeof(scratch));
+	memset(&eref_r, 0, sizeof(eref_r));
+	if (!cr.cfg || !cr.rr || !params) {
+		sim_error_nomem(err, "");
+		goto out;
+	}
 	cfg.machine = m;
 	cfg.hz = req->hz;
 	cfg.latency_req_ns = req->latency_req_ns;
@@ -635,56 +647,58 @@ static int run_cell(const struct run_request *req, const struct run_trace *trace
 	cfg.gov_timeout_ns = req->gov_timeout_ns;
 
 	/* The oracle's run on the same input, for regret (its timeline drawn beside each). */
-	memset(&scratch, 0, sizeof(scratch));
 	scratch.req = &oq;
 	oq = *req;
 	oq.explain_limit = 0;
-	cr->cfg[0] = cfg;
-	cr->cfg[0].gov = gov_find(RUN_LATENCY_REFERENCE);
-	cr->cfg[0].explain = req->timeline ? keep_decision : NULL;
-	cr->cfg[0].explain_limit = -1;
-	cr->cfg[0].explain_truncated = true;
-	cr->rr[0] = &scratch;
+	cr.cfg[0] = cfg;
+	cr.cfg[0].gov = gov_find(RUN_LATENCY_REFERENCE);
+	cr.cfg[0].explain = req->timeline ? keep_decision : NULL;
+	cr.cfg[0].explain_limit = -1;
+	cr.cfg[0].explain_truncated = true;
+	cr.rr[0] = &scratch;
 	/* The energy reference's, for energy regret (no timeline: the oracle's is drawn). */
-	memset(&eref_r, 0, sizeof(eref_r));
 	eref_r.req = &oq;
-	cr->cfg[1] = cfg;
-	cr->cfg[1].gov = gov_find(RUN_ENERGY_REFERENCE);
-	cr->rr[1] = &eref_r;
-	for (i = 0; i < req->nr_governors; i++) {
-		struct run_result *r;
+	cr.cfg[1] = cfg;
+	cr.cfg[1].gov = gov_find(RUN_ENERGY_REFERENCE);
+	cr.rr[1] = &eref_r;
+	for (j = 0, k = 0; j < nreq; j++)
+		for (i = 0; i < reqs[j].nr_governors; i++, k++) {
+			struct run_result *r;
 
-		if (run_gov_params(req, gov_find(req->governors[i]), &params[i], err) ||
-		    add_result(res, &r, err))
-			goto out;
-	}
-	for (i = 0; i < req->nr_governors; i++) {
-		const struct cpuidle_governor *g = gov_find(req->governors[i]);
-		struct run_result *r = &res->r[first + i];
-		struct sim_config *c = &cr->cfg[2 + i];
+			if (run_gov_params(&reqs[j], gov_find(reqs[j].governors[i]), &params[k],
+					   err) ||
+			    add_result(res, &r, err))
+				goto out;
+		}
+	for (j = 0, k = 0; j < nreq; j++)
+		for (i = 0; i < reqs[j].nr_governors; i++, k++) {
+			const struct run_request *q = &reqs[j];
+			const struct cpuidle_governor *g = gov_find(q->governors[i]);
+			struct run_result *r = &res->r[first + k];
+			struct sim_config *c = &cr.cfg[2 + k];
 
-		fill_result(r, req, trace, m, mask, g, params[i]);
-		r->req = req;
-		*c = cfg;
-		c->gov = g;
-		c->gov_params = params[i];
-		c->explain = req->explain_limit || req->timeline ? keep_decision : NULL;
-		/* The engine stops logging after its limit; a window or a timeline needs
-		 * every decision, and keep_decision() counts. */
-		c->explain_limit = req->timeline || req->window_from_ns || req->window_to_ns >= 0
-					   ? -1
-					   : req->explain_limit;
-		c->explain_truncated = req->timeline;
-		cr->rr[2 + i] = r;
-	}
-	cr->n = 2 + req->nr_governors;
-	if (lp ? loop_cell(lp, cr, rp, trace->name, m->name, err)
-	       : replay_cell(req, trace, cr, &refs, rp, err))
+			fill_result(r, q, trace, m, mask, g, params[k]);
+			r->req = q;
+			*c = cfg;
+			c->gov = g;
+			c->gov_params = params[k];
+			c->explain = q->explain_limit || q->timeline ? keep_decision : NULL;
+			/* The engine stops logging after its limit; a window or a timeline needs
+			 * every decision, and keep_decision() counts. */
+			c->explain_limit = q->timeline || q->window_from_ns || q->window_to_ns >= 0
+						   ? -1
+						   : q->explain_limit;
+			c->explain_truncated = q->timeline;
+			cr.rr[2 + k] = r;
+		}
+	cr.n = 2 + nr;
+	if (lp ? loop_cell(lp, &cr, rp, trace->name, m->name, err)
+	       : replay_cell(req, trace, &cr, &refs, rp, err))
 		goto out;
 	if (lp)
 		run_refs_from(&refs, &scratch.stats, &eref_r.stats);
-	for (i = 0; i < req->nr_governors; i++) {
-		struct run_result *r = &res->r[first + i];
+	for (k = 0; k < nr; k++) {
+		struct run_result *r = &res->r[first + k];
 
 		set_regret(r, &refs);
 		r->req = NULL;
@@ -693,12 +707,14 @@ static int run_cell(const struct run_request *req, const struct run_trace *trace
 	}
 	rc = 0;
 out:
-	for (i = 0; i < req->nr_governors; i++)
-		sim_free(params[i]);
+	for (k = 0; params && k < nr; k++)
+		sim_free(params[k]);
+	sim_free(params);
 	run_stats_release(&scratch.stats);
 	run_stats_release(&eref_r.stats);
 	sim_free(scratch.slices);
-	sim_free(cr);
+	sim_free(cr.cfg);
+	sim_free(cr.rr);
 	return rc;
 }
 
@@ -822,7 +838,7 @@ int run_grid(const struct run_request *req, struct run_results *out, struct sim_
 			rc = load_machine(&q, q.machines[k], mstdin_fd >= 0 ? mstdin_path : NULL, &m,
 					  err) ||
 			     run_disabled_mask(&q, &m, &mask, err) ||
-			     run_cell(&q, &tr, NULL, &m, mask, &rp, out, err);
+			     run_cell(&q, 1, &tr, NULL, &m, mask, &rp, out, err);
 		}
 	}
 	progress_end(&rp.bar);
@@ -855,7 +871,92 @@ int run_machine_trace(const struct run_request *req, const struct machine *m,
 	if (prepare_governors(&q, err) || machine_check_wake_model(m, q.wake_model, err) ||
 	    run_disabled_mask(&q, m, &mask, err))
 		return -1;
-	if (run_cell(&q, trace, NULL, m, mask, NULL, out, err)) {
+	if (run_cell(&q, 1, trace, NULL, m, mask, NULL, out, err)) {
+		run_results_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+static bool same_names(const char *const *a, int na, const char *const *b, int nb)
+{
+	if (na != nb)
+		return false;
+	for (int i = 0; i < na; i++)
+		if (strcmp(a[i], b[i]))
+			return false;
+	return true;
+}
+
+/* The intel_idle.* sets of a request, in order, against another's. */
+static bool same_machine_sets(const struct run_request *a, const struct run_request *b)
+{
+	int i = 0, j = 0;
+
+	for (;;) {
+		while (i < a->nr_sets && !is_intel_idle_set(&a->sets[i]))
+			i++;
+		while (j < b->nr_sets && !is_intel_idle_set(&b->sets[j]))
+			j++;
+		if (i == a->nr_sets || j == b->nr_sets)
+			return i == a->nr_sets && j == b->nr_sets;
+		if (strcmp(a->sets[i].name, b->sets[j].name) || a->sets[i].value != b->sets[j].value)
+			return false;
+		i++;
+		j++;
+	}
+}
+
+bool run_same_replay(const struct run_request *a, const struct run_request *b)
+{
+	return a->nr_traces == 1 && b->nr_traces == 1 && a->nr_machines == 1 &&
+	       b->nr_machines == 1 && !strcmp(a->traces[0], b->traces[0]) &&
+	       !strcmp(a->machines[0], b->machines[0]) && strcmp(a->traces[0], "-") &&
+	       strcmp(a->machines[0], "-") && a->hz == b->hz &&
+	       a->latency_req_ns == b->latency_req_ns &&
+	       same_names(a->disable, a->nr_disable, b->disable, b->nr_disable) &&
+	       same_names(a->enable, a->nr_enable, b->enable, b->nr_enable) &&
+	       !memcmp(a->topology, b->topology, sizeof(a->topology)) &&
+	       a->explain_limit == b->explain_limit && a->window_from_ns == b->window_from_ns &&
+	       a->window_to_ns == b->window_to_ns && a->timeline == b->timeline &&
+	       a->timeline_cap == b->timeline_cap && a->queue == b->queue &&
+	       a->global_order == b->global_order && a->wake_model == b->wake_model &&
+	       a->wake_seed == b->wake_seed && a->gov_timeout_ns == b->gov_timeout_ns &&
+	       a->refs == b->refs && a->progress == b->progress && same_machine_sets(a, b);
+}
+
+int run_grid_batch(const struct run_request *reqs, int n, struct run_results *out,
+		   struct sim_error *err)
+{
+	struct run_request *q;
+	struct run_trace tr;
+	struct machine m;
+	uint32_t mask;
+	int j, rc;
+
+	memset(out, 0, sizeof(*out));
+	if (n < 1)
+		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0, "run_grid_batch: no request");
+	for (j = 0; j < n; j++)
+		if (!run_same_replay(&reqs[0], &reqs[j]))
+			return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+					     "run_grid_batch: request %d is not replayed as the "
+					     "first is",
+					     j);
+	q = sim_calloc((size_t)n, sizeof(*q));
+	if (!q)
+		return sim_error_nomem(err, "");
+	for (j = 0, rc = 0; j < n && !rc; j++) {
+		q[j] = reqs[j];
+		rc = prepare_governors(&q[j], err);
+	}
+	tr = (struct run_trace){ q[0].traces[0], NULL, trace_display_name(q[0].traces[0]), 0 };
+	rc = rc || run_refcache_file_hash(q[0].refs, tr.path, &tr.hash, err) ||
+	     load_machine(&q[0], q[0].machines[0], NULL, &m, err) ||
+	     run_disabled_mask(&q[0], &m, &mask, err) ||
+	     run_cell(q, n, &tr, NULL, &m, mask, NULL, out, err);
+	sim_free(q);
+	if (rc) {
 		run_results_free(out);
 		return -1;
 	}
@@ -914,7 +1015,7 @@ int run_workload(const struct run_request *req, const struct workload *w, const 
 	if (prepare_governors(&q, err) || load_machine(&q, q.machines[0], NULL, &m, err) ||
 	    run_disabled_mask(&q, &m, &mask, err))
 		return -1;
-	if (run_cell(&q, &tr, &lp, &m, mask, NULL, out, err)) {
+	if (run_cell(&q, 1, &tr, &lp, &m, mask, NULL, out, err)) {
 		run_results_free(out);
 		return -1;
 	}

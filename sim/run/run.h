@@ -186,6 +186,17 @@ const char *run_default_trace(char *buf, size_t n);
 
 /* Run the grid. Returns 0 with *out filled (free with run_results_free), or -1. */
 int run_grid(const struct run_request *req, struct run_results *out, struct sim_error *err);
+
+/*
+ * Requests replayed alike (run_same_replay(): one trace and one machine, both files, every
+ * knob of the replay equal) that differ in their governors and --set only, as sweep's points
+ * of one block are: their runs in one pass over the trace, the references once. out holds
+ * each request's governors' results, request after request; each is what run_grid() of that
+ * request alone gives (tests/test_replay_multi.c).
+ */
+int run_grid_batch(const struct run_request *reqs, int n, struct run_results *out,
+		   struct sim_error *err);
+bool run_same_replay(const struct run_request *a, const struct run_request *b);
 void run_results_free(struct run_results *res);
 
 /* A trace to replay: a file (native, or any kernel trace sim/import/import.h reads), or native text

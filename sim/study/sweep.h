@@ -49,7 +49,15 @@ struct sweep_opts {
 	/* The references of regret, shared by every point (sim/run/refcache.h); NULL:
 	 * sweep_run() keeps its own for the run. */
 	struct run_refcache *refs;
+	/* Points of one block (trace, machine, HZ, latency limit) run in one pass over the
+	 * trace, up to this many (1..SWEEP_MAX_BATCH); 0: the points to run over the threads,
+	 * at most SWEEP_MAX_BATCH. */
+	int batch;
+	long *passes; /* non-NULL: set to the number of passes run (a closed-loop point is one) */
 };
+
+/* The most points one pass over a trace feeds: each is a simulation held in memory. */
+#define SWEEP_MAX_BATCH 16
 
 /* The progress line: "12/40 points, 2.5/s, 11s left" (done and total of this run; the
  * rate over elapsed_s; "" for the rate and time until a point is done). */

@@ -56,20 +56,6 @@ static json_t *trace_metrics_json(const struct run_result *r)
 	return o;
 }
 
-/* Run a trace point: its configuration record and metrics. */
-static int run_trace_point(const struct run_request *q, json_t **config, json_t **metrics,
-			   struct sim_error *err)
-{
-	struct run_results res;
-
-	if (run_grid(q, &res, err))
-		return -1;
-	*config = report_config_json(&res.r[0]);
-	*metrics = trace_metrics_json(&res.r[0]);
-	run_results_free(&res);
-	return 0;
-}
-
 /* A closed-loop point's configuration record: run's keys, with the workload (its model
  * and every parameter), the seed and the duration in place of the trace. */
 static json_t *workload_config_json(const struct sweep_spec *s, const struct sweep_workload *w,
@@ -152,21 +138,13 @@ static int run_workload_point(const struct sweep_spec *s, const struct sweep_wor
 	return 0;
 }
 
-/* Run point i; *line is its JSON line with the newline (free it). */
-static int run_point(const struct sweep_spec *s, const struct sweep_opts *so,
-		     struct run_refcache *refs, long i, char **line, struct sim_error *err)
+/* Point i's result line, with the newline (free it); takes config and metrics. */
+static int point_line(const struct sweep_spec *s, long i, json_t *config, json_t *metrics,
+		      char **line, struct sim_error *err)
 {
-	const struct sweep_workload *wl;
-	struct run_request q;
-	json_t *o, *config = NULL, *metrics = NULL;
+	json_t *o;
 	char *text;
 
-	sweep_point_request(s, i, &q, &wl);
-	q.gov_timeout_ns = so->gov_timeout_ns;
-	q.refs = refs;
-	if (wl ? run_workload_point(s, wl, &q, &config, &metrics, err)
-	       : run_trace_point(&q, &config, &metrics, err))
-		return -1;
 	o = json_pack("{s:s, s:s, s:I, s:I, s:o, s:o}", "spec", s->hash, "idlesim_version",
 		      IDLESIM_VERSION, "index", (json_int_t)i, "total", (json_int_t)s->total,
 		      "config", config, "metrics", metrics);
@@ -188,6 +166,62 @@ static int run_point(const struct sweep_spec *s, const struct sweep_opts *so,
 	sprintf(*line, "%s\n", text);
 	free(text);
 	return 0;
+}
+
+/* Point i's request, with the run's knobs; its workload, NULL for a trace point. */
+static const struct sweep_workload *point_request(const struct sweep_spec *s,
+						  const struct sweep_opts *so,
+						  struct run_refcache *refs, long i,
+						  struct run_request *q)
+{
+	const struct sweep_workload *wl;
+
+	sweep_point_request(s, i, q, &wl);
+	q->gov_timeout_ns = so->gov_timeout_ns;
+	q->refs = refs;
+	return wl;
+}
+
+/*
+ * Run the n points idx[] (one point, or trace points replayed alike: run_same_replay()),
+ * the trace points in one pass over their trace; lines[k] is point idx[k]'s result line.
+ */
+static int run_points(const struct sweep_spec *s, const struct sweep_opts *so,
+		      struct run_refcache *refs, const long *idx, int n, char **lines,
+		      struct sim_error *err)
+{
+	const struct sweep_workload *wl = NULL;
+	struct run_request *q = sim_calloc((size_t)n, sizeof(*q));
+	struct run_results res = { 0 };
+	json_t *config = NULL, *metrics = NULL;
+	int k, rc = -1;
+
+	if (!q)
+		return sim_error_nomem(err, "");
+	for (k = 0; k < n; k++)
+		wl = point_request(s, so, refs, idx[k], &q[k]);
+	if (wl) { /* a closed-loop point: never batched */
+		if (!run_workload_point(s, wl, &q[0], &config, &metrics, err))
+			rc = point_line(s, idx[0], config, metrics, &lines[0], err);
+		sim_free(q);
+		return rc;
+	}
+	if (n == 1 ? run_grid(&q[0], &res, err) : run_grid_batch(q, n, &res, err))
+		goto out;
+	for (k = 0; k < n; k++)
+		if (point_line(s, idx[k], report_config_json(&res.r[k]),
+			       trace_metrics_json(&res.r[k]), &lines[k], err))
+			goto out;
+	rc = 0;
+out:
+	if (rc)
+		for (k = 0; k < n; k++) {
+			sim_free(lines[k]);
+			lines[k] = NULL;
+		}
+	run_results_free(&res);
+	sim_free(q);
+	return rc;
 }
 
 /* ---- reading results ---- */
@@ -483,6 +517,8 @@ struct pool {
 	struct run_refcache *refs; /* the references of every point, once each */
 	pthread_mutex_t lock;
 	long next, ran, todo;
+	long passes; /* run_points() calls: replay passes and closed-loop points */
+	int batch;   /* points per pass at most */
 	double start_s;
 	bool failed;
 	struct sim_error err;
@@ -502,23 +538,59 @@ static void progress(struct pool *p)
 	fflush(p->o->progress);
 }
 
+/* Under the lock: is point i one this run does? */
+static bool todo_point(const struct pool *p, long i)
+{
+	return !sweep_bit(p->done, i) && i % p->o->nr_shards == p->o->shard;
+}
+
+/*
+ * Under the lock: the next points to run, into idx (at most p->batch): the next point of
+ * this run and, if it is a trace point, the following ones replayed alike (the same block
+ * of the spec: trace, machine, HZ, latency limit), so that one pass over the trace feeds
+ * them all. Returns how many.
+ */
+static int take_points(struct pool *p, long *idx)
+{
+	struct run_request first, q;
+	int n = 0;
+
+	while (p->next < p->s->total && !todo_point(p, p->next))
+		p->next++;
+	if (p->failed || p->next >= p->s->total)
+		return 0;
+	idx[n++] = p->next++;
+	if (point_request(p->s, p->o, p->refs, idx[0], &first))
+		return n;
+	while (n < p->batch && p->next < p->s->total) {
+		if (!todo_point(p, p->next)) {
+			p->next++;
+			continue;
+		}
+		if (point_request(p->s, p->o, p->refs, p->next, &q) || !run_same_replay(&first, &q))
+			break;
+		idx[n++] = p->next++;
+	}
+	return n;
+}
+
 static void *worker(void *ud)
 {
 	struct pool *p = ud;
 	struct sim_error err = { 0 };
-	char *line = NULL;
-	long i;
+	long idx[SWEEP_MAX_BATCH];
+	char *lines[SWEEP_MAX_BATCH] = { 0 };
+	int n, k;
 
 	for (;;) {
 		pthread_mutex_lock(&p->lock);
-		while (p->next < p->s->total &&
-		       (sweep_bit(p->done, p->next) || p->next % p->o->nr_shards != p->o->shard))
-			p->next++;
-		i = p->failed ? p->s->total : p->next++;
+		n = take_points(p, idx);
+		if (n)
+			p->passes++;
 		pthread_mutex_unlock(&p->lock);
-		if (i >= p->s->total)
+		if (!n)
 			return NULL;
-		if (run_point(p->s, p->o, p->refs, i, &line, &err)) {
+		if (run_points(p->s, p->o, p->refs, idx, n, lines, &err)) {
 			pthread_mutex_lock(&p->lock);
 			if (!p->failed)
 				p->err = err;
@@ -527,18 +599,22 @@ static void *worker(void *ud)
 			return NULL;
 		}
 		pthread_mutex_lock(&p->lock);
-		/* appended and flushed whole: a kill loses at most the points in flight */
-		if (fputs(line, p->f) == EOF || fflush(p->f)) {
-			if (!p->failed)
+		/* each line appended and flushed whole: a kill loses at most the points in flight */
+		for (k = 0; k < n && !p->failed; k++) {
+			if (fputs(lines[k], p->f) == EOF || fflush(p->f)) {
 				sim_error_set(&p->err, SIM_ERR_IO, "", 0, 0, "write error: %s",
 					      strerror(errno));
-			p->failed = true;
-		} else {
-			p->ran++;
-			progress(p);
+				p->failed = true;
+			} else {
+				p->ran++;
+				progress(p);
+			}
 		}
 		pthread_mutex_unlock(&p->lock);
-		sim_free(line);
+		for (k = 0; k < n; k++) {
+			sim_free(lines[k]);
+			lines[k] = NULL;
+		}
 	}
 }
 
@@ -639,6 +715,9 @@ long sweep_run(const struct sweep_spec *s, const struct sweep_opts *o, const cha
 	}
 	for (i = 0; i < s->total; i++) /* the points this run will do */
 		p.todo += !sweep_bit(done, i) && i % o->nr_shards == o->shard;
+	/* a pass per thread at least, while there are points enough */
+	p.batch = o->batch > 0 ? o->batch : (int)((p.todo + n - 1) / n);
+	p.batch = p.batch < 1 ? 1 : p.batch > SWEEP_MAX_BATCH ? SWEEP_MAX_BATCH : p.batch;
 	p.start_s = now_s();
 	pthread_mutex_init(&p.lock, NULL);
 	for (t = 0; t < n; t++)
@@ -656,6 +735,8 @@ long sweep_run(const struct sweep_spec *s, const struct sweep_opts *o, const cha
 		p.failed = true;
 		sim_error_set(&p.err, SIM_ERR_IO, out, 0, 0, "write error: %s", strerror(errno));
 	}
+	if (o->passes)
+		*o->passes = p.passes;
 	if (p.failed) {
 		*err = p.err;
 		return -1;
