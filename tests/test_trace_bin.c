@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "sim/run/cfgrec.h"
 #include "sim/trace/trace.h"
 
 struct bytes {
@@ -338,13 +339,50 @@ static void test_bad_records(void **state)
 	assert_string_equal(read_error(&x, x.n), "byte 35: unknown record kind 7");
 }
 
+/*
+ * The content hash of the config record (cfgrec_file_hash()): for a binary trace, FNV-1a 64
+ * over its first bytes (all 66 here), its size as 8 bytes little-endian and its end block
+ * (13 bytes, whose CRC covers the file); for anything else, or a binary file without an end
+ * block, over every byte.
+ */
+static void test_content_hash(void **state)
+{
+	struct bytes x = { .n = 0 }, y = { .n = 0 };
+	unsigned char size[8] = { 66 };
+	struct sim_error err = { 0 };
+	uint64_t h, want;
+
+	(void)state;
+	base_file(&x);
+	assert_int_equal(x.n, 66);
+	want = cfgrec_fnv1a(CFGREC_FNV_OFFSET, x.b, 66);
+	want = cfgrec_fnv1a(want, size, 8);
+	want = cfgrec_fnv1a(want, x.b + 53, 13);
+	assert_int_equal(cfgrec_file_hash(write_file(&x, x.n), &h, &err), 0);
+	assert_true(h == want);
+	/* another record time: other CRCs, another hash */
+	header(&y, 1);
+	block(&y, 2, two_records, sizeof(two_records));
+	y.b[36] ^= 1;
+	y.n -= 4;
+	put32(&y, crc_of(y.b + 26, 23));
+	end_block(&y, 2);
+	assert_int_equal(cfgrec_file_hash(write_file(&y, y.n), &h, &err), 0);
+	assert_true(h != want);
+	/* no end block: every byte */
+	assert_int_equal(cfgrec_file_hash(write_file(&x, 53), &h, &err), 0);
+	assert_true(h == cfgrec_fnv1a(CFGREC_FNV_OFFSET, x.b, 53));
+	unlink(path);
+	assert_int_equal(err.code, SIM_OK);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_base_file_reads), cmocka_unit_test(test_writer_bytes),
 		cmocka_unit_test(test_truncated),	cmocka_unit_test(test_version_and_magic),
 		cmocka_unit_test(test_checksums),	cmocka_unit_test(test_counts),
-		cmocka_unit_test(test_bad_records),
+		cmocka_unit_test(test_bad_records),	cmocka_unit_test(test_content_hash),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,7 +41,8 @@ size_t machine_canon_text(const struct machine *m, char *buf, size_t n);
 /* FNV-1a 64 of machine_canon_text(). */
 uint64_t machine_hash(const struct machine *m);
 
-/* FNV-1a 64 of a file's bytes. Returns 0, or -1 with err set. */
+/* FNV-1a 64 of a file's bytes; of a binary trace (traces/FORMAT.md), of its first 4128
+ * bytes, its size and its end block, whose CRC-32 covers the rest. 0, or -1 with err set. */
 int cfgrec_file_hash(const char *path, uint64_t *h, struct sim_error *err);
 
 /* Does --set s apply to governor g (same family, and g has the tunable)? */
