@@ -17,14 +17,17 @@ ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
 
 declare -A formats=([run]="text json csv ftrace perfetto" [compare]="text json csv html"
-	[check]="text json junit tap" [import]="text json")
+	[check]="text json junit tap" [import]="text json" [diff]="text json csv junit tap html"
+	[validate]="text json")
 # Arguments that make each command otherwise valid (so the error is the option's).
 declare -A base=([run]="-t traces/scenarios/irq-fixed.trace -m skl -g oracle"
 	[compare]="--workload tbench -g menu -n 1 -j 1 --duration-s 0.01"
-	[check]="traces/expect-example.json -j 1" [import]="tests/import/scenario.ftrace")
+	[check]="traces/expect-example.json -j 1" [import]="tests/import/scenario.ftrace"
+	[diff]="-t tests/diff/three-timers.trace -m skl -g menu -g teo"
+	[validate]="tests/import/scenario.ftrace -g menu -m skl")
 
 # 1. Every option of the help texts is in the table.
-for cmd in run report gen import convert compare check sweep; do
+for cmd in run report gen import convert compare check sweep diff validate; do
 	while read -r o; do
 		if awk -F'\t' -v c="$cmd" -v o="$o" '$1 == c && $2 == o { f = 1 } END { exit !f }' \
 			"$table"; then ok; else bad "$cmd $o: listed by 'idlesim help $cmd' but not in tests/cli_options.tsv"; fi
