@@ -67,12 +67,26 @@ def _raise(err, what="idlesim"):
 
 
 def _b(s, what):
-    if not isinstance(s, (str, os.PathLike)):
+    """A str, bytes or path-like as the library's bytes (file names as the OS has them)."""
+    if not isinstance(s, (str, bytes, os.PathLike)):
         raise TypeError("idlesim: %s must be a string, not %s" % (what, type(s).__name__))
-    s = os.fspath(s)
-    if "\0" in s:
-        raise InputError("%s: a NUL character in '%s'" % (what, s.replace("\0", "\\0")))
-    return s.encode()
+    b = os.fsencode(s)
+    if b"\0" in b:
+        raise InputError("%s: a NUL character in %r" % (what, s))
+    return b
+
+
+def _int(v, what, lo, hi, message):
+    """v as an integer in [lo, hi] for a C argument, else InputError(message): ctypes would
+    wrap a value out of its type's range without a word."""
+    if isinstance(v, bool) or not isinstance(v, int):
+        if isinstance(v, float) and v.is_integer():
+            v = int(v)
+        else:
+            raise InputError("%s %r: %s" % (what, v, message))
+    if not lo <= v <= hi:
+        raise InputError("%s %d: %s" % (what, v, message))
+    return v
 
 
 # ---- machines ----
@@ -408,8 +422,13 @@ def _make_options(hz, latency_limit_us, disable, enable, tunables, wake_latency,
     err = _lib.Error()
     try:
         if hz:
-            _set(_L.idlesim_options_set_hz(o, int(hz), ctypes.byref(err)), err)
+            hz = _int(hz, "hz", -2**31, 2**31 - 1, "must be 1..10000, or 0 for the trace's")
+            _set(_L.idlesim_options_set_hz(o, hz, ctypes.byref(err)), err)
         if latency_limit_us is not None:
+            if not isinstance(latency_limit_us, (int, float)) or isinstance(latency_limit_us, bool) \
+                    or math.isnan(latency_limit_us) or abs(latency_limit_us) > 2**53:
+                raise InputError("latency limit %r us: must be 0..2000000000000, or negative "
+                                 "for none" % (latency_limit_us,))
             ns = int(round(latency_limit_us * 1000))
             _set(_L.idlesim_options_set_latency_limit_ns(o, ns, ctypes.byref(err)), err)
         for s in ([disable] if isinstance(disable, (str, int)) else disable or ()):
@@ -420,15 +439,20 @@ def _make_options(hz, latency_limit_us, disable, enable, tunables, wake_latency,
         for fam, name, v in tunables:
             if isinstance(v, bool) or not isinstance(v, int):
                 raise InputError("--set %s.%s=%r: tunables are integers" % (fam, name, v))
+            v = _int(v, "--set %s.%s" % (fam, name), -2**63, 2**63 - 1, "out of range")
             _set(_L.idlesim_options_set_tunable(o, _b(fam, "tunable family"),
                                                 _b(name, "tunable"), v, ctypes.byref(err)), err)
         if wake_latency:
             _set(_L.idlesim_options_set_wake_model(o, _b(wake_latency, "wake_latency"),
                                                    ctypes.byref(err)), err)
         if wake_seed is not None:
-            _L.idlesim_options_set_wake_seed(o, int(wake_seed))
+            _L.idlesim_options_set_wake_seed(o, _int(wake_seed, "wake_seed", 0, 2**64 - 1,
+                                                     "must be 0..2^64-1"))
         if explain:
-            _L.idlesim_options_set_decision_log(o, -1 if explain is True else int(explain))
+            n = -1 if explain is True else _int(explain, "explain", -2**63, 2**63 - 1,
+                                                "decisions to keep: N > 0, or True for all")
+            # more than a long holds is all of them
+            _L.idlesim_options_set_decision_log(o, -1 if n < 0 or n > 2**31 - 1 else n)
     except BaseException:
         _L.idlesim_options_free(o)
         raise
@@ -437,6 +461,9 @@ def _make_options(hz, latency_limit_us, disable, enable, tunables, wake_latency,
 
 def _flat_tunables(t):
     """{"menu.decay": 8} or {"menu": {"decay": 8}} -> (family, name, value)."""
+    if not isinstance(t, dict):
+        raise TypeError("idlesim: tunables must be a dict ({'menu.decay': 6}), not %s"
+                        % type(t).__name__)
     for k, v in t.items():
         if isinstance(v, dict):
             for n, x in v.items():

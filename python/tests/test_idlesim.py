@@ -292,6 +292,19 @@ def test_bad_inputs(tmp_path):
         idlesim.machine("sk\0l")
     with pytest.raises(TypeError):
         idlesim.machine(42)
+    # values a C type cannot hold are refused, not wrapped into another value
+    for kw in ({"hz": 10**12}, {"latency_limit_us": 1e30}, {"latency_limit_us": float("nan")},
+               {"wake_seed": -1}, {"wake_seed": 2**70}, {"tunables": {"menu.decay": 2**70}}):
+        with pytest.raises(idlesim.InputError) as e:
+            idlesim.run(DEMO, "skl", "menu", **kw)
+        assert "-727379968" not in str(e.value) and "=0:" not in str(e.value), str(e.value)
+    with pytest.raises(TypeError, match="tunables must be a dict"):
+        idlesim.run(DEMO, "skl", "menu", tunables=[1])
+    # a file name that is not UTF-8 is the OS's bytes, not an encoding error
+    with pytest.raises(idlesim.InputError, match="cannot open"):
+        idlesim.Trace(os.fsdecode(b"/nonexistent/\xff.trace"))
+    with pytest.raises(idlesim.InputError, match="cannot open"):
+        idlesim.Trace(b"/nonexistent/x.trace")
     # a command's message keeps its position too
     badm = tmp_path / "bad.json"
     badm.write_text('{"name": "x", "states": [}')
