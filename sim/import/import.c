@@ -37,6 +37,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- errors ---- */
@@ -708,12 +710,38 @@ static int write_header(struct importer *im, FILE *out)
 		       : 0;
 }
 
+/* The records of the single pass on their way to the temporary body: formatted straight
+ * into a buffer that is written when nearly full, not one fwrite a record. */
+struct body_writer {
+	FILE *f; /* NULL: nothing is written */
+	size_t len;
+	char buf[64 * 1024];
+};
+
+static int body_flush(struct body_writer *w)
+{
+	size_t n = w->len;
+
+	w->len = 0;
+	return w->f && fwrite(w->buf, 1, n, w->f) != n ? -1 : 0;
+}
+
+static int body_put(struct body_writer *w, const struct trace_record *rec, struct sim_error *err)
+{
+	if (!w->f)
+		return 0;
+	if (sizeof(w->buf) - w->len < TRACE_RECORD_MAX && body_flush(w))
+		return sim_error_set(err, SIM_ERR_IO, "", 0, 0, "write error");
+	w->len += trace_format_record(w->buf + w->len, rec);
+	return 0;
+}
+
 /*
  * The single pass: a first look at the head of the trace, then every event once, records
  * to `body` except those from the trace's start (recon_prologue). Returns 0, -1 with err
  * set, or -1 with im->restart set when the trace must be read in two passes instead.
  */
-static int one_pass(struct importer *im, FILE *body, struct sim_error *err)
+static int one_pass(struct importer *im, struct body_writer *body, struct sim_error *err)
 {
 	struct trace_record rec;
 	bool merge;
@@ -739,8 +767,8 @@ static int one_pass(struct importer *im, FILE *body, struct sim_error *err)
 	im->recon_ready = true;
 	do {
 		while (recon_pop(&im->R, &rec))
-			if (body && trace_write_record(body, &rec))
-				return sim_error_set(err, SIM_ERR_IO, "", 0, 0, "write error");
+			if (body_put(body, &rec, err))
+				return -1;
 	} while ((rc = feed(im, err)) > 0);
 	if (rc < 0)
 		return -1;
@@ -764,21 +792,37 @@ static int one_pass(struct importer *im, FILE *body, struct sim_error *err)
 		return sim_error_nomem(err, im->name);
 	im->done = true;
 	while (recon_pop(&im->R, &rec))
-		if (body && trace_write_record(body, &rec))
-			return sim_error_set(err, SIM_ERR_IO, "", 0, 0, "write error");
+		if (body_put(body, &rec, err))
+			return -1;
+	if (body_flush(body))
+		return sim_error_set(err, SIM_ERR_IO, "", 0, 0, "write error");
 	if (check_some_records(im, err))
 		return -1;
 	describe(im);
 	return 0;
 }
 
+/* The body after the header: copied inside the kernel (sendfile) when out has a file
+ * descriptor that takes it, else through a buffer. */
 static int copy_body(FILE *body, FILE *out)
 {
 	char buf[65536];
+	struct stat st;
+	off_t off = 0;
+	ssize_t k = 0;
 	size_t n;
 
 	if (fflush(body) || fseek(body, 0, SEEK_SET))
 		return -1;
+	if (fileno(out) >= 0 && !fstat(fileno(body), &st) && !fflush(out)) {
+		while (off < st.st_size && (k = sendfile(fileno(out), fileno(body), &off,
+							 (size_t)(st.st_size - off))) > 0)
+			;
+		if (off == st.st_size)
+			return 0;
+		if (off > 0 || k == 0 || (errno != EINVAL && errno != ENOSYS))
+			return -1;
+	}
 	while ((n = fread(buf, 1, sizeof(buf), body)) > 0)
 		if (fwrite(buf, 1, n, out) != n)
 			return -1;
@@ -788,6 +832,7 @@ static int copy_body(FILE *body, FILE *out)
 int import_convert(struct importer *im, FILE *out, struct sim_error *err)
 {
 	struct trace_record rec;
+	struct body_writer *bw;
 	FILE *body = NULL;
 	size_t i;
 	int rc;
@@ -796,7 +841,16 @@ int import_convert(struct importer *im, FILE *out, struct sim_error *err)
 		if (out && !(body = tmpfile()))
 			return sim_error_set(err, SIM_ERR_IO, "", 0, 0,
 					     "cannot create a temporary file");
-		rc = one_pass(im, body, err);
+		bw = sim_malloc(sizeof(*bw));
+		if (!bw) {
+			if (body)
+				fclose(body);
+			return sim_error_nomem(err, im->name);
+		}
+		bw->f = body;
+		bw->len = 0;
+		rc = one_pass(im, bw, err);
+		sim_free(bw);
 		if (rc == 0 && out) {
 			if (write_header(im, out))
 				rc = -1;

@@ -133,8 +133,8 @@ bool irq_name_is_timer(const char *s, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i + 5 <= n; i++)
-		if (!memcmp(s + i, "timer", 5))
+	for (i = 0; i + 5 <= n; i++) /* the first byte first: memcmp's call costs more */
+		if (s[i] == 't' && !memcmp(s + i + 1, "imer", 4))
 			return true;
 	return false;
 }
@@ -190,13 +190,14 @@ static int bad_value(struct lexer *L, const struct lexed *x, const char *v, cons
 	return lex_bad(L, x->line, v, "%.*s: malformed %s value", (int)x->name_len, x->name, key);
 }
 
+/* The CPU in the value of `key`, at v when the caller found it (else looked up). */
 static int cpu_value(struct lexer *L, const struct lexed *x, struct payload_ctx *pc,
-		     const char *key, int *cpu)
+		     const char *key, const char *v, int *cpu)
 {
-	const char *v, *e = x->pay + x->pay_len;
+	const char *e = x->pay + x->pay_len;
 	uint64_t u;
 
-	if (need(L, x, key, &v))
+	if (!v && need(L, x, key, &v))
 		return LEX_BAD;
 	if (dec(v, e, UINT32_MAX, &u))
 		return bad_value(L, x, v, key);
@@ -212,17 +213,23 @@ static int cpu_value(struct lexer *L, const struct lexed *x, struct payload_ctx 
 static int idle_fields(struct lexer *L, const struct lexed *x, struct payload_ctx *pc,
 		       struct kevent *ev)
 {
-	const char *v, *e = x->pay + x->pay_len;
+	const char *v, *e = x->pay + x->pay_len, *ve, *c = NULL;
 	uint64_t state;
 	int cpu;
 
-	if (need(L, x, "state=", &v))
+	/* the kernel's layout, "state=S cpu_id=C", has both keys where kv() finds them first */
+	if (x->pay_len > 6 && !memcmp(x->pay, "state=", 6))
+		v = x->pay + 6;
+	else if (need(L, x, "state=", &v))
 		return LEX_BAD;
 	if (dec(v, e, IMP_EXIT_STATE, &state) ||
 	    (state >= CPUIDLE_STATE_MAX * 100ULL && state != IMP_EXIT_STATE))
 		return lex_bad(L, x->line, v, "%.*s: state= is not an idle state index",
 			       (int)x->name_len, x->name);
-	if (cpu_value(L, x, pc, "cpu_id=", &cpu))
+	ve = val_end(v, e);
+	if (v == x->pay + 6 && e - ve >= 8 && *ve == ' ' && !memcmp(ve + 1, "cpu_id=", 7))
+		c = ve + 8;
+	if (cpu_value(L, x, pc, "cpu_id=", c, &cpu))
 		return LEX_BAD;
 	if (cpu != ev->cpu)
 		return lex_bad(L, x->line, kv(x->pay, e, "cpu_id="),
@@ -374,7 +381,7 @@ static int timer_start(struct lexer *L, const struct lexed *x, struct payload_ct
 		ev->a = ev->time_ns;
 	ev->v = -1;
 	if (kv(x->pay, e, "cpu=")) {
-		if (cpu_value(L, x, pc, "cpu=", &cpu))
+		if (cpu_value(L, x, pc, "cpu=", NULL, &cpu))
 			return LEX_BAD;
 		ev->v = cpu;
 	}
@@ -447,7 +454,7 @@ static int sched_wakeup(struct lexer *L, const struct lexed *x, struct payload_c
 	int cpu;
 
 	if (kv(x->pay, e, "target_cpu=")) {
-		if (cpu_value(L, x, pc, "target_cpu=", &cpu))
+		if (cpu_value(L, x, pc, "target_cpu=", NULL, &cpu))
 			return LEX_BAD;
 		ev->v = cpu;
 		return LEX_EVENT;
@@ -470,7 +477,7 @@ static int ipi_raise(struct lexer *L, const struct lexed *x, struct payload_ctx 
 	int cpu;
 
 	if (x->name_len == 12 && !memcmp(x->name, "ipi_send_cpu", 12)) {
-		if (cpu_value(L, x, pc, "cpu=", &cpu))
+		if (cpu_value(L, x, pc, "cpu=", NULL, &cpu))
 			return LEX_BAD;
 		memset(pc->mask, 0, sizeof(pc->mask));
 		pc->mask[cpu / 64] = 1ULL << (cpu % 64);

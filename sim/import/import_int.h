@@ -169,6 +169,10 @@ struct lexed {
 };
 
 int lex_line(struct lexer *L, const char *p, size_t n, struct lexed *x);
+/* lex_line() is lex_fast(), for the common ftrace line (LEX_EVENT, or -1 when the line has
+ * another shape), then lex_line_general() for the lines it leaves; both give the same. */
+int lex_fast(const struct lexer *L, const char *p, size_t n, struct lexed *x);
+int lex_line_general(struct lexer *L, const char *p, size_t n, struct lexed *x);
 /* Column (1-based, in characters) of p within line. */
 int lex_col(const char *line, const char *p);
 /* The lexer's error, as a message for bad_col. */

@@ -476,6 +476,19 @@ static bool perf_modifiers(const char *p, const char *e)
 	return true;
 }
 
+/* The name [n0, q) and the payload after its ':' and blanks; the line is an event. */
+static int name_found(struct lexed *x, const char *n0, const char *q, const char *e)
+{
+	const char *t = skip_blanks(q + 1, e);
+
+	x->name = n0;
+	x->name_len = (size_t)(q - n0);
+	x->padded = t - q >= 3;
+	x->pay = t;
+	x->pay_len = (size_t)(e - t);
+	return LEX_EVENT;
+}
+
 /*
  * After the timestamp: [(+N)] NAME: [PAYLOAD], NAME being "event" or (perf) "system:event".
  * The characters of a name are checked once, when the name table first sees it.
@@ -483,7 +496,7 @@ static bool perf_modifiers(const char *p, const char *e)
 static int lex_name(struct lexer *L, const char *line, const char *p, const char *e,
 		    struct lexed *x)
 {
-	const char *q, *n0, *t;
+	const char *q, *n0;
 
 	p = skip_blanks(p, e);
 	if (p < e && *p == '(') { /* trace-cmd --ts-diff: (+16260) */
@@ -534,13 +547,7 @@ static int lex_name(struct lexer *L, const char *line, const char *p, const char
 	if (L->fmt != IMPORT_PERF && L->fmt != IMPORT_AUTO && x->period)
 		return lex_bad(L, line, p,
 			       "a sample period before the event name: this is perf script output");
-	x->name = n0;
-	x->name_len = (size_t)(q - n0);
-	t = skip_blanks(q + 1, e);
-	x->padded = t - q >= 3;
-	x->pay = t;
-	x->pay_len = (size_t)(e - t);
-	return LEX_EVENT;
+	return name_found(x, n0, q, e);
 }
 
 /* After "[CPU]": [FLAGS] TIMESTAMP: NAME: PAYLOAD */
@@ -711,7 +718,139 @@ static void header_comment(struct lexer *L, const char *s, const char *e)
 		L->declared_cpus = v; /* the first count given is the count */
 }
 
-int lex_line(struct lexer *L, const char *p, size_t n, struct lexed *x)
+/*
+ * The first byte c in [p, e), or NULL. Eight bytes at a time: the fields of a line are short,
+ * and memchr's call and set-up cost more than the search.
+ */
+static inline const char *find_byte(const char *p, const char *e, char c)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ULL;
+	uint64_t w;
+
+	for (; e - p >= 8; p += 8) {
+		memcpy(&w, p, 8);
+		w ^= ones * (unsigned char)c;
+		/* the lowest 0x80 marks the first zero byte (higher ones may be false) */
+		w = (w - ones) & ~w & (ones << 7);
+		if (w)
+			return p + (__builtin_ctzll(w) >> 3);
+	}
+#endif
+	for (; p < e; p++)
+		if (*p == c)
+			return p;
+	return NULL;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* How many of the 8 bytes of w (the first in its low byte) are decimal digits before the
+ * first other byte. Borrows and carries only run from a non-digit into later bytes. */
+static inline int swar_digits(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	uint64_t x = w - ones * '0', m = (x | (x + ones * 0x76)) & (ones << 7);
+
+	return m ? __builtin_ctzll(m) >> 3 : 8;
+}
+
+/* The value of the first n (1..8) decimal digits of w (the SWAR reduction of pairs, then
+ * quads, then the eight; the shift makes the missing ones leading zeros). */
+static inline uint64_t swar_value(uint64_t w, int n)
+{
+	w = (w << (8 * (8 - n))) & 0x0F0F0F0F0F0F0F0FULL;
+	w = (w * 2561) >> 8 & 0x00FF00FF00FF00FFULL;
+	w = (w * 6553601) >> 16 & 0x0000FFFF0000FFFFULL;
+	return (w * 42949672960001ULL) >> 32;
+}
+
+/*
+ * SECONDS.FRACTION: as parse_ts() reads it, for at most 7 + 7 digits with room for two
+ * 8-byte loads: 1, or 0 when it is not that (parse_ts() then decides). The per-byte loops
+ * cost a third of a line's lexing.
+ */
+static inline int fast_ts(const char *p, const char *e, int64_t *ns, int *frac, const char **after)
+{
+	static const int32_t scale[8] = {0, 100000000, 10000000, 1000000, 100000, 10000, 1000, 100};
+	uint64_t w, sec;
+	int ni, nf;
+
+	if (e - p < 16)
+		return 0;
+	memcpy(&w, p, 8);
+	ni = swar_digits(w);
+	if (!ni || ni == 8 || p[ni] != '.')
+		return 0;
+	sec = swar_value(w, ni);
+	p += ni + 1;
+	memcpy(&w, p, 8);
+	nf = swar_digits(w);
+	if (!nf || nf == 8 || p[nf] != ':' || (p + nf + 1 < e && !is_blank(p[nf + 1])))
+		return 0;
+	/* below 10^7 s: far from SIM_TIME_MAX_NS */
+	*ns = (int64_t)sec * SIM_NS_PER_S + (int64_t)swar_value(w, nf) * scale[nf];
+	*frac = nf;
+	*after = p + nf + 1;
+	return 1;
+}
+#else
+static inline int fast_ts(const char *p, const char *e, int64_t *ns, int *frac, const char **after)
+{
+	(void)p, (void)e, (void)ns, (void)frac, (void)after;
+	return 0;
+}
+#endif
+
+/*
+ * The fast path: the common ftrace line, "COMM-PID [CPU] [FLAGS] SECONDS.FRACTION: NAME:
+ * PAYLOAD". It accepts a line only when lex_line_general() would take it at its first '['
+ * with the same result (the first '[' opens the CPU, the name is a plain one: no perf
+ * period, system or ts-diff, and the line is none of the header lines lex_line_general()
+ * looks for first); any other shape gives -1, and the general lexer decides.
+ */
+int lex_fast(const struct lexer *L, const char *line, size_t n, struct lexed *x)
+{
+	const char *e = line + n, *s = skip_blanks(line, e), *b, *d, *p, *q, *why, *after;
+	int cpu = 0;
+
+	if (s == e || *s == '#' || *s == 'C' || (*s == 'c' && starts(s, e, "cpus=")) ||
+	    (*s == 'i' && starts(s, e, "instruction trace error ")) ||
+	    (*s == 'v' && starts(s, e, "version = ")))
+		return -1;
+	b = find_byte(s, e, '[');
+	if (!b || b == s || !is_blank(b[-1]))
+		return -1;
+	for (d = b + 1; d < e && is_digit(*d) && d - b <= 4; d++)
+		cpu = cpu * 10 + (*d - '0');
+	if (d == b + 1 || d == e || *d != ']' || cpu >= TRACE_MAX_CPUS ||
+	    (d + 1 < e && !is_blank(d[1])))
+		return -1;
+	/* as lex_tail(): the timestamp, else a flags column and then the timestamp (a column
+	 * starting with a digit is left to it) */
+	p = skip_blanks(d + 1, e);
+	x->flags = p < e && !is_digit(*p);
+	if (x->flags)
+		p = skip_blanks(token_end(p, e), e);
+	if (!fast_ts(p, e, &x->time_ns, &x->frac_digits, &after) &&
+	    parse_ts(p, e, &x->time_ns, &x->frac_digits, &why, &after) != 1)
+		return -1;
+	/* as lex_name(), for a plain name */
+	p = skip_blanks(after, e);
+	if (p == e || *p == '(' || *p == 'P' || is_digit(*p) || L->fmt == IMPORT_PERF)
+		return -1;
+	q = find_byte(p, e, ':');
+	if (!q || q == p || q - p > IMP_NAME_MAX || (q + 1 < e && !is_blank(q[1])))
+		return -1;
+	x->line = line;
+	x->len = n;
+	x->cpu = cpu;
+	x->cpu_at = b + 1;
+	x->period = false;
+	x->sys_name = false;
+	return name_found(x, p, q, e);
+}
+
+int lex_line_general(struct lexer *L, const char *p, size_t n, struct lexed *x)
 {
 	const char *s = p, *e = p + n, *q;
 	int v = 0, nd = 0, rc;
@@ -777,4 +916,11 @@ int lex_line(struct lexer *L, const char *p, size_t n, struct lexed *x)
 		return LEX_SKIP;
 	}
 	return rc;
+}
+
+int lex_line(struct lexer *L, const char *p, size_t n, struct lexed *x)
+{
+	if (lex_fast(L, p, n, x) == LEX_EVENT)
+		return LEX_EVENT;
+	return lex_line_general(L, p, n, x);
 }

@@ -157,6 +157,10 @@ void record_source_from_trace(struct record_source *src, struct trace_reader *r)
  */
 int trace_write_header(FILE *f, const struct trace_header *h);
 int trace_write_record(FILE *f, const struct trace_record *rec);
+/* The line trace_write_record() writes, newline included, into buf (at least
+ * TRACE_RECORD_MAX bytes): its length. For writers that batch records themselves. */
+#define TRACE_RECORD_MAX 320
+size_t trace_format_record(char *buf, const struct trace_record *rec);
 
 /*
  * Writer of the binary form (sim/trace/trace_binw.c), to f, which the caller opens and

@@ -132,10 +132,10 @@ int trace_write_header(FILE *f, const struct trace_header *h)
 	return ferror(f) ? -1 : 0;
 }
 
-/* One record, canonical form: formatted by hand into a line buffer, one fwrite. */
-int trace_write_record(FILE *f, const struct trace_record *rec)
+/* One record, canonical form, formatted by hand. */
+size_t trace_format_record(char *buf, const struct trace_record *rec)
 {
-	char buf[320], *p = buf;
+	char *p = buf;
 
 	p = put_str(p, rec->kind <= TRACE_BUSY ? trace_kinds[rec->kind].name : "?");
 	*p++ = ' ';
@@ -202,5 +202,14 @@ int trace_write_record(FILE *f, const struct trace_record *rec)
 		break;
 	}
 	*p++ = '\n';
-	return fwrite(buf, 1, (size_t)(p - buf), f) == (size_t)(p - buf) ? 0 : -1;
+	return (size_t)(p - buf);
+}
+
+/* One record: formatted into a line buffer, one fwrite. */
+int trace_write_record(FILE *f, const struct trace_record *rec)
+{
+	char buf[TRACE_RECORD_MAX];
+	size_t n = trace_format_record(buf, rec);
+
+	return fwrite(buf, 1, n, f) == n ? 0 : -1;
 }
