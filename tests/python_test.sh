@@ -50,7 +50,12 @@ install)
 		import sys, idlesim
 		assert idlesim._L.path.startswith(sys.argv[2]), idlesim._L.path
 		r = idlesim.run(sys.argv[1], "skl", ["menu", "teo"])
-		assert list(r.runs.idle_entries) == [9381, 9511], list(r.runs.idle_entries)
+		# the same numbers as the command line on the same input
+		import json, subprocess, idlesim._lib as L
+		cli = json.loads(subprocess.run([L.find_executable(), "run", "-f", "json", "--trace",
+		                                 sys.argv[1], "-m", "skl", "-g", "menu", "-g", "teo"],
+		                                stdout=subprocess.PIPE, check=True).stdout)["runs"]
+		assert list(r.runs.idle_entries) == [c["totals"]["idle_entries"] for c in cli]
 		t = idlesim.gen("periodic", cpus=1, duration_s=0.01)
 		assert t.cpus == 1
 		print("pip install: ok,", idlesim._L.path)
@@ -67,7 +72,11 @@ install)
 		assert idlesim._L.path.startswith(sys.argv[2]), idlesim._L.path
 		assert L.find_executable().startswith(sys.argv[2]), L.find_executable()
 		r = idlesim.run(sys.argv[1], "skl", "menu")
-		assert r.runs.loc[0, "idle_entries"] == 9381
+		import json, subprocess
+		cli = json.loads(subprocess.run([L.find_executable(), "run", "-f", "json", "--trace",
+		                                 sys.argv[1], "-m", "skl", "-g", "menu"],
+		                                stdout=subprocess.PIPE, check=True).stdout)["runs"]
+		assert r.runs.loc[0, "idle_entries"] == cli[0]["totals"]["idle_entries"]
 		print("cmake --install: ok,", idlesim._L.path)
 	PY
 	;;

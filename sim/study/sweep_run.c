@@ -714,7 +714,7 @@ long sweep_run(const struct sweep_spec *s, const struct sweep_opts *o, const cha
 		return sim_error_nomem(err, out);
 	}
 	for (i = 0; i < s->total; i++) /* the points this run will do */
-		p.todo += !sweep_bit(done, i) && i % o->nr_shards == o->shard;
+		p.todo += todo_point(&p, i);
 	/* a pass per thread at least, while there are points enough */
 	p.batch = o->batch > 0 ? o->batch : (int)((p.todo + n - 1) / n);
 	p.batch = p.batch < 1 ? 1 : p.batch > SWEEP_MAX_BATCH ? SWEEP_MAX_BATCH : p.batch;
