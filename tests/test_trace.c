@@ -16,6 +16,7 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <inttypes.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -784,6 +785,39 @@ static void test_writer_roundtrip(void **state)
 }
 
 /* Canonical form, written by hand. */
+/* Numbers at every digit count's edges, against printf's: the writer makes its own digits. */
+static void test_writer_numbers(void **state)
+{
+	char got[TRACE_RECORD_MAX + 1], want[TRACE_RECORD_MAX];
+	int64_t v[64];
+	int64_t p = 1;
+	size_t n = 0, i, len;
+
+	(void)state;
+	v[n++] = 0;
+	v[n++] = INT64_MAX;
+	for (int k = 1; k <= 18; k++) {
+		p *= 10;
+		v[n++] = p - 1;
+		v[n++] = p;
+		v[n++] = p + 1;
+	}
+	for (i = 0; i < n; i++) {
+		struct trace_record r = {.kind = TRACE_IDLE,
+					 .cpu = (int)(i % 11),
+					 .time_ns = v[i],
+					 .length_ns = v[n - 1 - i],
+					 .cause = WAKE_IRQ,
+					 .next_timer_ns = v[i] / 3};
+
+		len = trace_format_record(got, &r);
+		got[len] = '\0';
+		snprintf(want, sizeof(want), "idle %d %" PRId64 " %" PRId64 " irq next_timer=%" PRId64 "\n",
+			 r.cpu, r.time_ns, r.length_ns, r.next_timer_ns);
+		assert_string_equal(got, want);
+	}
+}
+
 static void test_writer_format(void **state)
 {
 	struct trace_header h = {.cpus = 2,
@@ -1009,6 +1043,7 @@ int main(void)
 		cmocka_unit_test(test_long_line_stream),
 		cmocka_unit_test(test_writer_roundtrip),
 		cmocka_unit_test(test_writer_format),
+		cmocka_unit_test(test_writer_numbers),
 		cmocka_unit_test(test_record_error),
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_alloc_failures),

@@ -52,21 +52,34 @@ static const char *val_end(const char *v, const char *e)
 	return v;
 }
 
-/* A decimal number that fills the value. */
-static int dec(const char *v, const char *e, uint64_t max, uint64_t *out)
+/* A decimal number that fills the value (up to a blank, ']' or the end), at most max; *end
+ * past it. The first 19 digits cannot overflow and are read without checks. */
+static int dec_end(const char *v, const char *e, uint64_t max, uint64_t *out, const char **end)
 {
-	const char *ve = val_end(v, e);
+	const char *s = v;
 	uint64_t x = 0;
 
-	if (v == ve)
+	for (; v < e && is_digit(*v) && v - s < 19; v++)
+		x = x * 10 + (uint64_t)(*v - '0');
+	if (v == s)
 		return -1;
-	for (; v < ve; v++) {
-		if (!is_digit(*v) || x > (max - (uint64_t)(*v - '0')) / 10)
+	for (; v < e && is_digit(*v); v++) {
+		if (x > (UINT64_MAX - (uint64_t)(*v - '0')) / 10)
 			return -1;
 		x = x * 10 + (uint64_t)(*v - '0');
 	}
+	if ((v < e && !is_blank(*v) && *v != ']') || x > max)
+		return -1;
 	*out = x;
+	*end = v;
 	return 0;
+}
+
+static int dec(const char *v, const char *e, uint64_t max, uint64_t *out)
+{
+	const char *end;
+
+	return dec_end(v, e, max, out, &end);
 }
 
 static int sdec(const char *v, const char *e, int64_t *out)
@@ -222,11 +235,10 @@ static int idle_fields(struct lexer *L, const struct lexed *x, struct payload_ct
 		v = x->pay + 6;
 	else if (need(L, x, "state=", &v))
 		return LEX_BAD;
-	if (dec(v, e, IMP_EXIT_STATE, &state) ||
+	if (dec_end(v, e, IMP_EXIT_STATE, &state, &ve) ||
 	    (state >= CPUIDLE_STATE_MAX * 100ULL && state != IMP_EXIT_STATE))
 		return lex_bad(L, x->line, v, "%.*s: state= is not an idle state index",
 			       (int)x->name_len, x->name);
-	ve = val_end(v, e);
 	if (v == x->pay + 6 && e - ve >= 8 && *ve == ' ' && !memcmp(ve + 1, "cpu_id=", 7))
 		c = ve + 8;
 	if (cpu_value(L, x, pc, "cpu_id=", c, &cpu))

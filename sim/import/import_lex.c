@@ -53,8 +53,15 @@ static inline const char *skip_blanks(const char *p, const char *e)
 
 	while (e - p >= 8) {
 		memcpy(&w, p, 8);
-		if (w != 0x2020202020202020ULL)
+		w ^= 0x2020202020202020ULL; /* the spaces now zero bytes */
+		if (w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			p += __builtin_ctzll(w) >> 3; /* the first other byte */
+			if (*p != '\t')
+				return p;
+#endif
 			break;
+		}
 		p += 8;
 	}
 	while (p < e && is_blank(*p))
@@ -202,12 +209,30 @@ void names_release(struct name_table *t)
 	t->e = NULL;
 }
 
+static inline uint64_t load8(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return w;
+}
+
+/* The n bytes at a and b equal: names of 8 to 24 bytes in two or three overlapping loads
+ * (a call of memcmp costs more than the comparison). */
+static inline bool name_eq(const char *a, const char *b, size_t n)
+{
+	if (n < 8 || n > 24)
+		return !memcmp(a, b, n);
+	return load8(a) == load8(b) && load8(a + n - 8) == load8(b + n - 8) &&
+	       (n <= 16 || load8(a + 8) == load8(b + 8));
+}
+
 static struct name_entry *names_slot(struct name_entry *e, uint32_t cap, uint32_t h, const char *s,
 				     size_t n)
 {
 	uint32_t i = h & (cap - 1);
 
-	while (e[i].len && (e[i].hash != h || e[i].len != n || memcmp(e[i].name, s, n)))
+	while (e[i].len && (e[i].hash != h || e[i].len != n || !name_eq(e[i].name, s, n)))
 		i = (i + 1) & (cap - 1);
 	return &e[i];
 }

@@ -863,12 +863,12 @@ int recon_pop(struct recon *R, struct trace_record *rec)
 
 	if (!R->nheap)
 		return 0;
-	if (!R->finished && eventq_peek(R->open, &cpu, &t) && t < bound)
-		bound = t;
 	/* strictly before: a record starting at `bound` may still come from a lower CPU, and
-	 * records leave in (start, CPU) order */
+	 * records leave in (start, CPU) order; the open opportunities asked only when the
+	 * present allows it (most calls) */
 	r = &R->heap[0];
-	if (!R->finished && r->start_ns >= bound)
+	if (!R->finished && (r->start_ns >= bound ||
+			     (eventq_peek(R->open, &cpu, &t) && r->start_ns >= t)))
 		return 0;
 	to_record(R, r, rec);
 	heap_pop(R);

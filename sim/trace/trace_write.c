@@ -20,17 +20,53 @@ static char *put_str(char *p, const char *s)
 	return p + n;
 }
 
+/* "00" to "99": two digits a division (the writer's numbers are mostly 7 to 13 digits long) */
+static const char digit_pairs[201] =
+	"00010203040506070809"
+	"10111213141516171819"
+	"20212223242526272829"
+	"30313233343536373839"
+	"40414243444546474849"
+	"50515253545556575859"
+	"60616263646566676869"
+	"70717273747576777879"
+	"80818283848586878889"
+	"90919293949596979899";
+
+static int u64_digits(uint64_t v)
+{
+	int n = 1;
+
+	for (;;) {
+		if (v < 10)
+			return n;
+		if (v < 100)
+			return n + 1;
+		if (v < 1000)
+			return n + 2;
+		if (v < 10000)
+			return n + 3;
+		v /= 10000;
+		n += 4;
+	}
+}
+
+/* The digits written from the last, two at a time, straight to their place. */
 static char *put_u64(char *p, uint64_t v)
 {
-	char tmp[20];
-	int i = sizeof(tmp);
+	int n = u64_digits(v);
+	char *q = p + n;
 
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	memcpy(p, tmp + i, sizeof(tmp) - (size_t)i);
-	return p + sizeof(tmp) - i;
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, digit_pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(q - 2, digit_pairs + 2 * v, 2);
+	else
+		q[-1] = (char)('0' + v);
+	return p + n;
 }
 
 static char *put_s64(char *p, int64_t v)
