@@ -24,8 +24,8 @@ static void run(const char *path, const struct import_options *o, bool two, stru
 		sim_error_format(&r->c.err, r->err, sizeof(r->err));
 }
 
-/* `path` read with --jobs 1, then with 2 and 3 threads at every chunk size from `least`
- * (and the default): the same. */
+/* `path` read with --jobs 1, then with 1, 2 and 3 lexing threads (-j 2..4) at every chunk
+ * size from `least` (and the default): the same. */
 static void same_chunked(const char *path, bool skip_bad, size_t least)
 {
 	struct import_options o = {.skip_bad_lines = skip_bad};
@@ -37,7 +37,7 @@ static void same_chunked(const char *path, bool skip_bad, size_t least)
 		o.jobs = 1;
 		o.jobs_chunk = 0;
 		run(path, &o, two, &one);
-		for (jobs = 2; jobs <= 3; jobs++) {
+		for (jobs = 2; jobs <= 4; jobs++) {
 			for (i = 0; i < SIM_ARRAY_SIZE(chunks); i++) {
 				if (chunks[i] && chunks[i] < least)
 					continue;

@@ -165,8 +165,8 @@ static const char *const help_import =
 	"  --hz N                tick rate of the recording (default: inferred from the tick's\n"
 	"                        hrtimer, else unknown)\n"
 	"  --cpus N              CPU count (default: the trace header's, else the highest seen)\n"
-	"  -j, --jobs N          lex a text trace read from a file in N threads, ahead of the\n"
-	"                        reconstruction (default 1); the result is the same\n";
+	"  -j, --jobs N          N threads: N - 1 lex a text trace read from a file ahead of\n"
+	"                        the reconstruction (default 1: one thread); the result is the same\n";
 
 static const char *const help_convert =
 	"usage: idlesim convert IN OUT [--to text|binary]\n"
