@@ -322,6 +322,29 @@ static void test_line_shapes(void **state)
 	conv_free(&c);
 }
 
+/* The write order: by start, then CPU, whichever CPU's opportunity ends first (each CPU's
+ * records wait in a queue of their own, the queues' first records compared). */
+static void test_write_order(void **state)
+{
+	struct conv c;
+
+	(void)state;
+	/* three CPUs enter at 100 us, leave in the reverse order; CPU 2 idles again meanwhile */
+	conv_text("# tracer: nop\n#\n# entries-in-buffer/entries-written: 9/9   #P:3\n#\n"
+		  TO_IDLE(0, 050) ENTRY(2, 100, 1) ENTRY(0, 100, 1) ENTRY(1, 100, 1)
+		  EXIT(2, 110) TO_TASK(2, 111) ENTRY(2, 115, 1) EXIT(1, 120) TO_TASK(1, 121)
+		  EXIT(2, 125) TO_TASK(2, 126) EXIT(0, 130) TO_TASK(0, 131),
+		  NULL, &c);
+	assert_int_equal(c.rc, 0);
+	assert_string_equal(c.records, "idle 0 1000100000 30000 irq\n"
+				       "idle 1 1000100000 20000 irq\n"
+				       "idle 2 1000100000 10000 irq\n"
+				       "idle 2 1000115000 10000 irq\n");
+	/* all four waited for CPU 0's, which ended last */
+	assert_int_equal(ji(c.json, "max_waiting_records"), 4);
+	conv_free(&c);
+}
+
 /* A CPU count that comes after events of higher CPUs (found by fuzzing): lines are checked
  * against the count given so far, both ways through the trace agree. */
 static void test_late_cpu_count(void **state)
@@ -351,6 +374,7 @@ int main(void)
 		cmocka_unit_test(test_started_idle),
 		cmocka_unit_test(test_line_shapes),
 		cmocka_unit_test(test_late_cpu_count),
+		cmocka_unit_test(test_write_order),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

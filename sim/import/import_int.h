@@ -478,6 +478,12 @@ struct out_rec {
 	bool hr; /* the next timer (for cause timer: the one that woke) is an hrtimer */
 };
 
+/* A CPU's finished opportunities waiting to be written: a ring, cap a power of two. */
+struct rfifo {
+	struct out_rec *r;
+	uint32_t head, n, cap;
+};
+
 /*
  * The jiffy grid of the converted trace (its header's tick_phase): edges at phase_ns +
  * k * tick_ns; tick_ns 0 when none is known. A record woken by the tick or a timer-wheel
@@ -510,9 +516,13 @@ struct recon {
 	int64_t clock_offset; /* trace time - hrtimer clock, from tick expiries */
 	bool have_offset;
 	uint64_t stale_timers;
-	/* finished opportunities, a min-heap by (start, cpu), and who may still add earlier ones */
-	struct out_rec *heap;
-	size_t nheap, capheap, maxheap;
+	/* finished opportunities: a queue per CPU in start order, the CPUs' first ones in a
+	 * winner tree by (start, cpu) (leaves >= 2, a power of two; key INT64_MAX: none), and
+	 * who may still add earlier ones; nheap counts them all */
+	struct rfifo *fifo;
+	int64_t *head_ns;
+	uint32_t *win, leaves, nfifo;
+	size_t nheap, maxheap;
 	struct eventq *open; /* CPUs with an open opportunity, by its start */
 	struct out_rec *pro; /* one pass: records starting at the trace's start, written first */
 	size_t npro, cappro;

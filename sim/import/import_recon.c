@@ -20,8 +20,8 @@
  * list; a hash table finds a timer by kind and address.
  *
  * Opportunities complete out of start order across CPUs, but the native format wants start
- * order: finished ones wait in a min-heap until no CPU can still produce an earlier one (the
- * earliest start among CPUs with an opportunity open, or the current time). So memory holds
+ * order: finished ones wait, in a queue per CPU, until no CPU can still produce an earlier one
+ * (the earliest start among CPUs with an opportunity open, or the current time). So memory holds
  * the pending timers, one snapshot per CPU, and the opportunities that end while another CPU
  * sits in one long idle opportunity.
  */
@@ -224,40 +224,84 @@ static int snapshot(struct recon *R, struct rcpu *c)
 
 /* ---- finished opportunities, in start order ---- */
 
-static bool rec_before(const struct out_rec *a, const struct out_rec *b)
+/*
+ * A CPU's opportunities finish in start order, so each CPU's wait in a queue of their own and
+ * only the first of each is compared: a winner tree over the CPUs (node k holds the CPU first
+ * by (start, cpu) in its subtree; the leaves, leaves + i for CPU i, are implicit). A push onto
+ * a CPU's non-empty queue leaves the tree alone; a pop replays one path. The heap this
+ * replaces moved records down seven levels per pop at 8 CPUs (docs/speed.md).
+ */
+static inline bool cpu_first(const struct recon *R, uint32_t a, uint32_t b)
 {
-	return a->start_ns != b->start_ns ? a->start_ns < b->start_ns : a->cpu < b->cpu;
+	return R->head_ns[a] != R->head_ns[b] ? R->head_ns[a] < R->head_ns[b] : a < b;
 }
 
-static int heap_push(struct recon *R, const struct out_rec *r)
+static void win_update(struct recon *R, uint32_t cpu)
 {
-	size_t i;
+	uint32_t k, a, b;
 
-	if (sim_grow((void **)&R->heap, &R->capheap, R->nheap + 1, sizeof(*R->heap)))
+	for (k = (R->leaves + cpu) / 2; k >= 1; k /= 2) {
+		a = 2 * k >= R->leaves ? 2 * k - R->leaves : R->win[2 * k];
+		b = 2 * k + 1 >= R->leaves ? 2 * k + 1 - R->leaves : R->win[2 * k + 1];
+		R->win[k] = cpu_first(R, b, a) ? b : a;
+	}
+}
+
+static int fifo_grow(struct rfifo *f)
+{
+	uint32_t cap = f->cap ? 2 * f->cap : 16, i;
+	struct out_rec *r = sim_malloc((size_t)cap * sizeof(*r));
+
+	if (!r)
 		return -1;
-	for (i = R->nheap++; i > 0 && rec_before(r, &R->heap[(i - 1) / 2]); i = (i - 1) / 2)
-		R->heap[i] = R->heap[(i - 1) / 2];
-	R->heap[i] = *r;
-	if (R->nheap > R->maxheap)
+	for (i = 0; i < f->n; i++)
+		r[i] = f->r[(f->head + i) & (f->cap - 1)];
+	sim_free(f->r);
+	f->r = r;
+	f->head = 0;
+	f->cap = cap;
+	return 0;
+}
+
+/* r into its CPU's queue, after those starting no later (from the tail: in order, none). */
+static int wait_push(struct recon *R, const struct out_rec *r)
+{
+	struct rfifo *f = &R->fifo[r->cpu];
+	uint32_t pos, m;
+
+	if (f->n == f->cap && fifo_grow(f))
+		return -1;
+	m = f->cap - 1;
+	for (pos = f->n; pos > 0 && f->r[(f->head + pos - 1) & m].start_ns > r->start_ns; pos--)
+		f->r[(f->head + pos) & m] = f->r[(f->head + pos - 1) & m];
+	f->r[(f->head + pos) & m] = *r;
+	f->n++;
+	if (pos == 0) {
+		R->head_ns[r->cpu] = r->start_ns;
+		win_update(R, (uint32_t)r->cpu);
+	}
+	if (++R->nheap > R->maxheap)
 		R->maxheap = R->nheap;
 	return 0;
 }
 
-static void heap_pop(struct recon *R)
+/* The first waiting record (nheap > 0). */
+static const struct out_rec *wait_first(const struct recon *R)
 {
-	struct out_rec last = R->heap[--R->nheap];
-	size_t i = 0, k;
+	const struct rfifo *f = &R->fifo[R->win[1]];
 
-	while ((k = 2 * i + 1) < R->nheap) {
-		if (k + 1 < R->nheap && rec_before(&R->heap[k + 1], &R->heap[k]))
-			k++;
-		if (!rec_before(&R->heap[k], &last))
-			break;
-		R->heap[i] = R->heap[k];
-		i = k;
-	}
-	if (R->nheap)
-		R->heap[i] = last;
+	return &f->r[f->head];
+}
+
+static void wait_pop(struct recon *R)
+{
+	uint32_t cpu = R->win[1];
+	struct rfifo *f = &R->fifo[cpu];
+
+	f->head = (f->head + 1) & (f->cap - 1);
+	R->head_ns[cpu] = --f->n ? f->r[f->head].start_ns : INT64_MAX;
+	win_update(R, cpu);
+	R->nheap--;
 }
 
 /*
@@ -319,7 +363,7 @@ static int emit(struct recon *R, int cpu, int64_t start, int64_t length, enum ic
 		R->pro[R->npro++] = r;
 		return 0;
 	}
-	return heap_push(R, &r);
+	return wait_push(R, &r);
 }
 
 /* ---- per CPU ---- */
@@ -837,7 +881,9 @@ int recon_finish(struct recon *R)
 
 static void to_record(struct recon *R, const struct out_rec *r, struct trace_record *rec)
 {
-	memset(rec, 0, sizeof(*rec));
+	static const struct trace_record none;
+
+	*rec = none; /* copied in vector moves; memset's rep stos cost 6 % of an import */
 	rec->kind = TRACE_IDLE;
 	rec->cpu = r->cpu;
 	rec->time_ns = r->start_ns;
@@ -866,12 +912,12 @@ int recon_pop(struct recon *R, struct trace_record *rec)
 	/* strictly before: a record starting at `bound` may still come from a lower CPU, and
 	 * records leave in (start, CPU) order; the open opportunities asked only when the
 	 * present allows it (most calls) */
-	r = &R->heap[0];
+	r = wait_first(R);
 	if (!R->finished && (r->start_ns >= bound ||
 			     (eventq_peek(R->open, &cpu, &t) && r->start_ns >= t)))
 		return 0;
 	to_record(R, r, rec);
-	heap_pop(R);
+	wait_pop(R);
 	return 1;
 }
 
@@ -902,8 +948,19 @@ int recon_init(struct recon *R, const struct scan *s, int cpus, const struct imp
 		machine_to_driver(o->machine, &R->drv);
 	R->cpu = sim_calloc((size_t)cpus, sizeof(*R->cpu));
 	R->open = eventq_new(EVENTQ_HEAP, (uint32_t)cpus);
-	if (!R->cpu || !R->open || census_init(&R->census, fns, cpus))
+	for (R->leaves = 2; R->leaves < (uint32_t)cpus; R->leaves *= 2)
+		;
+	R->fifo = sim_calloc((size_t)cpus, sizeof(*R->fifo));
+	R->nfifo = R->fifo ? (uint32_t)cpus : 0;
+	R->head_ns = sim_malloc(R->leaves * sizeof(*R->head_ns));
+	R->win = sim_calloc(R->leaves, sizeof(*R->win));
+	if (!R->cpu || !R->open || !R->fifo || !R->head_ns || !R->win ||
+	    census_init(&R->census, fns, cpus))
 		return -1;
+	for (k = 0; k < (int)R->leaves; k++)
+		R->head_ns[k] = INT64_MAX;
+	for (k = 0; k < (int)R->leaves; k++)
+		win_update(R, (uint32_t)k);
 	if (s && s->any) {
 		R->started = true;
 		R->start_ns = R->now_ns = s->first_ns;
@@ -969,7 +1026,11 @@ void recon_release(struct recon *R)
 	sim_free(R->cpu);
 	sim_free(R->tm);
 	sim_free(R->hash);
-	sim_free(R->heap);
+	for (i = 0; i < (int)R->nfifo; i++)
+		sim_free(R->fifo[i].r);
+	sim_free(R->fifo);
+	sim_free(R->head_ns);
+	sim_free(R->win);
 	sim_free(R->pro);
 	eventq_free(R->open);
 	census_release(&R->census);
