@@ -278,6 +278,32 @@ static void lex_chunk(struct par_worker *w, struct par_slot *s, bool long_tail)
 	s->nlines = line + long_tail;
 }
 
+/* A chunk may be taken: one is left and its slot is free. Under P->mu. */
+static bool chunk_free(const struct par *P)
+{
+	return P->next < P->nchunks && P->next < P->done + P->nslots;
+}
+
+/* Take the next chunk, read and lex it into its slot. Called and returns under P->mu. */
+static void take_chunk(struct par_worker *w)
+{
+	struct par *P = w->P;
+	long c = P->next++;
+	struct par_slot *s = &P->slot[c % P->nslots];
+	bool long_tail = false;
+
+	pthread_mutex_unlock(&P->mu);
+	s->read_errno = 0;
+	if (read_chunk(P, c, s, &long_tail))
+		s->read_errno = errno ? errno : EIO;
+	else
+		lex_chunk(w, s, long_tail);
+	pthread_mutex_lock(&P->mu);
+	s->chunk = c;
+	s->ready = true;
+	pthread_cond_broadcast(&P->cv);
+}
+
 static void *worker_main(void *arg)
 {
 	struct par_worker *w = arg;
@@ -285,26 +311,11 @@ static void *worker_main(void *arg)
 
 	pthread_mutex_lock(&P->mu);
 	for (;;) {
-		long c;
-		struct par_slot *s;
-		bool long_tail = false;
-
-		while (!P->stop && P->next < P->nchunks && P->next >= P->done + P->nslots)
+		while (!P->stop && P->next < P->nchunks && !chunk_free(P))
 			pthread_cond_wait(&P->cv, &P->mu);
 		if (P->stop || P->next >= P->nchunks)
 			break;
-		c = P->next++;
-		s = &P->slot[c % P->nslots];
-		pthread_mutex_unlock(&P->mu);
-		s->read_errno = 0;
-		if (read_chunk(P, c, s, &long_tail))
-			s->read_errno = errno ? errno : EIO;
-		else
-			lex_chunk(w, s, long_tail);
-		pthread_mutex_lock(&P->mu);
-		s->chunk = c;
-		s->ready = true;
-		pthread_cond_broadcast(&P->cv);
+		take_chunk(w);
 	}
 	pthread_mutex_unlock(&P->mu);
 	return NULL;
@@ -323,8 +334,8 @@ void par_stop(struct importer *im)
 	P->stop = true;
 	pthread_cond_broadcast(&P->cv);
 	pthread_mutex_unlock(&P->mu);
-	for (i = 0; i < P->nworkers; i++) {
-		if (P->w[i].started)
+	for (i = 0; P->w && i <= P->nworkers; i++) {
+		if (i < P->nworkers && P->w[i].started)
 			pthread_join(P->w[i].th, NULL);
 		names_release(&P->w[i].names);
 	}
@@ -363,7 +374,7 @@ int par_start(struct importer *im, const struct par_feed *feed)
 	P->nworkers = n;
 	P->nslots = PAR_SLOTS(n);
 	P->slot = sim_calloc((size_t)P->nslots, sizeof(*P->slot));
-	P->w = sim_calloc((size_t)n, sizeof(*P->w));
+	P->w = sim_calloc((size_t)n + 1, sizeof(*P->w)); /* w[n]: the consumer's, when it helps */
 	pthread_mutex_init(&P->mu, NULL);
 	pthread_cond_init(&P->cv, NULL);
 	if (!P->slot || !P->w) {
@@ -377,7 +388,7 @@ int par_start(struct importer *im, const struct par_feed *feed)
 		if (!P->slot[i].rec)
 			goto fail;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i <= n; i++) {
 		struct par_worker *w = &P->w[i];
 
 		w->P = P;
@@ -478,9 +489,15 @@ int par_step(struct importer *im, bool pass2, struct sim_error *err)
 		}
 		s = &P->slot[P->cur % P->nslots];
 		if (!P->have) {
+			/* waiting for the lexers: lex a chunk ahead meanwhile (on two cores the one
+			 * lexer is the slower side) */
 			pthread_mutex_lock(&P->mu);
-			while (!s->ready || s->chunk != P->cur)
-				pthread_cond_wait(&P->cv, &P->mu);
+			while (!s->ready || s->chunk != P->cur) {
+				if (chunk_free(P))
+					take_chunk(&P->w[P->nworkers]);
+				else
+					pthread_cond_wait(&P->cv, &P->mu);
+			}
 			pthread_mutex_unlock(&P->mu);
 			P->have = true;
 			if (s->read_errno) {
