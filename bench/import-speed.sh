@@ -3,10 +3,10 @@
 # The speed of `idlesim import` on realistic ftrace text (issue 34; docs/import.md, "The
 # parallel parse"): gen_ftrace.py output of SIZE (default 200M) at 8 and 64 CPUs, each
 # import timed against `wc -l` of the same file in the same run, in turn (wc, import, wc,
-# import, ...), best of RUNS (default 5) wall seconds each; on one core (taskset -c 0,
-# -j 1) and with -j 2 on two cores. The ratio printed is wc's time / import's time: 0.3
-# means the import takes 3.3 times as long as counting the lines. Then the peak memory
-# (/usr/bin/time -f %M) of -j 1 and -j 2.
+# import, ...), best of RUNS (default 5) wall seconds each, and best CPU seconds (user +
+# system) each; on one core (taskset -c 0, -j 1) and with -j 2 on two cores. The ratio
+# printed is wc's wall time / import's: 0.3 means the import takes 3.3 times as long as
+# counting the lines. Then the peak memory (/usr/bin/time -f %M) of -j 1 and -j 2.
 #   bench/import-speed.sh [SIZE] [RUNS]   (IDLESIM=path/to/idlesim to skip the build;
 #                                          GEN_FTRACE=path/to/gen_ftrace.py)
 set -euo pipefail
@@ -24,26 +24,29 @@ trap 'rm -rf "$tmp"' EXIT
 
 now() { date +%s.%N; }
 
-# best of $runs wall seconds of "$@", one run
+# one run of "$@": "WALL CPU" seconds (CPU = user + system, the kernel's accounting; on a
+# loaded machine the wall time swings, the CPU time much less)
 once() {
-	local t0 t1
-	t0=$(now)
-	"$@" >/dev/null
-	t1=$(now)
-	echo "$t1 - $t0" | bc -l
+	local TIMEFORMAT='%3R %3U %3S'
+	{ time "$@" >/dev/null; } 2>"$tmp/t"
+	awk '{ printf "%s %.3f\n", $1, $2 + $3 }' "$tmp/t"
 }
 
-# wc -l and the import, in turn, $runs times; prints both bests and their ratio
+min() { echo "if ($1 < $2) $1 else $2" | bc -l; }
+
+# wc -l and the import, in turn, $runs times; prints the bests of each and their ratios
 pair() {
-	local pin=$1 file=$2 jobs=$3 bw=9999 bi=9999 w i
+	local pin=$1 file=$2 jobs=$3 bw=9999 bi=9999 cw=9999 ci=9999 w i
 	for _ in $(seq "$runs"); do
-		w=$(once taskset -c "$pin" wc -l "$file")
-		i=$(once taskset -c "$pin" "$bin" import "$file" -j "$jobs" -o "$tmp/out.trace")
-		bw=$(echo "if ($w < $bw) $w else $bw" | bc -l)
-		bi=$(echo "if ($i < $bi) $i else $bi" | bc -l)
+		read -r w c < <(once taskset -c "$pin" wc -l "$file")
+		bw=$(min "$w" "$bw")
+		cw=$(min "$c" "$cw")
+		read -r i c < <(once taskset -c "$pin" "$bin" import "$file" -j "$jobs" -o "$tmp/out.trace")
+		bi=$(min "$i" "$bi")
+		ci=$(min "$c" "$ci")
 	done
-	printf '  cores %-4s -j %s: wc -l %.3f s, import %.3f s, ratio %.3f\n' "$pin" "$jobs" \
-		"$bw" "$bi" "$(echo "$bw / $bi" | bc -l)"
+	printf '  cores %-4s -j %s: wall: wc -l %.3f s, import %.3f s, ratio %.3f; cpu: wc -l %.3f s, import %.3f s\n' \
+		"$pin" "$jobs" "$bw" "$bi" "$(echo "$bw / $bi" | bc -l)" "$cw" "$ci"
 }
 
 for cpus in 8 64; do
