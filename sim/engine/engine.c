@@ -98,7 +98,7 @@ static struct opp *ring_tail(struct sim_cpu *c)
 	return &c->ring[(c->head + c->count - 1) & (c->cap - 1)];
 }
 
-static __attribute__((noinline)) int ring_grow(struct sim_cpu *c)
+static __attribute__((noinline)) int ring_grow(struct sim *S, struct sim_cpu *c)
 {
 	uint32_t ncap = c->cap ? 2 * c->cap : 4, i;
 	struct opp *n = sim_malloc(ncap * sizeof(*n));
@@ -107,16 +107,17 @@ static __attribute__((noinline)) int ring_grow(struct sim_cpu *c)
 		return -1;
 	for (i = 0; i < c->count; i++)
 		n[i] = c->ring[(c->head + i) & (c->cap - 1)];
-	sim_free(c->ring);
+	if (!ring_in_slab(S, c))
+		sim_free(c->ring);
 	c->ring = n;
 	c->cap = ncap;
 	c->head = 0;
 	return 0;
 }
 
-static inline int ring_push(struct sim_cpu *c, const struct opp *o)
+static inline int ring_push(struct sim *S, struct sim_cpu *c, const struct opp *o)
 {
-	if (c->count == c->cap && ring_grow(c))
+	if (c->count == c->cap && ring_grow(S, c))
 		return -1;
 	c->ring[(c->head + c->count) & (c->cap - 1)] = *o;
 	c->count++;
@@ -889,7 +890,7 @@ static inline int feed_period(struct sim *S, enum feed f, int cpu, const struct 
 
 	if (!c)
 		return -1;
-	if (ring_push(c, o))
+	if (ring_push(S, c, o))
 		return sim_error_nomem(err, "");
 	c->fed++;
 	c->last_start_ns = o->start_ns;

@@ -104,6 +104,10 @@ struct sim {
 	int64_t now_ns;
 	struct eventq *q;
 	struct sim_cpu *cpus;
+	/* On large machines every CPU's first ring, RING_SLAB_SLOTS slots each, in one block
+	 * (init_cpus()); a ring that outgrows its part moves out. NULL below RING_SLAB_CPUS. */
+	unsigned char *ring_slab;
+	size_t ring_slab_bytes;
 	struct explain_buf *xbufs; /* per CPU, with the decision log on */
 	unsigned char *gov_data;
 	struct energy *energy;	/* time per level of cores and packages (sim/machine/energy.h) */
@@ -117,6 +121,14 @@ struct sim {
 	struct sim_shadow_rt shadow[SIM_MAX_SHADOWS];
 	int nr_shadows;
 };
+
+/* CPU c's ring is its part of S->ring_slab, freed with it. */
+static inline bool ring_in_slab(const struct sim *S, const struct sim_cpu *c)
+{
+	uintptr_t r = (uintptr_t)c->ring, b = (uintptr_t)S->ring_slab;
+
+	return S->ring_slab && r >= b && r < b + S->ring_slab_bytes;
+}
 
 /*
  * A lockstep shadow's device becomes the driver's before each of its calls (the history,
