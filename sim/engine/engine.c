@@ -438,12 +438,49 @@ static int account(struct sim *S, struct sim_cpu *c, int idx, int64_t diff)
 	return (int)cpuidle_account(&S->drv, c->dev.states_usage, idx, diff);
 }
 
+int lat_unstage(struct sim_cpu *c)
+{
+	int b;
+
+	for (b = 0; c->lat_stage && b < LAT_BUCKETS; b++)
+		if (c->lat_stage[b]) {
+			if (lat_hist_add_bucket(&c->st.wake_latency, b, c->lat_stage[b]))
+				return -1;
+			c->lat_stage[b] = 0;
+		}
+	return 0;
+}
+
+/*
+ * An irq/ipi wakeup's latency into the CPU's histogram. On large machines a CPU's buckets
+ * (4 KB, in chunks) are cold at each visit and each sample missed the caches (docs/speed.md,
+ * "Scale with CPUs"): once the exact table is full, bucketed samples are counted in the
+ * CPU's lat_stage, one line per power of two, and added at the end (lat_unstage()); their
+ * values go to the sum and maximum now. Same histogram: from then on order does not matter.
+ */
 static int add_latency(struct sim *S, struct sim_cpu *c, enum wake_cause cause, int64_t lat)
 {
-	if (cause == WAKE_IRQ || cause == WAKE_IPI) {
-		if (lat_hist_add(&c->st.wake_latency, lat, 1))
+	struct lat_hist *h = &c->st.wake_latency;
+	int b;
+
+	if (cause != WAKE_IRQ && cause != WAKE_IPI)
+		return 0;
+	if (lat < 0)
+		lat = 0;
+	if (!c->lat_stage || h->nr_exact < LAT_EXACT || lat_hist_exact_of(h, lat) >= 0) {
+		if (lat_hist_add(h, lat, 1))
 			return sim_error_nomem(S->err, "");
+		return 0;
 	}
+	b = lat_bucket_of(lat);
+	if (++c->lat_stage[b] == UINT16_MAX) {
+		if (lat_hist_add_bucket(h, b, UINT16_MAX))
+			return sim_error_nomem(S->err, "");
+		c->lat_stage[b] = 0;
+	}
+	h->sum_ns += lat;
+	if (lat > h->max_ns)
+		h->max_ns = lat;
 	return 0;
 }
 

@@ -42,6 +42,10 @@ static double period_energy_j(const void *ctx, int idx, double idle_ns)
 #define RING_SLAB_SLOTS 128
 #define RING_SLAB_STRIDE (RING_SLAB_SLOTS * sizeof(struct opp) + 64)
 
+/* From this many CPUs on, wake latencies are held back per CPU (add_latency()): 3,776
+ * bytes a CPU, an odd number of lines apart. */
+#define LAT_STAGE_CPUS 64
+
 static int init_cpus(struct sim *S, struct sim_error *err)
 {
 	const struct machine *m = S->cfg.machine;
@@ -57,8 +61,10 @@ static int init_cpus(struct sim *S, struct sim_error *err)
 		S->ring_slab_bytes = (size_t)S->cfg.nr_cpus * RING_SLAB_STRIDE;
 		S->ring_slab = sim_alloc_big(S->ring_slab_bytes, 0);
 	}
+	if (S->cfg.nr_cpus >= LAT_STAGE_CPUS)
+		S->lat_stage = sim_alloc_big((size_t)S->cfg.nr_cpus * LAT_BUCKETS * sizeof(uint16_t), 1);
 	if (!S->cpus || (priv && !S->gov_data) || (S->cfg.explain && !S->xbufs) ||
-	    (S->ring_slab_bytes && !S->ring_slab))
+	    (S->ring_slab_bytes && !S->ring_slab) || (S->cfg.nr_cpus >= LAT_STAGE_CPUS && !S->lat_stage))
 		return sim_error_nomem(err, "");
 	for (i = 0; i < S->cfg.nr_cpus; i++) {
 		struct sim_cpu *c = &S->cpus[i];
@@ -69,6 +75,8 @@ static int init_cpus(struct sim *S, struct sim_error *err)
 			c->ring = (struct opp *)(S->ring_slab + (size_t)i * RING_SLAB_STRIDE);
 			c->cap = RING_SLAB_SLOTS;
 		}
+		if (S->lat_stage)
+			c->lat_stage = S->lat_stage + (size_t)i * LAT_BUCKETS;
 		c->energy = energy_cpu(S->energy, i);
 		c->phase = CPU_BUSY;
 		c->ev = EV_NONE;
@@ -325,6 +333,7 @@ void sim_destroy(struct sim *S)
 	}
 	sim_free(S->cpus);
 	sim_free(S->ring_slab);
+	sim_free(S->lat_stage);
 	sim_free(S->xbufs);
 	sim_free(S->gov_data);
 	sim_free(S->params);
@@ -451,9 +460,12 @@ int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_
 	if (energy_close(S->energy, end_ns))
 		return sim_error_nomem(err, "");
 	/* Wakeups that arrived while the CPU was busy and whose work had not started by the
-	 * end stay pending: their latency is not known yet. The full exits, counted apart,
-	 * join each histogram here, before out owns any of them: a failure leaves everything
-	 * to sim_destroy() and nothing in out. */
+	 * end stay pending: their latency is not known yet. The latencies held back
+	 * (lat_stage) and the full exits, counted apart, join each histogram here, before out
+	 * owns any of them: a failure leaves everything to sim_destroy() and nothing in out. */
+	for (i = 0; i < S->cfg.nr_cpus; i++)
+		if (lat_unstage(&S->cpus[i]))
+			return sim_error_nomem(err, "");
 	for (i = 0; i < S->cfg.nr_cpus; i++)
 		for (k = 0; k < S->drv.state_count; k++)
 			if (S->cpus[i].exit_lat_count[k] &&
