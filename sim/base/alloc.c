@@ -2,11 +2,13 @@
 /*
  * alloc.c - allocation wrappers with a thread-local fault-injection switch.
  */
+#define _DEFAULT_SOURCE /* madvise() */
 #include "sim/base/alloc.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static _Thread_local long fail_after = -1; /* allocations left before failing; -1 = never */
 static _Thread_local long nr_allocs;
@@ -59,6 +61,26 @@ void *sim_realloc(void *ptr, size_t size)
 	p = realloc(ptr, size ? size : 1);
 	nr_failed += p == NULL;
 	nr_live += p && !ptr;
+	return p;
+}
+
+void *sim_alloc_big(size_t size, int zero)
+{
+	size_t bytes = (size + SIM_BIG_BYTES - 1) & ~(SIM_BIG_BYTES - 1);
+	void *p;
+
+	if (size < SIM_BIG_BYTES)
+		return zero ? sim_calloc(1, size) : sim_malloc(size);
+	if (bytes < size || should_fail())
+		return NULL;
+	p = aligned_alloc(SIM_BIG_BYTES, bytes);
+	nr_failed += p == NULL;
+	if (!p)
+		return NULL;
+	nr_live++;
+	(void)madvise(p, bytes, MADV_HUGEPAGE); /* advice only: a kernel without it ignores it */
+	if (zero)
+		memset(p, 0, size);
 	return p;
 }
 

@@ -18,6 +18,17 @@ void *sim_realloc(void *ptr, size_t size);
 void sim_free(void *ptr);
 char *sim_strdup(const char *s);
 
+/*
+ * A large block of the simulation's per-CPU state (zeroed if zero): from SIM_BIG_BYTES on,
+ * aligned to and rounded up to whole 2 MiB pages, and the kernel advised to back it with
+ * huge pages (madvise(MADV_HUGEPAGE), where transparent huge pages are on "madvise"): on
+ * thousands of CPUs the state spans tens of MB, touched at random, and 4 KiB pages made
+ * each touch a TLB miss too (docs/speed.md, "Scale with CPUs"). Smaller blocks are plain
+ * allocations. Freed with sim_free().
+ */
+#define SIM_BIG_BYTES ((size_t)2 << 20)
+void *sim_alloc_big(size_t size, int zero);
+
 /* Grow *buf (of *cap elements of elsize bytes) to hold at least need elements.
  * Returns 0, or -1 with *buf unchanged if memory is exhausted or the size overflows. */
 int sim_grow(void **buf, size_t *cap, size_t need, size_t elsize);

@@ -98,7 +98,7 @@ static struct opp *ring_tail(struct sim_cpu *c)
 	return &c->ring[(c->head + c->count - 1) & (c->cap - 1)];
 }
 
-static __attribute__((noinline)) int ring_grow(struct sim_cpu *c)
+static __attribute__((noinline)) int ring_grow(struct sim *S, struct sim_cpu *c)
 {
 	uint32_t ncap = c->cap ? 2 * c->cap : 4, i;
 	struct opp *n = sim_malloc(ncap * sizeof(*n));
@@ -107,16 +107,17 @@ static __attribute__((noinline)) int ring_grow(struct sim_cpu *c)
 		return -1;
 	for (i = 0; i < c->count; i++)
 		n[i] = c->ring[(c->head + i) & (c->cap - 1)];
-	sim_free(c->ring);
+	if (!ring_in_slab(S, c))
+		sim_free(c->ring);
 	c->ring = n;
 	c->cap = ncap;
 	c->head = 0;
 	return 0;
 }
 
-static inline int ring_push(struct sim_cpu *c, const struct opp *o)
+static inline int ring_push(struct sim *S, struct sim_cpu *c, const struct opp *o)
 {
-	if (c->count == c->cap && ring_grow(c))
+	if (c->count == c->cap && ring_grow(S, c))
 		return -1;
 	c->ring[(c->head + c->count) & (c->cap - 1)] = *o;
 	c->count++;
@@ -437,12 +438,49 @@ static int account(struct sim *S, struct sim_cpu *c, int idx, int64_t diff)
 	return (int)cpuidle_account(&S->drv, c->dev.states_usage, idx, diff);
 }
 
+int lat_unstage(struct sim_cpu *c)
+{
+	int b;
+
+	for (b = 0; c->lat_stage && b < LAT_BUCKETS; b++)
+		if (c->lat_stage[b]) {
+			if (lat_hist_add_bucket(&c->st.wake_latency, b, c->lat_stage[b]))
+				return -1;
+			c->lat_stage[b] = 0;
+		}
+	return 0;
+}
+
+/*
+ * An irq/ipi wakeup's latency into the CPU's histogram. On large machines a CPU's buckets
+ * (4 KB, in chunks) are cold at each visit and each sample missed the caches (docs/speed.md,
+ * "Scale with CPUs"): once the exact table is full, bucketed samples are counted in the
+ * CPU's lat_stage, one line per power of two, and added at the end (lat_unstage()); their
+ * values go to the sum and maximum now. Same histogram: from then on order does not matter.
+ */
 static int add_latency(struct sim *S, struct sim_cpu *c, enum wake_cause cause, int64_t lat)
 {
-	if (cause == WAKE_IRQ || cause == WAKE_IPI) {
-		if (lat_hist_add(&c->st.wake_latency, lat, 1))
+	struct lat_hist *h = &c->st.wake_latency;
+	int b;
+
+	if (cause != WAKE_IRQ && cause != WAKE_IPI)
+		return 0;
+	if (lat < 0)
+		lat = 0;
+	if (!c->lat_stage || h->nr_exact < LAT_EXACT || lat_hist_exact_of(h, lat) >= 0) {
+		if (lat_hist_add(h, lat, 1))
 			return sim_error_nomem(S->err, "");
+		return 0;
 	}
+	b = lat_bucket_of(lat);
+	if (++c->lat_stage[b] == UINT16_MAX) {
+		if (lat_hist_add_bucket(h, b, UINT16_MAX))
+			return sim_error_nomem(S->err, "");
+		c->lat_stage[b] = 0;
+	}
+	h->sum_ns += lat;
+	if (lat > h->max_ns)
+		h->max_ns = lat;
 	return 0;
 }
 
@@ -889,7 +927,7 @@ static inline int feed_period(struct sim *S, enum feed f, int cpu, const struct 
 
 	if (!c)
 		return -1;
-	if (ring_push(c, o))
+	if (ring_push(S, c, o))
 		return sim_error_nomem(err, "");
 	c->fed++;
 	c->last_start_ns = o->start_ns;

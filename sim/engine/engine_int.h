@@ -61,6 +61,9 @@ struct sim_cpu {
 	int64_t last_start_ns;	  /* start of the last period fed, for order checks */
 	struct opp *ring;	  /* fed periods, head = current; bounded by the lookahead */
 	uint32_t head, count, cap;
+	/* Large machines: its wake latencies held back once its histogram's exact table is
+	 * full, a 16-bit count per bucket (add_latency()); NULL otherwise. */
+	uint16_t *lat_stage;
 	struct cpu_stats st;	  /* counters not kept in dev.states_usage */
 	uint64_t exit_lat_count[CPUIDLE_STATE_MAX]; /* irq/ipi wakeups that paid a full exit
 						     * of a state with a fixed actual latency */
@@ -104,6 +107,11 @@ struct sim {
 	int64_t now_ns;
 	struct eventq *q;
 	struct sim_cpu *cpus;
+	/* On large machines every CPU's first ring, RING_SLAB_SLOTS slots each, in one block
+	 * (init_cpus()); a ring that outgrows its part moves out. NULL below RING_SLAB_CPUS. */
+	unsigned char *ring_slab;
+	size_t ring_slab_bytes;
+	uint16_t *lat_stage; /* the CPUs' lat_stage, LAT_BUCKETS each, in one block */
 	struct explain_buf *xbufs; /* per CPU, with the decision log on */
 	unsigned char *gov_data;
 	struct energy *energy;	/* time per level of cores and packages (sim/machine/energy.h) */
@@ -117,6 +125,14 @@ struct sim {
 	struct sim_shadow_rt shadow[SIM_MAX_SHADOWS];
 	int nr_shadows;
 };
+
+/* CPU c's ring is its part of S->ring_slab, freed with it. */
+static inline bool ring_in_slab(const struct sim *S, const struct sim_cpu *c)
+{
+	uintptr_t r = (uintptr_t)c->ring, b = (uintptr_t)S->ring_slab;
+
+	return S->ring_slab && r >= b && r < b + S->ring_slab_bytes;
+}
 
 /*
  * A lockstep shadow's device becomes the driver's before each of its calls (the history,
@@ -143,6 +159,9 @@ static inline void shadow_sync(struct cpuidle_device *s, const struct cpuidle_de
 int gov_file_error(struct sim *S, const struct cpuidle_governor *g, struct sim_error *err,
 		   const char *fn, int outcome, int bad,
 		   int cpu, uint64_t decision, int64_t t);
+
+/* Add CPU c's held-back wake latencies (lat_stage) to its histogram: 0, or -1 (no memory). */
+int lat_unstage(struct sim_cpu *c);
 
 /* The decision log's entry cut by the end of the run (sim_finish()). */
 void explain_truncated(struct sim *S, struct sim_cpu *c, int64_t end_ns);

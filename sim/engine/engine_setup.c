@@ -31,24 +31,52 @@ static double period_energy_j(const void *ctx, int idx, double idle_ns)
  */
 #define ENERGY_HORIZON_MAX_NS (2000 * SIM_NS_PER_MS)
 
+/*
+ * Large machines: every CPU's ring of fed periods starts in one block, RING_SLAB_SLOTS
+ * periods each (a replay's batch and lookahead: about 90 on 512 CPUs), which the huge
+ * pages of sim_alloc_big() cover, instead of a block per CPU grown from 4. A line more
+ * than the slots between two rings: at 10,240 bytes apart they would fall in the same few
+ * cache sets (measured slower than separate blocks).
+ */
+#define RING_SLAB_CPUS 64
+#define RING_SLAB_SLOTS 128
+#define RING_SLAB_STRIDE (RING_SLAB_SLOTS * sizeof(struct opp) + 64)
+
+/* From this many CPUs on, wake latencies are held back per CPU (add_latency()): 3,776
+ * bytes a CPU, an odd number of lines apart. */
+#define LAT_STAGE_CPUS 64
+
 static int init_cpus(struct sim *S, struct sim_error *err)
 {
 	const struct machine *m = S->cfg.machine;
 	size_t priv = (S->gov->priv_size + 15) & ~(size_t)15;
 	int i, k;
 
-	S->cpus = sim_calloc((size_t)S->cfg.nr_cpus, sizeof(*S->cpus));
+	S->cpus = sim_alloc_big((size_t)S->cfg.nr_cpus * sizeof(*S->cpus), 1);
 	if (priv)
-		S->gov_data = sim_calloc((size_t)S->cfg.nr_cpus, priv);
+		S->gov_data = sim_alloc_big((size_t)S->cfg.nr_cpus * priv, 1);
 	if (S->cfg.explain)
 		S->xbufs = sim_calloc((size_t)S->cfg.nr_cpus, sizeof(*S->xbufs));
-	if (!S->cpus || (priv && !S->gov_data) || (S->cfg.explain && !S->xbufs))
+	if (S->cfg.nr_cpus >= RING_SLAB_CPUS) {
+		S->ring_slab_bytes = (size_t)S->cfg.nr_cpus * RING_SLAB_STRIDE;
+		S->ring_slab = sim_alloc_big(S->ring_slab_bytes, 0);
+	}
+	if (S->cfg.nr_cpus >= LAT_STAGE_CPUS)
+		S->lat_stage = sim_alloc_big((size_t)S->cfg.nr_cpus * LAT_BUCKETS * sizeof(uint16_t), 1);
+	if (!S->cpus || (priv && !S->gov_data) || (S->cfg.explain && !S->xbufs) ||
+	    (S->ring_slab_bytes && !S->ring_slab) || (S->cfg.nr_cpus >= LAT_STAGE_CPUS && !S->lat_stage))
 		return sim_error_nomem(err, "");
 	for (i = 0; i < S->cfg.nr_cpus; i++) {
 		struct sim_cpu *c = &S->cpus[i];
 		struct cpuidle_device *dev = &c->dev;
 
 		c->id = i;
+		if (S->ring_slab) {
+			c->ring = (struct opp *)(S->ring_slab + (size_t)i * RING_SLAB_STRIDE);
+			c->cap = RING_SLAB_SLOTS;
+		}
+		if (S->lat_stage)
+			c->lat_stage = S->lat_stage + (size_t)i * LAT_BUCKETS;
 		c->energy = energy_cpu(S->energy, i);
 		c->phase = CPU_BUSY;
 		c->ev = EV_NONE;
@@ -292,7 +320,8 @@ void sim_destroy(struct sim *S)
 			else if (S->gov->disable && !S->gov->file)
 				S->gov->disable(&S->drv, &S->cpus[i].dev);
 			shadows_disable(S, i);
-			sim_free(S->cpus[i].ring);
+			if (!ring_in_slab(S, &S->cpus[i]))
+				sim_free(S->cpus[i].ring);
 			lat_hist_release(&S->cpus[i].st.wake_latency);
 		}
 	}
@@ -303,6 +332,8 @@ void sim_destroy(struct sim *S)
 		sim_free(S->shadow[i].ex);
 	}
 	sim_free(S->cpus);
+	sim_free(S->ring_slab);
+	sim_free(S->lat_stage);
 	sim_free(S->xbufs);
 	sim_free(S->gov_data);
 	sim_free(S->params);
@@ -429,9 +460,12 @@ int sim_finish(struct sim *S, int64_t end_ns, struct run_stats *out, struct sim_
 	if (energy_close(S->energy, end_ns))
 		return sim_error_nomem(err, "");
 	/* Wakeups that arrived while the CPU was busy and whose work had not started by the
-	 * end stay pending: their latency is not known yet. The full exits, counted apart,
-	 * join each histogram here, before out owns any of them: a failure leaves everything
-	 * to sim_destroy() and nothing in out. */
+	 * end stay pending: their latency is not known yet. The latencies held back
+	 * (lat_stage) and the full exits, counted apart, join each histogram here, before out
+	 * owns any of them: a failure leaves everything to sim_destroy() and nothing in out. */
+	for (i = 0; i < S->cfg.nr_cpus; i++)
+		if (lat_unstage(&S->cpus[i]))
+			return sim_error_nomem(err, "");
 	for (i = 0; i < S->cfg.nr_cpus; i++)
 		for (k = 0; k < S->drv.state_count; k++)
 			if (S->cpus[i].exit_lat_count[k] &&

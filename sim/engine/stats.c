@@ -134,6 +134,29 @@ int lat_hist_add(struct lat_hist *h, int64_t v, uint64_t count)
 	return 0;
 }
 
+int lat_hist_exact_of(const struct lat_hist *h, int64_t v)
+{
+	unsigned int slot;
+
+	return exact_find(h, v, &slot);
+}
+
+int lat_bucket_of(int64_t v)
+{
+	return bucket_of(v);
+}
+
+int lat_hist_add_bucket(struct lat_hist *h, int b, uint64_t count)
+{
+	uint64_t *c = bucket_ref(h, b);
+
+	if (!c)
+		return -1;
+	*c += count;
+	h->n += count;
+	return 0;
+}
+
 int lat_hist_merge(struct lat_hist *dst, const struct lat_hist *src)
 {
 	int i;

@@ -61,6 +61,17 @@ void lat_hist_reserve(struct lat_hist *h, int64_t v_ns);
 /* Returns 0, or -1 if memory for the buckets could not be allocated. */
 int lat_hist_add(struct lat_hist *h, int64_t v_ns, uint64_t count);
 int lat_hist_merge(struct lat_hist *dst, const struct lat_hist *src);
+/*
+ * For a caller that holds samples back (the engine on large machines): once the exact
+ * table is full, a value is either exact or bucketed whatever came before, so bucketed
+ * samples may be added later, in any order. lat_hist_exact_of(): v's exact index, or -1;
+ * lat_bucket_of(): the bucket of v >= 0; lat_hist_add_bucket(): count samples to bucket b,
+ * counted in n (their values are the caller's to add to sum_ns and max_ns). Returns 0, or
+ * -1 if memory for the bucket could not be allocated.
+ */
+int lat_hist_exact_of(const struct lat_hist *h, int64_t v_ns);
+int lat_bucket_of(int64_t v_ns);
+int lat_hist_add_bucket(struct lat_hist *h, int b, uint64_t count);
 /* Nearest-rank percentile (0 < p <= 100); 0 when there are no samples. */
 int64_t lat_hist_percentile(const struct lat_hist *h, double p);
 double lat_hist_mean(const struct lat_hist *h);
