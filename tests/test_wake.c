@@ -293,6 +293,64 @@ static void test_quantile_function(void **state)
 	assert_float_equal(machine_wake_mean_ns(&m.states[1], WAKE_MODEL_WORST), 100000, 0);
 }
 
+/*
+ * CPU 0's sampled wakeups on a 64-CPU machine, where the engine holds a CPU's bucketed
+ * latencies back once its exact table is full and adds them at the end (LAT_STAGE_CPUS,
+ * sim/engine/engine_setup.c): the histogram of the same CPU on a one-CPU machine, where
+ * each sample goes straight in. The other 63 CPUs have no records, hence no wakeups and
+ * no draws.
+ */
+static void test_held_back_latencies(void **state)
+{
+	static const double pct[] = {1, 10, 25, 50, 75, 90, 99, 99.9, 100};
+	struct sim_error err = { 0 };
+	struct machine m1, m64;
+	struct replay_opts o1 = { .mach = &m1, .wake_model = WAKE_MODEL_MEASURED, .wake_seed = 7 };
+	struct replay_opts o64 = o1;
+	struct run_stats a, b;
+	char *t1 = sampler_trace(), *t64, *big;
+	const char *rest = strstr(t1, "cpus 1\n"), *cores = strstr(dist_machine, "\"cores\": 1,");
+	const struct lat_hist *x, *y;
+	size_t i;
+
+	(void)state;
+	assert_non_null(rest);
+	assert_non_null(cores);
+	/* the same records under "cpus 64"; the machine with 64 cores of the same states */
+	t64 = malloc(strlen(t1) + 2);
+	big = malloc(sizeof(dist_machine) + 1);
+	assert_non_null(t64);
+	assert_non_null(big);
+	sprintf(t64, "idlesim-trace v1\ncpus 64\n%s", rest + strlen("cpus 1\n"));
+	sprintf(big, "%.*s\"cores\": 64,%s", (int)(cores - dist_machine), dist_machine,
+		cores + strlen("\"cores\": 1,"));
+	assert_int_equal(machine_load_json_string(dist_machine, "distm", &m1, &err), 0);
+	assert_int_equal(machine_load_json_string(big, "distm64", &m64, &err), 0);
+	assert_int_equal(machine_nr_cpus(&m64), 64);
+	o64.mach = &m64;
+	script_set(1, true);
+	replay_ok(t1, &o1, &a);
+	script_set(1, true);
+	replay_ok(t64, &o64, &b);
+	x = &a.cpus[0].wake_latency;
+	y = &b.cpus[0].wake_latency;
+	assert_int_equal(x->n, NSAMPLES);
+	assert_int_equal(x->nr_exact, LAT_EXACT); /* the table filled: the held-back path ran */
+	assert_int_equal(y->n, x->n);
+	assert_int_equal(y->sum_ns, x->sum_ns);
+	assert_int_equal(y->max_ns, x->max_ns);
+	for (i = 0; i < ARRAY_SIZE(pct); i++)
+		assert_int_equal(lat_hist_percentile(y, pct[i]), lat_hist_percentile(x, pct[i]));
+	assert_int_equal(b.total.wake_latency.n, NSAMPLES);
+	assert_int_equal(lat_hist_percentile(&b.total.wake_latency, 99),
+			 lat_hist_percentile(&a.total.wake_latency, 99));
+	run_stats_release(&a);
+	run_stats_release(&b);
+	free(t1);
+	free(t64);
+	free(big);
+}
+
 /* measured needs a distribution: a built-in has none, and the engine refuses to start. */
 static void test_measured_needs_distribution(void **state)
 {
@@ -460,6 +518,7 @@ int main(void)
 		cmocka_unit_test(test_quantile_function),
 		cmocka_unit_test(test_sampler_statistics),
 		cmocka_unit_test(test_measured_needs_distribution),
+		cmocka_unit_test(test_held_back_latencies),
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_calibrate),
 		cmocka_unit_test(test_calibrate_errors),
