@@ -311,19 +311,24 @@ static void test_held_back_latencies(void **state)
 	char *t1 = sampler_trace(), *t64, *big;
 	const char *rest = strstr(t1, "cpus 1\n"), *cores = strstr(dist_machine, "\"cores\": 1,");
 	const struct lat_hist *x, *y;
-	size_t i;
+	size_t i, n64, nbig;
+	int len;
 
 	(void)state;
 	assert_non_null(rest);
 	assert_non_null(cores);
 	/* the same records under "cpus 64"; the machine with 64 cores of the same states */
-	t64 = malloc(strlen(t1) + 2);
-	big = malloc(sizeof(dist_machine) + 1);
+	n64 = strlen(t1) + 16;
+	nbig = strlen(dist_machine) + 16;
+	t64 = malloc(n64);
+	big = malloc(nbig);
 	assert_non_null(t64);
 	assert_non_null(big);
-	sprintf(t64, "idlesim-trace v1\ncpus 64\n%s", rest + strlen("cpus 1\n"));
-	sprintf(big, "%.*s\"cores\": 64,%s", (int)(cores - dist_machine), dist_machine,
-		cores + strlen("\"cores\": 1,"));
+	len = snprintf(t64, n64, "idlesim-trace v1\ncpus 64\n%s", rest + strlen("cpus 1\n"));
+	assert_true(len > 0 && (size_t)len < n64);
+	len = snprintf(big, nbig, "%.*s\"cores\": 64,%s", (int)(cores - dist_machine),
+		       dist_machine, cores + strlen("\"cores\": 1,"));
+	assert_true(len > 0 && (size_t)len < nbig);
 	assert_int_equal(machine_load_json_string(dist_machine, "distm", &m1, &err), 0);
 	assert_int_equal(machine_load_json_string(big, "distm64", &m64, &err), 0);
 	assert_int_equal(machine_nr_cpus(&m64), 64);
