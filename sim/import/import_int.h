@@ -518,11 +518,11 @@ struct recon {
 	uint64_t stale_timers;
 	/* finished opportunities: a queue per CPU in start order, the CPUs' first ones in a
 	 * winner tree by (start, cpu) (leaves >= 2, a power of two; key INT64_MAX: none), and
-	 * who may still add earlier ones; nheap counts them all */
+	 * who may still add earlier ones; nwaiting counts them all */
 	struct rfifo *fifo;
 	int64_t *head_ns;
 	uint32_t *win, leaves, nfifo;
-	size_t nheap, maxheap;
+	size_t nwaiting, maxwaiting;
 	struct eventq *open; /* CPUs with an open opportunity, by its start */
 	struct out_rec *pro; /* one pass: records starting at the trace's start, written first */
 	size_t npro, cappro;

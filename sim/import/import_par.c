@@ -7,20 +7,20 @@
  * around them (pread), without the chunks before it. The N - 1 lexing threads of -j N take
  * chunks in order, each reading its chunk into a slot of a ring of PAR_SLOTS(N - 1) and
  * lexing its event lines into compact records: the time, CPU and type, the payload parsed
- * into a struct kevent. The
- * reconstruction (the thread that called par_step) consumes the chunks in file order and the
- * records in line order, as text_step consumes lines, so the result is the one-thread result.
+ * into a struct kevent. The reconstruction (the thread that called par_step) consumes the
+ * chunks in file order and the records in line order, as text_step consumes lines, so the
+ * result is the one-thread result; while it waits for a chunk it lexes the next free one.
  *
  * What depends on the lines before (the header's CPU count, event names past IMP_MAX_NAMES,
  * timer callbacks numbered in order of first sight) is settled by the consumer: a record
  * holds where its name and callback are in the text, and the CPUs its payload named. Any line
  * that is not a plain event line (comments and header lines, lines the lexer refuses, payloads
  * that do not parse, ipi_raise with its mask of targets), and any record the consumer cannot
- * take as is (a CPU beyond the count, a name whose type differs), goes through
- * the one-thread lexing (struct par_feed) like a line of the one-thread reading: the same checks, the same messages
- * at the same line. A chunk holds at most PAR_MAX_RECS records; the consumer lexes the rest of
- * a chunk of very short lines itself. Memory: PAR_SLOTS chunks and their records, whatever
- * the length of the trace.
+ * take as is (a CPU beyond the count, a name whose type differs), goes through the
+ * one-thread lexing (struct par_feed) like a line of the one-thread reading: the same checks,
+ * the same messages at the same line. A chunk holds at most PAR_MAX_RECS records; the
+ * consumer lexes the rest of a chunk of very short lines itself. Memory: PAR_SLOTS chunks
+ * and their records, whatever the length of the trace.
  */
 #include "sim/import/import_int.h"
 #include "sim/base/alloc.h"

@@ -229,7 +229,8 @@ static int snapshot(struct recon *R, struct rcpu *c)
  * only the first of each is compared: a winner tree over the CPUs (node k holds the CPU first
  * by (start, cpu) in its subtree; the leaves, leaves + i for CPU i, are implicit). A push onto
  * a CPU's non-empty queue leaves the tree alone; a pop replays one path. The heap this
- * replaces moved records down seven levels per pop at 8 CPUs (docs/speed.md).
+ * replaces moved records down seven levels per pop at 8 CPUs (docs/speed.md). Not the
+ * engine's eventq: that breaks ties by insertion, and records leave by (start, cpu).
  */
 static inline bool cpu_first(const struct recon *R, uint32_t a, uint32_t b)
 {
@@ -280,12 +281,12 @@ static int wait_push(struct recon *R, const struct out_rec *r)
 		R->head_ns[r->cpu] = r->start_ns;
 		win_update(R, (uint32_t)r->cpu);
 	}
-	if (++R->nheap > R->maxheap)
-		R->maxheap = R->nheap;
+	if (++R->nwaiting > R->maxwaiting)
+		R->maxwaiting = R->nwaiting;
 	return 0;
 }
 
-/* The first waiting record (nheap > 0). */
+/* The first waiting record (nwaiting > 0). */
 static const struct out_rec *wait_first(const struct recon *R)
 {
 	const struct rfifo *f = &R->fifo[R->win[1]];
@@ -301,7 +302,7 @@ static void wait_pop(struct recon *R)
 	f->head = (f->head + 1) & (f->cap - 1);
 	R->head_ns[cpu] = --f->n ? f->r[f->head].start_ns : INT64_MAX;
 	win_update(R, cpu);
-	R->nheap--;
+	R->nwaiting--;
 }
 
 /*
@@ -907,7 +908,7 @@ int recon_pop(struct recon *R, struct trace_record *rec)
 	uint32_t cpu;
 	const struct out_rec *r;
 
-	if (!R->nheap)
+	if (!R->nwaiting)
 		return 0;
 	/* strictly before: a record starting at `bound` may still come from a lower CPU, and
 	 * records leave in (start, CPU) order; the open opportunities asked only when the

@@ -399,7 +399,7 @@ static json_t *summary_json(const struct importer *im)
 	json_object_set_new(o, "passes", json_integer(im->two_passes ? 2 : 1));
 	json_object_set_new(o, "reread_because",
 			    im->restart_why ? json_string(im->restart_why) : json_null());
-	json_object_set_new(o, "max_waiting_records", json_integer((json_int_t)R->maxheap));
+	json_object_set_new(o, "max_waiting_records", json_integer((json_int_t)R->maxwaiting));
 	json_object_set_new(o, "stale_timers", json_integer((json_int_t)R->stale_timers));
 	json_object_set_new(o, "merging", json_string(R->merge ? "sched_switch" : "off"));
 	json_object_set_new(o, "idle_periods", json_integer((json_int_t)sum.periods));
@@ -564,7 +564,7 @@ static void summary_text(FILE *f, const struct importer *im)
 		"%llu timers forgotten (overdue by 1 s)\n",
 		im->two_passes ? 2 : 1, im->two_passes ? "es" : "",
 		im->restart_why ? ", again because: " : "", im->restart_why ? im->restart_why : "",
-		R->maxheap, (unsigned long long)R->stale_timers);
+		R->maxwaiting, (unsigned long long)R->stale_timers);
 	if (im->sorted) {
 		fprintf(f, "timestamps out of order: %llu events, on CPUs",
 			(unsigned long long)im->scan.backwards);
