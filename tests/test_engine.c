@@ -203,6 +203,20 @@ static void test_feed_order_refused(void **state)
 	REFUSED(sim_wake(S, 0, 1000, WAKE_IRQ, false, &err),
 		"wakeup of CPU 0 at 1000 ns without an open idle period");
 	REFUSED(sim_rewake(S, 0, 1000, WAKE_IRQ, &err), "rewake of CPU 0 at 1000 ns is not earlier");
+	/* A queued period holds the load, the lateness and the cause in narrow fields (one
+	 * cache line): a value they cannot hold is refused, not cut. */
+	REFUSED(sim_period(S, 0, 1000, 2000, (int64_t)1 << 31, WAKE_TIMER, false, SIM_TIME_NEVER,
+			   SIM_TIME_NEVER, 0, 0, &err),
+		"idle period of CPU 0: load 0, lateness 2147483648 ns or cause 0 out of range");
+	REFUSED(sim_period(S, 0, 1000, 2000, 0, WAKE_IRQ, false, SIM_TIME_NEVER, SIM_TIME_NEVER, 0,
+			   (unsigned long)UINT32_MAX + 1, &err),
+		"idle period of CPU 0: load 4294967296, lateness 0 ns or cause 1 out of range");
+	REFUSED(sim_period(S, 0, 1000, 2000, 0, (enum wake_cause)256, false, SIM_TIME_NEVER,
+			   SIM_TIME_NEVER, 0, 0, &err),
+		"idle period of CPU 0: load 0, lateness 0 ns or cause 256 out of range");
+	REFUSED(sim_idle(S, 0, 1000, SIM_TIME_NEVER, SIM_TIME_NEVER, 0,
+			 (unsigned long)UINT32_MAX + 1, &err),
+		"idle period of CPU 0: load 4294967296 out of range");
 	/* An open period from 10,000 on CPU 0: no second one, no wakeup before it. */
 	memset(&err, 0, sizeof(err));
 	assert_int_equal(sim_idle(S, 0, 10000, SIM_TIME_NEVER, SIM_TIME_NEVER, 0, 0, &err), 0);

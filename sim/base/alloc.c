@@ -66,19 +66,19 @@ void *sim_realloc(void *ptr, size_t size)
 
 void *sim_alloc_big(size_t size, int zero)
 {
-	size_t bytes = (size + SIM_BIG_BYTES - 1) & ~(SIM_BIG_BYTES - 1);
+	size_t align = size < SIM_BIG_BYTES ? 64 : SIM_BIG_BYTES;
+	size_t bytes = (size + align - 1) & ~(align - 1);
 	void *p;
 
-	if (size < SIM_BIG_BYTES)
-		return zero ? sim_calloc(1, size) : sim_malloc(size);
 	if (bytes < size || should_fail())
 		return NULL;
-	p = aligned_alloc(SIM_BIG_BYTES, bytes);
+	p = aligned_alloc(align, bytes ? bytes : align);
 	nr_failed += p == NULL;
 	if (!p)
 		return NULL;
 	nr_live++;
-	(void)madvise(p, bytes, MADV_HUGEPAGE); /* advice only: a kernel without it ignores it */
+	if (align == SIM_BIG_BYTES) /* advice only: a kernel without it ignores it */
+		(void)madvise(p, bytes, MADV_HUGEPAGE);
 	if (zero)
 		memset(p, 0, size);
 	return p;

@@ -23,8 +23,8 @@ char *sim_strdup(const char *s);
  * aligned to and rounded up to whole 2 MiB pages, and the kernel advised to back it with
  * huge pages (madvise(MADV_HUGEPAGE), where transparent huge pages are on "madvise"): on
  * thousands of CPUs the state spans tens of MB, touched at random, and 4 KiB pages made
- * each touch a TLB miss too (docs/speed.md, "Scale with CPUs"). Smaller blocks are plain
- * allocations. Freed with sim_free().
+ * each touch a TLB miss too (docs/speed.md, "Scale with CPUs"). Smaller blocks are aligned
+ * to a cache line (64 bytes), for structures that ask for it. Freed with sim_free().
  */
 #define SIM_BIG_BYTES ((size_t)2 << 20)
 void *sim_alloc_big(size_t size, int zero);

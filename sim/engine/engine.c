@@ -101,7 +101,7 @@ static struct opp *ring_tail(struct sim_cpu *c)
 static __attribute__((noinline)) int ring_grow(struct sim *S, struct sim_cpu *c)
 {
 	uint32_t ncap = c->cap ? 2 * c->cap : 4, i;
-	struct opp *n = sim_malloc(ncap * sizeof(*n));
+	struct opp *n = sim_alloc_big(ncap * sizeof(*n), 0); /* aligned to its lines */
 
 	if (!n)
 		return -1;
@@ -940,7 +940,7 @@ static inline int feed_period(struct sim *S, enum feed f, int cpu, const struct 
 static inline int feed_wakeup(struct sim *S, enum feed f, int cpu, int64_t wake_ns,
 			      enum wake_cause cause, bool no_resched, struct sim_error *err)
 {
-	const struct opp w = { .wake_ns = wake_ns, .cause = cause };
+	const struct opp w = { .wake_ns = wake_ns, .cause = (uint8_t)cause };
 	struct sim_cpu *c = feed_check(S, f, cpu, &w, err);
 	struct opp *o;
 
@@ -958,9 +958,13 @@ static inline int feed_wakeup(struct sim *S, enum feed f, int cpu, int64_t wake_
 int sim_idle(struct sim *S, int cpu, int64_t start_ns, int64_t next_timer_ns, int64_t next_wheel_ns,
 	     unsigned int iowait, unsigned long load, struct sim_error *err)
 {
-	const struct opp o = { start_ns, SIM_TIME_NEVER, next_timer_ns, next_wheel_ns,
-			       load,	 iowait,	 WAKE_TIMER,	false,	0, 0, 0 };
+	const struct opp o = { .start_ns = start_ns, .wake_ns = SIM_TIME_NEVER,
+			       .next_timer_ns = next_timer_ns, .next_wheel_ns = next_wheel_ns,
+			       .load = (uint32_t)load, .iowait = iowait, .cause = WAKE_TIMER };
 
+	if (load > UINT32_MAX)
+		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+				     "idle period of CPU %d: load %lu out of range", cpu, load);
 	return feed_period(S, FEED_IDLE, cpu, &o, err);
 }
 
@@ -968,9 +972,16 @@ int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, int64_
 	       enum wake_cause cause, bool no_resched, int64_t next_timer_ns, int64_t next_wheel_ns,
 	       unsigned int iowait, unsigned long load, struct sim_error *err)
 {
-	const struct opp o = { start_ns, wake_ns, next_timer_ns, next_wheel_ns, load,
-			       iowait,	 cause,	  no_resched,	 late_ns, 0, 0 };
+	const struct opp o = { .start_ns = start_ns, .wake_ns = wake_ns,
+			       .next_timer_ns = next_timer_ns, .next_wheel_ns = next_wheel_ns,
+			       .load = (uint32_t)load, .iowait = iowait, .late_ns = (int32_t)late_ns,
+			       .cause = (uint8_t)cause, .no_resched = no_resched };
 
+	if (load > UINT32_MAX || late_ns < 0 || late_ns > INT32_MAX ||
+	    (unsigned int)cause > WAKE_IPI)
+		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
+				     "idle period of CPU %d: load %lu, lateness %lld ns or cause %d "
+				     "out of range", cpu, load, (long long)late_ns, (int)cause);
 	return feed_period(S, FEED_PERIOD, cpu, &o, err);
 }
 
@@ -1035,10 +1046,8 @@ void sim_prefetch_cpu(const struct sim *S, int cpu, int stage)
 		return;
 	c = &S->cpus[cpu];
 	if (stage == 0) {
-		/* the fields feed_check() and feed_period() read: phase, the ring, fed */
-		__builtin_prefetch(&c->phase, 1);
+		/* the fields feed_check() and feed_period() read: the struct's first line */
 		__builtin_prefetch(&c->ring, 1);
-		__builtin_prefetch(&c->fed, 1);
 	} else if (c->cap) {
 		/* the last period (checked, or given its wakeup) and the next free slot */
 		__builtin_prefetch(&c->ring[(c->head + c->count - 1) & (c->cap - 1)], 1);

@@ -17,19 +17,16 @@ enum ev_kind { EV_NONE = -1, EV_WAKEUP = 0, EV_REENTER = 1, EV_READY = 2, EV_ENT
 /* Queue items: one per CPU, then the agent's timers, which sort after CPU events. */
 #define PRIO_AGENT 4
 
-/* An idle period of the workload, as fed by sim_idle()/sim_wake(). */
+/*
+ * An idle period of the workload, as fed by sim_idle()/sim_wake(): one cache line (the
+ * feed writes it and a lane reads it back much later; on thousands of CPUs each is a miss,
+ * and 80 bytes straddled two lines). The narrow fields are checked when fed (sim_period()).
+ */
 struct opp {
-	int64_t start_ns;
+	_Alignas(64) int64_t start_ns;
 	int64_t wake_ns; /* SIM_TIME_NEVER until sim_wake() */
 	int64_t next_timer_ns;
 	int64_t next_wheel_ns; /* earliest timer-wheel timer (>= next_timer_ns) */
-	unsigned long load;
-	unsigned int iowait;
-	enum wake_cause cause;
-	bool no_resched; /* the wakeup wakes no task: the idle loop goes on */
-	/* The wakeup comes this long after wake_ns, the trace's time (a timer-wheel wakeup of
-	 * an idle record, moved up to the jiffy grid): the work it brings runs behind. */
-	int64_t late_ns;
 	/* Before this time tick_nohz_next_event() keeps the next tick whatever the timers
 	 * (rcu_needs_cpu(), irq work, a pending timer softirq): at a selection before it, a
 	 * wheel event is due at the next tick boundary (sim_keep_tick()). 0: never. */
@@ -37,12 +34,27 @@ struct opp {
 	/* The hrtimer that ends the period may run from this long before wake_ns, at a tick
 	 * (sim_timer_slack()). 0: none. */
 	int64_t slack_ns;
+	uint32_t load; /* FIXED_1 fixed point, below 2^32 (a trace's is below 1000000 * 2048) */
+	uint32_t iowait;
+	/* The wakeup comes this long after wake_ns, the trace's time (a timer-wheel wakeup of
+	 * an idle record, moved up to the jiffy grid, so less than a jiffy): the work it brings
+	 * runs behind. */
+	int32_t late_ns;
+	uint8_t cause; /* enum wake_cause */
+	bool no_resched; /* the wakeup wakes no task: the idle loop goes on */
 };
 
 struct sim_cpu {
+	/* What feeding a period reads and writes (feed_check(), feed_period()), in the first
+	 * cache line: on hundreds of CPUs each fed record finds its CPU cold, and one line is
+	 * one miss (sim_prefetch_cpu()). */
+	_Alignas(64) struct opp *ring; /* fed periods, head = current; bounded by the lookahead */
+	uint32_t head, count, cap;
+	enum cpu_phase phase;
+	int64_t last_start_ns; /* start of the last period fed, for order checks */
+	uint64_t fed;	       /* periods fed, for the conservation check */
 	struct cpuidle_device dev; /* the kernel's view, statistics included */
 	int id;
-	enum cpu_phase phase;
 	enum ev_kind ev;
 	bool scheduled;		  /* an event was (re)scheduled while handling one */
 	int state;		  /* entered state while IDLE */
@@ -58,9 +70,6 @@ struct sim_cpu {
 	int64_t delay_ns;
 	int64_t trace_pos_ns;	  /* with cut: the trace time the CPU had reached */
 	bool cut;		  /* its exit runs past the end: the entry is truncated */
-	int64_t last_start_ns;	  /* start of the last period fed, for order checks */
-	struct opp *ring;	  /* fed periods, head = current; bounded by the lookahead */
-	uint32_t head, count, cap;
 	/* Large machines: its wake latencies held back once its histogram's exact table is
 	 * full, a 16-bit count per bucket (add_latency()); NULL otherwise. */
 	uint16_t *lat_stage;
@@ -68,7 +77,6 @@ struct sim_cpu {
 	uint64_t exit_lat_count[CPUIDLE_STATE_MAX]; /* irq/ipi wakeups that paid a full exit
 						     * of a state with a fixed actual latency */
 	uint64_t wake_rng;	  /* splitmix64 state: measured wake latencies */
-	uint64_t fed;		  /* periods fed, for the conservation check */
 	uint64_t entered[CPUIDLE_STATE_MAX]; /* entries begun, per state: transition energy */
 	int64_t ev_ns;		  /* lanes: time of `ev` */
 	struct explain_buf *xb;	  /* with the decision log on: its pending decision */
