@@ -635,9 +635,10 @@ struct ahead {
 	struct sim_error err;
 };
 
-static int ahead_next(void *ctx, struct trace_record *rec, struct sim_error *err)
+/* The next record, read ahead: 1 with *rec pointing into the window (valid until the next
+ * call; the replay reads it in place, without a copy), 0 at the end, -1 on error. */
+static int ahead_take(struct ahead *a, const struct trace_record **rec, struct sim_error *err)
 {
-	struct ahead *a = ctx;
 	int k;
 
 	while (a->n < AHEAD && !a->end) {
@@ -659,12 +660,22 @@ static int ahead_next(void *ctx, struct trace_record *rec, struct sim_error *err
 			*err = a->err;
 		return -1;
 	}
-	*rec = a->win[a->head];
+	*rec = &a->win[a->head];
 	a->head = (a->head + 1) % AHEAD;
 	a->n--;
 	for (k = 0; a->n >= AHEAD / 2 && k < a->nr_sims; k++)
 		sim_prefetch_cpu(a->S[k], a->win[(a->head + AHEAD / 2 - 1) % AHEAD].cpu, 1);
 	return 1;
+}
+
+static int ahead_next(void *ctx, struct trace_record *rec, struct sim_error *err)
+{
+	const struct trace_record *r;
+	int rc = ahead_take(ctx, &r, err);
+
+	if (rc > 0)
+		*rec = *r;
+	return rc;
 }
 
 static int ahead_error(void *ctx, const struct trace_record *rec, struct sim_error *err,
@@ -737,6 +748,7 @@ int replay_run_multi(struct record_source *src, const struct sim_config *cfg, in
 {
 	const struct trace_header *hdr = src->hdr;
 	struct trace_record rec;
+	const struct trace_record *r = &rec; /* the record at hand: rec, or read ahead */
 	struct derive d = { 0 };
 	struct ahead ahead;
 	bool events = false;
@@ -770,31 +782,36 @@ int replay_run_multi(struct record_source *src, const struct sim_config *cfg, in
 	while (have > 0) {
 		/* The native reader checks these with the field's position; imports come
 		 * here (FORMAT.md: instants and the CPU time a trace covers). */
-		if (record_end(&rec) > SIM_TIME_MAX_NS ||
-		    record_end(&rec) - start > SIM_TIME_MAX_NS / hdr->cpus) {
-			src->error_at(src->ctx, &rec, err,
+		if (record_end(r) > SIM_TIME_MAX_NS ||
+		    record_end(r) - start > SIM_TIME_MAX_NS / hdr->cpus) {
+			src->error_at(src->ctx, r, err,
 				      "time beyond 2^62 ns, or beyond 2^62 ns of CPU time from "
 				      "the trace's start");
 			goto out;
 		}
-		if (events && flush_before(&d, rec.time_ns, false, err))
+		if (events && flush_before(&d, r->time_ns, false, err))
 			goto out;
 		/* The engine may run up to this record's time less the lookahead; letting
 		 * it do so only every run_batch records changes nothing but the cost. */
 		if (++batch == run_batch) {
 			batch = 0;
 			if (cfg[0].progress)
-				cfg[0].progress(cfg[0].progress_ud, rec.time_ns, start,
+				cfg[0].progress(cfg[0].progress_ud, r->time_ns, start,
 						hdr->has_end ? hdr->end_ns : -1);
 			for (i = 0; i < n; i++)
-				if (sim_run_until(S[i], rec.time_ns - lookahead[i] - 1, err))
+				if (sim_run_until(S[i], r->time_ns - lookahead[i] - 1, err))
 					goto out;
 		}
-		if (events ? feed_event(&d, &rec, err)
-			   : feed_interval(S, n, &rec, hdr->as_recorded, err))
+		if (events ? feed_event(&d, r, err)
+			   : feed_interval(S, n, r, hdr->as_recorded, err))
 			goto out;
-		last = sim_max64(last, record_end(&rec));
-		have = src->next(src->ctx, &rec, err);
+		last = sim_max64(last, record_end(r));
+		if (src == &ahead.self) { /* in place, without a copy */
+			have = ahead_take(&ahead, &r, err);
+		} else {
+			have = src->next(src->ctx, &rec, err);
+			r = &rec;
+		}
 	}
 	if (have < 0)
 		goto out;
