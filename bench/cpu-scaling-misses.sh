@@ -14,13 +14,9 @@
 #                                  GOVERNOR (teo@6.19), SIZES ("8:1x4x2 512:2x128x2 ..."))
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-if [ -z "${BUILD:-}" ]; then
-	# shellcheck source=scripts/setup.sh
-	. "$here/../scripts/setup.sh"
-	idlesim_install_deps
-	idlesim_build
-	BUILD=$IDLESIM_BUILD
-fi
+# shellcheck source=scripts/setup.sh
+. "$here/../scripts/setup.sh"
+idlesim_bench_build
 command -v valgrind >/dev/null || { echo "cpu-scaling-misses.sh: needs valgrind (apt-get install valgrind)" >&2; exit 2; }
 entries=${ENTRIES:-1000000}
 gov=${GOVERNOR:-teo@6.19}

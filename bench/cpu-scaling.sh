@@ -10,13 +10,9 @@
 #                             GOVERNORS to change the defaults)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-if [ -z "${BUILD:-}" ]; then
-	# shellcheck source=scripts/setup.sh
-	. "$here/../scripts/setup.sh"
-	idlesim_install_deps
-	idlesim_build
-	BUILD=$IDLESIM_BUILD
-fi
+# shellcheck source=scripts/setup.sh
+. "$here/../scripts/setup.sh"
+idlesim_bench_build
 entries=${ENTRIES:-4000000}
 runs=${RUNS:-3}
 rounds=${ROUNDS:-3}

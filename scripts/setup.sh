@@ -139,6 +139,16 @@ idlesim_report_skips() {
 	return 1
 }
 
+# For the benchmarks that run build/bench_*: BUILD (the build directory), built here unless
+# the caller set it.
+idlesim_bench_build() {
+	if [ -z "${BUILD:-}" ]; then
+		idlesim_install_deps
+		idlesim_build
+		BUILD=$IDLESIM_BUILD
+	fi
+}
+
 # For the bench scripts that read `idlesim compare` JSON: IDLESIM is the binary given in the
 # environment, else build/idlesim built as the README commands build it; jq must be there.
 # $1 names the calling script in the message.
