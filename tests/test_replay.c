@@ -233,6 +233,111 @@ static void test_lanes_match_global(void **state)
 	}
 }
 
+/*
+ * The read-ahead (64 CPUs or more: records read in blocks, fed in place) against none: a
+ * 63-CPU workload replayed as it is, and with its header claiming 64 CPUs, the last idle
+ * throughout. Per CPU, each runs its own records in lanes, so CPUs 0..62 give the same
+ * statistics. A source failing at record K: the replay fails with its error, after reading
+ * nothing more, whether K falls in the first blocks read or later.
+ */
+struct failing_source {
+	struct record_source *in, self;
+	struct trace_header hdr;
+	long n, fail_at;
+	int calls_after_fail;
+};
+
+static int failing_next(void *ctx, struct trace_record *rec, struct sim_error *err)
+{
+	struct failing_source *f = ctx;
+
+	if (f->n > f->fail_at) {
+		f->calls_after_fail++;
+		return -1;
+	}
+	if (f->n++ == f->fail_at)
+		return sim_error_set(err, SIM_ERR_INPUT, "failing", (int)f->fail_at + 1, 1,
+				     "record %ld cannot be read", f->fail_at);
+	return f->in->next(f->in->ctx, rec, err);
+}
+
+static int failing_error_at(void *ctx, const struct trace_record *rec, struct sim_error *err,
+			    const char *msg)
+{
+	struct failing_source *f = ctx;
+
+	return f->in->error_at(f->in->ctx, rec, err, msg);
+}
+
+/* Replays gc's workload on skx (72 CPUs) with its header claiming `cpus` CPUs, failing at record
+ * fail_at (-1: never): replay_run()'s result. */
+static int replay_claiming(const struct gen_config *gc, int cpus, long fail_at,
+			   struct failing_source *f, struct run_stats *rs, struct sim_error *err)
+{
+	struct gen_stream *g = gen_open(gc, err);
+	struct record_source src;
+	struct sim_config cfg = { 0 };
+	struct machine m;
+	int rc;
+
+	assert_non_null(g);
+	assert_int_equal(machine_load("skx", &m, err), 0);
+	cfg.machine = &m;
+	cfg.gov = gov_find("teo@6.19");
+	cfg.hz = 250;
+	cfg.latency_req_ns = -1;
+	record_source_from_gen(&src, g);
+	memset(f, 0, sizeof(*f));
+	f->in = &src;
+	f->hdr = *src.hdr;
+	f->hdr.cpus = cpus;
+	f->fail_at = fail_at < 0 ? LONG_MAX : fail_at;
+	f->self = (struct record_source){ .hdr = &f->hdr, .next = failing_next,
+					  .error_at = failing_error_at, .ctx = f };
+	rc = replay_run(&f->self, &cfg, rs, err);
+	gen_close(g);
+	return rc;
+}
+
+static void test_read_ahead(void **state)
+{
+	static const long fails[] = { 0, 1, 3, 4, 11, 12, 13, 500 };
+	struct failing_source f;
+	struct sim_error err = { 0 };
+	struct gen_config gc;
+	struct run_stats a, b;
+	unsigned int i;
+	int c;
+
+	(void)state;
+	mixed(&gc, 63, 40000000, 3);
+	if (replay_claiming(&gc, 63, -1, &f, &a, &err))
+		sim_error_print(stderr, &err);
+	assert_int_equal(err.code, SIM_OK);
+	assert_int_equal(replay_claiming(&gc, 64, -1, &f, &b, &err), 0);
+	assert_true(f.n > 1000); /* records read: many blocks */
+	assert_int_equal(b.nr_cpus, 64);
+	assert_true(a.total.states[1].usage + a.total.states[2].usage > 1000);
+	for (c = 0; c < 63; c++) {
+		assert_memory_equal(a.cpus[c].states, b.cpus[c].states, sizeof(a.cpus[c].states));
+		assert_memory_equal(a.cpus[c].wakeups, b.cpus[c].wakeups,
+				    sizeof(a.cpus[c].wakeups));
+	}
+	assert_int_equal(b.cpus[63].idle_periods, 0);
+	run_stats_release(&a);
+	run_stats_release(&b);
+	for (i = 0; i < sizeof(fails) / sizeof(fails[0]); i++) {
+		char want[64];
+
+		memset(&err, 0, sizeof(err));
+		assert_int_equal(replay_claiming(&gc, 64, fails[i], &f, &a, &err), -1);
+		snprintf(want, sizeof(want), "record %ld cannot be read", fails[i]);
+		assert_string_equal(err.text, want);
+		assert_int_equal(err.line, (int)fails[i] + 1);
+		assert_int_equal(f.calls_after_fail, 0);
+	}
+}
+
 /* The same for an event trace: timers (periodic, one-shot, resched=0), wakes, busy work. */
 static void test_lanes_match_global_events(void **state)
 {
@@ -935,6 +1040,7 @@ int main(void)
 		cmocka_unit_test(test_heap_and_naive_identical),
 		cmocka_unit_test(test_lanes_match_global),
 		cmocka_unit_test(test_lanes_match_global_events),
+		cmocka_unit_test(test_read_ahead),
 		cmocka_unit_test(test_lanes_memory_bounded),
 		cmocka_unit_test(test_oracle_invariants),
 		cmocka_unit_test(test_conservation_other_governors),

@@ -615,34 +615,39 @@ static unsigned int run_batch_of(int cpus)
 /*
  * Read-ahead on large machines. Records of many CPUs come in time order, so each touches
  * a different CPU's state, which on hundreds of CPUs has left the caches: the replay then
- * waits on memory at every record. Reading AHEAD records in advance lets their CPUs' state
- * be fetched while earlier records are fed (sim_prefetch_cpu(): the CPU's state when a
- * record is read, its queue's slots halfway to its turn). Records are fed in the same
- * order, at the same points between engine runs: only the timing changes. A read error is
- * kept until the records before it are fed, as without read-ahead. Below AHEAD_MIN_CPUS
- * every CPU's state stays cached and the copy of each record would only cost.
+ * waits on memory at every record. Reading records in advance lets their CPUs' state be
+ * fetched while earlier records are fed (sim_prefetch_cpu(): the CPU's state when a record
+ * is read, its queue's slots a block before its turn). Records are read in blocks of
+ * AHEAD_BLOCK, three blocks in turn: the one being fed, the next (its queues' slots asked
+ * for), the one after (just read, its CPUs asked for); a block at a time, the bookkeeping
+ * is a fraction of a record-at-a-time window's. Records are fed in the same order, at the
+ * same points between engine runs: only the timing changes. A read error is kept until the
+ * records before it are fed, as without read-ahead. Below AHEAD_MIN_CPUS every CPU's state
+ * stays cached and reading ahead would only cost.
  */
-#define AHEAD 8
+#define AHEAD_BLOCK 4
 #define AHEAD_MIN_CPUS 64
 
 struct ahead {
 	struct record_source *src, self;
 	struct sim *const *S; /* the simulations fed, nr_sims of them */
 	int nr_sims;
-	struct trace_record win[AHEAD];
-	unsigned int head, n;
+	struct trace_record blk[3][AHEAD_BLOCK];
+	unsigned int nb[3]; /* records in each block */
+	unsigned int cur, i; /* the block being fed, its next record */
+	bool primed;
 	int end; /* 0: more to read; 1: the source ended; -1: it failed (err) */
 	struct sim_error err;
 };
 
-/* The next record, read ahead: 1 with *rec pointing into the window (valid until the next
- * call; the replay reads it in place, without a copy), 0 at the end, -1 on error. */
-static int ahead_take(struct ahead *a, const struct trace_record **rec, struct sim_error *err)
+/* Block b read anew (up to AHEAD_BLOCK records, fewer at the end), its CPUs asked for. */
+static void ahead_fill(struct ahead *a, unsigned int b)
 {
+	unsigned int n = 0;
 	int k;
 
-	while (a->n < AHEAD && !a->end) {
-		struct trace_record *r = &a->win[(a->head + a->n) % AHEAD];
+	while (n < AHEAD_BLOCK && !a->end) {
+		struct trace_record *r = &a->blk[b][n];
 		int rc = a->src->next(a->src->ctx, r, &a->err);
 
 		if (rc <= 0) {
@@ -651,20 +656,50 @@ static int ahead_take(struct ahead *a, const struct trace_record **rec, struct s
 		}
 		for (k = 0; k < a->nr_sims; k++)
 			sim_prefetch_cpu(a->S[k], r->cpu, 0);
-		a->n++;
+		n++;
 	}
-	if (!a->n) {
-		if (a->end > 0)
-			return 0;
-		if (err && err->code == SIM_OK)
-			*err = a->err;
-		return -1;
+	a->nb[b] = n;
+}
+
+/* The queues' slots of block b's records asked for (their CPUs were, a block ago). */
+static void ahead_slots(struct ahead *a, unsigned int b)
+{
+	unsigned int j;
+	int k;
+
+	for (j = 0; j < a->nb[b]; j++)
+		for (k = 0; k < a->nr_sims; k++)
+			sim_prefetch_cpu(a->S[k], a->blk[b][j].cpu, 1);
+}
+
+/* The next record, read ahead: 1 with *rec pointing into a block (valid until the next
+ * call; the replay reads it in place, without a copy), 0 at the end, -1 on error. */
+static int ahead_take(struct ahead *a, const struct trace_record **rec, struct sim_error *err)
+{
+	if (a->i == a->nb[a->cur]) {
+		if (!a->primed) {
+			a->primed = true;
+			ahead_fill(a, 0);
+			ahead_fill(a, 1);
+			ahead_fill(a, 2);
+			ahead_slots(a, 0);
+		} else {
+			unsigned int used = a->cur;
+
+			a->cur = (a->cur + 1) % 3;
+			ahead_fill(a, used); /* the block after the next one */
+		}
+		a->i = 0;
+		ahead_slots(a, (a->cur + 1) % 3);
+		if (!a->nb[a->cur]) {
+			if (a->end > 0)
+				return 0;
+			if (err && err->code == SIM_OK)
+				*err = a->err;
+			return -1;
+		}
 	}
-	*rec = &a->win[a->head];
-	a->head = (a->head + 1) % AHEAD;
-	a->n--;
-	for (k = 0; a->n >= AHEAD / 2 && k < a->nr_sims; k++)
-		sim_prefetch_cpu(a->S[k], a->win[(a->head + AHEAD / 2 - 1) % AHEAD].cpu, 1);
+	*rec = &a->blk[a->cur][a->i++];
 	return 1;
 }
 
