@@ -629,7 +629,7 @@ static unsigned int run_batch_of(int cpus)
 #define AHEAD_MIN_CPUS 64
 
 struct ahead {
-	struct record_source *src, self;
+	struct record_source *src;
 	struct sim *const *S; /* the simulations fed, nr_sims of them */
 	int nr_sims;
 	struct trace_record blk[3][AHEAD_BLOCK];
@@ -703,37 +703,17 @@ static int ahead_take(struct ahead *a, const struct trace_record **rec, struct s
 	return 1;
 }
 
-static int ahead_next(void *ctx, struct trace_record *rec, struct sim_error *err)
-{
-	const struct trace_record *r;
-	int rc = ahead_take(ctx, &r, err);
-
-	if (rc > 0)
-		*rec = *r;
-	return rc;
-}
-
-static int ahead_error(void *ctx, const struct trace_record *rec, struct sim_error *err,
-		       const char *msg)
-{
-	struct ahead *a = ctx;
-
-	return a->src->error_at(a->src->ctx, rec, err, msg);
-}
-
-/* src, read ahead for S[0..n) if the machine is large enough to gain: the source to read. */
-static struct record_source *ahead_wrap(struct ahead *a, struct record_source *src,
-					struct sim *const *S, int n)
+/* Read src ahead for S[0..n) if the machine is large enough to gain: whether to. The
+ * source itself still reports errors at records (error_at), wherever they are kept. */
+static bool ahead_start(struct ahead *a, struct record_source *src, struct sim *const *S, int n)
 {
 	if (src->hdr->cpus < AHEAD_MIN_CPUS)
-		return src;
+		return false;
 	memset(a, 0, sizeof(*a));
 	a->src = src;
 	a->S = S;
 	a->nr_sims = n;
-	a->self = (struct record_source){ .hdr = src->hdr, .next = ahead_next,
-					  .error_at = ahead_error, .ctx = a };
-	return &a->self;
+	return true;
 }
 
 static int64_t record_end(const struct trace_record *rec)
@@ -786,7 +766,7 @@ int replay_run_multi(struct record_source *src, const struct sim_config *cfg, in
 	const struct trace_record *r = &rec; /* the record at hand: rec, or read ahead */
 	struct derive d = { 0 };
 	struct ahead ahead;
-	bool events = false;
+	bool events = false, read_ahead;
 	int64_t start, end, last = 0, *lookahead;
 	struct sim **S;
 	int have, i, done = 0, rc = -1;
@@ -805,7 +785,7 @@ int replay_run_multi(struct record_source *src, const struct sim_config *cfg, in
 	}
 	if (sims_create(src, cfg, n, start, S, lookahead, err))
 		goto out;
-	src = ahead_wrap(&ahead, src, S, n);
+	read_ahead = ahead_start(&ahead, src, S, n);
 	if (have && rec.kind != TRACE_IDLE) {
 		events = true;
 		if (derive_init(&d, S, n, src, start)) {
@@ -841,7 +821,7 @@ int replay_run_multi(struct record_source *src, const struct sim_config *cfg, in
 			   : feed_interval(S, n, r, hdr->as_recorded, err))
 			goto out;
 		last = sim_max64(last, record_end(r));
-		if (src == &ahead.self) { /* in place, without a copy */
+		if (read_ahead) { /* in place, without a copy */
 			have = ahead_take(&ahead, &r, err);
 		} else {
 			have = src->next(src->ctx, &rec, err);
