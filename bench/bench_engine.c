@@ -17,8 +17,9 @@
  *              --read-only on, only read back: the reader's records per second alone.
  * Replays R times (default 3) and prints one line for the fastest: entries, seconds (wall),
  * entries/s, cpu_seconds (the fastest run's CPU time, user and system, of this thread: what
- * to compare on a loaded machine), peak RSS. --queue heap runs every event through the one global queue, as
- * closed loops and the decision log do, instead of the per-CPU lanes of replays.
+ * to compare on a loaded machine), peak RSS. --queue heap runs every event through the one
+ * global queue, as closed loops and the decision log do, instead of the per-CPU lanes of
+ * replays.
  * G may be a kernel file (PATH.c, built as --governor builds it), whose calls the engine
  * isolates (sim/engine/govguard.h); --isolation off runs it as a built-in is run, directly,
  * to measure what the isolation costs.

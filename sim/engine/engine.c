@@ -974,14 +974,15 @@ int sim_period(struct sim *S, int cpu, int64_t start_ns, int64_t wake_ns, int64_
 {
 	const struct opp o = { .start_ns = start_ns, .wake_ns = wake_ns,
 			       .next_timer_ns = next_timer_ns, .next_wheel_ns = next_wheel_ns,
-			       .load = (uint32_t)load, .iowait = iowait, .late_ns = (int32_t)late_ns,
-			       .cause = (uint8_t)cause, .no_resched = no_resched };
+			       .load = (uint32_t)load, .iowait = iowait,
+			       .late_ns = (int32_t)late_ns, .cause = (uint8_t)cause,
+			       .no_resched = no_resched };
 
 	if (load > UINT32_MAX || late_ns < 0 || late_ns > INT32_MAX ||
 	    (unsigned int)cause > WAKE_IPI)
 		return sim_error_set(err, SIM_ERR_INTERNAL, "", 0, 0,
-				     "idle period of CPU %d: load %lu, lateness %lld ns or cause %d "
-				     "out of range", cpu, load, (long long)late_ns, (int)cause);
+				     "idle period of CPU %d: load %lu, lateness %lld ns or cause "
+				     "%d out of range", cpu, load, (long long)late_ns, (int)cause);
 	return feed_period(S, FEED_PERIOD, cpu, &o, err);
 }
 

@@ -62,9 +62,11 @@ static int init_cpus(struct sim *S, struct sim_error *err)
 		S->ring_slab = sim_alloc_big(S->ring_slab_bytes, 0);
 	}
 	if (S->cfg.nr_cpus >= LAT_STAGE_CPUS)
-		S->lat_stage = sim_alloc_big((size_t)S->cfg.nr_cpus * LAT_BUCKETS * sizeof(uint16_t), 1);
+		S->lat_stage = sim_alloc_big((size_t)S->cfg.nr_cpus * LAT_BUCKETS *
+					     sizeof(uint16_t), 1);
 	if (!S->cpus || (priv && !S->gov_data) || (S->cfg.explain && !S->xbufs) ||
-	    (S->ring_slab_bytes && !S->ring_slab) || (S->cfg.nr_cpus >= LAT_STAGE_CPUS && !S->lat_stage))
+	    (S->ring_slab_bytes && !S->ring_slab) ||
+	    (S->cfg.nr_cpus >= LAT_STAGE_CPUS && !S->lat_stage))
 		return sim_error_nomem(err, "");
 	for (i = 0; i < S->cfg.nr_cpus; i++) {
 		struct sim_cpu *c = &S->cpus[i];
