@@ -107,6 +107,13 @@ IDLESIM_API const char *idlesim_trace_name(const idlesim_trace *t);
 IDLESIM_API int idlesim_trace_cpus(const idlesim_trace *t);
 /* The tick rate the trace was recorded at, 0 if it does not say. */
 IDLESIM_API int idlesim_trace_hz(const idlesim_trace *t);
+/*
+ * How many times the references of regret (oracle, oracle-energy) were run for this trace
+ * object: each run needs them for its configuration (machine, HZ, latency limit, disabled
+ * states, wake model and seed), computes them the first time in its own pass, and later
+ * runs of any governor under that configuration reuse them (from any thread).
+ */
+IDLESIM_API unsigned long idlesim_trace_reference_runs(const idlesim_trace *t);
 
 /* ---- governors ---- */
 

@@ -62,6 +62,12 @@ struct idlesim_trace {
 	char *text;
 	char *name;
 	int cpus, hz;
+	uint64_t text_hash; /* text: its content hash, taken once */
+	/* The references of regret of every run of this trace, per configuration (machine,
+	 * HZ, latency limit, states, wake model): computed by the first run that needs them,
+	 * reused by the others, whatever the governor (sim/run/refcache.h; thread-safe). A
+	 * file's content hash is remembered there too, by the file's identity. */
+	struct run_refcache *refs;
 };
 
 struct idlesim_options {
@@ -188,6 +194,7 @@ void idlesim_trace_free(idlesim_trace *t)
 	sim_free(t->path);
 	sim_free(t->text);
 	sim_free(t->name);
+	run_refcache_free(t->refs);
 	sim_free(t);
 }
 
@@ -217,8 +224,11 @@ static idlesim_trace *trace_new(const char *path, const char *text, const char *
 		t->path = path ? sim_strdup(path) : NULL;
 		t->text = text ? sim_strdup(text) : NULL;
 		t->name = sim_strdup(name);
+		t->refs = run_refcache_new();
+		if (text)
+			t->text_hash = cfgrec_fnv1a(CFGREC_FNV_OFFSET, text, strlen(text));
 	}
-	if (!t || (path && !t->path) || (text && !t->text) || !t->name) {
+	if (!t || (path && !t->path) || (text && !t->text) || !t->name || !t->refs) {
 		idlesim_trace_free(t);
 		sim_error_nomem(E(err), name);
 		return NULL;
@@ -255,6 +265,11 @@ const char *idlesim_trace_name(const idlesim_trace *t)
 int idlesim_trace_cpus(const idlesim_trace *t)
 {
 	return t->cpus;
+}
+
+unsigned long idlesim_trace_reference_runs(const idlesim_trace *t)
+{
+	return run_refcache_computed(t->refs);
 }
 
 int idlesim_trace_hz(const idlesim_trace *t)
@@ -419,9 +434,10 @@ idlesim_result *idlesim_run(const idlesim_machine *m, const idlesim_trace *t, co
 		run_request_defaults(&req);
 	req.governors[0] = governor;
 	req.nr_governors = 1;
+	req.refs = t->refs;
 	if (t->text)
-		tr.hash = cfgrec_fnv1a(CFGREC_FNV_OFFSET, t->text, strlen(t->text));
-	else if (cfgrec_file_hash(t->path, &tr.hash, E(err)))
+		tr.hash = t->text_hash;
+	else if (run_refcache_file_hash(t->refs, t->path, &tr.hash, E(err)))
 		return NULL;
 	r = sim_calloc(1, sizeof(*r));
 	if (!r) {

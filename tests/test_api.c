@@ -495,8 +495,10 @@ static void *run_job(void *arg)
 }
 
 /*
- * menu@6.19 and teo@6.19 on skl over the demo trace (8 CPUs, 1 s) with a decision log: first one after the other, then both at once in two
- * threads sharing the machine, trace and options objects, twice. Every number is the same.
+ * menu@6.19 and teo@6.19 on skl over the demo trace (8 CPUs, 1 s) with a decision log: first
+ * one after the other, then both at once in two threads sharing the machine, trace and
+ * options objects, twice, each time on a new trace object (whose references both threads
+ * ask for at once: one computes them, the other waits). Every number is the same.
  */
 static void test_threads(void **state)
 {
@@ -521,9 +523,13 @@ static void test_threads(void **state)
 	}
 	/* the two governors differ (else the comparison below would prove little) */
 	assert_true(seq[0].sum.idle_entries != seq[1].sum.idle_entries);
+	assert_int_equal(idlesim_trace_reference_runs(t), 1);
 	for (round = 0; round < 2; round++) {
+		idlesim_trace *tp = idlesim_trace_open(IDLESIM_SOURCE_DIR "/traces/demo.trace", &err);
+
+		assert_non_null(tp);
 		for (i = 0; i < 2; i++) {
-			job_init(&par[i], m, t, o, govs[i]);
+			job_init(&par[i], m, tp, o, govs[i]);
 			assert_int_equal(pthread_create(&th[i], NULL, run_job, &par[i]), 0);
 		}
 		for (i = 0; i < 2; i++) {
@@ -534,8 +540,75 @@ static void test_threads(void **state)
 			assert_int_equal(par[i].nr_decisions, seq[i].nr_decisions);
 			assert_memory_equal(&par[i].last, &seq[i].last, sizeof(seq[i].last));
 		}
+		assert_int_equal(idlesim_trace_reference_runs(tp), 1);
+		idlesim_trace_free(tp);
 	}
 	idlesim_options_free(o);
+	idlesim_trace_free(t);
+	idlesim_machine_free(m);
+}
+
+/*
+ * The references of regret run once per trace object and configuration: three governors on
+ * one trace object cost one pass of the references, and a run served from them has the
+ * numbers of a run that computed its own (a new trace object); another configuration (a
+ * latency limit) runs them again, and a trace held in memory keeps them the same way.
+ */
+static void test_references_once(void **state)
+{
+	const struct fixture *f = *state;
+	idlesim_error err = { 0 };
+	idlesim_machine *m = idlesim_machine_load("skl", &err);
+	idlesim_trace *t = idlesim_trace_open(IDLESIM_SOURCE_DIR "/traces/demo.trace", &err);
+	idlesim_trace *fresh = idlesim_trace_open(IDLESIM_SOURCE_DIR "/traces/demo.trace", &err);
+	idlesim_trace *text = idlesim_trace_from_string(tiny_trace, "tiny.trace", &err);
+	idlesim_options *limit = idlesim_options_new();
+	const char *govs[3] = { "menu@6.19", "teo@6.19", "ladder" };
+	struct job cached[3], own;
+	int i;
+
+	assert_non_null(m);
+	assert_non_null(t);
+	assert_non_null(fresh);
+	assert_non_null(text);
+	assert_int_equal(idlesim_trace_reference_runs(t), 0);
+	for (i = 0; i < 3; i++) {
+		job_init(&cached[i], m, t, NULL, govs[i]);
+		run_job(&cached[i]);
+		assert_true(cached[i].ok);
+		assert_true(cached[i].sum.has_regret);
+		assert_int_equal(idlesim_trace_reference_runs(t), 1);
+	}
+	/* teo's regret from the references menu's run computed, bit for bit as its own */
+	job_init(&own, m, fresh, NULL, "teo@6.19");
+	run_job(&own);
+	assert_true(own.ok);
+	assert_int_equal(idlesim_trace_reference_runs(fresh), 1);
+	assert_memory_equal(&own.sum, &cached[1].sum, sizeof(own.sum));
+	assert_memory_equal(own.st, cached[1].st, sizeof(own.st));
+	/* a latency limit changes the references' choices: a configuration of its own */
+	assert_int_equal(idlesim_options_set_latency_limit_ns(limit, 50000, &err), 0);
+	job_init(&own, m, t, limit, "teo@6.19");
+	run_job(&own);
+	assert_true(own.ok);
+	assert_int_equal(idlesim_trace_reference_runs(t), 2);
+	job_init(&own, m, t, limit, "menu@6.19");
+	run_job(&own);
+	assert_int_equal(idlesim_trace_reference_runs(t), 2);
+	/* in memory, and on another machine: once per machine */
+	for (i = 0; i < 2; i++) {
+		job_init(&own, f->m, text, NULL, govs[i]);
+		run_job(&own);
+		assert_true(own.ok);
+		assert_int_equal(idlesim_trace_reference_runs(text), 1);
+	}
+	job_init(&own, m, text, NULL, "menu@6.19");
+	run_job(&own);
+	assert_true(own.ok);
+	assert_int_equal(idlesim_trace_reference_runs(text), 2);
+	idlesim_options_free(limit);
+	idlesim_trace_free(text);
+	idlesim_trace_free(fresh);
 	idlesim_trace_free(t);
 	idlesim_machine_free(m);
 }
@@ -552,6 +625,7 @@ int main(void)
 		cmocka_unit_test(test_config_json),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_references_once),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

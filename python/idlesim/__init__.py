@@ -219,6 +219,13 @@ class Trace:
         self.cpus = _L.idlesim_trace_cpus(self._h)
         self.hz = _L.idlesim_trace_hz(self._h)
 
+    @property
+    def reference_runs(self):
+        """How many passes of the references (oracle, oracle-energy) runs of this trace made:
+        one per configuration (machine, hz, latency limit, states, wake-latency model),
+        whatever the governors and calls."""
+        return _L.idlesim_trace_reference_runs(self._h)
+
     def __del__(self):
         if getattr(self, "_h", None):
             _L.idlesim_trace_free(self._h)

@@ -126,6 +126,7 @@ _SIGS = {
     "idlesim_trace_name": (_S, [_P]),
     "idlesim_trace_cpus": (ctypes.c_int, [_P]),
     "idlesim_trace_hz": (ctypes.c_int, [_P]),
+    "idlesim_trace_reference_runs": (ctypes.c_ulong, [_P]),
     "idlesim_governor_name": (_S, [ctypes.c_uint]),
     "idlesim_governor_resolve": (_S, [_S]),
     "idlesim_governor_tunable": (ctypes.c_int, [_S, ctypes.c_uint, ctypes.POINTER(_S),

@@ -342,6 +342,19 @@ def test_two_threads_at_once():
     pd.testing.assert_frame_equal(out["b"], serial.runs.iloc[[1]].reset_index(drop=True))
 
 
+def test_references_once_per_trace():
+    t = idlesim.Trace(DEMO)
+    assert t.reference_runs == 0
+    many = idlesim.run(t, "skl", ["menu", "teo", "ladder"], threads=2)
+    idlesim.run(t, "skl", "teo")
+    assert t.reference_runs == 1
+    idlesim.run(t, "skl", "menu", latency_limit_us=50)
+    assert t.reference_runs == 2
+    # a run that computed its references itself has the same regret as one served
+    own = idlesim.run(idlesim.Trace(DEMO), "skl", "ladder")
+    pd.testing.assert_frame_equal(own.runs, many.runs.iloc[[2]].reset_index(drop=True))
+
+
 def _spin_rate():
     n, t0 = 0, time.perf_counter()
     while time.perf_counter() - t0 < 0.05:
