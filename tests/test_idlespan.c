@@ -2,7 +2,8 @@
 /*
  * test_idlespan.c - intersections of idle spans (the lanes' energy accounting): a case by
  * hand, the degenerate ones (no member idle, one member, empty and zero-length spans), and
- * random lists against the definition nanosecond by nanosecond: a unit is at the smallest
+ * random lists against the definition nanosecond by nanosecond, folded at once and one list
+ * at a time (idle_span_stack, up to 128 lists): a unit is at the smallest
  * level of its members, 0 where any member runs.
  */
 #include <stdarg.h>
@@ -89,7 +90,7 @@ static int64_t rnd(uint64_t *x)
 #define LEVELS 11
 
 /* m random lists in [0, WINDOW): touching, zero-length and window-wide spans included. */
-static void fold_random(int m, uint64_t seed)
+static void fold_random(int m, uint64_t seed, struct idle_span_stack *stack)
 {
 	struct idle_span **buf = calloc((size_t)m, sizeof(*buf));
 	const struct idle_span **lists = calloc((size_t)m, sizeof(*lists));
@@ -142,6 +143,18 @@ static void fold_random(int m, uint64_t seed)
 	}
 	idle_span_charge(res, n, 0, WINDOW, got);
 	assert_memory_equal(got, want, sizeof(want));
+	/* the same lists one at a time (the stack reused from the calls before: reset) */
+	idle_span_stack_reset(stack);
+	for (k = 0; k < m; k++)
+		assert_int_equal(idle_span_stack_push(stack, lists[k], lens[k]), 0);
+	assert_int_equal(idle_span_stack_result(stack, &res, &n), 0);
+	for (i = 0; i < n; i++) {
+		assert_true(res[i].start_ns < res[i].end_ns || (m == 1 && res[i].start_ns == res[i].end_ns));
+		assert_true(i + 1 == n || res[i].end_ns <= res[i + 1].start_ns);
+	}
+	memset(got, 0, sizeof(got));
+	idle_span_charge(res, n, 0, WINDOW, got);
+	assert_memory_equal(got, want, sizeof(want));
 	idle_span_fold_free(&f);
 	for (k = 0; k < m; k++)
 		free(buf[k]);
@@ -153,13 +166,18 @@ static void fold_random(int m, uint64_t seed)
 
 static void test_random_against_definition(void **state)
 {
+	struct idle_span_stack stack = { 0 };
 	uint64_t seed;
 	int m;
 
 	(void)state;
 	for (m = 1; m <= 13; m++)
 		for (seed = 1; seed <= 40; seed++)
-			fold_random(m, seed * 7919 + (uint64_t)m);
+			fold_random(m, seed * 7919 + (uint64_t)m, &stack);
+	/* 128 lists, a package of cores: seven carries deep */
+	for (seed = 1; seed <= 5; seed++)
+		fold_random(128, seed, &stack);
+	idle_span_stack_free(&stack);
 }
 
 int main(void)

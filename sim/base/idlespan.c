@@ -104,6 +104,97 @@ void idle_span_fold_free(struct idle_span_fold *f)
 	memset(f, 0, sizeof(*f));
 }
 
+#define STACK_TMP IDLE_SPAN_STACK_LEVELS
+
+static int stack_room(struct idle_span_stack *s, int b, size_t need)
+{
+	return sim_grow((void **)&s->buf[b], &s->cap[b], need ? need : 1, sizeof(**s->buf));
+}
+
+/* Buffers a and b change places, with their capacities and counts. */
+static void stack_swap(struct idle_span_stack *s, int a, int b)
+{
+	struct idle_span *buf = s->buf[a];
+	size_t cap = s->cap[a], n = s->n[a];
+
+	s->buf[a] = s->buf[b];
+	s->cap[a] = s->cap[b];
+	s->n[a] = s->n[b];
+	s->buf[b] = buf;
+	s->cap[b] = cap;
+	s->n[b] = n;
+}
+
+void idle_span_stack_reset(struct idle_span_stack *s)
+{
+	s->have = 0;
+}
+
+int idle_span_stack_push(struct idle_span_stack *s, const struct idle_span *x, size_t nx)
+{
+	const struct idle_span *cur = x;
+	size_t ncur = nx;
+	int h = 0, held = -1; /* the level whose buffer holds cur; -1: x itself */
+
+	/* carry: level h's list and cur make one of level h + 1 */
+	while (h < IDLE_SPAN_STACK_LEVELS && (s->have & (1ull << h))) {
+		if (stack_room(s, STACK_TMP, s->n[h] + ncur))
+			return -1;
+		s->n[STACK_TMP] = idle_span_intersect(s->buf[h], s->n[h], cur, ncur,
+						      s->buf[STACK_TMP]);
+		s->have &= ~(1ull << h);
+		stack_swap(s, h, STACK_TMP);
+		cur = s->buf[h];
+		ncur = s->n[h];
+		held = h++;
+	}
+	if (h == IDLE_SPAN_STACK_LEVELS)
+		return -1; /* 2^32 lists: not a machine */
+	if (held >= 0) {
+		stack_swap(s, h, held);
+	} else {
+		if (stack_room(s, h, nx))
+			return -1;
+		if (nx)
+			memcpy(s->buf[h], x, nx * sizeof(*x));
+		s->n[h] = nx;
+	}
+	s->have |= 1ull << h;
+	return 0;
+}
+
+int idle_span_stack_result(struct idle_span_stack *s, const struct idle_span **res, size_t *n)
+{
+	int h, acc = -1;
+
+	for (h = 0; h < IDLE_SPAN_STACK_LEVELS; h++) {
+		if (!(s->have & (1ull << h)))
+			continue;
+		if (acc < 0) {
+			acc = h;
+			continue;
+		}
+		if (stack_room(s, STACK_TMP, s->n[acc] + s->n[h]))
+			return -1;
+		s->n[STACK_TMP] = idle_span_intersect(s->buf[acc], s->n[acc], s->buf[h], s->n[h],
+						      s->buf[STACK_TMP]);
+		stack_swap(s, acc, STACK_TMP);
+		s->have &= ~(1ull << h);
+	}
+	*res = acc < 0 ? NULL : s->buf[acc];
+	*n = acc < 0 ? 0 : s->n[acc];
+	return 0;
+}
+
+void idle_span_stack_free(struct idle_span_stack *s)
+{
+	int b;
+
+	for (b = 0; b <= IDLE_SPAN_STACK_LEVELS; b++)
+		sim_free(s->buf[b]);
+	memset(s, 0, sizeof(*s));
+}
+
 void idle_span_charge(const struct idle_span *s, size_t n, int64_t from_ns, int64_t to_ns,
 		      int64_t *level_ns)
 {

@@ -48,6 +48,31 @@ int idle_span_fold(struct idle_span_fold *f, const struct idle_span *const *list
 void idle_span_fold_free(struct idle_span_fold *f);
 
 /*
+ * The intersection of lists given one at a time: the same pairwise tree as
+ * idle_span_fold()'s rounds for a power of two of lists (any tree gives the same time per
+ * level), in the order of a binary counter, each pair intersected as soon as both halves
+ * exist. The lists in play are then few and recent: a list is intersected while it is
+ * still in the caches, where the rounds read every input back after all were written.
+ * Zero-initialise; idle_span_stack_reset() before each new intersection.
+ */
+#define IDLE_SPAN_STACK_LEVELS 32 /* up to 2^32 - 1 lists */
+struct idle_span_stack {
+	/* level h (bit h of have) holds the intersection of 2^h lists; the last is scratch */
+	struct idle_span *buf[IDLE_SPAN_STACK_LEVELS + 1];
+	size_t cap[IDLE_SPAN_STACK_LEVELS + 1], n[IDLE_SPAN_STACK_LEVELS + 1];
+	uint64_t have;
+};
+
+void idle_span_stack_reset(struct idle_span_stack *s);
+/* One more list (x, nx spans, in time order); copied or intersected at once, x not kept.
+ * Returns 0, or -1 when memory is exhausted. */
+int idle_span_stack_push(struct idle_span_stack *s, const struct idle_span *x, size_t nx);
+/* The intersection of every list pushed since the reset (at least one): *res and *n, valid
+ * until the next push or reset. Returns 0, or -1 when memory is exhausted. */
+int idle_span_stack_result(struct idle_span_stack *s, const struct idle_span **res, size_t *n);
+void idle_span_stack_free(struct idle_span_stack *s);
+
+/*
  * Add each span's length to level_ns[its level] and the rest of [from_ns, to_ns) to
  * level_ns[0] (the spans must lie in it).
  */

@@ -803,7 +803,10 @@ static int run_global(struct sim *S, int64_t until_ns)
 /*
  * Without an agent or a decision log, CPUs only meet in the energy accounting: each runs
  * its own events, one CPU after the other, and their idle spans are charged afterwards.
- * Same results as run_global(), which tests check.
+ * Same results as run_global(), which tests check. The CPUs run core by core, each core's
+ * spans charged as soon as its threads are done (energy_charge_core()), while their logs
+ * are still in the caches: charged after every CPU, on 512 CPUs the logs had left them
+ * (docs/speed.md, "Scale with CPUs").
  *
  * The logs must stay small whatever the trace: a CPU that keeps the tick (or polls) makes
  * events on its own, without records, so a long stretch between records (an idle machine,
@@ -817,34 +820,40 @@ static int run_global(struct sim *S, int64_t until_ns)
 static int run_lanes(struct sim *S, int64_t until_ns)
 {
 	int64_t slice_ns = LANE_SLICE_TICKS * S->tick_nsec;
+	int nr_cores = energy_nr_cores(S->energy);
 
 	while (S->lane_min_ns <= until_ns) {
 		int64_t end = S->lane_min_ns < until_ns - slice_ns ? S->lane_min_ns + slice_ns
 								   : until_ns;
 		int64_t min_ns = SIM_TIME_NEVER;
-		int k;
+		int g, k, n;
 
-		for (k = 0; k < S->cfg.nr_cpus; k++) {
-			struct sim_cpu *c = &S->cpus[k];
+		for (g = 0; g < nr_cores; g++) {
+			const int *cpus = energy_core_cpus(S->energy, g, &n);
 
-			while (c->ev != EV_NONE && c->ev_ns <= end) {
-				enum ev_kind ev = c->ev;
-				int64_t t = c->ev_ns;
+			for (k = 0; k < n; k++) {
+				struct sim_cpu *c = &S->cpus[cpus[k]];
 
-				c->ev = EV_NONE;
-				c->ev_ns = SIM_TIME_NEVER;
-				c->scheduled = false;
-				if (t > S->now_ns)
-					S->now_ns = t;
-				if (dispatch(S, c, ev, t))
-					return -1;
+				while (c->ev != EV_NONE && c->ev_ns <= end) {
+					enum ev_kind ev = c->ev;
+					int64_t t = c->ev_ns;
+
+					c->ev = EV_NONE;
+					c->ev_ns = SIM_TIME_NEVER;
+					c->scheduled = false;
+					if (t > S->now_ns)
+						S->now_ns = t;
+					if (dispatch(S, c, ev, t))
+						return -1;
+				}
+				if (c->ev != EV_NONE && c->ev_ns < min_ns)
+					min_ns = c->ev_ns;
 			}
-			if (c->ev != EV_NONE && c->ev_ns < min_ns)
-				min_ns = c->ev_ns;
+			if (energy_charge_core(S->energy, g, end))
+				return sim_error_nomem(S->err, "");
 		}
+		energy_charge_done(S->energy, end);
 		S->lane_min_ns = min_ns;
-		if (energy_charge_spans(S->energy, end))
-			return sim_error_nomem(S->err, "");
 	}
 	return 0;
 }

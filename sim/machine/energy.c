@@ -55,8 +55,7 @@ struct energy {
 	int *pkg_of_core;
 	int *core_cpus, *core_off; /* the CPUs of core g: core_cpus[core_off[g] .. core_off[g+1]) */
 	double *core_scale;	   /* per core: its kind's active power / the machine's */
-	const struct idle_span **pkg_spans; /* scratch: a package's cores with online threads */
-	size_t *pkg_n;
+	int *core_online; /* per core, its online threads (the first ones of its core_cpus) */
 	struct unit *cores, *pkgs;
 	double core_power_w[CPUIDLE_STATE_MAX + 1]; /* by level, in W/ns (J per ns) */
 	double pkg_power_w[CPUIDLE_STATE_MAX + 1];
@@ -64,12 +63,12 @@ struct energy {
 	int64_t charged_ns; /* charged up to here */
 	struct energy_cpu *cpu; /* per online CPU */
 	struct idle_span_fold fold;
-	const struct idle_span **unit_spans; /* per core, its spans */
-	size_t *unit_n;
-	const struct idle_span **member_spans; /* the members of one unit */
+	const struct idle_span **member_spans; /* the threads of one core */
 	size_t *member_n;
-	struct idle_span *core_buf, *pkg_buf;
-	size_t core_buf_cap, pkg_buf_cap;
+	struct idle_span *core_buf; /* one core's spans */
+	size_t core_buf_cap;
+	struct idle_span_stack pkg; /* the cores of the package being charged */
+	int pkg_members;	    /* of them, those with online threads */
 };
 
 /* A core's power at `level` (0 running, k + 1 state k) in J per ns: the one number both
@@ -136,9 +135,10 @@ struct energy *energy_new(const struct machine *m, int nr_cpus, int64_t start_ns
 	E->core_cpus = sim_calloc((size_t)E->nr_threads, sizeof(*E->core_cpus));
 	E->core_off = sim_calloc((size_t)E->nr_cores + 1, sizeof(*E->core_off));
 	E->core_scale = sim_calloc((size_t)E->nr_cores, sizeof(*E->core_scale));
+	E->core_online = sim_calloc((size_t)E->nr_cores, sizeof(*E->core_online));
 	E->cpu = sim_calloc((size_t)nr_cpus, sizeof(*E->cpu));
 	if (!E->thread_level || !E->cores || !E->pkgs || !E->core_of_cpu || !E->pkg_of_core ||
-	    !E->core_cpus || !E->core_off || !E->core_scale || !E->cpu)
+	    !E->core_cpus || !E->core_off || !E->core_scale || !E->core_online || !E->cpu)
 		goto nomem;
 	for (i = 0; i < nr_cpus; i++) {
 		E->cpu[i].start_ns = start_ns;
@@ -172,16 +172,12 @@ struct energy *energy_new(const struct machine *m, int nr_cpus, int64_t start_ns
 		int g = E->core_of_cpu[i];
 
 		E->core_cpus[E->core_off[g] + E->thread_level[g]++] = i;
+		E->core_online[g] += i < nr_cpus;
 	}
 	if (spans) {
-		E->unit_spans = sim_calloc((size_t)E->nr_cores, sizeof(*E->unit_spans));
-		E->unit_n = sim_calloc((size_t)E->nr_cores, sizeof(*E->unit_n));
 		E->member_spans = sim_calloc(members, sizeof(*E->member_spans));
 		E->member_n = sim_calloc(members, sizeof(*E->member_n));
-		E->pkg_spans = sim_calloc((size_t)m->cores, sizeof(*E->pkg_spans));
-		E->pkg_n = sim_calloc((size_t)m->cores, sizeof(*E->pkg_n));
-		if (!E->unit_spans || !E->unit_n || !E->member_spans || !E->member_n ||
-		    !E->pkg_spans || !E->pkg_n)
+		if (!E->member_spans || !E->member_n)
 			goto nomem;
 	}
 	E->pkg_power_w[0] = m->active_package_power_w * 1e-9;
@@ -213,12 +209,10 @@ void energy_free(struct energy *E)
 			sim_free(E->cpu[i].log);
 	sim_free(E->cpu);
 	idle_span_fold_free(&E->fold);
-	sim_free(E->unit_spans);
-	sim_free(E->unit_n);
+	idle_span_stack_free(&E->pkg);
 	sim_free(E->member_spans);
 	sim_free(E->member_n);
 	sim_free(E->core_buf);
-	sim_free(E->pkg_buf);
 	sim_free(E->thread_level);
 	sim_free(E->cores);
 	sim_free(E->pkgs);
@@ -227,8 +221,7 @@ void energy_free(struct energy *E)
 	sim_free(E->core_cpus);
 	sim_free(E->core_off);
 	sim_free(E->core_scale);
-	sim_free(E->pkg_spans);
-	sim_free(E->pkg_n);
+	sim_free(E->core_online);
 	sim_free(E);
 }
 
@@ -288,71 +281,84 @@ int energy_level(struct energy_cpu *ec, int level, int64_t t)
 	return 0;
 }
 
-int energy_charge_spans(struct energy *E, int64_t to)
+int energy_nr_cores(const struct energy *E)
+{
+	return E->nr_cores;
+}
+
+const int *energy_core_cpus(const struct energy *E, int g, int *n)
+{
+	*n = E->core_online[g];
+	return &E->core_cpus[E->core_off[g]];
+}
+
+/*
+ * Core g's online threads end their current spans at `to`; their logs intersected are the
+ * core's spans, charged, then folded into its package's (a package's cores come one after
+ * the other: the first resets its stack, the last charges the package).
+ */
+int energy_charge_core(struct energy *E, int g, int64_t to)
 {
 	const struct machine *m = E->m;
 	int64_t from = E->charged_ns;
-	size_t total = 0, off = 0, n;
+	int p = E->pkg_of_core[g], k, members = E->core_online[g];
 	const struct idle_span *res;
-	int i, p, members;
+	size_t room = 0, n;
 
-	for (i = 0; i < E->online; i++) {
-		if (end_span(&E->cpu[i], to))
-			return -1;
-		total += E->cpu[i].n;
+	if (g == p * m->cores) {
+		idle_span_stack_reset(&E->pkg);
+		E->pkg_members = 0;
 	}
-	/* (at least one span each, so that the buffers exist even when nothing is idle) */
-	if (sim_grow((void **)&E->core_buf, &E->core_buf_cap, total + 1, sizeof(*E->core_buf)) ||
-	    sim_grow((void **)&E->pkg_buf, &E->pkg_buf_cap, total + 1, sizeof(*E->pkg_buf)))
-		return -1;
-	/* Cores: their online threads (the CPUs of core_cpus below E->online). */
-	for (i = 0; i < E->nr_cores; i++) {
-		size_t room = 0;
-		int k;
+	for (k = 0; k < members; k++) {
+		struct energy_cpu *c = &E->cpu[E->core_cpus[E->core_off[g] + k]];
 
-		E->unit_n[i] = 0;
-		for (members = 0, k = E->core_off[i]; k < E->core_off[i + 1]; k++) {
-			const struct energy_cpu *c;
-
-			if (E->core_cpus[k] >= E->online)
-				continue;
-			c = &E->cpu[E->core_cpus[k]];
-			E->member_spans[members] = c->log;
-			E->member_n[members++] = c->n;
-			room += c->n;
-		}
-		if (!members) {
-			E->cores[i].level_ns[E->deep] += to - from;
-			continue;
-		}
-		if (idle_span_fold(&E->fold, E->member_spans, E->member_n, members,
-				   E->core_buf + off, &res, &n))
+		if (end_span(c, to))
 			return -1;
-		idle_span_charge(res, n, from, to, E->cores[i].level_ns);
-		E->unit_spans[i] = res;
-		E->unit_n[i] = n;
-		off += room;
+		E->member_spans[k] = c->log;
+		E->member_n[k] = c->n;
+		room += c->n;
 	}
-	/* Packages: those of cores p * cores ... (p + 1) * cores - 1 with online threads. */
-	for (p = 0; p < m->packages; p++) {
-		members = 0;
-		for (i = p * m->cores; i < (p + 1) * m->cores; i++) {
-			if (E->core_cpus[E->core_off[i]] >= E->online)
-				continue; /* its first thread is offline: all are */
-			E->pkg_spans[members] = E->unit_spans[i];
-			E->pkg_n[members++] = E->unit_n[i];
-		}
-		if (!members) {
+	if (!members) {
+		E->cores[g].level_ns[E->deep] += to - from;
+	} else {
+		/* (room for one span at least, so that the buffer exists when nothing is idle) */
+		if (sim_grow((void **)&E->core_buf, &E->core_buf_cap, room + 1,
+			     sizeof(*E->core_buf)) ||
+		    idle_span_fold(&E->fold, E->member_spans, E->member_n, members, E->core_buf,
+				   &res, &n))
+			return -1;
+		idle_span_charge(res, n, from, to, E->cores[g].level_ns);
+		if (idle_span_stack_push(&E->pkg, res, n))
+			return -1;
+		E->pkg_members++;
+		for (k = 0; k < members; k++)
+			E->cpu[E->core_cpus[E->core_off[g] + k]].n = 0;
+	}
+	if (g == (p + 1) * m->cores - 1) {
+		if (!E->pkg_members) {
 			E->pkgs[p].level_ns[E->deep] += to - from;
-			continue;
+		} else {
+			if (idle_span_stack_result(&E->pkg, &res, &n))
+				return -1;
+			idle_span_charge(res, n, from, to, E->pkgs[p].level_ns);
 		}
-		if (idle_span_fold(&E->fold, E->pkg_spans, E->pkg_n, members, E->pkg_buf, &res, &n))
-			return -1;
-		idle_span_charge(res, n, from, to, E->pkgs[p].level_ns);
 	}
-	for (i = 0; i < E->online; i++)
-		E->cpu[i].n = 0;
+	return 0;
+}
+
+void energy_charge_done(struct energy *E, int64_t to)
+{
 	E->charged_ns = to;
+}
+
+int energy_charge_spans(struct energy *E, int64_t to)
+{
+	int g;
+
+	for (g = 0; g < E->nr_cores; g++)
+		if (energy_charge_core(E, g, to))
+			return -1;
+	energy_charge_done(E, to);
 	return 0;
 }
 

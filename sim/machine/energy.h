@@ -41,11 +41,20 @@ int energy_level(struct energy_cpu *ec, int level, int64_t t);
  * of memory. */
 int energy_charge_spans(struct energy *E, int64_t to);
 
+/*
+ * The same a core at a time, so that a caller running CPUs one after the other charges a
+ * core's spans while they are still in the caches: for each core g in order, from 0 to
+ * energy_nr_cores() - 1, once its online CPUs (energy_core_cpus(): *n of them) have
+ * reported up to `to`, energy_charge_core(); then energy_charge_done(). -1 if out of memory.
+ */
+int energy_nr_cores(const struct energy *E);
+const int *energy_core_cpus(const struct energy *E, int g, int *n);
+int energy_charge_core(struct energy *E, int g, int64_t to);
+void energy_charge_done(struct energy *E, int64_t to);
+
 /* Charge the time up to end_ns, the end of the run. -1 if out of memory. */
 int energy_close(struct energy *E, int64_t end_ns);
 
-/* Add the energy of the time charged, cores then packages, to *energy_j, and its idle part
- * (levels above 0) to *idle_energy_j. */
 /* Add the cores' and packages' energy to *energy_j (the part in idle levels to *idle_energy_j,
  * the packages' part to *package_energy_j). */
 void energy_price(const struct energy *E, double *energy_j, double *idle_energy_j,
