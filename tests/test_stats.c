@@ -75,6 +75,14 @@ static void test_buckets(void **state)
 	assert_int_equal(m.sum_ns, 2 * h.sum_ns);
 	assert_int_equal(m.max_ns, 100000);
 	assert_int_equal(lat_hist_percentile(&m, 100), 100000);
+	/* bucket by bucket: twice h's, in the same chunks */
+	for (i = 0; i < LAT_CHUNKS; i++) {
+		int j;
+
+		assert_int_equal(m.chunks[i] != NULL, h.chunks[i] != NULL);
+		for (j = 0; h.chunks[i] && j < LAT_CHUNK; j++)
+			assert_int_equal(m.chunks[i][j], 2 * h.chunks[i][j]);
+	}
 	lat_hist_release(&h);
 	lat_hist_release(&m);
 }

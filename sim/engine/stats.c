@@ -159,7 +159,7 @@ int lat_hist_add_bucket(struct lat_hist *h, int b, uint64_t count)
 
 int lat_hist_merge(struct lat_hist *dst, const struct lat_hist *src)
 {
-	int i;
+	int i, j;
 
 	for (i = 0; i < src->nr_exact; i++) {
 		if (!src->exact_cnt[i])
@@ -169,15 +169,21 @@ int lat_hist_merge(struct lat_hist *dst, const struct lat_hist *src)
 	}
 	if (!src->chunks)
 		return 0;
-	for (i = 0; i < LAT_BUCKETS; i++) {
-		uint64_t n = bucket_count(src, i), *b;
+	/* by chunk, those allocated only: the sums of a run's CPUs merge every CPU's histogram,
+	 * and a bucket at a time that was most of a 4096-CPU replay's fixed cost */
+	for (i = 0; i < LAT_CHUNKS; i++) {
+		const uint64_t *c = src->chunks[i];
 
-		if (!n)
-			continue;
-		if (!(b = bucket_ref(dst, i)))
-			return -1;
-		*b += n;
-		dst->n += n;
+		for (j = 0; c && j < LAT_CHUNK; j++) {
+			uint64_t *b;
+
+			if (!c[j])
+				continue;
+			if (!(b = bucket_ref(dst, i * LAT_CHUNK + j)))
+				return -1;
+			*b += c[j];
+			dst->n += c[j];
+		}
 	}
 	/* Bucketed values are already in src's sum and max. */
 	dst->sum_ns += src->sum_ns;
