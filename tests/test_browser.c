@@ -14,6 +14,12 @@
  *
  * `test_browser --save FILE` also copies the screenshot to FILE: docs/report-demo.png is
  * made so (README).
+ *
+ * And `idlesim diff -f html` of menu@6.19 against teo@6.19 on the demo trace (skl): no
+ * console message, and its timeline of divergences drawn: 61.9 % of the run's decisions
+ * diverge, spread over all eight CPUs, so most of the band of rows under the heading
+ * (below y = 200, right of the 60 px of CPU names, 1000 px wide) must be tints of its red
+ * (#e63946 at the bin's share over white: red high, green and blue at least 40 lower).
  */
 #include "tests/testbin.h"
 
@@ -39,14 +45,11 @@ static int say_skipped(const char *why)
 static const unsigned int state_rgb[] = { 0xf4a261, 0xe9c46a, 0xc7d66d, 0x8fd694, 0x5cc8c2,
 					  0x4a9fd8, 0x3a6fc4, 0x3548a8, 0x2b2d80, 0x1b1452 };
 
-static void check_png(const char *path)
+/* The screenshot's pixels, RGB, WIDTH x HEIGHT; free() them. */
+static unsigned char *read_png(const char *path)
 {
 	png_image img;
 	unsigned char *px;
-	unsigned long coloured = 0, total = 0;
-	unsigned int seen = 0;
-	int x, y;
-	size_t k;
 
 	memset(&img, 0, sizeof(img));
 	img.version = PNG_IMAGE_VERSION;
@@ -59,6 +62,17 @@ static void check_png(const char *path)
 	assert_non_null(px);
 	if (!png_image_finish_read(&img, NULL, px, 0, NULL))
 		fail_msg("%s: %s", path, img.message);
+	return px;
+}
+
+static void check_png(const char *path)
+{
+	unsigned char *px = read_png(path);
+	unsigned long coloured = 0, total = 0;
+	unsigned int seen = 0;
+	int x, y;
+	size_t k;
+
 	for (y = 300; y < 750; y++)
 		for (x = 110; x < 1200; x++) {
 			const unsigned char *p = px + ((size_t)y * WIDTH + (size_t)x) * 3;
@@ -77,28 +91,54 @@ static void check_png(const char *path)
 			 "colours",
 			 coloured, total, __builtin_popcount(seen));
 }
+
+static void check_diff_png(const char *path)
+{
+	unsigned char *px = read_png(path);
+	unsigned long red = 0;
+	int x, y;
+
+	for (y = 200; y < 400; y++)
+		for (x = 60; x < 1100; x++) {
+			const unsigned char *p = px + ((size_t)y * WIDTH + (size_t)x) * 3;
+
+			red += p[0] >= 200 && p[0] - p[1] >= 40 && p[0] - p[2] >= 40;
+		}
+	free(px);
+	/* eight rows of 12 px by 1000 px: 96,000 pixels, most of them divergent bins */
+	if (red < 40000)
+		fail_msg("the timeline of divergences looks blank: %lu red pixels", red);
+}
 #endif
 
 static const char *save_to;
 
-static void test_render_demo(void **state)
+/* tmpdir/PAGE rendered to tmpdir/shot.png; fails if the page logged to the console. */
+static void render(const char *page)
 {
 	char cmd[2048];
 	char *log;
 
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "cd %s && %s report -m skl -o %s/demo.html", SRC, BIN, tmpdir);
-	assert_int_equal(sh(cmd), 0);
 	snprintf(cmd, sizeof(cmd),
 		 "cd %s && " CHROMIUM " --headless --no-sandbox --disable-gpu --hide-scrollbars "
 		 "--enable-logging=stderr --v=0 --screenshot=%s/shot.png --window-size=%d,%d "
-		 "file://%s/demo.html >%s/chromium.out 2>%s/chromium.log",
-		 tmpdir, tmpdir, WIDTH, HEIGHT, tmpdir, tmpdir, tmpdir);
+		 "file://%s/%s >%s/chromium.out 2>%s/chromium.log",
+		 tmpdir, tmpdir, WIDTH, HEIGHT, tmpdir, page, tmpdir, tmpdir);
 	assert_int_equal(sh(cmd), 0);
 	log = slurp_tmp("chromium.log");
 	if (strstr(log, ":CONSOLE("))
-		fail_msg("the page logged to the console:\n%s", strstr(log, ":CONSOLE("));
+		fail_msg("%s logged to the console:\n%s", page, strstr(log, ":CONSOLE("));
 	free(log);
+}
+
+static void test_render_demo(void **state)
+{
+	char cmd[2048];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "cd %s && %s report -m skl -o %s/demo.html", SRC, BIN, tmpdir);
+	assert_int_equal(sh(cmd), 0);
+	render("demo.html");
 #ifdef IDLESIM_HAVE_PNG
 	check_png(tmp_path("shot.png"));
 #endif
@@ -106,6 +146,21 @@ static void test_render_demo(void **state)
 		snprintf(cmd, sizeof(cmd), "cp %s/shot.png %s", tmpdir, save_to);
 		assert_int_equal(sh(cmd), 0);
 	}
+}
+
+static void test_render_diff(void **state)
+{
+	char cmd[2048];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && %s diff -g menu@6.19 -g teo@6.19 -m skl -f html -o %s/diff.html", SRC,
+		 BIN, tmpdir);
+	assert_int_equal(sh(cmd), 0);
+	render("diff.html");
+#ifdef IDLESIM_HAVE_PNG
+	check_diff_png(tmp_path("shot.png"));
+#endif
 }
 
 static int setup(void **state)
@@ -124,6 +179,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_render_demo),
+		cmocka_unit_test(test_render_diff),
 	};
 
 	if (argc == 3 && !strcmp(argv[1], "--save"))
