@@ -115,7 +115,7 @@ static void unit_add(struct unit *u, int level, int64_t start_ns)
 struct energy *energy_new(const struct machine *m, int nr_cpus, int64_t start_ns, bool spans)
 {
 	struct energy *E = sim_calloc(1, sizeof(*E));
-	size_t members = (size_t)(m->threads > m->cores ? m->threads : m->cores);
+	size_t members = (size_t)m->threads; /* member_spans: the threads of one core */
 	int i;
 
 	if (!E)
